@@ -1,0 +1,90 @@
+// Package agent is tick's agent loop: it keeps the conversation and the todo
+// list, sends them to the model, runs the tools the model calls and reports
+// everything that happens as typed events on a channel.
+//
+// One Agent holds one conversation. Run starts a turn in a goroutine and
+// returns the channel of its events (see Event for the delivery rules);
+// history and the todo list persist across turns. Front-ends (the TUI and
+// the -p printer) only read events and call Steer; they never reach into the
+// agent's state.
+package agent
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/tick-agent/tick/agent/tools"
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/todo"
+)
+
+// Streamer is the model: one streamed call per request. *provider.Client
+// implements it.
+type Streamer interface {
+	Stream(ctx context.Context, req provider.Request, h provider.Handler) (*provider.Response, error)
+}
+
+// Recorder persists the conversation as it happens. Each method is called
+// synchronously from the loop, before the next model request, so that a
+// crash loses nothing complete. An error is reported as a Notice and does
+// not stop the turn.
+type Recorder interface {
+	// Message records one complete message appended to the history.
+	Message(m provider.Message) error
+	// Todo records the whole todo list after a change.
+	Todo(l todo.List) error
+	// Compaction records that the history sent to the model was replaced;
+	// kept is the new history.
+	Compaction(summary string, kept []provider.Message) error
+}
+
+// ApprovalMode says how tool calls that change something are approved.
+type ApprovalMode int
+
+const (
+	// ApproveAsk sends an ApprovalRequest event and waits for the reply.
+	ApproveAsk ApprovalMode = iota
+	// ApproveAll runs everything without asking (--yolo).
+	ApproveAll
+	// ApproveNone refuses every such call, telling the model that the user
+	// must allow it (headless -p mode without --yolo).
+	ApproveNone
+)
+
+// Config is what New needs. Model and Workspace are required.
+type Config struct {
+	Model     Streamer // the model client
+	ModelName string   // sent with every request; empty uses the client's default
+	Workspace string   // absolute directory the tools work in
+	Approval  ApprovalMode
+	// Tools overrides the base tools (bash and the file tools); nil means
+	// the standard set for Workspace. todo and task are always added.
+	Tools []tools.Tool
+	// SystemPrompt overrides the embedded system prompt.
+	SystemPrompt string
+	// MaxRounds caps the model calls of one turn; 0 means 200.
+	MaxRounds int
+	// Recorder, when set, persists every message and todo change.
+	Recorder Recorder
+	// ContextWindow is the model's context size in tokens; 0 picks a
+	// default from the model name. Compaction starts near it.
+	ContextWindow int
+}
+
+// ErrBusy is returned by Run's TurnEnd when a turn is already running.
+var ErrBusy = errors.New("a turn is already running")
+
+// Agent is one conversation with the model. Its methods are safe for
+// concurrent use; only one turn runs at a time.
+type Agent struct {
+	cfg   Config
+	tools []tools.Tool // base tools, without todo and task
+
+	mu       sync.Mutex
+	history  []provider.Message // without the system prompt
+	todos    todo.List
+	steer    []string
+	running  bool
+	approved map[string]bool // tools the user allowed for the session
+}

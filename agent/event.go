@@ -1,0 +1,170 @@
+package agent
+
+import (
+	"time"
+
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/todo"
+)
+
+// Event is one thing that happened during a turn. Run delivers events on its
+// channel in the order they happened; the concrete types below are the whole
+// set. Type returns a stable lower-case name used by the JSON printer.
+//
+// Delivery rules:
+//   - The channel is closed right after exactly one TurnEnd, which is always
+//     the last event of a turn, whatever ends it.
+//   - Readers must drain the channel until it closes: the loop blocks when
+//     the channel's buffer is full (it never drops events).
+//   - ToolStart and ToolEnd come in pairs with the same ID; every ToolStart is
+//     followed by its ToolEnd before the next model call, even on interrupt.
+//   - Events of a subagent arrive wrapped in Subagent, between the ToolStart
+//     and ToolEnd of the parent's task call.
+//   - An ApprovalRequest blocks its tool call until a reply is sent on Reply
+//     or the turn is cancelled. Reply is buffered: sending never blocks.
+type Event interface {
+	Type() string
+}
+
+// TextDelta is a piece of the assistant's answer as it streams.
+type TextDelta struct {
+	Text string `json:"text"`
+}
+
+// ReasoningDelta is a piece of a reasoning model's thinking. It is not part
+// of the answer.
+type ReasoningDelta struct {
+	Text string `json:"text"`
+}
+
+// AssistantDone marks the end of one model response: Text is the whole
+// answer text of that round (possibly empty when it only called tools), and
+// Final is true when no tool calls follow, so Text is the turn's answer.
+type AssistantDone struct {
+	Text  string `json:"text"`
+	Final bool   `json:"final"`
+}
+
+// ToolStart announces a tool call about to run. Args is the raw argument
+// JSON the model sent (possibly malformed); Summary is its key argument for
+// one-line display (the command, the path, the task description).
+type ToolStart struct {
+	ID      string `json:"id"`
+	Name    string `json:"name"`
+	Args    string `json:"args"`
+	Summary string `json:"summary"`
+}
+
+// ToolEnd reports a finished tool call: its result as the model sees it and
+// whether it failed (the output then starts with "Error:").
+type ToolEnd struct {
+	ID       string        `json:"id"`
+	Name     string        `json:"name"`
+	Output   string        `json:"output"`
+	IsError  bool          `json:"is_error"`
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// TodoUpdate carries the whole todo list after an accepted todo call, or
+// after a session restore. The list is the receiver's own copy.
+type TodoUpdate struct {
+	List todo.List `json:"list"`
+}
+
+// Subagent wraps an event of a child loop started by the task tool whose
+// call has the id ParentID.
+type Subagent struct {
+	ParentID string `json:"parent_id"`
+	Event    Event  `json:"event"`
+}
+
+// Usage reports token use of one model call. Estimated is true when the
+// server reported nothing and the figures are tick's own estimate.
+type Usage struct {
+	provider.Usage
+	Estimated bool `json:"estimated"`
+}
+
+// Retry reports that a model call failed and is being retried.
+type Retry struct {
+	Attempt int           `json:"attempt"`
+	Max     int           `json:"max"`
+	Wait    time.Duration `json:"wait_ns"`
+	Err     string        `json:"error"`
+}
+
+// ApprovalRequest asks the user to allow a tool call that changes
+// something. Summary is one line (the command or the path); Detail is what
+// to show in full (the command, or a unified diff of the change).
+type ApprovalRequest struct {
+	ID      string          `json:"id"`
+	Tool    string          `json:"tool"`
+	Summary string          `json:"summary"`
+	Detail  string          `json:"detail"`
+	Reply   chan<- Approval `json:"-"`
+}
+
+// Approval is the user's answer to an ApprovalRequest. Always allows every
+// later call of the same tool in this session; Reason, on a denial, is
+// passed to the model.
+type Approval struct {
+	Allow  bool
+	Always bool
+	Reason string
+}
+
+// SteerDelivered reports that a message given to Steer was added to the
+// conversation, just before the next model call.
+type SteerDelivered struct {
+	Text string `json:"text"`
+}
+
+// Notice is something the user should know that is not part of the
+// conversation: a reminder sent to the model, a round cap reached, a
+// repaired session.
+type Notice struct {
+	Text string `json:"text"`
+}
+
+// Compacted reports that older history was replaced by a summary before a
+// model call. Before and After are token estimates of the request.
+type Compacted struct {
+	Before int `json:"before"`
+	After  int `json:"after"`
+}
+
+// Reason says why a turn ended.
+type Reason string
+
+// The reasons a turn ends.
+const (
+	ReasonDone        Reason = "done"
+	ReasonInterrupted Reason = "interrupted"
+	ReasonError       Reason = "error"
+)
+
+// TurnEnd is the last event of every turn. Err is set when Reason is
+// ReasonError. Undelivered holds Steer messages that never reached the
+// model, in order, so the front-end can give them back to the user.
+type TurnEnd struct {
+	Reason      Reason   `json:"reason"`
+	Err         error    `json:"-"`
+	Error       string   `json:"error,omitempty"`
+	Undelivered []string `json:"undelivered,omitempty"`
+}
+
+// Type implementations.
+func (TextDelta) Type() string       { return "text" }
+func (ReasoningDelta) Type() string  { return "reasoning" }
+func (AssistantDone) Type() string   { return "assistant_done" }
+func (ToolStart) Type() string       { return "tool_start" }
+func (ToolEnd) Type() string         { return "tool_end" }
+func (TodoUpdate) Type() string      { return "todo" }
+func (Subagent) Type() string        { return "subagent" }
+func (Usage) Type() string           { return "usage" }
+func (Retry) Type() string           { return "retry" }
+func (ApprovalRequest) Type() string { return "approval_request" }
+func (SteerDelivered) Type() string  { return "steer_delivered" }
+func (Notice) Type() string          { return "notice" }
+func (Compacted) Type() string       { return "compacted" }
+func (TurnEnd) Type() string         { return "turn_end" }

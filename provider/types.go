@@ -1,0 +1,99 @@
+// Package provider is tick's model client: a streaming client for any
+// OpenAI-compatible Chat Completions endpoint, built on go-openai.
+//
+// It is the only package that imports go-openai. The rest of tick speaks the
+// small types declared here: Message, ToolCall, ToolSpec, Request, Response,
+// Delta and Usage. Stream sends one request, reports text and reasoning
+// deltas as they arrive, reassembles tool calls from their fragments and
+// returns the complete assistant message.
+package provider
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Role is the author of a Message.
+type Role string
+
+// The roles of the Chat Completions API.
+const (
+	RoleSystem    Role = "system"
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Message is one entry of a conversation. An assistant message may carry
+// ToolCalls; a tool message answers one call and names it in ToolCallID.
+// Reasoning holds a reasoning model's thoughts (reasoning_content); it is
+// never part of the answer, and is sent back only to servers that need it.
+type Message struct {
+	Role       Role       `json:"role"`
+	Content    string     `json:"content,omitempty"`
+	Reasoning  string     `json:"reasoning,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// ToolCall is one function call requested by the model. Arguments is the raw
+// JSON text the model produced; it may be malformed.
+type ToolCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// ToolSpec describes a tool offered to the model. Parameters is a JSON
+// schema object.
+type ToolSpec struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Request is one model call: the model name (empty means the client's
+// default), the whole history and the tools on offer.
+type Request struct {
+	Model    string
+	Messages []Message
+	Tools    []ToolSpec
+}
+
+// Usage is the token count a server reports for one call.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// Response is the outcome of a completed stream: the assembled assistant
+// message, the finish reason the server gave (possibly empty) and the usage
+// when the server reported it.
+type Response struct {
+	Message      Message
+	FinishReason string
+	Usage        *Usage
+}
+
+// Delta is an increment of streamed output: answer text, reasoning text, or
+// both empty when only a tool-call fragment arrived.
+type Delta struct {
+	Content   string
+	Reasoning string
+}
+
+// Retry describes a failed attempt that Stream is about to retry after Wait.
+type Retry struct {
+	Attempt int           // 1 for the first retry
+	Max     int           // the most retries that will be made
+	Wait    time.Duration // the pause before the next attempt
+	Err     error         // why the attempt failed
+}
+
+// Handler receives what a stream produces while it runs. Either func may be
+// nil. They are called from the goroutine that called Stream, in order.
+type Handler struct {
+	OnDelta func(Delta)
+	OnRetry func(Retry)
+}
