@@ -1,0 +1,142 @@
+package provider
+
+import (
+	"strings"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// partialCall is a tool call being reassembled from its fragments.
+type partialCall struct {
+	id   string
+	name string
+	args strings.Builder
+}
+
+// accumulator reassembles one streamed answer from its chunks. It tolerates
+// the habits of real servers: fragments without an index (they continue
+// the last call unless they bring a new id or a second name), an index
+// reused with a new id (a new call), whole calls in one chunk, several
+// calls in one delta, and usage in a chunk with no choices.
+type accumulator struct {
+	content   strings.Builder
+	reasoning strings.Builder
+	calls     []*partialCall
+	byIndex   map[int]int    // server index -> position in calls
+	byID      map[string]int // call id -> position in calls
+	last      int            // position of the call the last fragment went to, -1 if none
+	finish    string
+	usage     *Usage
+	got       bool // anything of the answer arrived (text, reasoning or a call)
+}
+
+func newAccumulator() *accumulator {
+	return &accumulator{byIndex: map[int]int{}, byID: map[string]int{}, last: -1}
+}
+
+// add folds one chunk in and returns the text increment it carried.
+func (a *accumulator) add(resp *openai.ChatCompletionStreamResponse) (d Delta, toolFragment bool) {
+	if resp.Usage != nil {
+		a.usage = &Usage{
+			PromptTokens:     resp.Usage.PromptTokens,
+			CompletionTokens: resp.Usage.CompletionTokens,
+			TotalTokens:      resp.Usage.TotalTokens,
+		}
+	}
+	for _, ch := range resp.Choices {
+		if ch.Index != 0 {
+			continue // only one choice is ever asked for
+		}
+		text := ch.Delta.Content + ch.Delta.Refusal
+		d.Content += text
+		d.Reasoning += ch.Delta.ReasoningContent
+		a.content.WriteString(text)
+		a.reasoning.WriteString(ch.Delta.ReasoningContent)
+		for _, tc := range ch.Delta.ToolCalls {
+			a.fragment(tc)
+			toolFragment = true
+		}
+		if ch.Delta.FunctionCall != nil { // legacy function_call streaming
+			a.fragment(openai.ToolCall{Function: *ch.Delta.FunctionCall})
+			toolFragment = true
+		}
+		if ch.FinishReason != "" {
+			a.finish = string(ch.FinishReason)
+		}
+	}
+	if d.Content != "" || d.Reasoning != "" || toolFragment {
+		a.got = true
+	}
+	return d, toolFragment
+}
+
+// fragment folds one tool-call fragment in.
+func (a *accumulator) fragment(tc openai.ToolCall) {
+	pos := a.target(tc)
+	c := a.calls[pos]
+	if c.id == "" && tc.ID != "" {
+		c.id = tc.ID
+		a.byID[tc.ID] = pos
+	}
+	if n := tc.Function.Name; n != "" && n != c.name && c.args.Len() == 0 {
+		c.name += n // a name streamed in pieces; a repeated name is ignored
+	}
+	c.args.WriteString(tc.Function.Arguments)
+	a.last = pos
+}
+
+// target returns the position of the call a fragment belongs to, starting
+// a new call when needed.
+func (a *accumulator) target(tc openai.ToolCall) int {
+	if tc.Index != nil {
+		pos, ok := a.byIndex[*tc.Index]
+		if ok && tc.ID != "" && a.calls[pos].id != "" && a.calls[pos].id != tc.ID {
+			ok = false // the same index reused for a new call
+		}
+		if !ok {
+			pos = a.newCall()
+			a.byIndex[*tc.Index] = pos
+		}
+		return pos
+	}
+	if tc.ID != "" {
+		if pos, ok := a.byID[tc.ID]; ok {
+			return pos
+		}
+		if a.last >= 0 && a.calls[a.last].id == "" && a.calls[a.last].args.Len() == 0 {
+			return a.last // the id came after the name
+		}
+		return a.newCall()
+	}
+	if a.last < 0 {
+		return a.newCall()
+	}
+	if prev := a.calls[a.last]; tc.Function.Name != "" && prev.name != "" &&
+		(tc.Function.Name != prev.name || prev.args.Len() > 0) {
+		return a.newCall() // a second name without index or id: the next whole call
+	}
+	return a.last
+}
+
+func (a *accumulator) newCall() int {
+	a.calls = append(a.calls, &partialCall{})
+	return len(a.calls) - 1
+}
+
+// response builds the Response from what arrived so far. newID supplies
+// ids for calls that came without one.
+func (a *accumulator) response(newID func() string) *Response {
+	msg := Message{Role: RoleAssistant, Content: a.content.String(), Reasoning: a.reasoning.String()}
+	for _, c := range a.calls {
+		id := c.id
+		if id == "" {
+			id = newID()
+		}
+		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: id, Name: c.name, Arguments: c.args.String()})
+	}
+	finish := a.finish
+	if len(msg.ToolCalls) > 0 && (finish == "" || finish == "stop") {
+		finish = "tool_calls"
+	}
+	return &Response{Message: msg, FinishReason: finish, Usage: a.usage}
+}

@@ -1,0 +1,182 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// ErrStreamCut means the server stopped sending before the answer was
+// complete (the connection closed without a finish reason or [DONE]).
+// Stream returns it wrapped, together with the partial Response.
+var ErrStreamCut = errors.New("the stream was cut before the answer was complete")
+
+// ErrNoConfig is returned by New when neither an API key nor a base URL is
+// configured.
+var ErrNoConfig = errors.New("no API key: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server)")
+
+// APIError is an error answer from the server. Error reads like
+// "401 Unauthorized from http://host/v1: Incorrect API key provided —
+// check OPENAI_API_KEY". Use errors.As to get it from Stream's error.
+type APIError struct {
+	StatusCode int    // the HTTP status, 0 for an error event inside a stream
+	Status     string // e.g. "401 Unauthorized"
+	URL        string // the base URL the request went to
+	Message    string // the server's message
+	Hint       string // what the user can do about it, may be empty
+
+	retryAfter time.Duration // from the Retry-After header, 0 if none
+}
+
+// Error implements error.
+func (e *APIError) Error() string {
+	var b strings.Builder
+	status := e.Status
+	if status == "" {
+		status = "error"
+	}
+	fmt.Fprintf(&b, "%s from %s", status, e.URL)
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	if e.Hint != "" {
+		b.WriteString(" — " + e.Hint)
+	}
+	return b.String()
+}
+
+// Temporary reports whether the request may succeed when retried (429 and
+// 5xx).
+func (e *APIError) Temporary() bool {
+	return e.StatusCode == http.StatusTooManyRequests || e.StatusCode >= 500
+}
+
+// hintFor returns the advice shown for a status.
+func hintFor(code int, msg string) string {
+	switch {
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		return "check OPENAI_API_KEY"
+	case code == http.StatusNotFound && strings.Contains(strings.ToLower(msg), "model"):
+		return "check the model name (--model or TICK_MODEL)"
+	case code == http.StatusNotFound:
+		return "check the model name (--model or TICK_MODEL) and OPENAI_BASE_URL (it usually ends in /v1)"
+	case code == http.StatusTooManyRequests:
+		return "rate limit or quota exceeded; wait and try again"
+	case code >= 500:
+		return "the server failed; try again later"
+	}
+	return ""
+}
+
+// statusText renders "401 Unauthorized" for a code.
+func statusText(code int) string {
+	if t := http.StatusText(code); t != "" {
+		return strconv.Itoa(code) + " " + t
+	}
+	return strconv.Itoa(code)
+}
+
+// apiError converts an error of go-openai's CreateChatCompletionStream into
+// an *APIError when it is an HTTP error answer; header is the response's
+// header when one was received.
+func apiError(err error, base string, header http.Header) (*APIError, bool) {
+	e := &APIError{URL: base}
+	var oe *openai.APIError
+	var re *openai.RequestError
+	switch {
+	case errors.As(err, &oe):
+		e.StatusCode, e.Status, e.Message = oe.HTTPStatusCode, oe.HTTPStatus, oe.Message
+	case errors.As(err, &re):
+		e.StatusCode, e.Status = re.HTTPStatusCode, re.HTTPStatus
+		e.Message = bodyMessage(re.Body)
+	default:
+		return nil, false
+	}
+	if e.StatusCode != 0 && (e.Status == "" || e.Status == strconv.Itoa(e.StatusCode)) {
+		e.Status = statusText(e.StatusCode)
+	}
+	if e.StatusCode == 0 && e.Status == "" {
+		e.Status = "error event"
+	}
+	e.Hint = hintFor(e.StatusCode, e.Message)
+	if header != nil {
+		e.retryAfter = parseRetryAfter(header.Get("Retry-After"), time.Now())
+	}
+	return e, true
+}
+
+// bodyMessage returns a short, single-line excerpt of a non-JSON error body.
+func bodyMessage(body []byte) string {
+	s := strings.Join(strings.Fields(string(body)), " ")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}
+
+// parseRetryAfter reads a Retry-After value: delay seconds or an HTTP date.
+// It returns 0 when the value is missing or unreadable.
+func parseRetryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return 0
+	}
+	if secs, err := strconv.ParseFloat(v, 64); err == nil {
+		if secs <= 0 {
+			return 0
+		}
+		return time.Duration(secs * float64(time.Second))
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+// connError describes a failure to reach the server (no HTTP answer).
+type connError struct {
+	URL string
+	Err error
+}
+
+func (e *connError) Error() string {
+	cause := e.Err.Error()
+	switch {
+	case errors.Is(e.Err, syscall.ECONNREFUSED):
+		cause = "connection refused"
+	case errors.Is(e.Err, syscall.ECONNRESET):
+		cause = "connection reset"
+	}
+	var dns *net.DNSError
+	if errors.As(e.Err, &dns) {
+		cause = "unknown host " + dns.Name
+	}
+	return fmt.Sprintf("cannot reach %s: %s — is the server running? check OPENAI_BASE_URL", e.URL, cause)
+}
+
+func (e *connError) Unwrap() error { return e.Err }
+
+// isConnError reports whether err is a transport failure worth retrying:
+// refused, reset or closed connections and network timeouts.
+func isConnError(err error) bool {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return false
+	}
+	var ne net.Error
+	return errors.As(err, &ne) ||
+		errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.ECONNRESET) ||
+		errors.Is(err, io.EOF) ||
+		errors.Is(err, io.ErrUnexpectedEOF)
+}

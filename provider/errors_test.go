@@ -1,0 +1,246 @@
+package provider_test
+
+import (
+	"context"
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/provider/providertest"
+)
+
+func TestRetriesAndErrors(t *testing.T) {
+	const maxBackoff = 20 * time.Millisecond
+	tests := []struct {
+		name        string
+		replies     []providertest.Reply
+		maxRetries  int
+		wantErr     string // substring of the error; empty means success
+		wantStatus  int    // status of the *APIError, when wantErr is set
+		wantCut     bool
+		wantText    string
+		wantReqs    int
+		wantRetries []time.Duration // the Wait of each retry event
+	}{
+		{
+			name:        "500 then success",
+			replies:     []providertest.Reply{{Status: 500, Body: `{"error":{"message":"boom"}}`}, {Text: "recovered"}},
+			wantText:    "recovered",
+			wantReqs:    2,
+			wantRetries: []time.Duration{time.Millisecond},
+		},
+		{
+			name:        "429 with Retry-After is honoured (capped)",
+			replies:     []providertest.Reply{{Status: 429, RetryAfter: "30"}, {Text: "ok now"}},
+			wantText:    "ok now",
+			wantReqs:    2,
+			wantRetries: []time.Duration{maxBackoff},
+		},
+		{
+			name:        "backoff doubles until retries run out",
+			replies:     []providertest.Reply{{Status: 503}, {Status: 502}, {Status: 500}, {Status: 503, Body: `{"error":{"message":"overloaded"}}`}},
+			wantErr:     "503 Service Unavailable from URL: overloaded — the server failed; try again later",
+			wantStatus:  503,
+			wantReqs:    4,
+			wantRetries: []time.Duration{time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond},
+		},
+		{
+			name:       "MaxRetries limits the attempts",
+			replies:    []providertest.Reply{{Status: 500}, {Status: 500}, {Text: "never"}},
+			maxRetries: 1,
+			wantErr:    "500 Internal Server Error from URL",
+			wantStatus: 500,
+			wantReqs:   2,
+			wantRetries: []time.Duration{
+				time.Millisecond,
+			},
+		},
+		{
+			name:       "401 fails fast with a clear message",
+			replies:    []providertest.Reply{{Status: 401, Body: `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}`}, {Text: "never"}},
+			wantErr:    "401 Unauthorized from URL: Incorrect API key provided — check OPENAI_API_KEY",
+			wantStatus: 401,
+			wantReqs:   1,
+		},
+		{
+			name:       "400 is not retried",
+			replies:    []providertest.Reply{{Status: 400, Body: `{"error":{"message":"bad thing"}}`}, {Text: "never"}},
+			wantErr:    "400 Bad Request from URL: bad thing",
+			wantStatus: 400,
+			wantReqs:   1,
+		},
+		{
+			name:       "404 model hints at --model",
+			replies:    []providertest.Reply{{Status: 404, Body: `{"error":{"message":"The model 'gpt-9' does not exist"}}`}},
+			wantErr:    "404 Not Found from URL: The model 'gpt-9' does not exist — check the model name (--model or TICK_MODEL)",
+			wantStatus: 404,
+			wantReqs:   1,
+		},
+		{
+			name:       "non-JSON error body",
+			replies:    []providertest.Reply{{Status: 403, Body: "<html>\n<body>Forbidden</body></html>"}},
+			wantErr:    "403 Forbidden from URL: <html> <body>Forbidden</body></html> — check OPENAI_API_KEY",
+			wantStatus: 403,
+			wantReqs:   1,
+		},
+		{
+			name:     "cut mid-answer keeps the partial text and is not retried",
+			replies:  []providertest.Reply{{Text: "The first part of a long answer", CutAfter: 4}, {Text: "never"}},
+			wantErr:  "the stream was cut",
+			wantCut:  true,
+			wantText: "The first pa", // the role chunk and three text chunks
+			wantReqs: 1,
+		},
+		{
+			name:     "closed without [DONE] or finish reason is a cut",
+			replies:  []providertest.Reply{{Text: "half an answer", OmitFinish: true, NoUsage: true, NoDone: true}, {Text: "never"}},
+			wantErr:  "without [DONE]",
+			wantCut:  true,
+			wantText: "half an answer",
+			wantReqs: 1,
+		},
+		{
+			name:     "cut after the finish reason is still an answer",
+			replies:  []providertest.Reply{{Text: "complete answer", CutAfter: 6}}, // role, 4 text chunks, finish
+			wantText: "complete answer",
+			wantReqs: 1,
+		},
+		{
+			name:        "cut before any answer is retried",
+			replies:     []providertest.Reply{{CutAfter: -1}, {Text: "second try"}},
+			wantText:    "second try",
+			wantReqs:    2,
+			wantRetries: []time.Duration{time.Millisecond},
+		},
+		{
+			name:       "error event inside the stream",
+			replies:    []providertest.Reply{{Raw: []byte("data: {\"error\":{\"message\":\"model overloaded\",\"type\":\"server_error\"}}\n\n")}},
+			wantErr:    "error event from URL: model overloaded",
+			wantStatus: 0,
+			wantReqs:   1,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := providertest.New(t)
+			srv.Enqueue(tt.replies...)
+			c := newClient(t, srv.URL, func(c *provider.Config) {
+				c.MaxRetries = tt.maxRetries
+				c.MaxBackoff = maxBackoff
+			})
+			var rec recorder
+			resp, err := c.Stream(context.Background(), userRequest("hi"), rec.handler())
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("Stream: %v", err)
+				}
+				if resp.Message.Content != tt.wantText {
+					t.Errorf("content = %q, want %q", resp.Message.Content, tt.wantText)
+				}
+			} else {
+				want := strings.ReplaceAll(tt.wantErr, "URL", srv.URL)
+				if err == nil || !strings.Contains(err.Error(), want) {
+					t.Fatalf("err = %v\nwant it to contain %q", err, want)
+				}
+				var ae *provider.APIError
+				if isAPI := errors.As(err, &ae); isAPI != !tt.wantCut {
+					t.Errorf("errors.As APIError = %v", isAPI)
+				} else if isAPI && (ae.StatusCode != tt.wantStatus || ae.URL != srv.URL) {
+					t.Errorf("APIError %+v", ae)
+				}
+				if errors.Is(err, provider.ErrStreamCut) != tt.wantCut {
+					t.Errorf("errors.Is(err, ErrStreamCut) = %v", !tt.wantCut)
+				}
+				if tt.wantCut && (resp == nil || resp.Message.Content != tt.wantText) {
+					t.Errorf("partial response = %+v, want text %q", resp, tt.wantText)
+				}
+			}
+			if got := len(srv.Requests()); got != tt.wantReqs {
+				t.Errorf("%d requests, want %d", got, tt.wantReqs)
+			}
+			var waits []time.Duration
+			for i, r := range rec.retries {
+				waits = append(waits, r.Wait)
+				if r.Attempt != i+1 || r.Err == nil || r.Max != max(tt.maxRetries, 3) && tt.maxRetries == 0 {
+					t.Errorf("retry event %d = %+v", i, r)
+				}
+			}
+			if len(waits) != len(tt.wantRetries) || len(waits) > 0 && !equalDurations(waits, tt.wantRetries) {
+				t.Errorf("retry waits %v, want %v", waits, tt.wantRetries)
+			}
+		})
+	}
+}
+
+func equalDurations(a, b []time.Duration) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+func TestConnectionRefused(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String() + "/v1"
+	l.Close()
+	c := newClient(t, url, nil)
+	var rec recorder
+	_, err = c.Stream(context.Background(), userRequest("hi"), rec.handler())
+	want := "cannot reach " + url + ": connection refused — is the server running? check OPENAI_BASE_URL"
+	if err == nil || err.Error() != want {
+		t.Fatalf("err = %v\nwant %s", err, want)
+	}
+	if len(rec.retries) != 3 {
+		t.Errorf("%d retries, want 3 (connection errors before the first byte are retried)", len(rec.retries))
+	}
+}
+
+func TestCancel(t *testing.T) {
+	tests := []struct {
+		name  string
+		reply providertest.Reply
+		// cancelOnDelta cancels from the first text delta; otherwise the
+		// test cancels once the server has the request.
+		cancelOnDelta bool
+	}{
+		{"mid-stream", providertest.Reply{Text: strings.Repeat("slow words ", 100), ChunkDelay: 20 * time.Millisecond}, true},
+		{"hanging server", providertest.Reply{Hang: true}, false},
+		{"during retry wait", providertest.Reply{Status: 503, RetryAfter: "30"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := providertest.New(t)
+			srv.Enqueue(tt.reply)
+			c := newClient(t, srv.URL, func(c *provider.Config) { c.MaxBackoff = time.Minute })
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			h := provider.Handler{OnDelta: func(d provider.Delta) {
+				if tt.cancelOnDelta && d.Content != "" {
+					cancel()
+				}
+			}}
+			if !tt.cancelOnDelta {
+				go func() {
+					srv.Wait(1, 0)
+					time.Sleep(20 * time.Millisecond)
+					cancel()
+				}()
+			}
+			resp, err := c.Stream(ctx, userRequest("hi"), h)
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("err = %v, want context.Canceled", err)
+			}
+			if tt.cancelOnDelta && (resp == nil || resp.Message.Content == "") {
+				t.Errorf("partial text lost: %+v", resp)
+			}
+		})
+	}
+}

@@ -1,0 +1,116 @@
+package providertest
+
+import (
+	"time"
+)
+
+// Call is one scripted tool call. An empty ID is replaced by a generated,
+// server-wide unique one ("call_pt<n>"). Args is sent verbatim, so it may be
+// malformed JSON on purpose.
+type Call struct {
+	ID   string `json:"id,omitempty"`
+	Name string `json:"name"`
+	Args string `json:"args"`
+}
+
+// Usage is the token count reported in the usage chunk.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+}
+
+// Reply is one scripted answer. The zero value streams an empty answer with
+// finish_reason "stop".
+//
+// A streamed reply is sent as server-sent events, the way the OpenAI API
+// does: a first chunk with the role, Reasoning as reasoning_content deltas,
+// Text split into small content deltas, each tool call as a first chunk
+// carrying index, id, type and name followed by its Args split over several
+// chunks, a final chunk with the finish reason ("tool_calls" when there are
+// calls, else "stop"), a usage chunk with empty choices when the request
+// asked for stream_options.include_usage, and "data: [DONE]".
+//
+// When Status is set (or Body without Raw) the server answers with that
+// status and Body (an OpenAI-style error JSON by default) instead.
+type Reply struct {
+	// Text is the answer text, streamed in chunks of ChunkSize runes.
+	Text string `json:"text,omitempty"`
+	// Reasoning is streamed first as reasoning_content deltas.
+	Reasoning string `json:"reasoning,omitempty"`
+	// ToolCalls are streamed after the text.
+	ToolCalls []Call `json:"tool_calls,omitempty"`
+
+	// WholeCalls sends all calls complete in one chunk without index
+	// fields, the way Ollama does.
+	WholeCalls bool `json:"whole_calls,omitempty"`
+	// NoIndex leaves out the index field of every tool-call fragment.
+	NoIndex bool `json:"no_index,omitempty"`
+	// ReuseIndex gives every call index 0; each new call has a new id.
+	ReuseIndex bool `json:"reuse_index,omitempty"`
+	// FinishReason overrides the finish reason (e.g. "stop" on a tool turn).
+	FinishReason string `json:"finish_reason,omitempty"`
+	// OmitFinish sends no finish_reason at all (the finish chunk is left
+	// out); the stream still ends with [DONE].
+	OmitFinish bool `json:"omit_finish,omitempty"`
+	// Usage overrides the reported usage; by default it is estimated from
+	// the request and the reply (about 4 characters per token).
+	Usage *Usage `json:"usage,omitempty"`
+	// NoUsage leaves out the usage chunk even when it was asked for.
+	NoUsage bool `json:"no_usage,omitempty"`
+	// NoDone leaves out the final "data: [DONE]".
+	NoDone bool `json:"no_done,omitempty"`
+
+	// ChunkSize is the number of runes per text, reasoning or argument
+	// chunk; 0 means 4.
+	ChunkSize int `json:"chunk_size,omitempty"`
+	// ChunkDelay is slept before each chunk after the first.
+	ChunkDelay time.Duration `json:"chunk_delay,omitempty"`
+	// CutAfter, when positive, closes the TCP connection abruptly after that
+	// many data events (the role chunk counts as the first), before the
+	// stream is complete. A negative value cuts right after the headers.
+	CutAfter int `json:"cut_after,omitempty"`
+	// Hang sends the headers, the role chunk and the first piece of the
+	// answer (when there is one; the first event for Raw), then blocks
+	// until the client goes away or the server closes.
+	Hang bool `json:"hang,omitempty"`
+
+	// Status is the HTTP status to answer with instead of a stream.
+	Status int `json:"status,omitempty"`
+	// Body is the response body sent with Status; empty means an
+	// OpenAI-style error JSON naming the status. Body without Status is
+	// sent with status 200 as application/json.
+	Body string `json:"body,omitempty"`
+	// RetryAfter is sent as the Retry-After header when not empty.
+	RetryAfter string `json:"retry_after,omitempty"`
+
+	// Raw is written verbatim as the event-stream body (status 200), one
+	// event ("\n\n"-terminated block) per write, honouring ChunkDelay and
+	// CutAfter.
+	Raw []byte `json:"raw,omitempty"`
+}
+
+// chunkSize returns the effective chunk size.
+func (r Reply) chunkSize() int {
+	if r.ChunkSize > 0 {
+		return r.ChunkSize
+	}
+	return 4
+}
+
+// split cuts s into pieces of at most n runes. An empty s gives no pieces.
+func split(s string, n int) []string {
+	if s == "" {
+		return nil
+	}
+	var out []string
+	count, start := 0, 0
+	for i := range s {
+		if count == n {
+			out = append(out, s[start:i])
+			start, count = i, 0
+		}
+		count++
+	}
+	return append(out, s[start:])
+}

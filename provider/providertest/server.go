@@ -1,0 +1,266 @@
+// Package providertest is a fake OpenAI-compatible Chat Completions server
+// for tests: real HTTP (httptest) and real server-sent events, serving
+// scripted replies and validating requests the way the real API does.
+//
+// Typical use:
+//
+//	srv := providertest.New(t) // closed by t.Cleanup
+//	srv.Enqueue(providertest.Reply{Text: "hello"})
+//	// point the client at srv.URL (it ends in /v1) ...
+//	reqs := srv.Requests()
+//
+// The server answers POST /v1/chat/completions and GET /v1/models. Each
+// chat request is decoded, recorded (Requests) and validated: a model is
+// required; messages must be non-empty with known roles; every assistant
+// tool call (with id, type "function", name and arguments) must be
+// answered by exactly one tool message before the next non-tool message;
+// a tool message must answer a pending call; tools must be valid function
+// specs. An invalid request gets 400 with an OpenAI-style error JSON naming
+// the problem, and the problem is listed by Errors; no reply is consumed.
+// A valid request is answered by Func when set, else by the next queued
+// Reply; with neither it gets 500 "providertest: no scripted reply" (also
+// listed by Errors).
+package providertest
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Server is a running fake server. Its methods are safe for concurrent use.
+type Server struct {
+	// URL is the base URL, ending in /v1 (e.g. http://127.0.0.1:4321/v1).
+	URL string
+	// Func, when set, computes the reply to each valid request instead of
+	// the queue. Set it before the first request (or use SetFunc).
+	Func func(Request) Reply
+
+	ts        *httptest.Server
+	quit      chan struct{}
+	closeOnce sync.Once
+
+	mu      sync.Mutex
+	fn      func(Request) Reply // set by SetFunc; wins over Func
+	queue   []Reply
+	reqs    []Request
+	errs    []string
+	changed chan struct{} // closed and replaced when a request is recorded
+	ids     int
+}
+
+// New starts a server that is closed by t.Cleanup.
+func New(t testing.TB) *Server {
+	t.Helper()
+	s := NewServer()
+	t.Cleanup(s.Close)
+	return s
+}
+
+// NewServer starts a server on a loopback port. The caller must Close it.
+func NewServer() *Server {
+	s := newServer()
+	s.ts = httptest.NewServer(s)
+	s.URL = s.ts.URL + "/v1"
+	return s
+}
+
+// NewServerAddr starts a server listening on addr (host:port, port 0 picks
+// one). The caller must Close it.
+func NewServerAddr(addr string) (*Server, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("providertest: listen on %s: %w", addr, err)
+	}
+	s := newServer()
+	s.ts = httptest.NewUnstartedServer(s)
+	s.ts.Listener.Close()
+	s.ts.Listener = l
+	s.ts.Start()
+	s.URL = s.ts.URL + "/v1"
+	return s, nil
+}
+
+func newServer() *Server {
+	return &Server{quit: make(chan struct{}), changed: make(chan struct{})}
+}
+
+// Close unblocks hanging replies, closes client connections and shuts the
+// server down. It is safe to call more than once.
+func (s *Server) Close() {
+	s.closeOnce.Do(func() {
+		close(s.quit)
+		s.ts.CloseClientConnections()
+		s.ts.Close()
+	})
+}
+
+// Enqueue appends replies to the queue; each valid request consumes one.
+func (s *Server) Enqueue(replies ...Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.queue = append(s.queue, replies...)
+}
+
+// SetFunc sets the function that computes replies (see Func); nil goes
+// back to Func or the queue.
+func (s *Server) SetFunc(f func(Request) Reply) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fn = f
+}
+
+// Pending returns the number of queued replies not yet served.
+func (s *Server) Pending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.queue)
+}
+
+// Requests returns copies of the chat requests received so far, valid or
+// not, in arrival order.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Request, len(s.reqs))
+	for i, r := range s.reqs {
+		out[i] = r.clone()
+	}
+	return out
+}
+
+// Errors returns the problems the server found so far: validation
+// failures (as sent in the 400 answers) and requests that found no
+// scripted reply.
+func (s *Server) Errors() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.errs...)
+}
+
+// Wait blocks until at least n chat requests were received, the timeout
+// passed or the server closed, and returns the requests received so far.
+// A timeout of 0 means 10 seconds.
+func (s *Server) Wait(n int, timeout time.Duration) []Request {
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		got, ch := len(s.reqs), s.changed
+		s.mu.Unlock()
+		if got >= n {
+			return s.Requests()
+		}
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return s.Requests()
+		case <-s.quit:
+			return s.Requests()
+		}
+	}
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimSuffix(r.URL.Path, "/")
+	switch {
+	case path == "/v1/models" && r.Method == http.MethodGet:
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"`+ModelName+`","object":"model","created":1727346178,"owned_by":"providertest"}]}`)
+	case path == "/v1/chat/completions" && r.Method == http.MethodPost:
+		s.chat(w, r)
+	case path == "/v1/chat/completions" || path == "/v1/models":
+		w.Header().Set("Allow", "GET, POST")
+		writeError(w, Reply{Status: http.StatusMethodNotAllowed, Body: errorJSON(http.StatusMethodNotAllowed, "Method "+r.Method+" not allowed for "+r.URL.Path, "")})
+	default:
+		writeError(w, Reply{Status: http.StatusNotFound, Body: errorJSON(http.StatusNotFound, "Invalid URL ("+r.Method+" "+r.URL.Path+")", "")})
+	}
+}
+
+// ModelName is the model GET /v1/models lists.
+const ModelName = "providertest-model"
+
+// chat serves one chat-completions request.
+func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return
+	}
+	req, bad := decode(body)
+	req.Header = r.Header.Clone()
+
+	s.mu.Lock()
+	s.reqs = append(s.reqs, req)
+	close(s.changed)
+	s.changed = make(chan struct{})
+	if bad != nil {
+		s.errs = append(s.errs, bad.Error())
+		s.mu.Unlock()
+		writeError(w, Reply{Status: http.StatusBadRequest, Body: errorJSON(http.StatusBadRequest, bad.msg, bad.param)})
+		return
+	}
+	fn := s.fn
+	if fn == nil {
+		fn = s.Func
+	}
+	var (
+		reply Reply
+		have  bool
+	)
+	if fn == nil && len(s.queue) > 0 {
+		reply, have = s.queue[0], true
+		s.queue = s.queue[1:]
+	}
+	if fn == nil && !have {
+		s.errs = append(s.errs, "providertest: no scripted reply")
+	}
+	s.mu.Unlock()
+
+	switch {
+	case fn != nil:
+		reply = fn(req.clone())
+	case !have:
+		writeError(w, Reply{Status: http.StatusInternalServerError, Body: errorJSON(http.StatusInternalServerError, "providertest: no scripted reply", "")})
+		return
+	}
+	s.serve(w, r, req, reply)
+}
+
+// serve writes one reply to a valid request.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, req Request, reply Reply) {
+	switch {
+	case reply.Raw != nil:
+		s.stream(w, r, reply, rawEvents(reply.Raw), true)
+	case reply.Status != 0 && reply.Status != http.StatusOK, reply.Body != "":
+		writeError(w, reply)
+	case !req.Stream:
+		writeCompletion(w, req, reply, s.fillIDs(reply.ToolCalls))
+	default:
+		s.stream(w, r, reply, reply.events(req, s.fillIDs(reply.ToolCalls)), false)
+	}
+}
+
+// fillIDs returns a copy of calls with empty ids replaced by unique ones.
+func (s *Server) fillIDs(calls []Call) []Call {
+	out := make([]Call, len(calls))
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, c := range calls {
+		if c.ID == "" {
+			s.ids++
+			c.ID = fmt.Sprintf("call_pt%d", s.ids)
+		}
+		out[i] = c
+	}
+	return out
+}

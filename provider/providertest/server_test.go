@@ -1,0 +1,381 @@
+package providertest_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tick-agent/tick/provider/providertest"
+)
+
+// sseChunk is the part of a chunk these tests look at.
+type sseChunk struct {
+	Choices []struct {
+		Delta struct {
+			Role             string  `json:"role"`
+			Content          *string `json:"content"`
+			ReasoningContent string  `json:"reasoning_content"`
+			ToolCalls        []struct {
+				Index    *int   `json:"index"`
+				ID       string `json:"id"`
+				Function struct {
+					Name      string `json:"name"`
+					Arguments string `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *providertest.Usage `json:"usage"`
+}
+
+// result is a stream read back by post.
+type result struct {
+	status  int
+	header  http.Header
+	body    string   // the whole body for non-streams
+	events  []string // data payloads, including [DONE]
+	chunks  []sseChunk
+	readErr error
+}
+
+// text returns the concatenated content deltas.
+func (r result) text() string {
+	var b strings.Builder
+	for _, c := range r.chunks {
+		for _, ch := range c.Choices {
+			if ch.Delta.Content != nil {
+				b.WriteString(*ch.Delta.Content)
+			}
+		}
+	}
+	return b.String()
+}
+
+// post sends body to the chat endpoint and reads the answer.
+func post(t *testing.T, ctx context.Context, url, body string) result {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url+"/chat/completions", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer test")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("POST: %v", err)
+	}
+	defer resp.Body.Close()
+	res := result{status: resp.StatusCode, header: resp.Header}
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		b, err := io.ReadAll(resp.Body)
+		res.body, res.readErr = string(b), err
+		return res
+	}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		res.events = append(res.events, line)
+		if line == "[DONE]" {
+			continue
+		}
+		var c sseChunk
+		if err := json.Unmarshal([]byte(line), &c); err != nil {
+			t.Fatalf("bad chunk %q: %v", line, err)
+		}
+		res.chunks = append(res.chunks, c)
+	}
+	res.readErr = sc.Err()
+	return res
+}
+
+const userOnly = `{"model":"m","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`
+
+func TestStreams(t *testing.T) {
+	tests := []struct {
+		name  string
+		reply providertest.Reply
+		check func(t *testing.T, r result)
+	}{
+		{
+			name:  "text in small chunks with usage and done",
+			reply: providertest.Reply{Text: "hello there, world"},
+			check: func(t *testing.T, r result) {
+				if got := r.text(); got != "hello there, world" {
+					t.Errorf("text = %q", got)
+				}
+				if len(r.chunks) < 5 {
+					t.Errorf("only %d chunks; want the text split", len(r.chunks))
+				}
+				last := r.chunks[len(r.chunks)-1]
+				if last.Usage == nil || len(last.Choices) != 0 || last.Usage.TotalTokens == 0 {
+					t.Errorf("last chunk is not a usage chunk with empty choices: %+v", last)
+				}
+				fin := r.chunks[len(r.chunks)-2].Choices[0].FinishReason
+				if fin == nil || *fin != "stop" {
+					t.Errorf("finish reason = %v", fin)
+				}
+				if r.events[len(r.events)-1] != "[DONE]" {
+					t.Errorf("no [DONE] at the end")
+				}
+			},
+		},
+		{
+			name:  "tool call split over chunks",
+			reply: providertest.Reply{ToolCalls: []providertest.Call{{Name: "bash", Args: `{"command":"ls -la"}`}}},
+			check: func(t *testing.T, r result) {
+				var args strings.Builder
+				var first string
+				frags := 0
+				for _, c := range r.chunks {
+					for _, ch := range c.Choices {
+						for _, tc := range ch.Delta.ToolCalls {
+							if tc.Index == nil || *tc.Index != 0 {
+								t.Errorf("fragment without index 0: %+v", tc)
+							}
+							if frags == 0 {
+								first = tc.ID + "/" + tc.Function.Name
+							}
+							frags++
+							args.WriteString(tc.Function.Arguments)
+						}
+					}
+				}
+				if !strings.HasPrefix(first, "call_") || !strings.HasSuffix(first, "/bash") {
+					t.Errorf("first fragment = %q, want generated id and name", first)
+				}
+				if frags < 3 || args.String() != `{"command":"ls -la"}` {
+					t.Errorf("%d fragments, args %q", frags, args.String())
+				}
+			},
+		},
+		{
+			name:  "whole calls without index",
+			reply: providertest.Reply{WholeCalls: true, ToolCalls: []providertest.Call{{ID: "a", Name: "x", Args: "{}"}, {ID: "b", Name: "y", Args: "{}"}}},
+			check: func(t *testing.T, r result) {
+				n := 0
+				for _, c := range r.chunks {
+					for _, ch := range c.Choices {
+						if len(ch.Delta.ToolCalls) > 0 {
+							n++
+							if len(ch.Delta.ToolCalls) != 2 || ch.Delta.ToolCalls[0].Index != nil {
+								t.Errorf("want both calls in one chunk without index: %+v", ch.Delta.ToolCalls)
+							}
+						}
+					}
+				}
+				if n != 1 {
+					t.Errorf("%d chunks with calls, want 1", n)
+				}
+			},
+		},
+		{
+			name:  "reasoning before text",
+			reply: providertest.Reply{Reasoning: "think", Text: "answer"},
+			check: func(t *testing.T, r result) {
+				if r.chunks[1].Choices[0].Delta.ReasoningContent == "" {
+					t.Errorf("second chunk has no reasoning: %+v", r.chunks[1])
+				}
+				if r.text() != "answer" {
+					t.Errorf("text = %q", r.text())
+				}
+			},
+		},
+		{
+			name:  "error status with retry-after",
+			reply: providertest.Reply{Status: 429, RetryAfter: "2"},
+			check: func(t *testing.T, r result) {
+				if r.status != 429 || r.header.Get("Retry-After") != "2" || !strings.Contains(r.body, `"error"`) {
+					t.Errorf("got %d %q %s", r.status, r.header.Get("Retry-After"), r.body)
+				}
+			},
+		},
+		{
+			name:  "cut after 3 chunks",
+			reply: providertest.Reply{Text: "partial text here", CutAfter: 3},
+			check: func(t *testing.T, r result) {
+				if len(r.chunks) != 3 || !errors.Is(r.readErr, io.ErrUnexpectedEOF) {
+					t.Errorf("%d chunks, read error %v; want 3 and unexpected EOF", len(r.chunks), r.readErr)
+				}
+			},
+		},
+		{
+			name:  "omit finish",
+			reply: providertest.Reply{Text: "x", OmitFinish: true, NoUsage: true},
+			check: func(t *testing.T, r result) {
+				for _, c := range r.chunks {
+					for _, ch := range c.Choices {
+						if ch.FinishReason != nil {
+							t.Errorf("finish reason %q sent", *ch.FinishReason)
+						}
+					}
+					if c.Usage != nil {
+						t.Errorf("usage sent")
+					}
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := providertest.New(t)
+			srv.Enqueue(tt.reply)
+			r := post(t, context.Background(), srv.URL, userOnly)
+			tt.check(t, r)
+			if errs := srv.Errors(); len(errs) != 0 {
+				t.Errorf("server errors: %v", errs)
+			}
+		})
+	}
+}
+
+func TestValidation(t *testing.T) {
+	tests := []struct {
+		name, body, want string
+	}{
+		{"unanswered tool call", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{}"}}]},{"role":"user","content":"again"}]}`, "c1"},
+		{"orphan tool message", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"},{"role":"tool","tool_call_id":"c9","content":"x"}]}`, "must be a response"},
+		{"empty messages", `{"model":"m","stream":true,"messages":[]}`, "too short"},
+		{"no model", `{"stream":true,"messages":[{"role":"user","content":"hi"}]}`, "model"},
+		{"arguments missing", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"},{"role":"assistant","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash"}}]},{"role":"tool","tool_call_id":"c1","content":"x"}]}`, "arguments"},
+		{"bad tool name", `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}],"tools":[{"type":"function","function":{"name":"a b"}}]}`, "tools[0].function.name"},
+		{"stream options without stream", `{"model":"m","stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`, "stream_options"},
+		{"not json", `{"model":`, "parse"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := providertest.New(t)
+			srv.Enqueue(providertest.Reply{Text: "never"})
+			r := post(t, context.Background(), srv.URL, tt.body)
+			if r.status != 400 || !strings.Contains(r.body, tt.want) {
+				t.Errorf("got %d %s; want 400 naming %q", r.status, r.body, tt.want)
+			}
+			if errs := srv.Errors(); len(errs) != 1 || !strings.Contains(errs[0], tt.want) {
+				t.Errorf("Errors() = %v", errs)
+			}
+			if srv.Pending() != 1 {
+				t.Errorf("an invalid request consumed a reply")
+			}
+		})
+	}
+}
+
+func TestValidConversationAccepted(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Text: "ok"})
+	body := `{"model":"m","stream":true,"messages":[{"role":"system","content":"s"},{"role":"user","content":"hi"},` +
+		`{"role":"assistant","content":"let me","tool_calls":[{"id":"c1","type":"function","function":{"name":"bash","arguments":"{}"}},{"id":"c2","type":"function","function":{"name":"read_file","arguments":"{}"}}]},` +
+		`{"role":"tool","tool_call_id":"c2","content":"b"},{"role":"tool","tool_call_id":"c1","content":[{"type":"text","text":"a"}]},{"role":"user","content":"next"}],` +
+		`"tools":[{"type":"function","function":{"name":"bash","parameters":{"type":"object"}}}]}`
+	r := post(t, context.Background(), srv.URL, body)
+	if r.status != 200 || r.text() != "ok" {
+		t.Fatalf("got %d %q %s", r.status, r.text(), r.body)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	got := reqs[0]
+	if got.Model != "m" || !got.Stream || len(got.Messages) != 6 || got.Tools[0] != "bash" || got.LastUser() != "next" {
+		t.Errorf("decoded %+v", got)
+	}
+	if m := got.Messages[2]; len(m.ToolCalls) != 2 || m.ToolCalls[1].Name != "read_file" || m.Content != "let me" {
+		t.Errorf("assistant message decoded as %+v", m)
+	}
+	if m := got.Messages[4]; m.ToolCallID != "c1" || m.Content != "a" {
+		t.Errorf("tool message decoded as %+v", m)
+	}
+}
+
+func TestNoScriptedReply(t *testing.T) {
+	srv := providertest.New(t)
+	r := post(t, context.Background(), srv.URL, userOnly)
+	if r.status != 500 || !strings.Contains(r.body, "no scripted reply") {
+		t.Errorf("got %d %s", r.status, r.body)
+	}
+	if len(srv.Errors()) != 1 {
+		t.Errorf("Errors() = %v", srv.Errors())
+	}
+}
+
+func TestFuncAndWait(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Func = func(req providertest.Request) providertest.Reply {
+		return providertest.Reply{Text: "echo " + req.LastUser()}
+	}
+	done := make(chan []providertest.Request)
+	go func() { done <- srv.Wait(2, 0) }()
+	for range 2 {
+		if r := post(t, context.Background(), srv.URL, userOnly); r.text() != "echo hi" {
+			t.Errorf("text = %q", r.text())
+		}
+	}
+	if reqs := <-done; len(reqs) != 2 {
+		t.Errorf("Wait returned %d requests", len(reqs))
+	}
+}
+
+func TestHangEndsWhenClientGoesAway(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Text: "never finished", Hang: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		srv.Wait(1, 0)
+		time.Sleep(50 * time.Millisecond)
+		cancel()
+	}()
+	r := post(t, ctx, srv.URL, userOnly)
+	if r.readErr == nil || len(r.chunks) != 2 || r.text() != "neve" {
+		t.Errorf("got %d chunks (text %q), err %v; want the role chunk and the first piece, then an error", len(r.chunks), r.text(), r.readErr)
+	}
+}
+
+func TestRawReplay(t *testing.T) {
+	raw, err := os.ReadFile("../../../shared/fixtures/openai-recorded/tool-call-in-role-chunk.sse")
+	if err != nil {
+		t.Skipf("fixture not available: %v", err)
+	}
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Raw: raw})
+	r := post(t, context.Background(), srv.URL, userOnly)
+	var b strings.Builder
+	for _, e := range r.events {
+		b.WriteString("data: " + e + "\n\n")
+	}
+	if b.String() != string(raw) {
+		t.Errorf("replayed stream differs from the fixture")
+	}
+}
+
+func TestModels(t *testing.T) {
+	srv := providertest.New(t)
+	resp, err := http.Get(srv.URL + "/models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var list struct {
+		Data []struct{ ID string } `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil || len(list.Data) == 0 || list.Data[0].ID != providertest.ModelName {
+		t.Errorf("models: %+v %v", list, err)
+	}
+}
+
+func TestNonStreaming(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{ToolCalls: []providertest.Call{{Name: "bash", Args: "{}"}}})
+	r := post(t, context.Background(), srv.URL, `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
+	if r.status != 200 || !strings.Contains(r.body, `"tool_calls"`) || !strings.Contains(r.body, `"chat.completion"`) {
+		t.Errorf("got %d %s", r.status, r.body)
+	}
+}
