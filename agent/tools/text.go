@@ -1,0 +1,247 @@
+package tools
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// headTail is an io.Writer that keeps the first and the last bytes written
+// to it, up to limit in all, and counts what falls in between. Its memory
+// stays bounded however much is written.
+type headTail struct {
+	limit    int
+	head     []byte // the first limit/2 bytes
+	tail     []byte // ring buffer of the last limit-limit/2 bytes, plus one
+	tailPos  int    // next write position in tail once it is full
+	tailFull bool
+	total    int64 // bytes written
+	lines    int64 // newlines written
+}
+
+func newHeadTail(limit int) *headTail {
+	if limit < 2 {
+		limit = 2
+	}
+	return &headTail{limit: limit, head: make([]byte, 0, limit/2)}
+}
+
+// Write never fails.
+func (h *headTail) Write(p []byte) (int, error) {
+	n := len(p)
+	h.total += int64(n)
+	h.lines += int64(bytes.Count(p, []byte{'\n'}))
+	if room := cap(h.head) - len(h.head); room > 0 {
+		k := min(room, len(p))
+		h.head = append(h.head, p[:k]...)
+		p = p[k:]
+	}
+	// One byte more than is kept: the byte before the kept tail tells
+	// whether the tail starts at a line boundary.
+	size := h.limit - cap(h.head) + 1
+	if len(p) >= size {
+		// Only the end of p survives; restart the ring with it.
+		h.tail = append(h.tail[:0], p[len(p)-size:]...)
+		h.tailPos, h.tailFull = 0, true
+		return n, nil
+	}
+	for len(p) > 0 {
+		if !h.tailFull {
+			k := min(size-len(h.tail), len(p))
+			h.tail = append(h.tail, p[:k]...)
+			p = p[k:]
+			if len(h.tail) == size {
+				h.tailFull, h.tailPos = true, 0
+			}
+			continue
+		}
+		k := copy(h.tail[h.tailPos:], p)
+		p = p[k:]
+		h.tailPos = (h.tailPos + k) % size
+	}
+	return n, nil
+}
+
+// String returns everything written when it fit, or else the head, a line
+// saying how many bytes and lines were cut, and the tail. The cut is moved
+// to line boundaries when one is near, so no line is shown in part.
+func (h *headTail) String() string {
+	tail := h.tail
+	if h.tailFull && h.tailPos > 0 {
+		tail = append(append([]byte{}, h.tail[h.tailPos:]...), h.tail[:h.tailPos]...)
+	}
+	head := h.head
+	if h.total <= int64(h.limit) {
+		return string(head) + string(tail)
+	}
+	prevNewline := tail[0] == '\n'
+	tail = tail[1:]
+	// Move the cut to line boundaries when that costs less than a quarter
+	// of what is kept.
+	if i := bytes.LastIndexByte(head, '\n'); i >= 0 && len(head)-(i+1) < len(head)/4 {
+		head = head[:i+1]
+	}
+	if i := bytes.IndexByte(tail, '\n'); !prevNewline && i >= 0 && i+1 < len(tail)/4 {
+		tail = tail[i+1:]
+	}
+	cut := h.total - int64(len(head)) - int64(len(tail))
+	cutLines := h.lines - int64(bytes.Count(head, []byte{'\n'})) - int64(bytes.Count(tail, []byte{'\n'}))
+	var b strings.Builder
+	b.Write(head)
+	if len(head) > 0 && head[len(head)-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "\n... [%s bytes (%s lines) cut from the middle of the output] ...\n\n",
+		groupDigits(cut), groupDigits(cutLines))
+	b.Write(tail)
+	return b.String()
+}
+
+// groupDigits formats n with thousands separators: 1234567 -> "1,234,567".
+func groupDigits(n int64) string {
+	s := fmt.Sprint(n)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
+}
+
+// cleanOutput makes terminal output fit for the model and the screen:
+// invalid UTF-8 becomes U+FFFD, ANSI escape sequences are removed, CRLF
+// becomes LF, a carriage return inside a line keeps only what was drawn
+// after it (progress bars), and other control characters except tab are
+// dropped.
+func cleanOutput(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	b := make([]byte, 0, len(s))
+	lineStart := 0 // position in b where the current line starts
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == 0x1b:
+			i = skipEscape(s, i)
+		case c == '\r':
+			// Overwrite the line so far, as a terminal would (roughly).
+			if i+1 < len(s) && s[i+1] != '\n' {
+				b = b[:lineStart]
+			}
+		case c == '\n':
+			b = append(b, c)
+			lineStart = len(b)
+		case c == '\t' || c >= 0x20 && c != 0x7f:
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// skipEscape returns the index of the last byte of the escape sequence that
+// starts at s[i] (an ESC byte).
+func skipEscape(s string, i int) int {
+	if i+1 >= len(s) {
+		return i
+	}
+	switch s[i+1] {
+	case '[': // CSI: parameters and intermediates, then a final byte @..~
+		j := i + 2
+		for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+			j++
+		}
+		return min(j, len(s)-1)
+	case ']', 'P', '_', '^': // OSC, DCS...: up to BEL or ESC \
+		for j := i + 2; j < len(s); j++ {
+			if s[j] == 0x07 {
+				return j
+			}
+			if s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\' {
+				return j + 1
+			}
+		}
+		return len(s) - 1
+	default: // two-byte sequence such as ESC =
+		return i + 1
+	}
+}
+
+// looksBinary reports whether sample (the start of a file) is not text: it
+// holds a NUL byte, or more than 30% of it is invalid UTF-8 or control
+// characters other than whitespace, backspace and escape.
+func looksBinary(sample []byte) bool {
+	if bytes.IndexByte(sample, 0) >= 0 {
+		return true
+	}
+	bad := 0
+	for i := 0; i < len(sample); {
+		r, size := utf8.DecodeRune(sample[i:])
+		if r == utf8.RuneError && size <= 1 {
+			if len(sample)-i < utf8.UTFMax && !utf8.FullRune(sample[i:]) {
+				break // a rune cut by the end of the sample
+			}
+			bad++
+		} else if r < 0x20 && !strings.ContainsRune("\t\n\r\f\v\b\x1b", r) {
+			bad++
+		}
+		i += size
+	}
+	return bad*10 > len(sample)*3
+}
+
+// humanSize formats a byte count: "512 bytes", "12.3 KiB", "4.0 MiB".
+func humanSize(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d bytes", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	case n < 1024*1024*1024:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
+	default:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1024*1024*1024))
+	}
+}
+
+// countLines counts the lines of s: its newlines, plus one for a last line
+// without a newline.
+func countLines(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+// plural returns "1 line" or "3 lines".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// firstLine returns s's first non-empty line, cut to max runes, with "…"
+// when anything was left out.
+func firstLine(s string, max int) string {
+	s = strings.TrimSpace(s)
+	line, rest, _ := strings.Cut(s, "\n")
+	line = strings.TrimSpace(line)
+	more := strings.TrimSpace(rest) != ""
+	if utf8.RuneCountInString(line) > max {
+		line = string([]rune(line)[:max])
+		more = true
+	}
+	if more {
+		line += " …"
+	}
+	return line
+}
