@@ -12,6 +12,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/tick-agent/tick/agent/tools"
@@ -81,10 +82,109 @@ type Agent struct {
 	cfg   Config
 	tools []tools.Tool // base tools, without todo and task
 
-	mu       sync.Mutex
-	history  []provider.Message // without the system prompt
-	todos    todo.List
-	steer    []string
-	running  bool
-	approved map[string]bool // tools the user allowed for the session
+	mu         sync.Mutex
+	history    []provider.Message // without the system prompt
+	todos      todo.List
+	steer      []string
+	running    bool
+	approved   map[string]bool // tools the user allowed for the session
+	lastPrompt int             // tokens of the last request and its answer
+}
+
+// New returns an Agent for cfg, with an empty history and todo list.
+func New(cfg Config) (*Agent, error) {
+	if cfg.Model == nil {
+		return nil, errors.New("agent: Config.Model is required")
+	}
+	if cfg.Workspace == "" {
+		return nil, errors.New("agent: Config.Workspace is required")
+	}
+	base := cfg.Tools
+	if base == nil {
+		ws, err := tools.NewWorkspace(cfg.Workspace)
+		if err != nil {
+			return nil, fmt.Errorf("agent: open workspace %q: %w", cfg.Workspace, err)
+		}
+		cfg.Workspace = ws.Root()
+		base = tools.Base(ws, tools.Options{})
+	}
+	if cfg.MaxRounds <= 0 {
+		cfg.MaxRounds = 200
+	}
+	return &Agent{cfg: cfg, tools: base, approved: map[string]bool{}}, nil
+}
+
+// Run starts a turn with the user's prompt and returns its events. The
+// channel is closed after the turn's TurnEnd. Cancelling ctx interrupts the
+// turn: the stream stops, running commands are killed and the history is
+// repaired so the next Run sends a valid request. Only one turn runs at a
+// time: a second Run while one is running ends at once with ErrBusy.
+func (a *Agent) Run(ctx context.Context, prompt string) <-chan Event {
+	out := make(chan Event, 64)
+	a.mu.Lock()
+	if a.running {
+		a.mu.Unlock()
+		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error()}
+		close(out)
+		return out
+	}
+	a.running = true
+	a.mu.Unlock()
+	go a.turn(ctx, prompt, out)
+	return out
+}
+
+// Steer hands a message to the running turn: it is added to the
+// conversation as a user message just before the next model call, and a
+// SteerDelivered event says so. It returns false, and keeps nothing, when
+// no turn is running; the caller should then start a turn with Run. A
+// message still undelivered when the turn ends comes back in
+// TurnEnd.Undelivered.
+func (a *Agent) Steer(text string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.running {
+		return false
+	}
+	a.steer = append(a.steer, text)
+	return true
+}
+
+// Running reports whether a turn is running.
+func (a *Agent) Running() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.running
+}
+
+// History returns a copy of the conversation so far, without the system
+// prompt.
+func (a *Agent) History() []provider.Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]provider.Message(nil), a.history...)
+}
+
+// Todos returns a copy of the current todo list.
+func (a *Agent) Todos() todo.List {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.todos.Clone()
+}
+
+// Workspace returns the absolute directory the tools work in.
+func (a *Agent) Workspace() string { return a.cfg.Workspace }
+
+// Restore replaces the history and the todo list, for a resumed session.
+// The history is repaired first (every tool call answered), so the next
+// request is valid. It fails while a turn is running.
+func (a *Agent) Restore(history []provider.Message, list todo.List) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.running {
+		return ErrBusy
+	}
+	a.history = Repair(append([]provider.Message(nil), history...))
+	a.todos = list.Clone()
+	return nil
 }

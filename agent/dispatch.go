@@ -1,0 +1,150 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tick-agent/tick/agent/tools"
+	"github.com/tick-agent/tick/provider"
+)
+
+// Results the model sees for calls cut short by the user.
+const (
+	interruptedResult = "Error: interrupted by the user"
+	notRunResult      = "Error: interrupted by the user before this tool ran"
+)
+
+// dispatch runs the calls of one assistant message in order and appends one
+// tool message per call. When ctx is cancelled, the running call ends and
+// every call not yet run is answered as interrupted, so the history stays
+// valid. It reports whether a todo call was among them.
+func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTodo bool) {
+	for _, c := range calls {
+		if c.Name == todoName {
+			usedTodo = true
+		}
+		if ctx.Err() != nil {
+			l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: notRunResult})
+			continue
+		}
+		l.emit(ToolStart{ID: c.ID, Name: c.Name, Args: c.Arguments, Summary: tools.Summary(c.Name, json.RawMessage(c.Arguments))})
+		start := time.Now()
+		out, isErr := l.call(withCallID(ctx, c.ID), c)
+		if ctx.Err() != nil && !isErr {
+			// The tool stopped early and said so in its output; flag it
+			// as an error so the model does not trust a partial result.
+			isErr = true
+			if !strings.Contains(out, "interrupted") {
+				out += "\n" + interruptedResult
+			}
+		}
+		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: out, IsError: isErr, Duration: time.Since(start)})
+		l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: out})
+	}
+	return usedTodo
+}
+
+// call runs one tool call and returns the result text for the model.
+// Failures of every kind come back as "Error: ..." text, never a panic.
+func (l *loop) call(ctx context.Context, c provider.ToolCall) (out string, isErr bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, isErr = fmt.Sprintf("Error: tool %s failed unexpectedly: %v", c.Name, r), true
+		}
+	}()
+	t := l.tool(c.Name)
+	if t == nil {
+		return fmt.Sprintf("Error: unknown tool %q; the available tools are: %s", c.Name, strings.Join(l.toolNames(), ", ")), true
+	}
+	args := json.RawMessage(c.Arguments)
+	if strings.TrimSpace(c.Arguments) == "" {
+		args = json.RawMessage("{}")
+	}
+	if !json.Valid(args) {
+		return fmt.Sprintf("Error: the arguments of %s are not valid JSON (%s); send one JSON object matching the tool's schema", c.Name, snippet(c.Arguments, 200)), true
+	}
+	if ap, ok := t.(tools.Approvable); ok {
+		if msg, allowed := l.approve(ctx, c, ap, args); !allowed {
+			return msg, true
+		}
+	}
+	res, err := t.Run(ctx, args)
+	if err != nil {
+		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+			if res != "" {
+				return res + "\n" + interruptedResult, true
+			}
+			return interruptedResult, true
+		}
+		return "Error: " + err.Error(), true
+	}
+	return res, false
+}
+
+// approve asks for permission to run a call that changes something. It
+// returns the tool result to send when the call is not allowed.
+func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approvable, args json.RawMessage) (string, bool) {
+	mode := l.a.cfg.Approval
+	if mode == ApproveAll {
+		return "", true
+	}
+	l.a.mu.Lock()
+	always := l.a.approved[c.Name]
+	l.a.mu.Unlock()
+	if always {
+		return "", true
+	}
+	summary, detail, err := ap.Preview(args)
+	if err != nil {
+		return "Error: " + err.Error(), false
+	}
+	if mode == ApproveNone {
+		return fmt.Sprintf("Error: %s was not run: tick is running headless without --yolo, so the user has not allowed commands or file changes. Do what you can without them, and tell the user to rerun with --yolo to allow them.", c.Name), false
+	}
+	reply := make(chan Approval, 1)
+	l.emitApproval(ApprovalRequest{ID: c.ID, Tool: c.Name, Summary: summary, Detail: detail, Reply: reply})
+	select {
+	case <-ctx.Done():
+		return interruptedResult + " while waiting for approval", false
+	case ans := <-reply:
+		if ans.Always {
+			l.a.mu.Lock()
+			l.a.approved[c.Name] = true
+			l.a.mu.Unlock()
+			return "", true
+		}
+		if ans.Allow {
+			return "", true
+		}
+		msg := fmt.Sprintf("Error: the user denied this %s call.", c.Name)
+		if r := strings.TrimSpace(ans.Reason); r != "" {
+			msg += " The user said: " + r
+		} else {
+			msg += " Do not retry it as is; ask the user or take another approach."
+		}
+		return msg, false
+	}
+}
+
+// toolNames lists the offered tools, sorted.
+func (l *loop) toolNames() []string {
+	names := make([]string, len(l.tools))
+	for i, t := range l.tools {
+		names[i] = t.Spec().Name
+	}
+	sort.Strings(names)
+	return names
+}
+
+// snippet shortens s to at most n bytes for an error message.
+func snippet(s string, n int) string {
+	if len(s) <= n {
+		return fmt.Sprintf("%q", s)
+	}
+	return fmt.Sprintf("%q... (%d bytes)", s[:n], len(s))
+}

@@ -1,0 +1,173 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/tick-agent/tick/agent/tools"
+	"github.com/tick-agent/tick/provider"
+)
+
+// nagAfter is how many consecutive tool rounds without a todo call make the
+// loop remind the model of its list.
+const nagAfter = 3
+
+// errRoundCap ends a loop that reached its cap of model calls.
+var errRoundCap = errors.New("round cap reached")
+
+// nagText is the reminder added after the tool results of such a round.
+const nagText = "<reminder>Update your todos.</reminder>"
+
+// loop runs model rounds for one conversation: the parent's turn, or a
+// subagent's whole life. It is used from one goroutine only.
+type loop struct {
+	a         *Agent
+	system    string
+	tools     []tools.Tool
+	emit      func(Event) // sends an event of this loop (wrapped for a subagent)
+	raw       func(Event) // sends an event to the front-end as is
+	maxRounds int
+	child     bool // a subagent: no steering, no nag, no recorder
+
+	mu   *sync.Mutex         // guards *hist
+	hist *[]provider.Message // the conversation, without the system prompt
+
+	sinceTodo int // consecutive tool rounds without a todo call
+}
+
+// turn runs one parent turn and delivers its events on out.
+func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
+	l := &loop{
+		a:         a,
+		system:    a.systemPrompt(),
+		emit:      func(ev Event) { out <- ev },
+		raw:       func(ev Event) { out <- ev },
+		maxRounds: a.cfg.MaxRounds,
+		mu:        &a.mu,
+		hist:      &a.history,
+	}
+	l.tools = append(append([]tools.Tool(nil), a.tools...), &todoTool{l: l}, &taskTool{l: l})
+	l.add(provider.Message{Role: provider.RoleUser, Content: prompt})
+	end := l.run(ctx)
+
+	a.mu.Lock()
+	end.Undelivered = a.steer
+	a.steer = nil
+	a.running = false
+	a.mu.Unlock()
+	if end.Err != nil {
+		end.Error = end.Err.Error()
+	}
+	out <- end
+	close(out)
+}
+
+// run calls the model until it answers without tool calls, the context is
+// cancelled, an error occurs or the round cap is reached.
+func (l *loop) run(ctx context.Context) TurnEnd {
+	for round := 0; ; round++ {
+		if ctx.Err() != nil {
+			return TurnEnd{Reason: ReasonInterrupted}
+		}
+		if round >= l.maxRounds {
+			return TurnEnd{Reason: ReasonError, Err: fmt.Errorf("%w: stopped after %d model calls; send a message to continue", errRoundCap, l.maxRounds)}
+		}
+		if !l.child {
+			l.deliverSteers()
+			l.maybeCompact(ctx)
+		}
+		msg, err := l.stream(ctx)
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+				return TurnEnd{Reason: ReasonInterrupted}
+			}
+			return TurnEnd{Reason: ReasonError, Err: err}
+		}
+		if len(msg.ToolCalls) == 0 {
+			return TurnEnd{Reason: ReasonDone}
+		}
+		usedTodo := l.dispatch(ctx, msg.ToolCalls)
+		if ctx.Err() != nil {
+			return TurnEnd{Reason: ReasonInterrupted}
+		}
+		l.nag(usedTodo)
+	}
+}
+
+// nag counts tool rounds without a todo call and, on the third in a row,
+// adds the reminder after this round's tool results.
+func (l *loop) nag(usedTodo bool) {
+	if l.child {
+		return
+	}
+	if usedTodo {
+		l.sinceTodo = 0
+		return
+	}
+	l.sinceTodo++
+	if l.sinceTodo < nagAfter {
+		return
+	}
+	l.sinceTodo = 0
+	l.add(provider.Message{Role: provider.RoleUser, Content: nagText})
+	l.emit(Notice{Text: "reminded the model to update its todo list"})
+}
+
+// deliverSteers moves the queued steer messages into the conversation.
+func (l *loop) deliverSteers() {
+	l.a.mu.Lock()
+	msgs := l.a.steer
+	l.a.steer = nil
+	l.a.mu.Unlock()
+	for _, text := range msgs {
+		l.add(provider.Message{Role: provider.RoleUser, Content: text})
+		l.emit(SteerDelivered{Text: text})
+	}
+}
+
+// add appends m to the conversation and records it.
+func (l *loop) add(m provider.Message) {
+	l.mu.Lock()
+	*l.hist = append(*l.hist, m)
+	l.mu.Unlock()
+	if !l.child && l.a.cfg.Recorder != nil {
+		if err := l.a.cfg.Recorder.Message(m); err != nil {
+			l.emit(Notice{Text: fmt.Sprintf("could not save the session: %v", err)})
+		}
+	}
+}
+
+// messages returns the request messages: the system prompt and a copy of
+// the conversation.
+func (l *loop) messages() []provider.Message {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	msgs := make([]provider.Message, 0, len(*l.hist)+1)
+	msgs = append(msgs, provider.Message{Role: provider.RoleSystem, Content: l.system})
+	return append(msgs, *l.hist...)
+}
+
+// specs returns the tool specs offered to the model.
+func (l *loop) specs() []provider.ToolSpec {
+	specs := make([]provider.ToolSpec, len(l.tools))
+	for i, t := range l.tools {
+		specs[i] = t.Spec()
+	}
+	return specs
+}
+
+// tool finds a tool by name.
+func (l *loop) tool(name string) tools.Tool {
+	for _, t := range l.tools {
+		if t.Spec().Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// emitApproval sends an approval request to the front-end unwrapped, even
+// from a subagent, so that front-ends answer one shape of request.
+func (l *loop) emitApproval(r ApprovalRequest) { l.raw(r) }

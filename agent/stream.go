@@ -1,0 +1,71 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tick-agent/tick/provider"
+)
+
+// stream makes one model call, forwarding deltas as events, and appends the
+// assistant's message to the history. On failure the partial text the user
+// already saw is kept in the history (without tool calls, which may be
+// incomplete), so the conversation stays valid and honest.
+func (l *loop) stream(ctx context.Context) (provider.Message, error) {
+	req := provider.Request{
+		Model:    l.a.cfg.ModelName,
+		Messages: l.messages(),
+		Tools:    l.specs(),
+	}
+	h := provider.Handler{
+		OnDelta: func(d provider.Delta) {
+			if d.Reasoning != "" {
+				l.emit(ReasoningDelta{Text: d.Reasoning})
+			}
+			if d.Content != "" {
+				l.emit(TextDelta{Text: d.Content})
+			}
+		},
+		OnRetry: func(r provider.Retry) {
+			l.emit(Retry{Attempt: r.Attempt, Max: r.Max, Wait: r.Wait, Err: r.Err.Error()})
+		},
+	}
+	resp, err := l.a.cfg.Model.Stream(ctx, req, h)
+	if err != nil {
+		if resp != nil && resp.Message.Content != "" {
+			partial := provider.Message{Role: provider.RoleAssistant, Content: resp.Message.Content}
+			l.add(partial)
+			l.emit(AssistantDone{Text: partial.Content, Final: true})
+		}
+		return provider.Message{}, err
+	}
+	if resp == nil {
+		return provider.Message{}, fmt.Errorf("model call returned no response")
+	}
+	msg := resp.Message
+	msg.Role = provider.RoleAssistant
+	l.add(msg)
+	l.emit(AssistantDone{Text: msg.Content, Final: len(msg.ToolCalls) == 0})
+	l.reportUsage(req, resp)
+	return msg, nil
+}
+
+// reportUsage emits the token use of a call, estimating it when the server
+// reported none, and remembers the prompt size for compaction.
+func (l *loop) reportUsage(req provider.Request, resp *provider.Response) {
+	u := Usage{}
+	if resp.Usage != nil {
+		u.Usage = *resp.Usage
+	} else {
+		u.Estimated = true
+		u.PromptTokens = estimateTokens(req.Messages)
+		u.CompletionTokens = estimateTokens([]provider.Message{resp.Message})
+		u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	}
+	if !l.child {
+		l.a.mu.Lock()
+		l.a.lastPrompt = u.PromptTokens + u.CompletionTokens
+		l.a.mu.Unlock()
+	}
+	l.emit(u)
+}

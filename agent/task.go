@@ -1,0 +1,107 @@
+package agent
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/tick-agent/tick/provider"
+)
+
+// taskName is the subagent tool's name.
+const taskName = "task"
+
+// subagentRounds caps the model calls of one subagent.
+const subagentRounds = 30
+
+//go:embed prompts/task.md
+var taskDescription string
+
+const taskSchema = `{
+  "type": "object",
+  "properties": {
+    "description": {"type": "string", "description": "3-6 words saying what the subagent does, shown to the user."},
+    "prompt": {"type": "string", "description": "The whole task for the subagent: it sees nothing else of this conversation."}
+  },
+  "required": ["description", "prompt"],
+  "additionalProperties": false
+}`
+
+// taskTool runs a subagent: a child loop with a fresh history, the base
+// tools (no task, no todo) and at most subagentRounds model calls. Only its
+// final text goes back to the parent; its events are forwarded wrapped in
+// Subagent.
+type taskTool struct{ l *loop }
+
+func (t *taskTool) Spec() provider.ToolSpec {
+	return provider.ToolSpec{Name: taskName, Description: taskDescription, Parameters: json.RawMessage(taskSchema)}
+}
+
+type taskArgs struct {
+	Description string `json:"description"`
+	Prompt      string `json:"prompt"`
+}
+
+func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error) {
+	var args taskArgs
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return "", fmt.Errorf(`invalid arguments for task: %w; expected {"description": "...", "prompt": "..."}`, err)
+	}
+	if strings.TrimSpace(args.Prompt) == "" {
+		return "", errors.New(`task needs a non-empty "prompt" with the whole task for the subagent`)
+	}
+	parent := t.l
+	id := callID(ctx)
+	hist := []provider.Message{{Role: provider.RoleUser, Content: args.Prompt}}
+	child := &loop{
+		a:         parent.a,
+		system:    parent.a.subagentPrompt(),
+		tools:     parent.a.tools,
+		emit:      func(ev Event) { parent.emit(Subagent{ParentID: id, Event: ev}) },
+		raw:       parent.raw,
+		maxRounds: subagentRounds,
+		child:     true,
+		mu:        &sync.Mutex{},
+		hist:      &hist,
+	}
+	end := child.run(ctx)
+	final := lastAssistantText(hist)
+	switch {
+	case end.Reason == ReasonInterrupted:
+		return final, context.Canceled
+	case errors.Is(end.Err, errRoundCap):
+		return fmt.Sprintf("%s\n\n(the subagent stopped after %d model calls without finishing)", final, subagentRounds), nil
+	case end.Err != nil:
+		return "", fmt.Errorf("the subagent failed: %w", end.Err)
+	case final == "":
+		return "(the subagent finished without a summary)", nil
+	}
+	return final, nil
+}
+
+// lastAssistantText returns the text of the last assistant message.
+func lastAssistantText(hist []provider.Message) string {
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].Role == provider.RoleAssistant && hist[i].Content != "" {
+			return hist[i].Content
+		}
+	}
+	return ""
+}
+
+type callIDKey struct{}
+
+// withCallID stores the id of the tool call being run in ctx.
+func withCallID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, callIDKey{}, id)
+}
+
+// callID returns the id stored by withCallID.
+func callID(ctx context.Context) string {
+	id, _ := ctx.Value(callIDKey{}).(string)
+	return id
+}

@@ -1,0 +1,68 @@
+package agent
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/todo"
+)
+
+// todoName is the todo tool's name.
+const todoName = "todo"
+
+//go:embed prompts/todo.md
+var todoDescription string
+
+// todoSchema is the JSON schema of the todo tool's arguments.
+const todoSchema = `{
+  "type": "object",
+  "properties": {
+    "goal": {"type": "string", "description": "One line: what the whole list achieves."},
+    "items": {
+      "type": "array",
+      "description": "The complete list, every item, every call.",
+      "maxItems": 20,
+      "items": {
+        "type": "object",
+        "properties": {
+          "id": {"type": "string", "description": "Short unique id, e.g. \"1\"."},
+          "text": {"type": "string", "description": "The step, imperative: \"Add tests\"."},
+          "status": {"type": "string", "enum": ["pending", "in_progress", "completed", "cancelled"]},
+          "active_form": {"type": "string", "description": "Present continuous, shown while it runs: \"Adding tests\"."},
+          "note": {"type": "string", "description": "Result of a completed item, or why a cancelled one was dropped (required for cancelled)."}
+        },
+        "required": ["id", "text", "status"]
+      }
+    }
+  },
+  "required": ["items"]
+}`
+
+// todoTool replaces the agent's todo list. A rejected update leaves the list
+// unchanged and tells the model why.
+type todoTool struct{ l *loop }
+
+func (t *todoTool) Spec() provider.ToolSpec {
+	return provider.ToolSpec{Name: todoName, Description: todoDescription, Parameters: json.RawMessage(todoSchema)}
+}
+
+func (t *todoTool) Run(_ context.Context, args json.RawMessage) (string, error) {
+	list, err := todo.Parse(args)
+	if err != nil {
+		return "", fmt.Errorf("%w. The list is unchanged; send the complete corrected list", err)
+	}
+	a := t.l.a
+	a.mu.Lock()
+	a.todos = list
+	a.mu.Unlock()
+	if rec := a.cfg.Recorder; rec != nil {
+		if err := rec.Todo(list); err != nil {
+			t.l.emit(Notice{Text: fmt.Sprintf("could not save the todo list: %v", err)})
+		}
+	}
+	t.l.emit(TodoUpdate{List: list.Clone()})
+	return list.Render(), nil
+}
