@@ -1,0 +1,190 @@
+// Package session saves tick's conversations as they happen and loads them
+// back, so that a session survives a crash and can be resumed.
+//
+// # Files
+//
+// Every session is one append-only JSON Lines file, created with mode 0600
+// inside 0700 directories:
+//
+//	<dir>/<workspace-slug>-<hash8>/<started UTC>-<id>.jsonl
+//
+// dir is the sessions directory (DefaultDir: $XDG_STATE_HOME/tick/sessions,
+// or ~/.local/state/tick/sessions), the slug is the workspace's base name
+// and hash8 the first 8 hex digits of the SHA-256 of its absolute path, so
+// all sessions of one workspace sit in one directory. The id is 8 lower-case
+// letters and digits, short enough to type (Find accepts any unique prefix).
+//
+// # Lines
+//
+// Each line is one JSON object with a "type", written with a single write
+// call and synced before the method that wrote it returns:
+//
+//	{"type":"session","version":1,"id":"…","workspace":"/abs","started":"…","model":"…"}
+//	{"type":"message","time":"…","message":{provider.Message}}
+//	{"type":"todo","time":"…","list":{todo.List}}
+//	{"type":"compaction","time":"…","summary":"…","kept":[provider.Message…]}
+//
+// The header comes first. A message line records one complete message
+// appended to the conversation; a todo line the whole list after a change;
+// a compaction line the summary and the complete history sent to the model
+// from then on (kept: the summary message, the todo list message and the
+// messages kept verbatim, exactly as the agent uses it). Compaction lines do
+// not remove anything: the file keeps the full history, and the model's
+// view is rebuilt on load as the kept messages of the latest compaction
+// followed by every message recorded after it. Lines of unknown types are
+// skipped, so later versions can add some.
+//
+// # Crash safety
+//
+// Load tolerates what a crash can leave behind: a truncated or garbled last
+// line is ignored (with one warning), tool calls that never got a result are
+// answered as interrupted, and tool results that answer nothing are dropped,
+// so the restored history is a valid request for a strict server. A damaged
+// line in the middle stops the load there: everything before it is
+// returned along with a *CorruptError naming the line. Open, which
+// continues a session, cuts a truncated last line off the file before it
+// appends, and continues a file damaged in the middle in a new file (see
+// Open).
+package session
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/todo"
+)
+
+// Version is the format version written in the header line.
+const Version = 1
+
+// Interrupted is the tool result Load gives a tool call that has none in
+// the file: the session stopped (an interrupt, a crash, a kill) before the
+// tool finished.
+const Interrupted = "Error: interrupted by the user before this tool finished"
+
+// ErrNoSession is returned (wrapped) by Latest and Find when the workspace
+// has no matching session.
+var ErrNoSession = errors.New("no session found")
+
+// ErrNotSession is returned (wrapped) by Load and Open for a file that does
+// not start with a session header line, such as an empty file left by a
+// crash during Create.
+var ErrNotSession = errors.New("not a tick session file (no header line)")
+
+// CorruptError reports a damaged line in the middle of a session file.
+// Load returns everything before Line together with this error.
+type CorruptError struct {
+	Path string // the session file
+	Line int    // 1-based number of the first damaged line
+	Err  error  // what is wrong with it
+}
+
+// Error names the file, the line and the problem.
+func (e *CorruptError) Error() string {
+	return fmt.Sprintf("session file %s is corrupt at line %d (kept the lines before it): %v", e.Path, e.Line, e.Err)
+}
+
+// Unwrap returns the underlying problem.
+func (e *CorruptError) Unwrap() error { return e.Err }
+
+// Info describes one session, as List shows it.
+type Info struct {
+	ID        string    // short id, unique in the workspace
+	Path      string    // the session file
+	Workspace string    // absolute workspace directory
+	Model     string    // model named when the session was created
+	Started   time.Time // when it was created
+	Updated   time.Time // time of its last complete line
+	// FirstPrompt is the first line of the first user message, at most
+	// 200 characters.
+	FirstPrompt string
+	// Done and Total are the todo list's progress (todo.List.Counts of the
+	// last list recorded).
+	Done, Total int
+	// Turns counts user messages: prompts, steering messages and the
+	// agent's reminders.
+	Turns int
+}
+
+// Loaded is a session read back from its file.
+type Loaded struct {
+	Info Info
+	// History is the full conversation (without the system prompt),
+	// repaired so that it is a valid request: every tool call answered
+	// (Interrupted where the file has no result), no tool result without
+	// its call, no empty assistant message. Compactions do not shorten it.
+	History []provider.Message
+	// ModelHistory is what to send to the model on resume: the kept
+	// messages of the latest compaction followed by the messages recorded
+	// after it, repaired the same way. Without compactions it equals
+	// History.
+	ModelHistory []provider.Message
+	// Todos is the last todo list recorded (empty if none).
+	Todos todo.List
+	// Summary is the summary of the latest compaction, if any.
+	Summary string
+	// Compactions counts the compaction lines.
+	Compactions int
+	// Warnings are human-readable notes on what was repaired or ignored,
+	// each said once: a truncated last line, interrupted tool calls,
+	// dropped results.
+	Warnings []string
+}
+
+// wire shapes of the lines.
+const (
+	typeSession    = "session"
+	typeMessage    = "message"
+	typeTodo       = "todo"
+	typeCompaction = "compaction"
+)
+
+type headerLine struct {
+	Type      string    `json:"type"`
+	Version   int       `json:"version"`
+	ID        string    `json:"id"`
+	Workspace string    `json:"workspace"`
+	Started   time.Time `json:"started"`
+	Model     string    `json:"model,omitempty"`
+	// From is the id of the damaged session this one continues (Open).
+	From string `json:"from,omitempty"`
+}
+
+type messageLine struct {
+	Type    string           `json:"type"`
+	Time    time.Time        `json:"time"`
+	Message provider.Message `json:"message"`
+}
+
+type todoLine struct {
+	Type string    `json:"type"`
+	Time time.Time `json:"time"`
+	List todo.List `json:"list"`
+}
+
+type compactionLine struct {
+	Type    string             `json:"type"`
+	Time    time.Time          `json:"time"`
+	Summary string             `json:"summary"`
+	Kept    []provider.Message `json:"kept"`
+}
+
+// record is any line as read back; absent fields stay zero.
+type record struct {
+	Type      string             `json:"type"`
+	Time      time.Time          `json:"time"`
+	Version   int                `json:"version"`
+	ID        string             `json:"id"`
+	Workspace string             `json:"workspace"`
+	Started   time.Time          `json:"started"`
+	Model     string             `json:"model"`
+	Message   *provider.Message  `json:"message"`
+	List      *todo.List         `json:"list"`
+	Summary   *string            `json:"summary"`
+	Kept      []provider.Message `json:"kept"`
+}
+
+// now is the time stamp written on a line.
+func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
