@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/ui/printer"
+)
+
+// maxStdinPrompt caps a prompt read from stdin (-p -).
+const maxStdinPrompt = 10 << 20
+
+// runHeadless runs one turn with the -p prompt and prints it. The first
+// SIGINT or SIGTERM interrupts the turn (the stream stops, running commands
+// are killed) and tick exits 130 or 143 once the turn has ended; a second
+// one exits at once.
+func runHeadless(cfg config, ag *agent.Agent, stdin io.Reader, stdout, stderr io.Writer) int {
+	prompt, err := readPrompt(cfg.prompt, stdin)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+
+	pr := printer.New(stdout, stderr, printer.Options{
+		JSON:    cfg.json,
+		Verbose: cfg.verbose,
+		Color:   !cfg.noColor && isTerminal(stderr),
+	})
+	type result struct {
+		end agent.TurnEnd
+		err error
+	}
+	done := make(chan result, 1)
+	events := ag.Run(ctx, prompt)
+	go func() {
+		end, err := pr.Run(events)
+		done <- result{end, err}
+	}()
+	var sig os.Signal
+	for {
+		select {
+		case r := <-done:
+			return headlessExit(r.end, r.err, sig, stderr)
+		case s := <-sigs:
+			if sig != nil {
+				fmt.Fprintln(stderr, "tick: interrupted again; exiting without waiting for the turn to end")
+				return signalExit(s)
+			}
+			sig = s
+			cancel()
+		}
+	}
+}
+
+// headlessExit reports how the turn ended and returns the exit code.
+func headlessExit(end agent.TurnEnd, werr error, sig os.Signal, stderr io.Writer) int {
+	switch {
+	case sig != nil || end.Reason == agent.ReasonInterrupted:
+		fmt.Fprintln(stderr, "tick: interrupted")
+		return signalExit(sig)
+	case end.Reason == agent.ReasonError:
+		msg := end.Error
+		if msg == "" && end.Err != nil {
+			msg = end.Err.Error()
+		}
+		fmt.Fprintf(stderr, "tick: %s\n", msg)
+		return exitError
+	case werr != nil:
+		fmt.Fprintf(stderr, "tick: %v\n", werr)
+		return exitError
+	}
+	return exitOK
+}
+
+// signalExit returns the exit code for a signal: 143 for SIGTERM, else 130.
+func signalExit(sig os.Signal) int {
+	if sig == syscall.SIGTERM {
+		return exitTerminated
+	}
+	return exitInterrupted
+}
+
+// readPrompt returns the -p prompt, reading stdin when it is "-".
+func readPrompt(p string, stdin io.Reader) (string, error) {
+	if p != "-" {
+		return p, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(stdin, maxStdinPrompt+1))
+	if err != nil {
+		return "", fmt.Errorf("read the prompt from stdin: %w", err)
+	}
+	if len(b) > maxStdinPrompt {
+		return "", usagef("the prompt on stdin is larger than %d MiB", maxStdinPrompt>>20)
+	}
+	if strings.TrimSpace(string(b)) == "" {
+		return "", usagef("-p - read an empty prompt from stdin")
+	}
+	return string(b), nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w any) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}

@@ -1,0 +1,94 @@
+// Command tick is a terminal coding agent: it plans multi-step work as a
+// todo list, keeps the list up to date while it works, and talks to any
+// OpenAI-compatible Chat Completions server.
+//
+// Without -p it opens the full-screen app; with -p PROMPT it runs one turn
+// headless, printing the answer on stdout and its progress on stderr. Run
+// `tick --help` for the flags, the environment and the exit codes.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/provider"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0   // the turn finished (or --help, --version)
+	exitError       = 1   // the turn or tick failed
+	exitUsage       = 2   // bad flags or configuration
+	exitInterrupted = 130 // SIGINT (128+2)
+	exitTerminated  = 143 // SIGTERM (128+15)
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+}
+
+// run is tick with its arguments (without the program name), its standard
+// streams and its environment, returning the exit code. Tests call it in
+// process.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
+	cfg, err := parseConfig(args, env)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	switch {
+	case cfg.help:
+		fmt.Fprint(stdout, usageText)
+		return exitOK
+	case cfg.version:
+		fmt.Fprintln(stdout, versionString())
+		return exitOK
+	}
+	if err := cfg.notImplemented(); err != nil {
+		return fail(stderr, err)
+	}
+	if err := cfg.checkModelConfig(); err != nil {
+		return fail(stderr, err)
+	}
+	client, err := provider.New(provider.Config{APIKey: cfg.apiKey, BaseURL: cfg.baseURL, Model: cfg.model})
+	if err != nil {
+		return fail(stderr, &usageError{msg: err.Error()})
+	}
+	mode := agent.ApproveAsk
+	switch {
+	case cfg.yolo:
+		mode = agent.ApproveAll
+	case cfg.headless:
+		mode = agent.ApproveNone // nobody can answer a prompt
+	}
+	ag, err := agent.New(agent.Config{
+		Model:         client,
+		ModelName:     cfg.model,
+		Workspace:     cfg.workspace,
+		Approval:      mode,
+		ContextWindow: cfg.contextWindow,
+	})
+	if err != nil {
+		return fail(stderr, fmt.Errorf("start the agent: %w", err))
+	}
+	if cfg.headless {
+		return runHeadless(cfg, ag, stdin, stdout, stderr)
+	}
+	return runTUI(cfg, ag, stdin, stdout, stderr)
+}
+
+// fail reports err on stderr and returns its exit code: exitUsage for a
+// usageError, exitError otherwise.
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "tick: %v\n", err)
+	var ue *usageError
+	if errors.As(err, &ue) {
+		if ue.help {
+			fmt.Fprintln(stderr, "Run 'tick --help' for usage.")
+		}
+		return exitUsage
+	}
+	return exitError
+}

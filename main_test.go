@@ -1,0 +1,479 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tick-agent/tick/provider/providertest"
+)
+
+// tick runs tick in process with args, stdin and a fixed environment (no
+// variable of the real one leaks in).
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func tick(t *testing.T, env map[string]string, stdin string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(stdin), &out, &errb, func(k string) string { return env[k] })
+	return result{code, out.String(), errb.String()}
+}
+
+// headless returns the args of a -p run against srv in a fresh workspace,
+// and that workspace.
+func headless(t *testing.T, srv *providertest.Server, prompt string, extra ...string) ([]string, string) {
+	ws := t.TempDir()
+	return append([]string{"-p", prompt, "--base-url", srv.URL, "-C", ws}, extra...), ws
+}
+
+// todoCall is a todo tool call over items given as "id:status:text".
+func todoCall(goal string, items ...string) providertest.Call {
+	type item struct {
+		ID     string `json:"id"`
+		Text   string `json:"text"`
+		Status string `json:"status"`
+	}
+	var its []item
+	for _, s := range items {
+		p := strings.SplitN(s, ":", 3)
+		its = append(its, item{p[0], p[2], p[1]})
+	}
+	b, _ := json.Marshal(map[string]any{"goal": goal, "items": its})
+	return providertest.Call{Name: "todo", Args: string(b)}
+}
+
+func call(name string, args map[string]any) providertest.Reply {
+	b, _ := json.Marshal(args)
+	return providertest.Reply{ToolCalls: []providertest.Call{{Name: name, Args: string(b)}}}
+}
+
+func todoReply(c providertest.Call) providertest.Reply {
+	return providertest.Reply{ToolCalls: []providertest.Call{c}}
+}
+
+// checkValid fails when the fake server saw an invalid request.
+func checkValid(t *testing.T, srv *providertest.Server) {
+	t.Helper()
+	if errs := srv.Errors(); len(errs) > 0 {
+		t.Errorf("the server rejected requests: %v", errs)
+	}
+}
+
+// toolResult returns the content of the tool message answering the last
+// call of the request before it.
+func toolResults(reqs []providertest.Request) []string {
+	if len(reqs) == 0 {
+		return nil
+	}
+	var out []string
+	for _, m := range reqs[len(reqs)-1].Messages {
+		if m.Role == "tool" {
+			out = append(out, m.Content)
+		}
+	}
+	return out
+}
+
+// TestPlanWriteRunComplete is the main scenario: the model plans, writes a
+// file, runs a command, completes the plan and answers.
+func TestPlanWriteRunComplete(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(
+		todoReply(todoCall("Greet in a file", "1:in_progress:Write hello.txt", "2:pending:Print it")),
+		call("write_file", map[string]any{"path": "hello.txt", "content": "hi from tick\n"}),
+		todoReply(todoCall("Greet in a file", "1:completed:Write hello.txt", "2:in_progress:Print it")),
+		call("bash", map[string]any{"command": "cat hello.txt"}),
+		todoReply(todoCall("Greet in a file", "1:completed:Write hello.txt", "2:completed:Print it")),
+		providertest.Reply{Text: "I wrote hello.txt and printed it."},
+	)
+	args, ws := headless(t, srv, "write a greeting to hello.txt and show it", "--yolo")
+	r := tick(t, nil, "", args...)
+	if r.code != exitOK {
+		t.Fatalf("exit %d, want 0; stderr:\n%s", r.code, r.stderr)
+	}
+	if r.stdout != "I wrote hello.txt and printed it.\n" {
+		t.Errorf("stdout = %q, want only the final answer", r.stdout)
+	}
+	for _, want := range []string{
+		"Goal: Greet in a file\n[>] #1: Write hello.txt\n[ ] #2: Print it\n\n(0/2 completed)\n",
+		"→ write_file  hello.txt\n  ✓ ",
+		"[x] #1: Write hello.txt\n[>] #2: Print it\n\n(1/2 completed)\n",
+		"→ bash  cat hello.txt\n  ✓ ",
+		"(2/2 completed)\n",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q; stderr:\n%s", want, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "→ todo") {
+		t.Errorf("accepted todo calls should show as the list only; stderr:\n%s", r.stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(ws, "hello.txt"))
+	if err != nil || string(b) != "hi from tick\n" {
+		t.Errorf("hello.txt = %q, %v; want the written greeting", b, err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 6 {
+		t.Fatalf("server got %d requests, want 6", len(reqs))
+	}
+	if got := toolResults(reqs[:5]); len(got) < 4 || !strings.Contains(got[3], "hi from tick") {
+		t.Errorf("the model did not see the command's output; tool results: %q", got)
+	}
+	if reqs[0].Model != defaultModel {
+		t.Errorf("model = %q, want the default %q", reqs[0].Model, defaultModel)
+	}
+	checkValid(t, srv)
+}
+
+// TestJSONLines checks that --json writes only JSON lines on stdout, one
+// per event, ending with turn_end.
+func TestJSONLines(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(
+		todoReply(todoCall("", "1:in_progress:Look")),
+		call("bash", map[string]any{"command": "echo hi"}),
+		providertest.Reply{Text: "Done."},
+	)
+	args, _ := headless(t, srv, "look around", "--json", "--yolo", "--model", "test-model")
+	r := tick(t, nil, "", args...)
+	if r.code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	var types []string
+	sc := bufio.NewScanner(strings.NewReader(r.stdout))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var m map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatalf("line %q is not JSON: %v", sc.Text(), err)
+		}
+		typ, _ := m["type"].(string)
+		types = append(types, typ)
+		if typ == "turn_end" && m["reason"] != "done" {
+			t.Errorf("turn_end reason = %v, want done", m["reason"])
+		}
+	}
+	if len(types) == 0 || types[len(types)-1] != "turn_end" {
+		t.Fatalf("event types %v do not end with turn_end", types)
+	}
+	for _, want := range []string{"todo", "tool_start", "tool_end", "text", "assistant_done", "usage"} {
+		if !strings.Contains(" "+strings.Join(types, " ")+" ", " "+want+" ") {
+			t.Errorf("no %q event among %v", want, types)
+		}
+	}
+	if reqs := srv.Requests(); len(reqs) == 0 || reqs[0].Model != "test-model" {
+		t.Errorf("--model was not sent to the server")
+	}
+	checkValid(t, srv)
+}
+
+// TestHeadlessRefusesWithoutYolo checks that -p without --yolo refuses a
+// command, that the model is told why, and that the turn goes on.
+func TestHeadlessRefusesWithoutYolo(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(
+		call("bash", map[string]any{"command": "touch made-by-bash"}),
+		call("write_file", map[string]any{"path": "made-by-write", "content": "x"}),
+		providertest.Reply{Text: "I was not allowed to run commands."},
+	)
+	args, ws := headless(t, srv, "make a file")
+	r := tick(t, nil, "", args...)
+	if r.code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	if r.stdout != "I was not allowed to run commands.\n" {
+		t.Errorf("stdout = %q", r.stdout)
+	}
+	for _, f := range []string{"made-by-bash", "made-by-write"} {
+		if _, err := os.Stat(filepath.Join(ws, f)); err == nil {
+			t.Errorf("%s exists: the call ran without --yolo", f)
+		}
+	}
+	if !strings.Contains(r.stderr, "→ bash  touch made-by-bash\n  ✗") {
+		t.Errorf("stderr does not show the refused call; stderr:\n%s", r.stderr)
+	}
+	reqs := srv.Requests()
+	for i, res := range [][]string{toolResults(reqs[:2]), toolResults(reqs[:3])} {
+		if len(res) == 0 || !strings.HasPrefix(res[len(res)-1], "Error:") || !strings.Contains(res[len(res)-1], "--yolo") {
+			t.Errorf("request %d: the model was not told to ask for --yolo: %q", i+2, res)
+		}
+	}
+	checkValid(t, srv)
+}
+
+// TestPromptFromStdin checks -p -.
+func TestPromptFromStdin(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Text: "hello"})
+	args, _ := headless(t, srv, "-")
+	r := tick(t, nil, "say hello\nplease\n", args...)
+	if r.code != exitOK || r.stdout != "hello\n" {
+		t.Fatalf("exit %d, stdout %q; stderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if got := srv.Requests()[0].LastUser(); got != "say hello\nplease\n" {
+		t.Errorf("prompt sent = %q, want the text from stdin", got)
+	}
+}
+
+// TestErrors checks the exit codes and messages of failures.
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		reply   *providertest.Reply
+		args    func(url, ws string) []string
+		stdin   string
+		code    int
+		wantErr []string
+	}{
+		{
+			name:    "401 fails fast with a clear message",
+			env:     map[string]string{"OPENAI_API_KEY": "sk-wrong"},
+			reply:   &providertest.Reply{Status: 401, Body: `{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}`},
+			args:    func(url, ws string) []string { return []string{"-p", "hi", "--base-url", url, "-C", ws} },
+			code:    exitError,
+			wantErr: []string{"401 Unauthorized", "Incorrect API key provided", "check OPENAI_API_KEY"},
+		},
+		{
+			name:    "base URL from the environment",
+			env:     map[string]string{"OPENAI_BASE_URL": "{url}"},
+			reply:   &providertest.Reply{Status: 404, Body: `{"error":{"message":"model 'nope' not found"}}`},
+			args:    func(url, ws string) []string { return []string{"-p", "hi", "-C", ws, "--model", "nope"} },
+			code:    exitError,
+			wantErr: []string{"404", "model 'nope' not found"},
+		},
+		{
+			name:    "no key and no base URL",
+			args:    func(url, ws string) []string { return []string{"-p", "hi", "-C", ws} },
+			code:    exitUsage,
+			wantErr: []string{"OPENAI_API_KEY", "OPENAI_BASE_URL"},
+		},
+		{
+			name:    "unknown flag",
+			args:    func(url, ws string) []string { return []string{"--frobnicate"} },
+			code:    exitUsage,
+			wantErr: []string{"flag provided but not defined: -frobnicate", "tick --help"},
+		},
+		{
+			name:    "-p without a prompt",
+			args:    func(url, ws string) []string { return []string{"-p"} },
+			code:    exitUsage,
+			wantErr: []string{"flag needs an argument: -p"},
+		},
+		{
+			name:    "-p with an empty prompt",
+			args:    func(url, ws string) []string { return []string{"-p", "  "} },
+			code:    exitUsage,
+			wantErr: []string{"-p needs a prompt"},
+		},
+		{
+			name:    "-p - with empty stdin",
+			args:    func(url, ws string) []string { return []string{"-p", "-", "--base-url", url, "-C", ws} },
+			code:    exitUsage,
+			wantErr: []string{"empty prompt from stdin"},
+		},
+		{
+			name:    "--json without -p",
+			args:    func(url, ws string) []string { return []string{"--json"} },
+			code:    exitUsage,
+			wantErr: []string{"--json works only with -p"},
+		},
+		{
+			name:    "a stray argument",
+			args:    func(url, ws string) []string { return []string{"fix the bug"} },
+			code:    exitUsage,
+			wantErr: []string{`unexpected argument "fix the bug"`, "-p PROMPT"},
+		},
+		{
+			name:    "missing workspace",
+			args:    func(url, ws string) []string { return []string{"-p", "x", "-C", filepath.Join(ws, "nope")} },
+			code:    exitUsage,
+			wantErr: []string{"workspace", "nope"},
+		},
+		{
+			name:    "negative context window",
+			args:    func(url, ws string) []string { return []string{"-p", "x", "--context-window", "-5"} },
+			code:    exitUsage,
+			wantErr: []string{"--context-window must be a positive number"},
+		},
+		{
+			name:    "bad base URL",
+			args:    func(url, ws string) []string { return []string{"-p", "x", "--base-url", "localhost:1234", "-C", ws} },
+			code:    exitUsage,
+			wantErr: []string{"must start with http://"},
+		},
+		{
+			name:    "--continue is not implemented yet",
+			args:    func(url, ws string) []string { return []string{"-c", "-p", "x", "--base-url", url, "-C", ws} },
+			code:    exitUsage,
+			wantErr: []string{"--continue is not implemented yet"},
+		},
+		{
+			name:    "sessions is not implemented yet",
+			args:    func(url, ws string) []string { return []string{"sessions"} },
+			code:    exitUsage,
+			wantErr: []string{"tick sessions is not implemented yet"},
+		},
+		{
+			name:    "the TUI needs a terminal",
+			args:    func(url, ws string) []string { return []string{"--base-url", url, "-C", ws} },
+			code:    exitUsage,
+			wantErr: []string{"needs a terminal", "-p PROMPT"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := providertest.New(t)
+			if tc.reply != nil {
+				srv.Enqueue(*tc.reply)
+			}
+			env := map[string]string{}
+			for k, v := range tc.env {
+				env[k] = strings.ReplaceAll(v, "{url}", srv.URL)
+			}
+			r := tick(t, env, tc.stdin, tc.args(srv.URL, t.TempDir())...)
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", r.code, tc.code, r.stderr)
+			}
+			for _, want := range tc.wantErr {
+				if !strings.Contains(r.stderr, want) {
+					t.Errorf("stderr lacks %q; stderr:\n%s", want, r.stderr)
+				}
+			}
+			if r.stdout != "" {
+				t.Errorf("stdout = %q, want nothing", r.stdout)
+			}
+			if tc.reply != nil && len(srv.Requests()) != 1 {
+				t.Errorf("server got %d requests, want 1 (no retry)", len(srv.Requests()))
+			}
+		})
+	}
+}
+
+// TestHelpAndVersion checks the informational flags.
+func TestHelpAndVersion(t *testing.T) {
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--help"}, []string{"Usage:", "-p PROMPT", "--json", "--yolo", "OPENAI_API_KEY", "OPENAI_BASE_URL", "TICK_MODEL", "Exit status", "Examples:"}},
+		{[]string{"-h"}, []string{"Usage:"}},
+		{[]string{"--version"}, []string{"tick " + version}},
+		{[]string{"-p", "x", "--version"}, []string{"tick " + version}},
+	}
+	for _, tc := range tests {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			r := tick(t, nil, "", tc.args...)
+			if r.code != exitOK || r.stderr != "" {
+				t.Fatalf("exit %d, stderr %q; want 0 and nothing", r.code, r.stderr)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("stdout lacks %q:\n%s", want, r.stdout)
+				}
+			}
+		})
+	}
+}
+
+// TestParseConfig checks how flags and the environment combine.
+func TestParseConfig(t *testing.T) {
+	ws := t.TempDir()
+	tests := []struct {
+		name string
+		args []string
+		env  map[string]string
+		want func(c config) string // "" when c is right
+	}{
+		{"defaults", []string{"-C", ws}, nil, func(c config) string {
+			if c.model != defaultModel || c.baseURL != "" || c.headless || c.yolo {
+				return fmt.Sprintf("%+v", c)
+			}
+			return ""
+		}},
+		{"env", []string{"-C", ws}, map[string]string{"TICK_MODEL": "m1", "OPENAI_BASE_URL": "http://h/v1", "OPENAI_API_KEY": " k "}, func(c config) string {
+			if c.model != "m1" || c.baseURL != "http://h/v1" || c.apiKey != "k" {
+				return fmt.Sprintf("%+v", c)
+			}
+			return ""
+		}},
+		{"flags win over env", []string{"--model=m2", "--base-url", "http://x/v1", "-C", ws}, map[string]string{"TICK_MODEL": "m1", "OPENAI_BASE_URL": "http://h/v1"}, func(c config) string {
+			if c.model != "m2" || c.baseURL != "http://x/v1" {
+				return fmt.Sprintf("%+v", c)
+			}
+			return ""
+		}},
+		{"double and single dashes", []string{"--p", "hi", "-json", "--yolo", "--workspace", ws, "--context-window", "4096"}, nil, func(c config) string {
+			if !c.headless || c.prompt != "hi" || !c.json || !c.yolo || c.workspace != ws || c.contextWindow != 4096 {
+				return fmt.Sprintf("%+v", c)
+			}
+			return ""
+		}},
+		{"NO_COLOR", []string{"-C", ws}, map[string]string{"NO_COLOR": "1"}, func(c config) string {
+			if !c.noColor {
+				return "noColor not set"
+			}
+			return ""
+		}},
+		{"relative workspace becomes absolute", []string{"-C", "."}, nil, func(c config) string {
+			if !filepath.IsAbs(c.workspace) {
+				return c.workspace
+			}
+			return ""
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := parseConfig(tc.args, func(k string) string { return tc.env[k] })
+			if err != nil {
+				t.Fatalf("parseConfig: %v", err)
+			}
+			if bad := tc.want(c); bad != "" {
+				t.Errorf("config wrong: %s", bad)
+			}
+		})
+	}
+}
+
+// TestBackground checks the parsing of the terminal's colour answers.
+func TestBackground(t *testing.T) {
+	tests := []struct {
+		name     string
+		reply    string
+		dark, ok bool
+	}{
+		{"black, BEL", "\x1b]11;rgb:0000/0000/0000\x07\x1b[?62;c", true, true},
+		{"white, ST", "\x1b]11;rgb:ffff/ffff/ffff\x1b\\\x1b[?1;2c", false, true},
+		{"two digits", "\x1b]11;rgb:1e/1e/2e\x07", true, true},
+		{"solarized light", "\x1b]11;rgb:fdfd/f6f6/e3e3\x07", false, true},
+		{"rgba", "\x1b]11;rgba:ffff/ffff/ffff/ffff\x07", false, true},
+		{"no OSC 11 support", "\x1b[?62;c", false, false},
+		{"garbage", "\x1b]11;rgb:zz/00/00\x07", false, false},
+		{"nothing", "", false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dark, ok := parseOSC11([]byte(tc.reply))
+			if dark != tc.dark || ok != tc.ok {
+				t.Errorf("parseOSC11 = %v, %v; want %v, %v", dark, ok, tc.dark, tc.ok)
+			}
+		})
+	}
+	fgbg := []struct {
+		v        string
+		dark, ok bool
+	}{{"15;0", true, true}, {"0;15", false, true}, {"0;default;7", false, true}, {"", false, false}, {"x", false, false}}
+	for _, tc := range fgbg {
+		if dark, ok := parseColorFGBG(tc.v); dark != tc.dark || ok != tc.ok {
+			t.Errorf("parseColorFGBG(%q) = %v, %v; want %v, %v", tc.v, dark, ok, tc.dark, tc.ok)
+		}
+	}
+}

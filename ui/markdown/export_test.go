@@ -1,0 +1,40 @@
+package markdown
+
+// RenderCount returns how many blocks r has rendered with glamour.
+func (r *Renderer) RenderCount() int { return r.renders }
+
+// Built returns how many glamour renderers p has constructed.
+func (p *Pool) Built() int64 { return p.built.Load() }
+
+// BlockSources returns the sources of r's finished blocks.
+func (r *Renderer) BlockSources() []string {
+	s := make([]string, len(r.blocks))
+	for i, b := range r.blocks {
+		s[i] = b.src
+	}
+	return s
+}
+
+// Dedents returns the dedent of each finished block.
+func (r *Renderer) Dedents() []int {
+	d := make([]int, len(r.blocks))
+	for i, b := range r.blocks {
+		d[i] = b.dedent
+	}
+	return d
+}
+
+// Tail returns the unfinished tail's raw text.
+func (r *Renderer) Tail() string { return string(r.text[r.tailStart:]) }
+
+// TrimLine exposes trimLine.
+var TrimLine = trimLine
+
+// Sanitize exposes sanitize.
+var Sanitize = sanitize
+
+// WrapPlain exposes wrapPlain.
+var WrapPlain = wrapPlain
+
+// PlainFences exposes plainFences.
+func (p *Pool) PlainFences(md string) string { return p.plainFences(md) }

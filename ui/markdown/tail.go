@@ -1,0 +1,221 @@
+package markdown
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The unfinished tail is shown as plain text, wrapped here rather than by
+// glamour. Its complete lines are wrapped once (tailCache); the incomplete
+// last line is wrapped incrementally (partialCache): greedy wrapping never
+// changes a wrapped line once a later one exists, so only the last wrapped
+// line is recomputed as text arrives, and streaming one very long line costs
+// time linear in its length.
+
+// tailCache holds the wrapped lines of the tail's complete lines
+// text[start:end] for one width.
+type tailCache struct {
+	start, end, width int
+	lines             []string
+}
+
+// partialCache holds the incomplete last line starting at start, sanitised
+// up to raw, and its wrapped lines up to the last one (which starts at
+// san[last:]).
+type partialCache struct {
+	start, raw, width int
+	col               int // rune column at raw, for tab stops
+	san               []byte
+	last              int
+	stable            []string
+}
+
+// geometry returns the indent and wrap limit of plain lines at width w: the
+// style's margin on both sides when there is room, so plain text sits where
+// glamour puts rendered text.
+func geometry(w, margin int) (pad string, limit int) {
+	if w < 2*margin+1 {
+		return "", w
+	}
+	return strings.Repeat(" ", margin), w - 2*margin
+}
+
+// tailEmpty reports whether the tail holds nothing to show.
+func (r *Renderer) tailEmpty() bool {
+	return !r.hasContent && isBlank(r.text[r.scan:])
+}
+
+// appendTail appends the tail wrapped as plain text at width w to dst.
+func (r *Renderer) appendTail(dst []string, w int) []string {
+	pad, limit := geometry(w, r.style.margin())
+	tc := &r.tail
+	if tc.start != r.tailStart || tc.width != w {
+		*tc = tailCache{start: r.tailStart, end: r.tailStart, width: w}
+	}
+	if r.scan > tc.end {
+		for l := range strings.Lines(string(r.text[tc.end:r.scan])) {
+			tc.lines = appendPlain(tc.lines, sanitize(strings.TrimSuffix(l, "\n")), pad, limit)
+		}
+		tc.end = r.scan
+	}
+	dst = append(dst, tc.lines...)
+	if r.scan >= len(r.text) {
+		return dst
+	}
+
+	p := &r.partial
+	if p.start != r.scan || p.width != w {
+		*p = partialCache{start: r.scan, raw: r.scan, width: w}
+	}
+	n := sanitizeRunes(&p.san, r.text[p.raw:], &p.col)
+	p.raw += n
+	lines, lastStart := wrapPlain(string(p.san[p.last:]), limit)
+	for _, l := range lines[:len(lines)-1] {
+		p.stable = append(p.stable, padLine(pad, l, limit))
+	}
+	p.last += lastStart
+
+	dst = append(dst, p.stable...)
+	return append(dst, padLine(pad, lines[len(lines)-1], limit))
+}
+
+// appendPlain appends the sanitised line s wrapped to limit to dst.
+func appendPlain(dst []string, s, pad string, limit int) []string {
+	lines, _ := wrapPlain(s, limit)
+	for _, l := range lines {
+		dst = append(dst, padLine(pad, l, limit))
+	}
+	return dst
+}
+
+func padLine(pad, l string, limit int) string {
+	if l == "" {
+		return ""
+	}
+	if limit < 2 && ansi.StringWidth(l) > limit { // a wide character in a 1-cell pane
+		return ansi.Truncate(l, limit, "")
+	}
+	return pad + l
+}
+
+// wrapPlain wraps the sanitised single line s greedily at limit cells:
+// breaks go at runs of spaces (which are dropped), words longer than a line
+// are cut, leading indentation is kept. It returns the lines (trailing
+// spaces trimmed; at least one) and the byte offset in s where the last
+// line starts. Wrapping s[lastStart:] again gives the same last lines, and
+// appending to s never changes the lines before the last.
+func wrapPlain(s string, limit int) (lines []string, lastStart int) {
+	limit = max(limit, 1)
+	lineStart, col := 0, 0
+	brk, next := -1, -1 // end of content before the latest space run; start of the word after it
+	for pos := 0; pos < len(s); {
+		var cl string
+		var w int
+		if c := s[pos]; c < utf8.RuneSelf && (pos+1 == len(s) || s[pos+1] < utf8.RuneSelf) {
+			cl, w = s[pos:pos+1], 1
+		} else {
+			cl, w = ansi.FirstGraphemeCluster(s[pos:], ansi.GraphemeWidth)
+		}
+		if cl == " " {
+			if pos > lineStart && s[pos-1] != ' ' {
+				brk = pos
+			}
+			col++
+			pos++
+			next = pos
+			continue
+		}
+		if col+w > limit && col > 0 {
+			if brk > lineStart {
+				lines = append(lines, s[lineStart:brk])
+				lineStart = next
+				col = ansi.StringWidth(s[next:pos])
+			} else {
+				lines = append(lines, strings.TrimRight(s[lineStart:pos], " "))
+				lineStart, col = pos, 0
+			}
+			brk = -1
+			continue
+		}
+		col += w
+		pos += len(cl)
+	}
+	return append(lines, strings.TrimRight(s[lineStart:], " ")), lineStart
+}
+
+// sanitize makes raw model text safe to render and measure: tabs become
+// spaces (tab stops every 4 columns), control characters other than
+// newline are dropped (no escape sequence from the model reaches the
+// terminal) and invalid UTF-8 becomes U+FFFD.
+func sanitize(s string) string {
+	if isClean(s) {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	col := 0
+	if n := sanitizeRunes(&b, []byte(s), &col); n < len(s) {
+		b = utf8.AppendRune(b, utf8.RuneError) // s ends inside a rune
+	}
+	return string(b)
+}
+
+// sanitizeRunes appends raw, sanitised, to dst and returns how many bytes of
+// raw it consumed: all of it, except an incomplete UTF-8 sequence at the end
+// (more bytes may complete it). col is the rune column in the current line.
+func sanitizeRunes(dst *[]byte, raw []byte, col *int) int {
+	i := 0
+	for i < len(raw) {
+		c, size := rune(raw[i]), 1
+		if c >= utf8.RuneSelf {
+			if !utf8.FullRune(raw[i:]) {
+				return i
+			}
+			c, size = utf8.DecodeRune(raw[i:])
+		}
+		i += size
+		switch {
+		case c == '\n':
+			*dst = append(*dst, '\n')
+			*col = 0
+		case c == '\t':
+			n := 4 - *col%4
+			*dst = append(*dst, "    "[:n]...)
+			*col += n
+		case c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0):
+		default:
+			*dst = utf8.AppendRune(*dst, c) // RuneError for invalid bytes
+			*col++
+		}
+	}
+	return i
+}
+
+// isClean reports whether sanitize would leave s unchanged.
+func isClean(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 && c != '\n' || c == 0x7f {
+			return false
+		}
+		if c >= utf8.RuneSelf {
+			return cleanRunes(s[i:])
+		}
+	}
+	return true
+}
+
+func cleanRunes(s string) bool {
+	for len(s) > 0 {
+		c, size := utf8.DecodeRuneInString(s)
+		if c == utf8.RuneError && size <= 1 {
+			return false
+		}
+		if c < 0x20 && c != '\n' || c == 0x7f || (c >= 0x80 && c < 0xa0) {
+			return false
+		}
+		s = s[size:]
+	}
+	return true
+}

@@ -1,0 +1,339 @@
+// Package printer is tick's headless front-end, used by `tick -p`: it reads
+// the events of one agent turn and writes them as lines.
+//
+// In text mode the final answer goes to stdout and the progress to stderr:
+// every todo update as the rendered list, every tool call as one line and
+// one result line, retries and notices, a subagent's calls indented under
+// its task call. In JSON mode every event is one JSON object per line on
+// stdout (see MarshalEvent) and nothing is written to stderr.
+//
+// The printer never stops reading its channel before it closes, so the agent
+// never blocks on it; a failed write is remembered and reported by Run once
+// the turn is over. It answers an ApprovalRequest at once with a denial,
+// since nobody is there to approve in headless mode.
+package printer
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/tick-agent/tick/agent"
+)
+
+// ErrNoTurnEnd is the error of the TurnEnd that Run reports when the event
+// channel closed without one.
+var ErrNoTurnEnd = errors.New("the agent's event stream ended without a turn end")
+
+// HeadlessDenial is the reason given to the model when the printer denies an
+// approval request.
+const HeadlessDenial = "tick is running headless (-p), so nobody can approve this; the user must rerun with --yolo to allow commands and file changes"
+
+// Options select the output format.
+type Options struct {
+	// JSON writes every event as one JSON line on stdout instead of text.
+	JSON bool
+	// Verbose adds, on stderr, the model's text between tool calls, its
+	// reasoning, the first lines of each tool's output and token usage.
+	Verbose bool
+	// Color uses ANSI colours on stderr (text mode only).
+	Color bool
+}
+
+// Printer writes the events of turns to stdout and stderr. A Printer is used
+// by one goroutine at a time; Run may be called again for the next turn.
+type Printer struct {
+	out  *bufio.Writer
+	err  *bufio.Writer
+	opts Options
+	werr error // first write error, sticky
+	used bool  // something was written on stderr
+}
+
+// New returns a Printer writing the answer (or the JSON lines) to stdout and
+// the progress to stderr.
+func New(stdout, stderr io.Writer, opts Options) *Printer {
+	return &Printer{
+		out:  bufio.NewWriterSize(stdout, 32<<10),
+		err:  bufio.NewWriterSize(stderr, 8<<10),
+		opts: opts,
+	}
+}
+
+// turn is the state of one Run in text mode.
+type turn struct {
+	pending   strings.Builder // top-level answer text streamed since the last AssistantDone
+	last      string          // text of the last top-level AssistantDone
+	final     bool            // the final answer was written
+	reasoning strings.Builder // verbose: reasoning waiting to be shown
+}
+
+// Run reads events until the channel closes and returns the turn's TurnEnd
+// (its Err says why a turn failed). If the channel closes without a TurnEnd,
+// the returned TurnEnd has ReasonError and ErrNoTurnEnd. The error is not
+// the turn's: it is non-nil only when writing the output failed, and then
+// the first such error, wrapped; events are still read to the end.
+func (p *Printer) Run(events <-chan agent.Event) (agent.TurnEnd, error) {
+	var (
+		t    turn
+		end  agent.TurnEnd
+		seen bool
+	)
+	for ev := range events {
+		if e, ok := ev.(agent.TurnEnd); ok {
+			end, seen = e, true
+			if end.Err != nil && end.Error == "" {
+				end.Error = end.Err.Error()
+			}
+			ev = end
+		}
+		if r, ok := ev.(agent.ApprovalRequest); ok {
+			deny(r)
+		}
+		if p.opts.JSON {
+			p.json(ev)
+		} else {
+			p.text(&t, ev, 0)
+		}
+		if len(events) == 0 {
+			p.flush()
+		}
+	}
+	if !seen {
+		end = agent.TurnEnd{Reason: agent.ReasonError, Err: ErrNoTurnEnd, Error: ErrNoTurnEnd.Error()}
+	}
+	p.flush()
+	if p.werr != nil {
+		return end, fmt.Errorf("printer: write output: %w", p.werr)
+	}
+	return end, nil
+}
+
+// deny answers an approval request with a denial without ever blocking.
+func deny(r agent.ApprovalRequest) {
+	if r.Reply == nil {
+		return
+	}
+	select {
+	case r.Reply <- agent.Approval{Allow: false, Reason: HeadlessDenial}:
+	default:
+	}
+}
+
+// flush writes out what is buffered, keeping the first error.
+func (p *Printer) flush() {
+	p.flushOne(p.err)
+	p.flushOne(p.out)
+}
+
+// flushOne flushes w, keeping the first error.
+func (p *Printer) flushOne(w *bufio.Writer) {
+	if err := w.Flush(); err != nil && p.werr == nil {
+		p.werr = err
+	}
+}
+
+// json writes ev as one line on stdout.
+func (p *Printer) json(ev agent.Event) {
+	b, err := MarshalEvent(ev)
+	if err != nil {
+		b, _ = MarshalEvent(agent.Notice{Text: fmt.Sprintf("printer: could not encode a %s event: %v", ev.Type(), err)})
+	}
+	p.out.Write(b)
+	p.out.WriteByte('\n')
+}
+
+// text writes ev for a person; depth is the subagent nesting level.
+func (p *Printer) text(t *turn, ev agent.Event, depth int) {
+	ind := strings.Repeat("    ", depth)
+	if _, ok := ev.(agent.ReasoningDelta); !ok && t.reasoning.Len() > 0 && depth == 0 {
+		p.progress(ind, p.dim(strings.TrimSpace(t.reasoning.String())))
+		t.reasoning.Reset()
+	}
+	switch e := ev.(type) {
+	case agent.TextDelta:
+		if depth == 0 {
+			t.pending.WriteString(e.Text)
+		}
+	case agent.ReasoningDelta:
+		if p.opts.Verbose && depth == 0 {
+			t.reasoning.WriteString(e.Text)
+		}
+	case agent.AssistantDone:
+		if depth > 0 {
+			return
+		}
+		t.pending.Reset()
+		t.last = e.Text
+		if e.Final {
+			p.answer(t, e.Text)
+		} else if p.opts.Verbose && strings.TrimSpace(e.Text) != "" {
+			p.progress(ind, p.dim(strings.TrimSpace(e.Text)))
+		}
+	case agent.ToolStart:
+		if e.Name == "todo" {
+			return // the list itself follows as a TodoUpdate
+		}
+		line := ind + p.dim("→ ") + p.bold(e.Name)
+		if s := oneLine(e.Summary, 120); s != "" {
+			line += "  " + s
+		}
+		p.progress("", line)
+	case agent.ToolEnd:
+		p.toolEnd(ind, e)
+	case agent.TodoUpdate:
+		if p.used {
+			p.err.WriteByte('\n') // set the list apart from the lines above
+		}
+		p.progress(ind, strings.TrimRight(e.List.Render(), "\n")+"\n")
+	case agent.Subagent:
+		p.text(t, e.Event, depth+1)
+	case agent.Usage:
+		if p.opts.Verbose {
+			est := ""
+			if e.Estimated {
+				est = "~"
+			}
+			p.progress(ind, p.dim(fmt.Sprintf("tokens: %s%d in, %s%d out", est, e.PromptTokens, est, e.CompletionTokens)))
+		}
+	case agent.Retry:
+		p.progress(ind, p.yellow(fmt.Sprintf("↻ retry %d/%d in %s: %s", e.Attempt, e.Max, e.Wait.Round(time.Millisecond), oneLine(e.Err, 200))))
+	case agent.ApprovalRequest:
+		p.progress(ind, p.yellow(fmt.Sprintf("! %s needs approval (%s): denied, rerun with --yolo to allow", e.Tool, oneLine(e.Summary, 80))))
+	case agent.SteerDelivered:
+		p.progress(ind, p.dim("» "+oneLine(e.Text, 120)))
+	case agent.Notice:
+		p.progress(ind, p.dim("· "+e.Text))
+	case agent.Compacted:
+		p.progress(ind, p.dim(fmt.Sprintf("· context compacted: ~%d → ~%d tokens", e.Before, e.After)))
+	case agent.TurnEnd:
+		if !t.final {
+			switch {
+			case t.pending.Len() > 0:
+				p.answer(t, t.pending.String())
+			case e.Reason == agent.ReasonDone && t.last != "":
+				p.answer(t, t.last)
+			}
+		}
+	}
+}
+
+// toolEnd writes the result line of a tool call.
+func (p *Printer) toolEnd(ind string, e agent.ToolEnd) {
+	secs := fmt.Sprintf("%.1fs", e.Duration.Seconds())
+	if e.IsError {
+		if e.Name == "todo" {
+			p.progress("", ind+p.dim("→ ")+p.bold("todo"))
+		}
+		msg := oneLine(e.Output, 160)
+		if !strings.HasPrefix(msg, "Error") {
+			msg = "Error: " + msg
+		}
+		p.progress(ind, "  "+p.red("✗")+" "+secs+"  "+msg)
+		return
+	}
+	if e.Name == "todo" {
+		return
+	}
+	line := "  " + p.green("✓") + " " + secs
+	if e.Name == "bash" {
+		if st := lastLine(e.Output); (strings.HasPrefix(st, "exit status ") && st != "exit status 0") || strings.HasPrefix(st, "killed by signal") {
+			line += "  " + p.yellow(st)
+		}
+	}
+	p.progress(ind, line)
+	if p.opts.Verbose {
+		p.progress(ind+"    ", p.dim(head(e.Output, 5)))
+	}
+}
+
+// answer writes the final answer on stdout, once per turn.
+func (p *Printer) answer(t *turn, s string) {
+	t.final = true
+	if s == "" {
+		return
+	}
+	p.flushOne(p.err) // keep the order when both go to one terminal
+	p.out.WriteString(s)
+	if !strings.HasSuffix(s, "\n") {
+		p.out.WriteByte('\n')
+	}
+}
+
+// progress writes s on stderr with every line prefixed by ind.
+func (p *Printer) progress(ind, s string) {
+	if s == "" {
+		return
+	}
+	p.used = true
+	if p.out.Buffered() > 0 {
+		p.flushOne(p.out) // keep the order when both go to one terminal
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(s, "\n"), "\n") {
+		if line == "" {
+			p.err.WriteByte('\n')
+			continue
+		}
+		p.err.WriteString(ind)
+		p.err.WriteString(line)
+		p.err.WriteByte('\n')
+	}
+	if strings.HasSuffix(s, "\n") {
+		p.err.WriteByte('\n')
+	}
+}
+
+// ANSI styling, applied only with Options.Color.
+func (p *Printer) style(code, s string) string {
+	if !p.opts.Color || s == "" {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func (p *Printer) dim(s string) string    { return p.style("2", s) }
+func (p *Printer) bold(s string) string   { return p.style("1", s) }
+func (p *Printer) red(s string) string    { return p.style("31", s) }
+func (p *Printer) green(s string) string  { return p.style("32", s) }
+func (p *Printer) yellow(s string) string { return p.style("33", s) }
+
+// oneLine returns the first non-empty line of s, cut to max runes with "…"
+// and followed by " …" when more lines follow.
+func oneLine(s string, max int) string {
+	s = strings.TrimSpace(s)
+	more := false
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s, more = strings.TrimSpace(s[:i]), true
+	}
+	if utf8.RuneCountInString(s) > max {
+		r := []rune(s)
+		return string(r[:max-1]) + "…"
+	}
+	if more {
+		s += " …"
+	}
+	return s
+}
+
+// lastLine returns the last non-empty line of s.
+func lastLine(s string) string {
+	s = strings.TrimRight(s, "\n ")
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// head returns the first n lines of s, saying how many were left out.
+func head(s string, n int) string {
+	s = strings.TrimRight(s, "\n")
+	lines := strings.Split(s, "\n")
+	if len(lines) <= n {
+		return s
+	}
+	return strings.Join(lines[:n], "\n") + fmt.Sprintf("\n… (%d more lines)", len(lines)-n)
+}
