@@ -2,23 +2,114 @@ package agent
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
+	"github.com/tick-agent/tick/agent/compact"
 	"github.com/tick-agent/tick/provider"
 )
 
-// maybeCompact compacts the history before a model call when the last
-// request came near the context window.
-func (l *loop) maybeCompact(ctx context.Context) {}
+// errNothingToCompact is returned when the history is too short to compact.
+var errNothingToCompact = errors.New("nothing to compact yet: the conversation is short")
+
+// window returns the model's context window in tokens.
+func (a *Agent) window() int {
+	if a.cfg.ContextWindow > 0 {
+		return a.cfg.ContextWindow
+	}
+	return compact.Window(a.cfg.ModelName)
+}
+
+// maybeCompact compacts the history before a model call when the request
+// would come near the context window: by the server's last usage figures,
+// or by an estimate of the request as it stands now (which includes the
+// tool results added since).
+func (l *loop) maybeCompact(ctx context.Context) {
+	l.a.mu.Lock()
+	used := l.a.lastPrompt
+	l.a.mu.Unlock()
+	if est := compact.Estimate(l.messages()); est > used {
+		used = est
+	}
+	if l.compactFailed || !compact.Needed(used, l.a.window()) {
+		return
+	}
+	if _, err := l.compact(ctx); err != nil && ctx.Err() == nil {
+		l.compactFailed = true // say it once a turn, not every round
+		l.emit(Notice{Text: fmt.Sprintf("could not compact the conversation: %v", err)})
+	}
+}
+
+// compact has the model summarise the older history and replaces it with
+// the summary, the todo list verbatim and the last exchanges. The session
+// file keeps the full history; only what is sent to the model changes.
+func (l *loop) compact(ctx context.Context) (Compacted, error) {
+	a := l.a
+	window := a.window()
+	before := compact.Estimate(l.messages())
+	old, kept := compact.Split(a.History(), compact.KeepTurns, window*compact.KeepPercent/100)
+	if len(old) == 0 {
+		return Compacted{}, errNothingToCompact
+	}
+	summary, err := compact.Summarize(ctx, a.cfg.Model, a.cfg.ModelName, old, window*compact.SummaryPercent/100)
+	if err != nil {
+		return Compacted{}, fmt.Errorf("summarise %d messages: %w", len(old), err)
+	}
+	hist := compact.Rebuild(summary, a.Todos(), kept)
+	a.mu.Lock()
+	a.history = hist
+	a.lastPrompt = 0
+	a.mu.Unlock()
+	if rec := a.cfg.Recorder; rec != nil {
+		if err := rec.Compaction(summary, hist); err != nil {
+			l.emit(Notice{Text: fmt.Sprintf("could not save the compaction: %v", err)})
+		}
+	}
+	ev := Compacted{Before: before, After: compact.Estimate(l.messages())}
+	l.emit(ev)
+	return ev, nil
+}
+
+// Compact compacts the conversation now (the /compact command), as a turn
+// of its own: the channel carries a Compacted event (or a Notice saying why
+// nothing was done) and then TurnEnd. It ends at once with ErrBusy while a
+// turn is running.
+func (a *Agent) Compact(ctx context.Context) <-chan Event {
+	out := make(chan Event, 8)
+	a.mu.Lock()
+	if a.running {
+		a.mu.Unlock()
+		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error()}
+		close(out)
+		return out
+	}
+	a.running = true
+	a.mu.Unlock()
+	go func() {
+		l := &loop{a: a, system: a.systemPrompt(), emit: func(ev Event) { out <- ev }, mu: &a.mu, hist: &a.history}
+		l.raw = l.emit
+		end := TurnEnd{Reason: ReasonDone}
+		if _, err := l.compact(ctx); err != nil {
+			switch {
+			case ctx.Err() != nil:
+				end = TurnEnd{Reason: ReasonInterrupted}
+			case errors.Is(err, errNothingToCompact):
+				l.emit(Notice{Text: err.Error()})
+			default:
+				end = TurnEnd{Reason: ReasonError, Err: err, Error: err.Error()}
+			}
+		}
+		a.mu.Lock()
+		end.Undelivered = a.steer
+		a.steer = nil
+		a.running = false
+		a.mu.Unlock()
+		out <- end
+		close(out)
+	}()
+	return out
+}
 
 // estimateTokens is a rough token count of msgs, for servers that report no
 // usage.
-func estimateTokens(msgs []provider.Message) int {
-	n := 0
-	for _, m := range msgs {
-		n += 4 + (len(m.Content)+len(m.Reasoning))/4
-		for _, c := range m.ToolCalls {
-			n += 4 + (len(c.Name)+len(c.Arguments))/4
-		}
-	}
-	return n
-}
+func estimateTokens(msgs []provider.Message) int { return compact.Estimate(msgs) }

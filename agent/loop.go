@@ -34,7 +34,8 @@ type loop struct {
 	mu   *sync.Mutex         // guards *hist
 	hist *[]provider.Message // the conversation, without the system prompt
 
-	sinceTodo int // consecutive tool rounds without a todo call
+	sinceTodo     int  // consecutive tool rounds without a todo call
+	compactFailed bool // a compaction failed this turn; do not retry every round
 }
 
 // turn runs one parent turn and delivers its events on out.

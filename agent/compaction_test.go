@@ -1,0 +1,64 @@
+package agent_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/provider/providertest"
+)
+
+func TestCompactionKeepsPlan(t *testing.T) {
+	h := newHarness(t, func(cfg *agent.Config) { cfg.ContextWindow = 3000 })
+	big := `{"command":"head -c 4000 /dev/zero | tr '\\0' Q"}`
+	plan := `{"goal":"Fill the context","items":[{"id":"1","text":"Produce output","status":"in_progress","active_form":"Producing"},{"id":"2","text":"Report","status":"pending"}]}`
+	rounds := 0
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if len(r.Tools) == 0 { // the summary request offers no tools
+			return providertest.Reply{Text: "SUMMARY: the user wants output; 4000 Qs were printed."}
+		}
+		rounds++
+		switch rounds {
+		case 1:
+			return calls(call("todo", plan))
+		case 2, 3:
+			return calls(call("bash", big))
+		}
+		return providertest.Reply{Text: "all done"}
+	})
+	evs := h.run("fill the context please")
+	if te := end(t, evs); te.Reason != agent.ReasonDone {
+		t.Fatalf("turn ended %s: %v", te.Reason, te.Err)
+	}
+	h.checkValid()
+	var compacted *agent.Compacted
+	for _, ev := range evs {
+		if c, ok := ev.(agent.Compacted); ok {
+			compacted = &c
+		}
+	}
+	if compacted == nil {
+		t.Fatal("no compaction happened with a 3,000-token window")
+	}
+	if compacted.After >= compacted.Before {
+		t.Errorf("compaction went from %d to %d tokens", compacted.Before, compacted.After)
+	}
+	reqs := h.srv.Requests()
+	last := reqs[len(reqs)-1]
+	all := dump(last.Messages)
+	t.Run("summary kept", func(t *testing.T) {
+		if !strings.Contains(all, "SUMMARY: the user wants output") {
+			t.Error("the request after compaction lacks the summary")
+		}
+	})
+	t.Run("plan verbatim", func(t *testing.T) {
+		if !strings.Contains(all, "Goal: Fill the context") || !strings.Contains(all, "[>] #1: Produce output") {
+			t.Errorf("the todo list is not in the request after compaction:\n%s", all)
+		}
+	})
+	t.Run("old outputs gone", func(t *testing.T) {
+		if n := strings.Count(all, strings.Repeat("Q", 4000)); n > 1 {
+			t.Errorf("%d full old outputs still sent", n)
+		}
+	})
+}
