@@ -147,46 +147,9 @@ func fitRequest(msgs []provider.Message, budget int) ([]provider.Message, int) {
 // interruptedText answers a tool call that has no result in old.
 const interruptedText = "Error: interrupted before this tool finished"
 
-// answerAll returns a copy of msgs in which every tool call is answered by
-// one tool message before the next user or assistant message, without
-// tool messages that answer nothing and without empty assistant messages.
+// answerAll makes msgs valid for a strict server; see provider.Repair.
 func answerAll(msgs []provider.Message) []provider.Message {
-	out := make([]provider.Message, 0, len(msgs))
-	pending := map[string]bool{}
-	var order []string
-	flush := func() {
-		for _, id := range order {
-			if pending[id] {
-				out = append(out, provider.Message{Role: provider.RoleTool, ToolCallID: id, Content: interruptedText})
-			}
-		}
-		pending, order = map[string]bool{}, nil
-	}
-	for _, m := range msgs {
-		switch m.Role {
-		case provider.RoleTool:
-			if pending[m.ToolCallID] {
-				pending[m.ToolCallID] = false
-				out = append(out, m)
-			}
-		case provider.RoleAssistant:
-			flush()
-			if m.Content == "" && len(m.ToolCalls) == 0 {
-				continue
-			}
-			out = append(out, m)
-			for _, c := range m.ToolCalls {
-				if _, seen := pending[c.ID]; !seen {
-					order = append(order, c.ID)
-				}
-				pending[c.ID] = true
-			}
-		default:
-			flush()
-			out = append(out, m)
-		}
-	}
-	flush()
+	out, _, _ := provider.Repair(msgs, interruptedText)
 	return out
 }
 

@@ -253,52 +253,7 @@ func firstLine(s string) string {
 	return ""
 }
 
-// repair returns a copy of history made valid for a strict server: every
-// tool call of an assistant message is answered by exactly one tool
-// message before the next user or assistant message (missing answers are
-// added as Interrupted right after the last existing one), duplicate and
-// orphan tool messages are dropped, and so are assistant messages with
-// nothing in them. It also returns how many answers it added and how many
-// tool messages it dropped.
+// repair makes history valid for a strict server; see provider.Repair.
 func repair(history []provider.Message) (out []provider.Message, answered, dropped int) {
-	out = make([]provider.Message, 0, len(history))
-	pending := map[string]bool{} // calls of the last assistant message; true while unanswered
-	var order []string
-	flush := func() {
-		for _, id := range order {
-			if pending[id] {
-				out = append(out, provider.Message{Role: provider.RoleTool, ToolCallID: id, Content: Interrupted})
-				answered++
-			}
-		}
-		pending, order = map[string]bool{}, nil
-	}
-	for _, m := range history {
-		switch m.Role {
-		case provider.RoleTool:
-			if !pending[m.ToolCallID] {
-				dropped++
-				continue
-			}
-			pending[m.ToolCallID] = false
-			out = append(out, m)
-		case provider.RoleAssistant:
-			flush()
-			if m.Content == "" && m.Reasoning == "" && len(m.ToolCalls) == 0 {
-				continue
-			}
-			out = append(out, m)
-			for _, c := range m.ToolCalls {
-				if _, seen := pending[c.ID]; !seen {
-					order = append(order, c.ID)
-				}
-				pending[c.ID] = true
-			}
-		default:
-			flush()
-			out = append(out, m)
-		}
-	}
-	flush()
-	return out, answered, dropped
+	return provider.Repair(history, Interrupted)
 }
