@@ -120,18 +120,42 @@ func New(cfg Config) (*Agent, error) {
 // repaired so the next Run sends a valid request. Only one turn runs at a
 // time: a second Run while one is running ends at once with ErrBusy.
 func (a *Agent) Run(ctx context.Context, prompt string) <-chan Event {
-	out := make(chan Event, 64)
+	out, ok := a.begin()
+	if ok {
+		go a.turn(ctx, prompt, out)
+	}
+	return out
+}
+
+// begin marks a turn as running and returns its event channel. When a turn
+// is already running, ok is false and the channel holds only a TurnEnd
+// with ErrBusy, and is closed.
+func (a *Agent) begin() (out chan Event, ok bool) {
+	out = make(chan Event, 64)
 	a.mu.Lock()
+	defer a.mu.Unlock()
 	if a.running {
-		a.mu.Unlock()
 		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error()}
 		close(out)
-		return out
+		return out, false
 	}
 	a.running = true
+	return out, true
+}
+
+// finish ends the running turn: it hands back undelivered steer messages,
+// marks the agent idle, sends end and closes out.
+func (a *Agent) finish(out chan<- Event, end TurnEnd) {
+	a.mu.Lock()
+	end.Undelivered = a.steer
+	a.steer = nil
+	a.running = false
 	a.mu.Unlock()
-	go a.turn(ctx, prompt, out)
-	return out
+	if end.Err != nil {
+		end.Error = end.Err.Error()
+	}
+	out <- end
+	close(out)
 }
 
 // Steer hands a message to the running turn: it is added to the

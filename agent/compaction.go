@@ -75,16 +75,10 @@ func (l *loop) compact(ctx context.Context) (Compacted, error) {
 // nothing was done) and then TurnEnd. It ends at once with ErrBusy while a
 // turn is running.
 func (a *Agent) Compact(ctx context.Context) <-chan Event {
-	out := make(chan Event, 8)
-	a.mu.Lock()
-	if a.running {
-		a.mu.Unlock()
-		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error()}
-		close(out)
+	out, ok := a.begin()
+	if !ok {
 		return out
 	}
-	a.running = true
-	a.mu.Unlock()
 	go func() {
 		l := &loop{a: a, system: a.systemPrompt(), emit: func(ev Event) { out <- ev }, mu: &a.mu, hist: &a.history}
 		l.raw = l.emit
@@ -96,16 +90,10 @@ func (a *Agent) Compact(ctx context.Context) <-chan Event {
 			case errors.Is(err, errNothingToCompact):
 				l.emit(Notice{Text: err.Error()})
 			default:
-				end = TurnEnd{Reason: ReasonError, Err: err, Error: err.Error()}
+				end = TurnEnd{Reason: ReasonError, Err: err}
 			}
 		}
-		a.mu.Lock()
-		end.Undelivered = a.steer
-		a.steer = nil
-		a.running = false
-		a.mu.Unlock()
-		out <- end
-		close(out)
+		a.finish(out, end)
 	}()
 	return out
 }

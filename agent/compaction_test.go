@@ -1,6 +1,8 @@
 package agent_test
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -60,5 +62,44 @@ func TestCompactionKeepsPlan(t *testing.T) {
 		if n := strings.Count(all, strings.Repeat("Q", 4000)); n > 1 {
 			t.Errorf("%d full old outputs still sent", n)
 		}
+	})
+}
+
+func TestCompactOnDemand(t *testing.T) {
+	h := newHarness(t)
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if len(r.Tools) == 0 {
+			return providertest.Reply{Text: "SUMMARY-ON-DEMAND"}
+		}
+		return providertest.Reply{Text: "answer to " + r.LastUser()}
+	})
+	t.Run("too short", func(t *testing.T) {
+		h.run("only turn")
+		evs := drain(h.ag.Compact(context.Background()))
+		if te := end(t, evs); te.Reason != agent.ReasonDone {
+			t.Fatalf("ended %s: %v", te.Reason, te.Err)
+		}
+		if n, ok := evs[0].(agent.Notice); !ok || !strings.Contains(n.Text, "nothing to compact") {
+			t.Fatalf("first event = %#v, want a notice that there is nothing to compact", evs[0])
+		}
+	})
+	t.Run("compacts", func(t *testing.T) {
+		for i := 0; i < 4; i++ {
+			h.run(fmt.Sprintf("turn %d", i))
+		}
+		evs := drain(h.ag.Compact(context.Background()))
+		if te := end(t, evs); te.Reason != agent.ReasonDone {
+			t.Fatalf("ended %s: %v", te.Reason, te.Err)
+		}
+		if _, ok := evs[0].(agent.Compacted); !ok {
+			t.Fatalf("first event = %#v, want Compacted", evs[0])
+		}
+		h.run("after")
+		reqs := h.srv.Requests()
+		all := dump(reqs[len(reqs)-1].Messages)
+		if !strings.Contains(all, "SUMMARY-ON-DEMAND") || strings.Contains(all, "only turn") {
+			t.Errorf("request after /compact:\n%s", all)
+		}
+		h.checkValid()
 	})
 }

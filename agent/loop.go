@@ -51,18 +51,7 @@ func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
 	}
 	l.tools = append(append([]tools.Tool(nil), a.tools...), &todoTool{l: l}, &taskTool{l: l})
 	l.add(provider.Message{Role: provider.RoleUser, Content: prompt})
-	end := l.run(ctx)
-
-	a.mu.Lock()
-	end.Undelivered = a.steer
-	a.steer = nil
-	a.running = false
-	a.mu.Unlock()
-	if end.Err != nil {
-		end.Error = end.Err.Error()
-	}
-	out <- end
-	close(out)
+	a.finish(out, l.run(ctx))
 }
 
 // run calls the model until it answers without tool calls, the context is
