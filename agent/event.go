@@ -22,6 +22,8 @@ import (
 //     and ToolEnd of the parent's task call.
 //   - An ApprovalRequest blocks its tool call until a reply is sent on Reply
 //     or the turn is cancelled. Reply is buffered: sending never blocks.
+//     Approval requests of a subagent are NOT wrapped in Subagent, so that a
+//     front-end answers one shape of request; their ID is the child's call.
 type Event interface {
 	Type() string
 }
