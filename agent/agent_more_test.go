@@ -411,3 +411,35 @@ func TestRoundCap(t *testing.T) {
 		t.Fatalf("TurnEnd = %+v, want the cap error", te)
 	}
 }
+
+func TestSubagentApprovalUnwrapped(t *testing.T) {
+	h := newHarness(t, func(cfg *agent.Config) { cfg.Approval = agent.ApproveAsk })
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		child := strings.HasPrefix(r.Messages[1].Content, "CHILD")
+		switch {
+		case child && r.Last().Role == "user":
+			return calls(call("bash", `{"command":"echo child-ran"}`))
+		case child:
+			return providertest.Reply{Text: "child: " + r.Last().Content}
+		case r.Last().Role == "user":
+			return calls(call("task", `{"description":"d","prompt":"CHILD go"}`))
+		}
+		return providertest.Reply{Text: "done"}
+	})
+	asked := 0
+	var evs []agent.Event
+	for ev := range h.ag.Run(context.Background(), "delegate") {
+		evs = append(evs, ev)
+		if req, ok := ev.(agent.ApprovalRequest); ok {
+			asked++
+			req.Reply <- agent.Approval{Allow: true}
+		}
+	}
+	if te := end(t, evs); te.Reason != agent.ReasonDone || asked != 1 {
+		t.Fatalf("ended %s (%v) after %d approval requests, want done after 1", te.Reason, te.Err, asked)
+	}
+	if out := toolEnds(evs)[0].Output; !strings.Contains(out, "child-ran") {
+		t.Errorf("task result = %q, want the child's report of its approved command", out)
+	}
+	h.checkValid()
+}
