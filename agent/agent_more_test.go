@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -52,6 +53,15 @@ func TestBadToolCalls(t *testing.T) {
 	}
 	if _, err := os.Stat(outside); err == nil {
 		t.Fatal("a write escaped the workspace")
+	}
+	// Malformed arguments go back to the server as "{}", so servers that
+	// parse earlier calls' arguments accept the next request.
+	for _, m := range h.ag.History() {
+		for _, c := range m.ToolCalls {
+			if !json.Valid([]byte(c.Arguments)) {
+				t.Errorf("history holds unparsable arguments %q", c.Arguments)
+			}
+		}
 	}
 }
 

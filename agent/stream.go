@@ -2,7 +2,9 @@ package agent
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/tick-agent/tick/provider"
 )
@@ -44,7 +46,7 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 	}
 	msg := resp.Message
 	msg.Role = provider.RoleAssistant
-	l.add(msg)
+	l.add(withValidArgs(msg))
 	l.emit(AssistantDone{Text: msg.Content, Final: len(msg.ToolCalls) == 0})
 	l.reportUsage(req, resp)
 	return msg, nil
@@ -68,4 +70,23 @@ func (l *loop) reportUsage(req provider.Request, resp *provider.Response) {
 		l.a.mu.Unlock()
 	}
 	l.emit(u)
+}
+
+// withValidArgs returns m with unparsable tool-call arguments replaced by
+// "{}" for the history: servers that parse the arguments of earlier calls
+// (chat templates of llama.cpp and vLLM) would reject the next request. The
+// call still runs with what the model sent, and its error result quotes it.
+func withValidArgs(m provider.Message) provider.Message {
+	copied := false
+	for i, c := range m.ToolCalls {
+		if strings.TrimSpace(c.Arguments) == "" || json.Valid([]byte(c.Arguments)) {
+			continue
+		}
+		if !copied { // the caller keeps the original calls
+			m.ToolCalls = append([]provider.ToolCall(nil), m.ToolCalls...)
+			copied = true
+		}
+		m.ToolCalls[i].Arguments = "{}"
+	}
+	return m
 }

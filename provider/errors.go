@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -92,12 +93,15 @@ func apiError(err error, base string, header http.Header) (*APIError, bool) {
 	e := &APIError{URL: base}
 	var oe *openai.APIError
 	var re *openai.RequestError
+	// RequestError first: for a body whose "error" is a plain string,
+	// go-openai wraps an empty APIError (status 0) in a RequestError that
+	// holds the real status and body.
 	switch {
-	case errors.As(err, &oe):
-		e.StatusCode, e.Status, e.Message = oe.HTTPStatusCode, oe.HTTPStatus, oe.Message
 	case errors.As(err, &re):
 		e.StatusCode, e.Status = re.HTTPStatusCode, re.HTTPStatus
 		e.Message = bodyMessage(re.Body)
+	case errors.As(err, &oe):
+		e.StatusCode, e.Status, e.Message = oe.HTTPStatusCode, oe.HTTPStatus, oe.Message
 	default:
 		return nil, false
 	}
@@ -114,9 +118,39 @@ func apiError(err error, base string, header http.Header) (*APIError, bool) {
 	return e, true
 }
 
-// bodyMessage returns a short, single-line excerpt of a non-JSON error body.
+// bodyMessage returns the message of an error body: the text of the common
+// JSON shapes ({"error":{"message":...}}, {"error":"...","message":...},
+// {"message":...}, {"detail":...}), or else a short, single-line excerpt.
 func bodyMessage(body []byte) string {
-	s := strings.Join(strings.Fields(string(body)), " ")
+	var shape struct {
+		Error   json.RawMessage `json:"error"`
+		Message string          `json:"message"`
+		Detail  any             `json:"detail"`
+	}
+	text := string(body)
+	if json.Unmarshal(body, &shape) == nil {
+		var inner struct {
+			Message string `json:"message"`
+		}
+		var str string
+		parts := []string{}
+		switch {
+		case json.Unmarshal(shape.Error, &inner) == nil && inner.Message != "":
+			parts = append(parts, inner.Message)
+		case json.Unmarshal(shape.Error, &str) == nil && str != "":
+			parts = append(parts, str)
+		}
+		if shape.Message != "" {
+			parts = append(parts, shape.Message)
+		}
+		if d, ok := shape.Detail.(string); ok && d != "" {
+			parts = append(parts, d)
+		}
+		if len(parts) > 0 {
+			text = strings.Join(parts, ": ")
+		}
+	}
+	s := strings.Join(strings.Fields(text), " ")
 	if len(s) > 200 {
 		s = s[:200] + "..."
 	}

@@ -73,6 +73,27 @@ func TestRetriesAndErrors(t *testing.T) {
 			wantReqs:   1,
 		},
 		{
+			name:       "string error body keeps its status and message",
+			replies:    []providertest.Reply{{Status: 404, Body: `{"error":"model 'qwen9' not found, try pulling it first"}`}},
+			wantErr:    "404 Not Found from URL: model 'qwen9' not found, try pulling it first — check the model name",
+			wantStatus: 404,
+			wantReqs:   1,
+		},
+		{
+			name:        "string error body on a 500 is retried",
+			replies:     []providertest.Reply{{Status: 500, Body: `{"error":"TypeError","message":"Cannot read properties of null","status":500}`}, {Text: "back"}},
+			wantText:    "back",
+			wantReqs:    2,
+			wantRetries: []time.Duration{time.Millisecond},
+		},
+		{
+			name:       "string error body on a 401 keeps the key hint",
+			replies:    []providertest.Reply{{Status: 401, Body: `{"error":"Unauthorized"}`}},
+			wantErr:    "401 Unauthorized from URL: Unauthorized — check OPENAI_API_KEY",
+			wantStatus: 401,
+			wantReqs:   1,
+		},
+		{
 			name:       "404 model hints at --model",
 			replies:    []providertest.Reply{{Status: 404, Body: `{"error":{"message":"The model 'gpt-9' does not exist"}}`}},
 			wantErr:    "404 Not Found from URL: The model 'gpt-9' does not exist — check the model name (--model or TICK_MODEL)",
