@@ -26,8 +26,7 @@ const version = "0.1.0-dev"
 const defaultModel = provider.DefaultModel
 
 // config is everything tick was asked to do, from its flags and the
-// environment. The flags of the sessions work (issue 4) are parsed already
-// so that they slot in; until then they are refused as not implemented.
+// environment.
 type config struct {
 	// Headless (-p).
 	prompt   string // the prompt; "-" means read it from stdin
@@ -49,10 +48,11 @@ type config struct {
 	// The full-screen app.
 	colorFGBG string // COLORFGBG, a fallback for the background colour
 
-	// Sessions (issue 4): recognised, not implemented yet.
-	cont   bool   // -c/--continue
-	resume string // --resume ID
-	cmd    string // a subcommand: "sessions"
+	// Sessions.
+	cont      bool   // -c/--continue: reopen the workspace's latest session
+	resume    string // --resume ID: reopen that session (a unique prefix is enough)
+	noSession bool   // --no-session: save nothing
+	cmd       string // a subcommand: "sessions"
 
 	help    bool // -h/--help
 	version bool // --version
@@ -96,6 +96,7 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	fs.BoolVar(&c.cont, "c", false, "")
 	fs.BoolVar(&c.cont, "continue", false, "")
 	fs.StringVar(&c.resume, "resume", "", "")
+	fs.BoolVar(&c.noSession, "no-session", false, "")
 	fs.BoolVar(&c.version, "version", false, "")
 	fs.BoolVar(&c.help, "h", false, "")
 	fs.BoolVar(&c.help, "help", false, "")
@@ -108,14 +109,28 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	if c.help || c.version {
 		return c, nil
 	}
+	resumeSet := false
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "p" {
+		switch f.Name {
+		case "p":
 			c.headless = true
+		case "resume":
+			resumeSet = true
 		}
 	})
+	c.resume = strings.TrimSpace(c.resume)
+	if resumeSet && c.resume == "" {
+		return c, usagef("--resume needs a session id (see tick sessions)")
+	}
 	c.prompt = *prompt
 	if fs.NArg() > 0 {
+		if c.cmd != "" {
+			return c, usagef("unexpected argument %q: tick %s takes no arguments", fs.Arg(0), c.cmd)
+		}
 		return c, usagef("unexpected argument %q: give the prompt with -p PROMPT, or run tick without arguments for the full-screen app", fs.Arg(0))
+	}
+	if err := c.checkSessionFlags(); err != nil {
+		return c, err
 	}
 	if c.headless && strings.TrimSpace(c.prompt) == "" {
 		return c, usagef("-p needs a prompt (or - to read it from stdin)")
@@ -155,16 +170,14 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	return c, nil
 }
 
-// notImplemented refuses the session features that are not built yet.
-func (c config) notImplemented() error {
-	const later = "is not implemented yet (sessions are coming in the next release)"
+// checkSessionFlags refuses combinations of the session flags that make no
+// sense.
+func (c config) checkSessionFlags() error {
 	switch {
-	case c.cmd == "sessions":
-		return usagef("tick sessions %s", later)
-	case c.cont:
-		return usagef("--continue %s", later)
-	case c.resume != "":
-		return usagef("--resume %s", later)
+	case c.cmd == "sessions" && (c.headless || c.cont || c.resume != "" || c.yolo):
+		return usagef("tick sessions only lists this workspace's sessions; it takes -C DIR and --json")
+	case c.cont && c.resume != "":
+		return usagef("give either --continue or --resume ID, not both")
 	}
 	return nil
 }
@@ -239,6 +252,9 @@ Usage:
   tick -p PROMPT [flags]    run one turn headless: the answer on stdout,
                             progress (todo lists, tool calls) on stderr
   tick -p - [flags]         the same, reading the prompt from stdin
+  tick -c [flags]           carry on with the workspace's latest session
+                            (with -p too: tick -c -p "carry on")
+  tick sessions [--json]    list the workspace's sessions, newest first
 
 Flags:
   -p PROMPT            run headless with this prompt ("-" reads stdin)
@@ -252,7 +268,11 @@ Flags:
                        they are refused unless --yolo is given
   -C, --workspace DIR  the directory tick works in (default: the current one)
   --context-window N   the model's context size in tokens (default: from the
-                       model name, 128k when unknown)
+                       model name, 128k when unknown); tick compacts the
+                       conversation when a request comes near it
+  -c, --continue       reopen the latest session of the workspace
+  --resume ID          reopen the session ID (a unique prefix is enough)
+  --no-session         do not save this session
   --version            print the version and exit
   -h, --help           print this help and exit
 
@@ -261,6 +281,8 @@ Environment:
   OPENAI_BASE_URL  API root, e.g. http://localhost:11434/v1 for Ollama
   TICK_MODEL       the default model name
   NO_COLOR         set to disable colours in -p progress output
+  XDG_STATE_HOME   sessions are saved in $XDG_STATE_HOME/tick/sessions
+                   (default ~/.local/state/tick/sessions)
 
 Exit status:
   0 the turn finished, 1 it failed (the error is on stderr), 2 bad usage or
@@ -271,5 +293,6 @@ Examples:
   tick -p "what does main.go do?"
   tick -p "add a --verbose flag and test it" --yolo
   echo "fix the failing test" | tick -p - --yolo --json
+  tick -c -p "carry on" --yolo
   OPENAI_BASE_URL=http://localhost:11434/v1 tick --model qwen2.5-coder
 `

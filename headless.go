@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/ui/printer"
 )
 
@@ -21,11 +22,27 @@ const maxStdinPrompt = 10 << 20
 // runHeadless runs one turn with the -p prompt and prints it. The first
 // SIGINT or SIGTERM interrupts the turn (the stream stops, running commands
 // are killed) and tick exits 130 or 143 once the turn has ended; a second
-// one exits at once.
-func runHeadless(cfg config, ag *agent.Agent, stdin io.Reader, stdout, stderr io.Writer) int {
+// one exits at once. ld, when not nil, is the resumed session (already
+// restored into ag): a line about it and its todo list go to stderr first.
+// rec is the session being saved (may be nil); --verbose names it at the
+// end.
+func runHeadless(cfg config, ag *agent.Agent, rec *sessionRecorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) int {
 	prompt, err := readPrompt(cfg.prompt, stdin)
 	if err != nil {
 		return fail(stderr, err)
+	}
+	if ld != nil {
+		fmt.Fprintf(stderr, "tick: %s\n", resumedLine(ld))
+		if !ld.Todos.Empty() {
+			fmt.Fprintf(stderr, "%s\n", ld.Todos.Render())
+		}
+	}
+	if cfg.verbose && rec != nil {
+		defer func() {
+			if id := rec.ID(); id != "" {
+				fmt.Fprintf(stderr, "tick: session %s saved; carry on with tick -c or tick --resume %s\n", id, id)
+			}
+		}()
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -3,8 +3,10 @@
 // OpenAI-compatible Chat Completions server.
 //
 // Without -p it opens the full-screen app; with -p PROMPT it runs one turn
-// headless, printing the answer on stdout and its progress on stderr. Run
-// `tick --help` for the flags, the environment and the exit codes.
+// headless, printing the answer on stdout and its progress on stderr. Every
+// run is saved as a session as it happens; `tick -c` carries on with the
+// latest one and `tick sessions` lists them. Run `tick --help` for the
+// flags, the environment and the exit codes.
 package main
 
 import (
@@ -46,8 +48,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		fmt.Fprintln(stdout, versionString())
 		return exitOK
 	}
-	if err := cfg.notImplemented(); err != nil {
-		return fail(stderr, err)
+	if cfg.cmd == "sessions" {
+		return runSessions(cfg, env, stdout, stderr)
 	}
 	if err := cfg.checkModelConfig(); err != nil {
 		return fail(stderr, err)
@@ -56,6 +58,36 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	if err != nil {
 		return fail(stderr, &usageError{msg: err.Error()})
 	}
+	if !cfg.headless {
+		if _, _, err := terminals(stdin, stdout); err != nil {
+			return fail(stderr, err) // before a session is opened for nothing
+		}
+	}
+	rec, ld, err := startSession(cfg, env, stderr)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if rec != nil {
+		defer rec.Close()
+	}
+	ag, err := newAgent(cfg, client, rec)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	if ld != nil {
+		if err := ag.Restore(ld.ModelHistory, ld.Todos); err != nil {
+			return fail(stderr, fmt.Errorf("restore session %s: %w", ld.Info.ID, err))
+		}
+	}
+	if cfg.headless {
+		return runHeadless(cfg, ag, rec, ld, stdin, stdout, stderr)
+	}
+	return runTUI(cfg, client, ag, rec, ld, stdin, stdout, stderr)
+}
+
+// newAgent returns an agent for cfg talking to client, saving through rec
+// (nil: nothing is saved).
+func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.Agent, error) {
 	mode := agent.ApproveAsk
 	switch {
 	case cfg.yolo:
@@ -63,20 +95,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	case cfg.headless:
 		mode = agent.ApproveNone // nobody can answer a prompt
 	}
-	ag, err := agent.New(agent.Config{
+	acfg := agent.Config{
 		Model:         client,
 		ModelName:     cfg.model,
 		Workspace:     cfg.workspace,
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
-	})
+	}
+	if rec != nil {
+		acfg.Recorder = rec // not a typed nil in the interface
+	}
+	ag, err := agent.New(acfg)
 	if err != nil {
-		return fail(stderr, fmt.Errorf("start the agent: %w", err))
+		return nil, fmt.Errorf("start the agent: %w", err)
 	}
-	if cfg.headless {
-		return runHeadless(cfg, ag, stdin, stdout, stderr)
-	}
-	return runTUI(cfg, ag, stdin, stdout, stderr)
+	return ag, nil
 }
 
 // fail reports err on stderr and returns its exit code: exitUsage for a

@@ -311,18 +311,6 @@ func TestErrors(t *testing.T) {
 			wantErr: []string{"must start with http://"},
 		},
 		{
-			name:    "--continue is not implemented yet",
-			args:    func(url, ws string) []string { return []string{"-c", "-p", "x", "--base-url", url, "-C", ws} },
-			code:    exitUsage,
-			wantErr: []string{"--continue is not implemented yet"},
-		},
-		{
-			name:    "sessions is not implemented yet",
-			args:    func(url, ws string) []string { return []string{"sessions"} },
-			code:    exitUsage,
-			wantErr: []string{"tick sessions is not implemented yet"},
-		},
-		{
 			name:    "the TUI needs a terminal",
 			args:    func(url, ws string) []string { return []string{"--base-url", url, "-C", ws} },
 			code:    exitUsage,
