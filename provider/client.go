@@ -124,10 +124,12 @@ func (c *Client) BaseURL() string { return c.base }
 // the Response. When tool calls are present, FinishReason is "tool_calls"
 // even if the server said "stop" or nothing.
 //
-// Failed attempts are retried (429, 5xx, connection errors) while nothing
-// of the answer has been received, at most MaxRetries times, calling
-// h.OnRetry before each wait. Errors: *APIError for error answers; an
-// error wrapping ErrStreamCut when the stream ends early; an error
+// Failed attempts are retried (429, 5xx, connection errors, and error
+// events inside the stream whose type is server_error or a rate limit)
+// while nothing of the answer has been received, at most MaxRetries times,
+// calling h.OnRetry before each wait. Errors: *APIError for error answers
+// and error events; an error wrapping ErrStreamCut when the stream ends
+// early (also wrapping the *APIError when an error event ended it); an error
 // satisfying errors.Is(err, context.Canceled) (or DeadlineExceeded) when
 // ctx ends. When the stream had started, the Response holds what arrived
 // so far even when an error is returned (so partial text can be kept);
@@ -210,8 +212,11 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 	bad := 0
 	for {
 		raw, err := stream.RecvRaw()
+		if err == nil && raw == nil {
+			err = errLostEvent // go-openai returns nothing for an error event it cannot parse
+		}
 		if err != nil {
-			return c.endOfStream(ctx, acc, doer.body, err)
+			return c.endOfStream(ctx, acc, doer, err)
 		}
 		var chunk openai.ChatCompletionStreamResponse
 		if err := json.Unmarshal(raw, &chunk); err != nil {
@@ -220,6 +225,12 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 			}
 			continue
 		}
+		if len(chunk.Choices) == 0 && chunk.Usage == nil {
+			// an error object go-openai did not recognise (e.g. spaced JSON)
+			if ae, ok := eventError(raw, c.base, "error event"); ok {
+				return c.streamFailed(acc, ae)
+			}
+		}
 		d, frag := acc.add(&chunk)
 		if h.OnDelta != nil && (d.Content != "" || d.Reasoning != "" || frag) {
 			h.OnDelta(d)
@@ -227,19 +238,26 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 	}
 }
 
-// endOfStream decides what the error that ended a stream means.
-func (c *Client) endOfStream(ctx context.Context, acc *accumulator, body *trackBody, err error) (*Response, bool, error) {
+// endOfStream decides what the error that ended a stream means. An error
+// event is handled by streamFailed.
+func (c *Client) endOfStream(ctx context.Context, acc *accumulator, doer *captureDoer, err error) (*Response, bool, error) {
+	body := doer.body
 	if ctx.Err() != nil {
 		return c.partial(acc), acc.got, fmt.Errorf("model request to %s: %w", c.base, ctx.Err())
+	}
+	if ae, ok := apiError(err, c.base, doer.header); ok {
+		return c.streamFailed(acc, ae)
+	}
+	if ev := body.errorEvent(); ev != nil {
+		if ae, ok := eventError(ev, c.base, "error event"); ok {
+			return c.streamFailed(acc, ae)
+		}
 	}
 	if errors.Is(err, io.EOF) {
 		if body.sawDone() || acc.finish != "" {
 			return c.partial(acc), acc.got, nil
 		}
 		return c.partial(acc), acc.got, fmt.Errorf("read stream from %s: %w (the connection closed without [DONE])", c.base, ErrStreamCut)
-	}
-	if ae, ok := apiError(err, c.base, nil); ok {
-		return c.partial(acc), acc.got, ae
 	}
 	if errors.Is(err, openai.ErrTooManyEmptyStreamMessages) {
 		return c.partial(acc), acc.got, fmt.Errorf("read stream from %s: %w", c.base, err)
@@ -303,47 +321,3 @@ func (d *captureDoer) Do(req *http.Request) (*http.Response, error) {
 	resp.Body = d.body
 	return resp, nil
 }
-
-// trackBody is a response body that remembers whether a "data: [DONE]"
-// line went through it.
-type trackBody struct {
-	rc   io.ReadCloser
-	line []byte // the start of the current line, at most maxLine bytes
-	long bool   // the current line is longer than maxLine
-	done bool
-}
-
-const maxLine = 32
-
-func (b *trackBody) Read(p []byte) (int, error) {
-	n, err := b.rc.Read(p)
-	for _, ch := range p[:n] {
-		if ch == '\n' {
-			b.endLine()
-			continue
-		}
-		if len(b.line) < maxLine {
-			b.line = append(b.line, ch)
-		} else {
-			b.long = true
-		}
-	}
-	if err != nil {
-		b.endLine()
-	}
-	return n, err
-}
-
-func (b *trackBody) endLine() {
-	if !b.long {
-		s := strings.TrimSpace(string(b.line))
-		if rest, ok := strings.CutPrefix(s, "data:"); ok && strings.TrimSpace(rest) == "[DONE]" {
-			b.done = true
-		}
-	}
-	b.line, b.long = b.line[:0], false
-}
-
-func (b *trackBody) sawDone() bool { return b != nil && b.done }
-
-func (b *trackBody) Close() error { return b.rc.Close() }

@@ -117,11 +117,32 @@ func TestStreamAnswers(t *testing.T) {
 			wantUsage:  &provider.Usage{PromptTokens: 44, CompletionTokens: 16, TotalTokens: 60},
 		},
 		{
-			name: "ollama whole calls in one chunk",
+			name: "ollama whole calls, one chunk each with index",
 			reply: func(*testing.T) providertest.Reply {
-				return providertest.Reply{WholeCalls: true, ToolCalls: []providertest.Call{{ID: "w1", Name: "read_file", Args: `{"path":"a"}`}, {ID: "w2", Name: "read_file", Args: `{"path":"b"}`}}}
+				return providertest.Reply{WholeCalls: true, Text: "Reading both.", ToolCalls: []providertest.Call{{ID: "w1", Name: "read_file", Args: `{"path":"a"}`}, {ID: "w2", Name: "read_file", Args: `{"path":"b"}`}}}
+			},
+			wantText:   "Reading both.",
+			wantCalls:  []provider.ToolCall{{ID: "w1", Name: "read_file", Arguments: `{"path":"a"}`}, {ID: "w2", Name: "read_file", Arguments: `{"path":"b"}`}},
+			wantFinish: "tool_calls",
+		},
+		{
+			name: "legacy ollama whole calls in one delta without index",
+			reply: func(*testing.T) providertest.Reply {
+				return providertest.Reply{WholeCalls: true, NoIndex: true, ToolCalls: []providertest.Call{{ID: "w1", Name: "read_file", Args: `{"path":"a"}`}, {ID: "w2", Name: "read_file", Args: `{"path":"b"}`}}}
 			},
 			wantCalls:  []provider.ToolCall{{ID: "w1", Name: "read_file", Arguments: `{"path":"a"}`}, {ID: "w2", Name: "read_file", Arguments: `{"path":"b"}`}},
+			wantFinish: "tool_calls",
+		},
+		{
+			name: "ollama whole calls of the same tool without ids",
+			reply: func(*testing.T) providertest.Reply {
+				return providertest.Reply{Raw: []byte(
+					`data: {"id":"chatcmpl-18","object":"chat.completion.chunk","created":1744446075,"model":"qwen2.5-coder","system_fingerprint":"fp_ollama","choices":[{"index":0,"delta":{"role":"assistant","content":"","tool_calls":[{"index":0,"type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}]},"finish_reason":null}]}` + "\n\n" +
+						`data: {"id":"chatcmpl-18","object":"chat.completion.chunk","created":1744446075,"model":"qwen2.5-coder","system_fingerprint":"fp_ollama","choices":[{"index":0,"delta":{"role":"assistant","content":"","tool_calls":[{"index":1,"type":"function","function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}]},"finish_reason":null}]}` + "\n\n" +
+						`data: {"id":"chatcmpl-18","object":"chat.completion.chunk","created":1744446075,"model":"qwen2.5-coder","system_fingerprint":"fp_ollama","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":"tool_calls"}]}` + "\n\n" +
+						"data: [DONE]\n\n")}
+			},
+			wantCalls:  []provider.ToolCall{{ID: "*", Name: "bash", Arguments: `{"command":"ls"}`}, {ID: "*", Name: "bash", Arguments: `{"command":"ls"}`}},
 			wantFinish: "tool_calls",
 		},
 		{

@@ -24,11 +24,8 @@ func rejectsStreamOptions(err error) bool {
 // object instead of a stream: the answer is handed to h as one delta and
 // assembled like a stream.
 func (c *Client) wholeAnswer(acc *accumulator, body []byte, h Handler) (*Response, bool, error) {
-	var probe struct {
-		Error *openai.APIError `json:"error"`
-	}
-	if json.Unmarshal(body, &probe) == nil && probe.Error != nil {
-		return nil, false, &APIError{Status: "error answer", URL: c.base, Message: probe.Error.Message}
+	if ae, ok := eventError(body, c.base, "error answer"); ok {
+		return nil, false, ae
 	}
 	var cr openai.ChatCompletionResponse
 	if err := json.Unmarshal(body, &cr); err != nil || len(cr.Choices) == 0 {

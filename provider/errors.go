@@ -33,6 +33,8 @@ type APIError struct {
 	Status     string // e.g. "401 Unauthorized"
 	URL        string // the base URL the request went to
 	Message    string // the server's message
+	Type       string // the error type the server named (e.g. "server_error"), may be empty
+	Code       string // the error code the server named (e.g. "invalid_api_key"), may be empty
 	Hint       string // what the user can do about it, may be empty
 
 	retryAfter time.Duration // from the Retry-After header, 0 if none
@@ -55,10 +57,58 @@ func (e *APIError) Error() string {
 	return b.String()
 }
 
-// Temporary reports whether the request may succeed when retried (429 and
-// 5xx).
+// Temporary reports whether the request may succeed when retried: 429 and
+// 5xx answers, and error events (StatusCode 0) whose type is
+// "server_error" or whose type or code names a rate limit
+// ("rate_limit_exceeded", "requests", "tokens").
 func (e *APIError) Temporary() bool {
-	return e.StatusCode == http.StatusTooManyRequests || e.StatusCode >= 500
+	code := e.status()
+	return code == http.StatusTooManyRequests || code >= 500
+}
+
+// status returns the HTTP status, or for an error event the status its
+// type and code stand for (0 when they say nothing known).
+func (e *APIError) status() int {
+	if e.StatusCode != 0 {
+		return e.StatusCode
+	}
+	return kindStatus(e.Type, e.Code)
+}
+
+// kindStatus returns the HTTP status that an error type and code stand
+// for, 0 when unknown.
+func kindStatus(typ, code string) int {
+	is := func(names ...string) bool {
+		for _, n := range names {
+			if typ == n || code == n {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case is("invalid_api_key", "authentication_error"):
+		return http.StatusUnauthorized
+	case is("rate_limit_exceeded", "rate_limit_error", "requests", "tokens"):
+		return http.StatusTooManyRequests
+	case is("model_not_found"):
+		return http.StatusNotFound
+	case is("server_error"):
+		return http.StatusInternalServerError
+	}
+	return 0
+}
+
+// codeString renders go-openai's error code (a string, a number or nil).
+func codeString(code any) string {
+	switch c := code.(type) {
+	case nil:
+		return ""
+	case string:
+		return c
+	default:
+		return fmt.Sprint(c)
+	}
 }
 
 // hintFor returns the advice shown for a status.
@@ -102,6 +152,7 @@ func apiError(err error, base string, header http.Header) (*APIError, bool) {
 		e.Message = bodyMessage(re.Body)
 	case errors.As(err, &oe):
 		e.StatusCode, e.Status, e.Message = oe.HTTPStatusCode, oe.HTTPStatus, oe.Message
+		e.Type, e.Code = oe.Type, codeString(oe.Code)
 	default:
 		return nil, false
 	}
@@ -111,7 +162,7 @@ func apiError(err error, base string, header http.Header) (*APIError, bool) {
 	if e.StatusCode == 0 && e.Status == "" {
 		e.Status = "error event"
 	}
-	e.Hint = hintFor(e.StatusCode, e.Message)
+	e.Hint = hintFor(e.status(), e.Message)
 	if header != nil {
 		e.retryAfter = parseRetryAfter(header.Get("Retry-After"), time.Now())
 	}

@@ -21,6 +21,7 @@ func TestRetriesAndErrors(t *testing.T) {
 		wantErr     string // substring of the error; empty means success
 		wantStatus  int    // status of the *APIError, when wantErr is set
 		wantCut     bool
+		cutAPI      bool // the cut error also carries an *APIError
 		wantText    string
 		wantReqs    int
 		wantRetries []time.Duration // the Wait of each retry event
@@ -137,11 +138,78 @@ func TestRetriesAndErrors(t *testing.T) {
 			wantRetries: []time.Duration{time.Millisecond},
 		},
 		{
-			name:       "error event inside the stream",
-			replies:    []providertest.Reply{{Raw: []byte("data: {\"error\":{\"message\":\"model overloaded\",\"type\":\"server_error\"}}\n\n")}},
-			wantErr:    "error event from URL: model overloaded",
-			wantStatus: 0,
-			wantReqs:   1,
+			name:        "server_error event before any content is retried",
+			replies:     []providertest.Reply{{Text: "never", ErrorEvent: serverErrorEvent}, {Text: "recovered"}},
+			wantText:    "recovered",
+			wantReqs:    2,
+			wantRetries: []time.Duration{time.Millisecond},
+		},
+		{
+			name:        "error event after the role chunk is retried",
+			replies:     []providertest.Reply{{Text: "never", ErrorEvent: serverErrorEvent, ErrorAfter: 1}, {Text: "recovered"}},
+			wantText:    "recovered",
+			wantReqs:    2,
+			wantRetries: []time.Duration{time.Millisecond},
+		},
+		{
+			name: "rate limit event is retried",
+			replies: []providertest.Reply{
+				{ErrorEvent: `{"error":{"message":"Rate limit reached for requests","type":"requests","param":null,"code":"rate_limit_exceeded"}}`},
+				{ErrorEvent: `{"error":{"message":"Rate limit reached for tokens","type":"tokens","param":null,"code":null}}`},
+				{Text: "ok now"},
+			},
+			wantText:    "ok now",
+			wantReqs:    3,
+			wantRetries: []time.Duration{time.Millisecond, 2 * time.Millisecond},
+		},
+		{
+			name:        "server_error events until retries run out",
+			replies:     []providertest.Reply{{ErrorEvent: serverErrorEvent}, {ErrorEvent: serverErrorEvent}, {ErrorEvent: serverErrorEvent}, {ErrorEvent: `{"error":{"message":"model overloaded","type":"server_error"}}`}},
+			wantErr:     "error event from URL: model overloaded — the server failed; try again later",
+			wantReqs:    4,
+			wantRetries: []time.Duration{time.Millisecond, 2 * time.Millisecond, 4 * time.Millisecond},
+		},
+		{
+			name:     "error event after content is a cut keeping the partial text",
+			replies:  []providertest.Reply{{Text: "The first part of a long answer", ErrorEvent: serverErrorEvent, ErrorAfter: 4}, {Text: "never"}},
+			wantErr:  "the stream was cut before the answer was complete: error event from URL: The server had an error while processing your request. — the server failed; try again later",
+			wantCut:  true,
+			cutAPI:   true,
+			wantText: "The first pa",
+			wantReqs: 1,
+		},
+		{
+			name:     "error event after the finish reason is ignored",
+			replies:  []providertest.Reply{{Text: "complete answer", ErrorEvent: serverErrorEvent, ErrorAfter: 6}}, // role, 4 text chunks, finish
+			wantText: "complete answer",
+			wantReqs: 1,
+		},
+		{
+			name:     "invalid_api_key event hints at the key",
+			replies:  []providertest.Reply{{ErrorEvent: `{"error":{"message":"Incorrect API key provided: sk-test.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}`}, {Text: "never"}},
+			wantErr:  "error event from URL: Incorrect API key provided: sk-test. — check OPENAI_API_KEY",
+			wantReqs: 1,
+		},
+		{
+			name:     "other error events fail fast",
+			replies:  []providertest.Reply{{ErrorEvent: `{"error":{"message":"Invalid schema for function","type":"invalid_request_error"}}`}, {Text: "never"}},
+			wantErr:  "error event from URL: Invalid schema for function",
+			wantReqs: 1,
+		},
+		{
+			name: "error event after keep-alive comments",
+			replies: []providertest.Reply{{Raw: []byte(": PROCESSING\n\n: PROCESSING\n\n" +
+				`data: {"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}` + "\n\n")}, {Text: "never"}},
+			wantErr:  "error event from URL: Incorrect API key provided — check OPENAI_API_KEY",
+			wantReqs: 1,
+		},
+		{
+			name: "spaced error event is still an error event",
+			replies: []providertest.Reply{{Raw: []byte(`data: { "error": { "message": "overloaded", "type": "server_error" } }` + "\n\n")},
+				{Text: "back"}},
+			wantText:    "back",
+			wantReqs:    2,
+			wantRetries: []time.Duration{time.Millisecond},
 		},
 	}
 	for _, tt := range tests {
@@ -167,7 +235,7 @@ func TestRetriesAndErrors(t *testing.T) {
 					t.Fatalf("err = %v\nwant it to contain %q", err, want)
 				}
 				var ae *provider.APIError
-				if isAPI := errors.As(err, &ae); isAPI != !tt.wantCut {
+				if isAPI := errors.As(err, &ae); isAPI != (!tt.wantCut || tt.cutAPI) {
 					t.Errorf("errors.As APIError = %v", isAPI)
 				} else if isAPI && (ae.StatusCode != tt.wantStatus || ae.URL != srv.URL) {
 					t.Errorf("APIError %+v", ae)
@@ -195,6 +263,9 @@ func TestRetriesAndErrors(t *testing.T) {
 		})
 	}
 }
+
+// serverErrorEvent is the error event the real API sends inside a stream.
+const serverErrorEvent = `{"error":{"message":"The server had an error while processing your request.","type":"server_error"}}`
 
 func equalDurations(a, b []time.Duration) bool {
 	for i := range a {

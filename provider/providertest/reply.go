@@ -24,12 +24,16 @@ type Usage struct {
 // finish_reason "stop".
 //
 // A streamed reply is sent as server-sent events, the way the OpenAI API
-// does: a first chunk with the role, Reasoning as reasoning_content deltas,
-// Text split into small content deltas, each tool call as a first chunk
-// carrying index, id, type and name followed by its Args split over several
-// chunks, a final chunk with the finish reason ("tool_calls" when there are
-// calls, else "stop"), a usage chunk with empty choices when the request
-// asked for stream_options.include_usage, and "data: [DONE]".
+// does: a first chunk with the role (and "content":"" — or
+// "content":null when the answer is only tool calls — and
+// "refusal":null), Reasoning as reasoning_content deltas, Text split into
+// small content deltas, each tool call as a first chunk carrying index,
+// id, type and name followed by its Args split over several chunks, a
+// final chunk with the finish reason ("tool_calls" when there are calls,
+// else "stop"), a usage chunk with empty choices when the request asked
+// for stream_options.include_usage, and "data: [DONE]". Every chunk has a
+// system_fingerprint and every choice "logprobs":null. WholeCalls switches
+// to the shape Ollama sends instead.
 //
 // When Status is set (or Body without Raw) the server answers with that
 // status and Body (an OpenAI-style error JSON by default) instead.
@@ -41,8 +45,14 @@ type Reply struct {
 	// ToolCalls are streamed after the text.
 	ToolCalls []Call `json:"tool_calls,omitempty"`
 
-	// WholeCalls sends all calls complete in one chunk without index
-	// fields, the way Ollama does.
+	// WholeCalls streams the way Ollama does: no role-only chunk, every
+	// delta repeats "role":"assistant" and a content string ("" when it
+	// carries no text), system_fingerprint "fp_ollama", no logprobs, and
+	// each tool call whole (index, id, type, name, full arguments) in a
+	// chunk of its own, then a finish chunk with delta
+	// {"role":"assistant","content":""}. With NoIndex, all calls come in
+	// one delta without index fields, the way older Ollama versions sent
+	// them.
 	WholeCalls bool `json:"whole_calls,omitempty"`
 	// NoIndex leaves out the index field of every tool-call fragment.
 	NoIndex bool `json:"no_index,omitempty"`
@@ -67,13 +77,26 @@ type Reply struct {
 	// ChunkDelay is slept before each chunk after the first.
 	ChunkDelay time.Duration `json:"chunk_delay,omitempty"`
 	// CutAfter, when positive, closes the TCP connection abruptly after that
-	// many data events (the role chunk counts as the first), before the
-	// stream is complete. A negative value cuts right after the headers.
+	// many data events (the role chunk, when there is one, counts as the
+	// first), before the stream is complete. A negative value cuts right
+	// after the headers.
 	CutAfter int `json:"cut_after,omitempty"`
-	// Hang sends the headers, the role chunk and the first piece of the
-	// answer (when there is one; the first event for Raw), then blocks
-	// until the client goes away or the server closes.
+	// Hang sends the headers, the role chunk (when there is one) and the
+	// first piece of the answer (when there is one; the first event for
+	// Raw), then blocks until the client goes away or the server closes.
 	Hang bool `json:"hang,omitempty"`
+
+	// ErrorEvent, when set, is sent verbatim as a data event in place of
+	// the rest of the stream, the way the OpenAI API reports a failure
+	// after the 200 status: e.g. `{"error":{"message":"The server had an
+	// error while processing your request.","type":"server_error"}}`.
+	// The stream then ends without finish reason, usage or [DONE]. A
+	// request without "stream" gets it as a 200 JSON body instead.
+	ErrorEvent string `json:"error_event,omitempty"`
+	// ErrorAfter is the number of the reply's data events sent before
+	// ErrorEvent (the role chunk, when there is one, counts as the first);
+	// 0 sends the error event first.
+	ErrorAfter int `json:"error_after,omitempty"`
 
 	// Status is the HTTP status to answer with instead of a stream.
 	Status int `json:"status,omitempty"`

@@ -240,13 +240,16 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, req Request, reply Reply) {
 	switch {
 	case reply.Raw != nil:
-		s.stream(w, r, reply, rawEvents(reply.Raw), true)
+		s.stream(w, r, reply, rawEvents(reply.Raw), true, 0)
 	case reply.Status != 0 && reply.Status != http.StatusOK, reply.Body != "":
 		writeError(w, reply)
+	case !req.Stream && reply.ErrorEvent != "":
+		writeError(w, Reply{Body: reply.ErrorEvent})
 	case !req.Stream:
 		writeCompletion(w, req, reply, s.fillIDs(reply.ToolCalls))
 	default:
-		s.stream(w, r, reply, reply.events(req, s.fillIDs(reply.ToolCalls)), false)
+		events, hangAt := reply.events(req, s.fillIDs(reply.ToolCalls))
+		s.stream(w, r, reply, events, false, hangAt)
 	}
 }
 

@@ -59,6 +59,27 @@ func (r result) text() string {
 	return b.String()
 }
 
+// serverErrorEvent is the error event the real API sends inside a stream.
+const serverErrorEvent = `{"error":{"message":"The server had an error while processing your request.","type":"server_error"}}`
+
+// rawDeltas returns the raw JSON of the delta of every chunk with a choice.
+func rawDeltas(t *testing.T, r result) []string {
+	t.Helper()
+	var out []string
+	for _, e := range r.events {
+		var c struct {
+			Choices []struct {
+				Delta json.RawMessage `json:"delta"`
+			} `json:"choices"`
+		}
+		if e == "[DONE]" || json.Unmarshal([]byte(e), &c) != nil || len(c.Choices) == 0 {
+			continue
+		}
+		out = append(out, string(c.Choices[0].Delta))
+	}
+	return out
+}
+
 // post sends body to the chat endpoint and reads the answer.
 func post(t *testing.T, ctx context.Context, url, body string) result {
 	t.Helper()
@@ -159,15 +180,43 @@ func TestStreams(t *testing.T) {
 			},
 		},
 		{
-			name:  "whole calls without index",
-			reply: providertest.Reply{WholeCalls: true, ToolCalls: []providertest.Call{{ID: "a", Name: "x", Args: "{}"}, {ID: "b", Name: "y", Args: "{}"}}},
+			name:  "whole calls the way Ollama sends them",
+			reply: providertest.Reply{WholeCalls: true, ToolCalls: []providertest.Call{{ID: "a", Name: "x", Args: `{"k":1}`}, {ID: "b", Name: "y", Args: "{}"}}},
+			check: func(t *testing.T, r result) {
+				want := []string{
+					`{"role":"assistant","content":"","tool_calls":[{"index":0,"id":"a","type":"function","function":{"name":"x","arguments":"{\"k\":1}"}}]}`,
+					`{"role":"assistant","content":"","tool_calls":[{"index":1,"id":"b","type":"function","function":{"name":"y","arguments":"{}"}}]}`,
+					`{"role":"assistant","content":""}`,
+				}
+				deltas := rawDeltas(t, r)
+				if len(deltas) != len(want) {
+					t.Fatalf("deltas %q\nwant %q", deltas, want)
+				}
+				for i := range want {
+					if deltas[i] != want[i] {
+						t.Errorf("delta %d = %s\nwant %s", i, deltas[i], want[i])
+					}
+				}
+				if fin := r.chunks[2].Choices[0].FinishReason; fin == nil || *fin != "tool_calls" {
+					t.Errorf("finish reason = %v", fin)
+				}
+				for _, e := range r.events[:3] {
+					if !strings.Contains(e, `"system_fingerprint":"fp_ollama"`) || strings.Contains(e, "logprobs") {
+						t.Errorf("not an Ollama-style chunk: %s", e)
+					}
+				}
+			},
+		},
+		{
+			name:  "legacy whole calls in one delta without index",
+			reply: providertest.Reply{WholeCalls: true, NoIndex: true, ToolCalls: []providertest.Call{{ID: "a", Name: "x", Args: "{}"}, {ID: "b", Name: "y", Args: "{}"}}},
 			check: func(t *testing.T, r result) {
 				n := 0
 				for _, c := range r.chunks {
 					for _, ch := range c.Choices {
 						if len(ch.Delta.ToolCalls) > 0 {
 							n++
-							if len(ch.Delta.ToolCalls) != 2 || ch.Delta.ToolCalls[0].Index != nil {
+							if len(ch.Delta.ToolCalls) != 2 || ch.Delta.ToolCalls[0].Index != nil || ch.Delta.ToolCalls[1].Index != nil {
 								t.Errorf("want both calls in one chunk without index: %+v", ch.Delta.ToolCalls)
 							}
 						}
@@ -175,6 +224,50 @@ func TestStreams(t *testing.T) {
 				}
 				if n != 1 {
 					t.Errorf("%d chunks with calls, want 1", n)
+				}
+			},
+		},
+		{
+			name:  "OpenAI-style first chunk of a tool-call answer",
+			reply: providertest.Reply{ToolCalls: []providertest.Call{{ID: "c", Name: "x", Args: "{}"}}},
+			check: func(t *testing.T, r result) {
+				if d := rawDeltas(t, r)[0]; d != `{"role":"assistant","content":null,"refusal":null}` {
+					t.Errorf("first delta = %s", d)
+				}
+				for _, e := range r.events[:len(r.events)-1] {
+					if !strings.Contains(e, `"system_fingerprint":"fp_`) {
+						t.Errorf("no system_fingerprint: %s", e)
+					}
+					if strings.Contains(e, `"choices":[{`) && !strings.Contains(e, `"logprobs":null`) {
+						t.Errorf("no logprobs: %s", e)
+					}
+				}
+			},
+		},
+		{
+			name:  "OpenAI-style first chunk of a text answer",
+			reply: providertest.Reply{Text: "hi"},
+			check: func(t *testing.T, r result) {
+				if d := rawDeltas(t, r)[0]; d != `{"role":"assistant","content":"","refusal":null}` {
+					t.Errorf("first delta = %s", d)
+				}
+			},
+		},
+		{
+			name:  "error event before the answer",
+			reply: providertest.Reply{Text: "never sent", ErrorEvent: serverErrorEvent},
+			check: func(t *testing.T, r result) {
+				if len(r.events) != 1 || r.events[0] != serverErrorEvent || r.readErr != nil {
+					t.Errorf("events %q, read error %v; want only the error event, then a clean end", r.events, r.readErr)
+				}
+			},
+		},
+		{
+			name:  "error event after three events",
+			reply: providertest.Reply{Text: "some text that is cut short", ErrorEvent: serverErrorEvent, ErrorAfter: 3},
+			check: func(t *testing.T, r result) {
+				if len(r.events) != 4 || r.events[3] != serverErrorEvent || r.text() != "some tex" {
+					t.Errorf("events %q; want the role chunk, two pieces of text and the error event", r.events)
 				}
 			},
 		},
@@ -377,5 +470,14 @@ func TestNonStreaming(t *testing.T) {
 	r := post(t, context.Background(), srv.URL, `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
 	if r.status != 200 || !strings.Contains(r.body, `"tool_calls"`) || !strings.Contains(r.body, `"chat.completion"`) {
 		t.Errorf("got %d %s", r.status, r.body)
+	}
+}
+
+func TestNonStreamingErrorEvent(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Text: "never", ErrorEvent: serverErrorEvent})
+	r := post(t, context.Background(), srv.URL, `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
+	if r.status != 200 || r.body != serverErrorEvent {
+		t.Errorf("got %d %s; want the error object as a 200 JSON body", r.status, r.body)
 	}
 }

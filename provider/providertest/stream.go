@@ -8,141 +8,6 @@ import (
 	"time"
 )
 
-// Wire shapes of the chunks the server sends.
-type chunk struct {
-	ID      string   `json:"id"`
-	Object  string   `json:"object"`
-	Created int64    `json:"created"`
-	Model   string   `json:"model"`
-	Choices []choice `json:"choices"`
-	Usage   *Usage   `json:"usage,omitempty"`
-}
-
-type choice struct {
-	Index        int     `json:"index"`
-	Delta        delta   `json:"delta"`
-	FinishReason *string `json:"finish_reason"`
-}
-
-type delta struct {
-	Role             string      `json:"role,omitempty"`
-	Content          *string     `json:"content,omitempty"`
-	ReasoningContent string      `json:"reasoning_content,omitempty"`
-	ToolCalls        []toolDelta `json:"tool_calls,omitempty"`
-}
-
-type toolDelta struct {
-	Index    *int    `json:"index,omitempty"`
-	ID       string  `json:"id,omitempty"`
-	Type     string  `json:"type,omitempty"`
-	Function fnDelta `json:"function"`
-}
-
-type fnDelta struct {
-	Name      string `json:"name,omitempty"`
-	Arguments string `json:"arguments"`
-}
-
-// finishReason is the reason the reply ends with.
-func (r Reply) finishReason() string {
-	switch {
-	case r.FinishReason != "":
-		return r.FinishReason
-	case len(r.ToolCalls) > 0:
-		return "tool_calls"
-	default:
-		return "stop"
-	}
-}
-
-// usage returns the usage to report for req.
-func (r Reply) usage(req Request) Usage {
-	if r.Usage != nil {
-		return *r.Usage
-	}
-	prompt := 0
-	for _, m := range req.Messages {
-		prompt += len(m.Content) + len(m.Reasoning)
-		for _, c := range m.ToolCalls {
-			prompt += len(c.Name) + len(c.Args)
-		}
-	}
-	completion := len(r.Text) + len(r.Reasoning)
-	for _, c := range r.ToolCalls {
-		completion += len(c.Name) + len(c.Args)
-	}
-	u := Usage{PromptTokens: prompt/4 + 1, CompletionTokens: completion/4 + 1}
-	u.TotalTokens = u.PromptTokens + u.CompletionTokens
-	return u
-}
-
-// events renders the reply as the payloads of its data events, without
-// the "data: " prefix, including the final "[DONE]". calls are the reply's
-// tool calls with their ids filled in.
-func (r Reply) events(req Request, calls []Call) [][]byte {
-	base := chunk{
-		ID:      "chatcmpl-providertest",
-		Object:  "chat.completion.chunk",
-		Created: 1727346178,
-		Model:   req.Model,
-	}
-	var out [][]byte
-	add := func(d delta, finish *string) {
-		c := base
-		c.Choices = []choice{{Delta: d, FinishReason: finish}}
-		b, _ := json.Marshal(c)
-		out = append(out, b)
-	}
-	empty := ""
-	add(delta{Role: "assistant", Content: &empty}, nil)
-	n := r.chunkSize()
-	for _, p := range split(r.Reasoning, n) {
-		add(delta{ReasoningContent: p}, nil)
-	}
-	for _, p := range split(r.Text, n) {
-		p := p
-		add(delta{Content: &p}, nil)
-	}
-	if r.WholeCalls && len(calls) > 0 {
-		var tds []toolDelta
-		for _, c := range calls {
-			tds = append(tds, toolDelta{ID: c.ID, Type: "function", Function: fnDelta{Name: c.Name, Arguments: c.Args}})
-		}
-		add(delta{ToolCalls: tds}, nil)
-	} else {
-		for i, c := range calls {
-			var idx *int
-			if !r.NoIndex {
-				v := i
-				if r.ReuseIndex {
-					v = 0
-				}
-				idx = &v
-			}
-			add(delta{ToolCalls: []toolDelta{{Index: idx, ID: c.ID, Type: "function", Function: fnDelta{Name: c.Name}}}}, nil)
-			for _, p := range split(c.Args, n) {
-				add(delta{ToolCalls: []toolDelta{{Index: idx, Function: fnDelta{Arguments: p}}}}, nil)
-			}
-		}
-	}
-	if !r.OmitFinish {
-		fr := r.finishReason()
-		add(delta{}, &fr)
-	}
-	if req.IncludeUsage && !r.NoUsage {
-		u := r.usage(req)
-		c := base
-		c.Choices = []choice{}
-		c.Usage = &u
-		b, _ := json.Marshal(c)
-		out = append(out, b)
-	}
-	if !r.NoDone {
-		out = append(out, []byte("[DONE]"))
-	}
-	return out
-}
-
 // rawEvents splits a verbatim event stream into its events, each keeping
 // its terminating blank line.
 func rawEvents(raw []byte) [][]byte {
@@ -200,7 +65,9 @@ func errorJSON(status int, msg, param string) string {
 // as "data: ...\n\n") to w, honouring the reply's delay, cut and hang
 // options. It returns when the stream is written, cut, or the client or
 // server went away.
-func (s *Server) stream(w http.ResponseWriter, req *http.Request, r Reply, events [][]byte, raw bool) {
+//
+// A Hang reply blocks after the event at index hangAt.
+func (s *Server) stream(w http.ResponseWriter, req *http.Request, r Reply, events [][]byte, raw bool, hangAt int) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
@@ -217,10 +84,6 @@ func (s *Server) stream(w http.ResponseWriter, req *http.Request, r Reply, event
 	if r.CutAfter != 0 && cutAfter <= 0 {
 		cut(rc)
 		return
-	}
-	hangAt := 0 // the index of the last event sent before hanging
-	if !raw && (r.Text != "" || r.Reasoning != "" || len(r.ToolCalls) > 0) {
-		hangAt = 1
 	}
 	for i, ev := range events {
 		if i > 0 && r.ChunkDelay > 0 {

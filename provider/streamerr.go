@@ -1,0 +1,131 @@
+package provider
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// errLostEvent stands for an error event that go-openai consumed without
+// being able to parse it (it parses the event together with any
+// keep-alive comments that came before); trackBody keeps the event itself.
+var errLostEvent = errors.New("the server sent an error event that could not be read")
+
+// eventError reads an error object sent instead of a chunk or answer
+// ({"error":{"message":...,"type":...,"code":...}} or {"error":"..."}) as
+// an *APIError with the given Status; ok is false when payload is not one.
+func eventError(payload []byte, base, status string) (_ *APIError, ok bool) {
+	var shape struct {
+		Error json.RawMessage `json:"error"`
+	}
+	if json.Unmarshal(payload, &shape) != nil || len(shape.Error) == 0 || string(shape.Error) == "null" {
+		return nil, false
+	}
+	e := &APIError{URL: base, Status: status}
+	var oe openai.APIError
+	if json.Unmarshal(shape.Error, &oe) == nil {
+		e.Message, e.Type, e.Code = oe.Message, oe.Type, codeString(oe.Code)
+	}
+	if e.Message == "" {
+		e.Message = bodyMessage(payload)
+	}
+	e.Hint = hintFor(e.status(), e.Message)
+	return e, true
+}
+
+// streamFailed ends a stream on an error event. Before anything of the
+// answer arrived it is the *APIError alone (retried when Temporary); after
+// part of the answer it also wraps ErrStreamCut and comes with the partial
+// Response, like a cut stream; after the finish reason the answer is
+// complete and the event is ignored.
+func (c *Client) streamFailed(acc *accumulator, ae *APIError) (*Response, bool, error) {
+	switch {
+	case acc.finish != "":
+		return c.partial(acc), acc.got, nil
+	case acc.got:
+		return c.partial(acc), true, fmt.Errorf("%w: %w", ErrStreamCut, ae)
+	}
+	return c.partial(acc), false, ae
+}
+
+// isErrorLine reports whether the start of an event-stream line is a data
+// line holding an error object.
+func isErrorLine(line []byte) bool {
+	rest, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:"))
+	if !ok {
+		return false
+	}
+	rest, ok = bytes.CutPrefix(bytes.TrimSpace(rest), []byte("{"))
+	return ok && bytes.HasPrefix(bytes.TrimSpace(rest), []byte(`"error"`))
+}
+
+// trackBody is a response body that remembers whether a "data: [DONE]"
+// line went through it, and the first error event.
+type trackBody struct {
+	rc      io.ReadCloser
+	line    []byte // the start of the current line, at most maxLine bytes (maxEvent for an error event)
+	long    bool   // the current line is longer than kept
+	capture bool   // the current line is an error event being kept whole
+	done    bool
+	event   []byte // the payload of the first error event, nil if none
+}
+
+const (
+	maxLine  = 32
+	maxEvent = 64 << 10
+)
+
+func (b *trackBody) Read(p []byte) (int, error) {
+	n, err := b.rc.Read(p)
+	for _, ch := range p[:n] {
+		if ch == '\n' {
+			b.endLine()
+			continue
+		}
+		switch {
+		case len(b.line) < maxLine || b.capture && len(b.line) < maxEvent:
+			b.line = append(b.line, ch)
+			if len(b.line) == maxLine {
+				b.capture = b.event == nil && isErrorLine(b.line)
+			}
+		default:
+			b.long = true
+		}
+	}
+	if err != nil {
+		b.endLine()
+	}
+	return n, err
+}
+
+func (b *trackBody) endLine() {
+	if !b.long {
+		s := bytes.TrimSpace(b.line)
+		if rest, ok := bytes.CutPrefix(s, []byte("data:")); ok {
+			rest = bytes.TrimSpace(rest)
+			switch {
+			case string(rest) == "[DONE]":
+				b.done = true
+			case b.event == nil && isErrorLine(s):
+				b.event = bytes.Clone(rest)
+			}
+		}
+	}
+	b.line, b.long, b.capture = b.line[:0], false, false
+}
+
+func (b *trackBody) sawDone() bool { return b != nil && b.done }
+
+// errorEvent returns the payload of the first error event seen, or nil.
+func (b *trackBody) errorEvent() []byte {
+	if b == nil {
+		return nil
+	}
+	return b.event
+}
+
+func (b *trackBody) Close() error { return b.rc.Close() }
