@@ -1,0 +1,142 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/provider/providertest"
+)
+
+// These tests run the real agent against the fake OpenAI-compatible server
+// over HTTP and feed its events through the model with the same command
+// the program uses (waitEvents).
+
+// newAgentModel returns a 120×40 model on a real agent talking to srv.
+func newAgentModel(t *testing.T, srv *providertest.Server, mode agent.ApprovalMode) *Model {
+	t.Helper()
+	client, err := provider.New(provider.Config{BaseURL: srv.URL, Model: "fake", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ag, err := agent.New(agent.Config{Model: client, Workspace: t.TempDir(), Approval: mode})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mv := New(Config{Agent: ag, Model: "fake", Dark: true})
+	m := &mv
+	update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	return m
+}
+
+// pump feeds event batches to m until stop returns true or the turn's
+// channel closes. It fails after 10 s.
+func pump(t *testing.T, m *Model, stop func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for m.turn != nil && !stop() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out; screen:\n%s", screen(m))
+		}
+		got := make(chan tea.Msg, 1)
+		go func(cmd tea.Cmd) { got <- cmd() }(waitEvents(m.turn.id, m.turn.ch))
+		select {
+		case msg := <-got:
+			update(m, msg, paintMsg{})
+		case <-time.After(time.Until(deadline)):
+			t.Fatalf("timed out waiting for events; screen:\n%s", screen(m))
+		}
+	}
+}
+
+func idle(m *Model) func() bool { return func() bool { return m.turn == nil } }
+
+func TestAgentPlanApproveAndCollapse(t *testing.T) {
+	srv := providertest.New(t)
+	todoArgs := func(s1, s2 string) string {
+		return `{"goal":"Greet","items":[{"id":"1","text":"Say hi","status":"` + s1 + `","active_form":"Saying hi"},{"id":"2","text":"Report","status":"` + s2 + `"}]}`
+	}
+	srv.Enqueue(
+		providertest.Reply{Text: "Planning.", ToolCalls: []providertest.Call{{Name: "todo", Args: todoArgs("in_progress", "pending")}}},
+		providertest.Reply{ToolCalls: []providertest.Call{{Name: "bash", Args: `{"command":"echo hi"}`}}},
+		providertest.Reply{ToolCalls: []providertest.Call{{Name: "todo", Args: todoArgs("completed", "completed")}}},
+		providertest.Reply{Text: "All **done**."},
+	)
+	m := newAgentModel(t, srv, agent.ApproveAsk)
+	submit(m, "greet me")
+
+	pump(t, m, func() bool { return len(m.approvals) > 0 })
+	s := screen(m)
+	for _, want := range []string{"Greet 0/2", "Saying hi", "Plan · 0/2 done", "Allow bash?", "echo hi"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("before approval, screen lacks %q:\n%s", want, s)
+		}
+	}
+	press(m, "y")
+	pump(t, m, idle(m))
+	s = screen(m)
+	for _, want := range []string{"● bash  echo hi", "⎿ hi", "Plan · 2/2 done", "All done.", "Plan 2/2 · all done", "tokens"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("after the turn, screen lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "Saying hi") {
+		t.Fatalf("panel still expanded:\n%s", s)
+	}
+	if errs := srv.Errors(); len(errs) > 0 {
+		t.Fatalf("invalid requests: %v", errs)
+	}
+}
+
+func TestAgentInterruptAndFollowUp(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(
+		providertest.Reply{Text: "This answer never ends", Hang: true},
+		providertest.Reply{Text: "Back again."},
+	)
+	m := newAgentModel(t, srv, agent.ApproveAll)
+	submit(m, "talk")
+	pump(t, m, func() bool { return strings.Contains(screen(m), "This") })
+	typeText(m, "not sent yet")
+	press(m, "esc")
+	pump(t, m, idle(m))
+	s := screen(m)
+	if !strings.Contains(s, "Interrupted") {
+		t.Fatalf("no interrupted notice:\n%s", s)
+	}
+	if got := m.input.value(); got != "not sent yet" {
+		t.Fatalf("input after interrupt = %q", got)
+	}
+	press(m, "enter")
+	pump(t, m, idle(m))
+	if !strings.Contains(screen(m), "Back again.") {
+		t.Fatalf("follow-up answer missing:\n%s", screen(m))
+	}
+	if errs := srv.Errors(); len(errs) > 0 {
+		t.Fatalf("invalid requests after the interrupt: %v", errs)
+	}
+}
+
+func TestAgentErrorKeepsAppUsable(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(
+		providertest.Reply{Status: 401, Body: `{"error":{"message":"Incorrect API key provided"}}`},
+		providertest.Reply{Text: "Works now."},
+	)
+	m := newAgentModel(t, srv, agent.ApproveAll)
+	submit(m, "hello")
+	pump(t, m, idle(m))
+	s := screen(m)
+	if !strings.Contains(s, "Error") || !strings.Contains(s, "OPENAI_API_KEY") {
+		t.Fatalf("no clear error block:\n%s", s)
+	}
+	press(m, "up")
+	press(m, "enter")
+	pump(t, m, idle(m))
+	if !strings.Contains(screen(m), "Works now.") {
+		t.Fatalf("retry after the error failed:\n%s", screen(m))
+	}
+}

@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/tick-agent/tick/agent"
+)
+
+// benchModel returns a 120×40 model whose transcript holds n entries: user
+// messages, Markdown answers and tool calls, as a long session would.
+func benchModel(b *testing.B, n int) *Model {
+	b.Helper()
+	m, _ := newTestModel(b, 120, 40)
+	for i := 0; len(m.chat.entries) < n; i++ {
+		switch i % 4 {
+		case 0:
+			m.chat.addUser(fmt.Sprintf("Please change function number %d so that it handles errors.", i))
+		case 1:
+			m.chat.add(m.chat.newAssistant(fmt.Sprintf("Done with **step %d**:\n\n- checked the callers\n- added `err` returns\n\n```go\nfunc f%d() error { return nil }\n```\n", i, i), true))
+		case 2:
+			id := fmt.Sprint(i)
+			m.chat.startTool(agent.ToolStart{ID: id, Name: "bash", Summary: "go test ./..."})
+			m.chat.endTool(agent.ToolEnd{ID: id, Name: "bash", Output: "ok  pkg/a 0.1s\nok  pkg/b 0.2s\nok  pkg/c 0.3s\nok  pkg/d 0.4s", Duration: time.Second})
+		case 3:
+			m.chat.addNotice("reminded the model to update its todo list")
+		}
+	}
+	m.panel.update(plan("Refactor error handling", "x Find callers", "> Add returns", "p Run tests"), time.Now())
+	m.layout()
+	m.View()
+	return m
+}
+
+func benchView(b *testing.B, n int) {
+	m := benchModel(b, n)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		m.dirty = true // draw the whole frame every time
+		_ = m.View()
+	}
+}
+
+// BenchmarkView10 and BenchmarkView5000 draw a full frame of a session
+// with 10 and with 5,000 transcript entries: the cost must not grow with
+// the length of the session.
+func BenchmarkView10(b *testing.B)   { benchView(b, 10) }
+func BenchmarkView5000(b *testing.B) { benchView(b, 5000) }
+
+// streamText is ~100,000 characters of Markdown, as a long answer.
+func streamText() string {
+	var sb strings.Builder
+	for i := 0; sb.Len() < 100_000; i++ {
+		fmt.Fprintf(&sb, "## Part %d\n\nThis paragraph explains **step %d** with `inline code` and a [link](http://example.com/%d). It is long enough to wrap across a few lines of the chat pane.\n\n", i, i, i)
+		fmt.Fprintf(&sb, "- first point of part %d\n- second point with *emphasis*\n\n```go\nfunc step%d() error {\n\treturn nil\n}\n```\n\n", i, i)
+	}
+	return sb.String()[:100_000]
+}
+
+// BenchmarkStreamTUI streams 100,000 characters as TextDelta events of
+// ~5 characters through Update, in batches of 20 events, and draws a frame
+// every 30 batches (about what a fast server and the ~30 fps repaint tick
+// give).
+func BenchmarkStreamTUI(b *testing.B) {
+	text := streamText()
+	var deltas []agent.Event
+	for i := 0; i < len(text); i += 5 {
+		deltas = append(deltas, agent.TextDelta{Text: text[i:min(i+5, len(text))]})
+	}
+	const batch = 20
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		b.StopTimer()
+		m, a := newTestModel(b, 120, 40)
+		submit(m, "write a long answer")
+		id, ch := m.turn.id, m.turn.ch
+		b.StartTimer()
+		for i, n := 0, 0; i < len(deltas); i, n = i+batch, n+1 {
+			m.Update(eventsMsg{turn: id, ch: ch, events: deltas[i:min(i+batch, len(deltas))]})
+			if n%30 == 0 {
+				m.Update(paintMsg{})
+				_ = m.View()
+			}
+		}
+		m.Update(eventsMsg{turn: id, ch: ch, events: []agent.Event{agent.AssistantDone{Final: true}, agent.TurnEnd{Reason: agent.ReasonDone}}, closed: true})
+		_ = m.View()
+		_ = a
+	}
+}
+
+// BenchmarkTyping measures one key press in the input, with its frame.
+func BenchmarkTyping(b *testing.B) {
+	m := benchModel(b, 1000)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		r := rune('a' + i%26)
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+		_ = m.View()
+		if i%200 == 199 {
+			m.input.reset()
+		}
+	}
+}

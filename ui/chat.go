@@ -1,0 +1,327 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/markdown"
+)
+
+// chat is the transcript pane. Each entry caches its rendered lines for the
+// current width and is rendered again only when it changed, so drawing the
+// pane costs the visible lines, not the length of the session.
+//
+// Scrolling keeps an anchor (an entry and a line inside it) instead of an
+// absolute line number: moving the view and drawing it only touch the
+// entries on screen, even right after a resize, when the other entries have
+// not been rendered for the new width yet.
+type chat struct {
+	st      *Styles
+	mdStyle markdown.Style
+	pool    *markdown.Pool
+
+	entries []*entry
+	width   int
+	height  int
+	total   int // lines of all entries as last rendered (stale ones at their old width)
+
+	follow bool   // stick to the bottom
+	top    anchor // first line on screen when not following
+
+	tools     map[string]*toolCall // running top-level and nested calls by id
+	toolEntry map[string]int       // top-level tool calls: entry index by id
+	live      map[int]bool         // entries whose content depends on the clock
+	streaming int                  // assistant entry receiving text, or -1
+	reasoning int                  // reasoning entry receiving text, or -1
+	now       time.Time
+}
+
+// anchor is a line of the transcript: line off of entry idx.
+type anchor struct{ idx, off int }
+
+// scrollStep is how many lines one mouse wheel notch scrolls.
+const scrollStep = 3
+
+func newChat(st *Styles) *chat {
+	mdStyle := markdown.Light
+	if st.Dark {
+		mdStyle = markdown.Dark
+	}
+	return &chat{
+		st:        st,
+		mdStyle:   mdStyle,
+		pool:      markdown.NewPool(),
+		follow:    true,
+		tools:     map[string]*toolCall{},
+		toolEntry: map[string]int{},
+		live:      map[int]bool{},
+		streaming: -1,
+		reasoning: -1,
+		width:     80,
+		height:    10,
+	}
+}
+
+// setSize sets the pane's size. Entries are rendered for the new width
+// only when they come into view.
+func (c *chat) setSize(w, h int) {
+	c.width, c.height = max(w, 1), max(h, 1)
+}
+
+// add appends an entry and returns its index.
+func (c *chat) add(e *entry) int {
+	e.dirty = true
+	c.entries = append(c.entries, e)
+	return len(c.entries) - 1
+}
+
+// changed marks entry i for rendering again.
+func (c *chat) changed(i int) {
+	if i >= 0 && i < len(c.entries) {
+		c.entries[i].dirty = true
+	}
+}
+
+// gap reports whether entry i gets a blank line above it: not the first
+// entry, and not a tool call right under another one.
+func (c *chat) gap(i int) bool {
+	if i == 0 {
+		return false
+	}
+	return !(c.entries[i].kind == entryTool && c.entries[i-1].kind == entryTool)
+}
+
+// lines returns entry i rendered for the current width, rendering it if
+// needed, and keeps the total line count up to date.
+func (c *chat) lines(i int) []string {
+	e := c.entries[i]
+	if e.width == c.width && !e.dirty {
+		return e.lines
+	}
+	old := len(e.lines)
+	e.lines = e.render(c.st, c.width, c.gap(i), c.now)
+	if e.kind != entryAssistant { // the Markdown renderer keeps to the width itself
+		for j, l := range e.lines {
+			if len(l) > c.width && ansi.StringWidth(l) > c.width {
+				e.lines[j] = ansi.Truncate(l, c.width, "")
+			}
+		}
+	}
+	e.width, e.dirty = c.width, false
+	c.total += len(e.lines) - old
+	return e.lines
+}
+
+// --- content -------------------------------------------------------------
+
+func (c *chat) addUser(text string) {
+	c.endStream()
+	c.add(&entry{kind: entryUser, text: text})
+}
+
+func (c *chat) addNotice(text string) {
+	c.add(&entry{kind: entryNotice, text: text})
+}
+
+func (c *chat) addError(text, hint string) {
+	c.endStream()
+	c.add(&entry{kind: entryError, text: text, hint: hint})
+}
+
+func (c *chat) addInterrupted(text string) {
+	c.add(&entry{kind: entryInterrupted, text: text})
+}
+
+// newAssistant returns an assistant entry holding md.
+func (c *chat) newAssistant(md string, finished bool) *entry {
+	r := markdown.New(markdown.WithWidth(c.width), markdown.WithStyle(c.mdStyle), markdown.WithPool(c.pool))
+	r.Append(md)
+	if finished {
+		r.Finish()
+	}
+	return &entry{kind: entryAssistant, md: r, visible: strings.TrimSpace(md) != ""}
+}
+
+// appendText adds a streamed piece of the answer.
+func (c *chat) appendText(s string) {
+	if s == "" {
+		return
+	}
+	c.endReasoning()
+	if c.streaming < 0 {
+		c.streaming = c.add(c.newAssistant("", false))
+	}
+	e := c.entries[c.streaming]
+	e.md.Append(s)
+	if !e.visible && strings.TrimSpace(s) != "" {
+		e.visible = true
+	}
+	e.dirty = true
+}
+
+// appendReasoning adds a streamed piece of the model's thinking.
+func (c *chat) appendReasoning(s string) {
+	if s == "" {
+		return
+	}
+	if c.reasoning < 0 {
+		c.reasoning = c.add(&entry{kind: entryReasoning, start: c.now})
+	}
+	e := c.entries[c.reasoning]
+	e.text += s
+	e.dirty = true
+}
+
+// assistantDone ends one model response. text is shown only when no delta
+// carried it.
+func (c *chat) assistantDone(text string) {
+	c.endReasoning()
+	if c.streaming < 0 && strings.TrimSpace(text) != "" {
+		c.add(c.newAssistant(text, true))
+		return
+	}
+	c.endStream()
+}
+
+// endStream finishes the answer being streamed, if any.
+func (c *chat) endStream() {
+	c.endReasoning()
+	if c.streaming >= 0 {
+		c.entries[c.streaming].md.Finish()
+		c.changed(c.streaming)
+		c.streaming = -1
+	}
+}
+
+func (c *chat) endReasoning() {
+	if c.reasoning >= 0 {
+		e := c.entries[c.reasoning]
+		e.end = c.now
+		if e.end.Before(e.start) {
+			e.end = e.start
+		}
+		c.changed(c.reasoning)
+		c.reasoning = -1
+	}
+}
+
+// startTool adds a tool call line.
+func (c *chat) startTool(ev agent.ToolStart) {
+	c.endStream()
+	t := &toolCall{id: ev.ID, name: ev.Name, summary: oneLine(ev.Summary), start: c.now}
+	i := c.add(&entry{kind: entryTool, tool: t})
+	c.tools[ev.ID] = t
+	c.toolEntry[ev.ID] = i
+	c.live[i] = true
+}
+
+// endTool completes a tool call line.
+func (c *chat) endTool(ev agent.ToolEnd) {
+	t, ok := c.tools[ev.ID]
+	if !ok {
+		return
+	}
+	finishTool(t, ev)
+	delete(c.tools, ev.ID)
+	if i, ok := c.toolEntry[ev.ID]; ok {
+		delete(c.live, i)
+		c.changed(i)
+	}
+}
+
+func finishTool(t *toolCall, ev agent.ToolEnd) {
+	t.state = toolOK
+	if ev.IsError {
+		t.state = toolFailed
+	}
+	t.dur = ev.Duration
+	t.output = sanitize(ev.Output)
+}
+
+// plan shows the counts of list on the latest todo call.
+func (c *chat) plan(l todo.List) {
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		e := c.entries[i]
+		if e.kind == entryTool && e.tool.name == "todo" {
+			e.tool.planDone, e.tool.planTotal = l.Counts()
+			e.tool.planSet = true
+			e.dirty = true
+			return
+		}
+		if e.kind == entryUser {
+			return
+		}
+	}
+}
+
+// subagent shows an event of a subagent under its task call.
+func (c *chat) subagent(parentID string, ev agent.Event) {
+	parent, ok := c.tools[parentID]
+	if !ok {
+		return
+	}
+	i := c.toolEntry[parentID]
+	switch ev := ev.(type) {
+	case agent.ToolStart:
+		t := &toolCall{id: ev.ID, name: ev.Name, summary: oneLine(ev.Summary), start: c.now}
+		if parent.childIdx == nil {
+			parent.childIdx = map[string]int{}
+		}
+		parent.childIdx[ev.ID] = len(parent.children)
+		parent.children = append(parent.children, t)
+	case agent.ToolEnd:
+		if k, ok := parent.childIdx[ev.ID]; ok {
+			finishTool(parent.children[k], ev)
+		}
+	default:
+		return
+	}
+	c.changed(i)
+}
+
+// endTurn finishes whatever the turn left open: the streamed answer and
+// tool calls that never got their end (their state becomes failed).
+func (c *chat) endTurn() {
+	c.endStream()
+	for id, t := range c.tools {
+		t.state = toolFailed
+		t.dur = c.now.Sub(t.start)
+		for _, k := range t.children {
+			if k.state == toolRunning {
+				k.state = toolFailed
+			}
+		}
+		delete(c.tools, id)
+	}
+	for i := range c.live {
+		c.changed(i)
+		delete(c.live, i)
+	}
+}
+
+// tick advances the clock of entries that show elapsed time.
+func (c *chat) tick(now time.Time) {
+	c.now = now
+	for i := range c.live {
+		c.changed(i)
+	}
+	if c.reasoning >= 0 {
+		c.changed(c.reasoning)
+	}
+}
+
+// clear empties the transcript.
+func (c *chat) clear() {
+	st := c.st
+	w, h := c.width, c.height
+	*c = *newChat(st)
+	c.setSize(w, h)
+}
+
+// oneLine folds s into one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}

@@ -1,0 +1,361 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/tick-agent/tick/ui/markdown"
+)
+
+// entryKind says what an entry of the transcript shows.
+type entryKind uint8
+
+const (
+	entryUser entryKind = iota
+	entryAssistant
+	entryReasoning
+	entryTool
+	entryNotice
+	entryError
+	entryInterrupted
+)
+
+// entry is one block of the transcript. Its rendered lines are cached for
+// one width; dirty marks a change of content since they were rendered.
+type entry struct {
+	kind entryKind
+	text string // user, notice, error, reasoning text
+	hint string // error: what to do about it
+
+	md      *markdown.Renderer // assistant answer
+	visible bool               // assistant: some non-blank text arrived
+
+	tool *toolCall // tool call
+
+	start, end time.Time // reasoning: when it started and ended
+
+	lines []string // rendered lines, including the blank line above
+	width int      // width of lines; 0 means never rendered
+	dirty bool
+}
+
+// toolState is the life cycle of one tool call.
+type toolState uint8
+
+const (
+	toolRunning toolState = iota
+	toolOK
+	toolFailed
+)
+
+// toolCall is what the chat shows of one tool call: the line, its output
+// and, for a task call, the subagent's own tool calls nested below it.
+type toolCall struct {
+	id, name, summary string
+	state             toolState
+	start             time.Time
+	dur               time.Duration
+	output            string // sanitized tool result
+	expanded          bool   // show all of the output (and every child)
+
+	// todo calls: the plan's counts after the call.
+	planDone, planTotal int
+	planSet             bool
+
+	// task calls: the subagent's tool calls in order, by id.
+	children []*toolCall
+	childIdx map[string]int
+}
+
+// Limits of what a tool entry shows.
+const (
+	previewLines  = 3   // output lines under a collapsed tool call
+	expandedLines = 500 // output lines under an expanded tool call
+	liveChildren  = 5   // nested calls shown under a running task
+	reasoningTail = 3   // lines of reasoning shown while it streams
+)
+
+// render returns the entry's lines at width w (at least 1). gap adds the
+// blank line that separates it from the entry above.
+func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
+	var out []string
+	if gap {
+		out = append(out, "")
+	}
+	g := st.Glyphs
+	switch e.kind {
+	case entryUser:
+		pw := ansi.StringWidth(g.UserPrompt)
+		for i, l := range wrapText(e.text, w-pw) {
+			p := strings.Repeat(" ", pw)
+			if i == 0 {
+				p = st.UserPrompt.Render(g.UserPrompt)
+			}
+			out = append(out, p+st.UserText.Render(l))
+		}
+	case entryAssistant:
+		if !e.visible {
+			return nil
+		}
+		e.md.SetWidth(w)
+		out = append(out, e.md.Lines()...)
+	case entryReasoning:
+		out = append(out, e.renderReasoning(st, w, now)...)
+	case entryTool:
+		out = append(out, e.tool.render(st, w, now, "")...)
+	case entryNotice:
+		for i, l := range wrapText(e.text, w-2) {
+			p := "  "
+			if i == 0 {
+				p = g.Notice + " "
+			}
+			out = append(out, st.Notice.Render(p+l))
+		}
+	case entryInterrupted:
+		out = append(out, st.ToolRun.Render(g.Interrupted+" ")+st.Notice.Render(e.text))
+	case entryError:
+		bar := st.ErrorBar.Render(g.VRule + " ")
+		out = append(out, st.ErrorTitle.Render(g.Error+" Error"))
+		for _, l := range wrapText(e.text, w-2) {
+			out = append(out, bar+st.ErrorText.Render(l))
+		}
+		for _, l := range wrapText(e.hint, w-2) {
+			out = append(out, bar+st.ErrorHint.Render(l))
+		}
+	}
+	return out
+}
+
+func (e *entry) renderReasoning(st *Styles, w int, now time.Time) []string {
+	g := st.Glyphs
+	if !e.end.IsZero() {
+		return []string{st.Thinking.Render(g.Thinking + " Thought for " + formatDuration(e.end.Sub(e.start)))}
+	}
+	out := []string{st.Thinking.Render(g.Thinking + " Thinking…")}
+	lines := wrapText(lastLines(e.text, reasoningTail), w-2)
+	if len(lines) > reasoningTail {
+		lines = lines[len(lines)-reasoningTail:]
+	}
+	for _, l := range lines {
+		out = append(out, st.Thinking.Render("  "+l))
+	}
+	return out
+}
+
+// render returns the tool call's line, its nested calls and its output.
+// indent prefixes every line (nested calls of a subagent).
+func (t *toolCall) render(st *Styles, w int, now time.Time, indent string) []string {
+	g := st.Glyphs
+	iw := ansi.StringWidth(indent)
+	out := []string{indent + t.headline(st, w-iw, now)}
+	if t.name == "task" && len(t.children) > 0 {
+		kids := t.children
+		hidden := 0
+		switch {
+		case t.expanded:
+		case t.state != toolRunning:
+			kids = nil
+		case len(kids) > liveChildren:
+			hidden = len(kids) - liveChildren
+			kids = kids[hidden:]
+		}
+		nest := indent + "  " + st.ToolMeta.Render(g.Nested)
+		if hidden > 0 {
+			out = append(out, nest+st.ToolMeta.Render(fmt.Sprintf("%s %d earlier", g.Ellipsis, hidden)))
+		}
+		for _, c := range kids {
+			out = append(out, c.render(st, w, now, nest)...)
+		}
+	}
+	if t.name == "todo" && t.state == toolOK && !t.expanded {
+		return out // the list lives in the panel
+	}
+	if t.name == "task" && t.state == toolRunning {
+		return out
+	}
+	return append(out, t.outputLines(st, w, indent)...)
+}
+
+// headline is the one-line summary: icon, name, key argument, meta.
+func (t *toolCall) headline(st *Styles, w int, now time.Time) string {
+	g := st.Glyphs
+	var icon string
+	switch t.state {
+	case toolRunning:
+		icon = st.ToolRun.Render(g.ToolRunning)
+	case toolOK:
+		icon = st.ToolOK.Render(g.ToolOK)
+	default:
+		icon = st.ToolError.Render(g.ToolError)
+	}
+	if t.name == "todo" {
+		text := "Plan"
+		switch {
+		case t.state == toolFailed:
+			text += g.Separator + "rejected: " + firstLine(strings.TrimPrefix(t.output, "Error: "))
+		case t.planSet:
+			text += fmt.Sprintf("%s%d/%d done", g.Separator, t.planDone, t.planTotal)
+		}
+		return ansi.Truncate(icon+" "+st.PlanLine.Render(text), w, g.Ellipsis)
+	}
+	var meta []string
+	if t.name == "task" && len(t.children) > 0 {
+		meta = append(meta, plural(len(t.children), "tool call"))
+	}
+	switch {
+	case t.state == toolRunning && !now.IsZero() && now.After(t.start):
+		meta = append(meta, formatDuration(now.Sub(t.start)))
+	case t.state != toolRunning && t.dur >= 0: // restored calls have no duration
+		meta = append(meta, formatDuration(t.dur))
+	}
+	metaS := ""
+	if len(meta) > 0 {
+		metaS = "  " + strings.Join(meta, g.Separator)
+	}
+	head := icon + " " + st.ToolName.Render(t.name)
+	room := w - ansi.StringWidth(head) - ansi.StringWidth(metaS) - 2
+	arg := ""
+	if t.summary != "" && room > 3 {
+		arg = "  " + st.ToolArg.Render(ansi.Truncate(t.summary, room, g.Ellipsis))
+	}
+	return ansi.Truncate(head+arg+st.ToolMeta.Render(metaS), w, g.Ellipsis)
+}
+
+// outputLines returns the first lines of the output, dimmed, or all of it
+// when expanded.
+func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
+	if strings.TrimSpace(t.output) == "" {
+		return nil
+	}
+	g := st.Glyphs
+	limit := previewLines
+	if t.expanded {
+		limit = expandedLines
+	}
+	lines, more := headLines(t.output, limit)
+	pre := indent + "  " + st.ToolMeta.Render(g.ToolOutput)
+	cont := indent + "    "
+	tw := max(w-ansi.StringWidth(indent)-4, 1)
+	out := make([]string, 0, len(lines)+1)
+	for i, l := range lines {
+		p := cont
+		if i == 0 {
+			p = pre
+		}
+		out = append(out, p+st.ToolOutput.Render(ansi.Truncate(l, tw, g.Ellipsis)))
+	}
+	if more > 0 {
+		hint := ""
+		if !t.expanded {
+			hint = " (ctrl+o to expand)"
+		}
+		out = append(out, cont+st.ToolMeta.Render(fmt.Sprintf("%s +%s%s", g.Ellipsis, plural(more, "line"), hint)))
+	}
+	return out
+}
+
+// wrapText wraps plain text to w cells (at least 1), keeping its line
+// breaks.
+func wrapText(s string, w int) []string {
+	if s == "" {
+		return nil
+	}
+	w = max(w, 1)
+	return strings.Split(ansi.Wrap(s, w, ""), "\n")
+}
+
+// headLines returns up to n lines from the start of s and how many more
+// there are, without splitting all of a long s.
+func headLines(s string, n int) (lines []string, more int) {
+	s = strings.TrimRight(s, "\n")
+	for len(lines) < n {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			lines = append(lines, s)
+			return lines, 0
+		}
+		lines = append(lines, s[:i])
+		s = s[i+1:]
+	}
+	return lines, strings.Count(s, "\n") + 1
+}
+
+// lastLines returns the last n lines of s.
+func lastLines(s string, n int) string {
+	s = strings.TrimRight(s, "\n ")
+	i := len(s)
+	for ; n > 0 && i > 0; n-- {
+		j := strings.LastIndexByte(s[:i], '\n')
+		if j < 0 {
+			return s
+		}
+		i = j
+	}
+	return strings.TrimLeft(s[i:], "\n")
+}
+
+// firstLine returns the first line of s.
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// sanitize makes tool output safe to draw: no escape sequences or control
+// characters other than line breaks, tabs expanded.
+func sanitize(s string) string {
+	s = ansi.Strip(s)
+	clean := true
+	for _, r := range s {
+		if r < 0x20 && r != '\n' || r == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\t':
+			b.WriteString("    ")
+		case r == '\r':
+		case r < 0x20 && r != '\n' || r == 0x7f:
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// formatDuration shows a duration the way a person reads it: 0.4s, 12s,
+// 3m05s, 1h02m.
+func formatDuration(d time.Duration) string {
+	switch {
+	case d < 0:
+		d = 0
+		fallthrough
+	case d < 10*time.Second:
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+	case d < time.Minute:
+		return strconv.Itoa(int(d/time.Second)) + "s"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
+	default:
+		return fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
+	}
+}
+
+// plural returns "1 line", "2 lines".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}

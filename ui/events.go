@@ -1,0 +1,193 @@
+package ui
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/tick-agent/tick/agent"
+)
+
+// eventsMsg carries every event that was waiting on a turn's channel, in
+// order; closed is set when the channel was closed (after its TurnEnd).
+type eventsMsg struct {
+	turn   int
+	ch     <-chan agent.Event
+	events []agent.Event
+	closed bool
+}
+
+// maxBatch bounds one batch so that a flood of events still yields the
+// loop now and then.
+const maxBatch = 4096
+
+// waitEvents returns the command that waits for the next event of a turn
+// and drains whatever else is already queued on the channel into the same
+// message, so a fast stream costs one update and at most one repaint per
+// batch. The model re-arms it after each batch until the channel closes.
+func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
+	return func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return eventsMsg{turn: turn, ch: ch, closed: true}
+		}
+		msg := eventsMsg{turn: turn, ch: ch, events: []agent.Event{ev}}
+		for len(msg.events) < maxBatch {
+			select {
+			case ev, ok := <-ch:
+				if !ok {
+					msg.closed = true
+					return msg
+				}
+				msg.events = append(msg.events, ev)
+			default:
+				return msg
+			}
+		}
+		return msg
+	}
+}
+
+// paintMsg asks for a repaint of streamed text (see frameInterval).
+type paintMsg struct{}
+
+// frameInterval is the least time between two repaints caused by streamed
+// text (~30 per second). Everything else repaints at once.
+const frameInterval = 33 * time.Millisecond
+
+// schedulePaint returns a repaint command unless one is already pending.
+func (m *Model) schedulePaint() tea.Cmd {
+	if m.paintPending {
+		return nil
+	}
+	m.paintPending = true
+	return tea.Tick(frameInterval, func(time.Time) tea.Msg { return paintMsg{} })
+}
+
+// isDelta reports whether ev only adds streamed text.
+func isDelta(ev agent.Event) bool {
+	switch ev := ev.(type) {
+	case agent.TextDelta, agent.ReasoningDelta:
+		return true
+	case agent.Subagent:
+		return isDelta(ev.Event)
+	}
+	return false
+}
+
+// handleEvents applies one batch of a turn's events.
+func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
+	t := m.turn
+	if t == nil || t.id != msg.turn {
+		// A stale turn: keep draining it so its loop never blocks.
+		if msg.closed {
+			return nil
+		}
+		return waitEvents(msg.turn, msg.ch)
+	}
+	onlyText := len(msg.events) > 0 && !msg.closed
+	var cmds []tea.Cmd
+	for _, ev := range msg.events {
+		if !isDelta(ev) {
+			onlyText = false
+		}
+		cmds = append(cmds, m.handleEvent(ev))
+	}
+	if msg.closed {
+		cmds = append(cmds, m.turnClosed())
+	} else {
+		cmds = append(cmds, waitEvents(t.id, t.ch))
+	}
+	if onlyText {
+		m.dirty = m.wasDirty
+		cmds = append(cmds, m.schedulePaint())
+	}
+	return tea.Batch(cmds...)
+}
+
+// handleEvent applies one event of the running turn.
+func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
+	t := m.turn
+	now := m.clock()
+	switch ev := ev.(type) {
+	case agent.TextDelta:
+		m.chat.appendText(ev.Text)
+		t.setAct(actAnswering, "")
+	case agent.ReasoningDelta:
+		m.chat.appendReasoning(ev.Text)
+		t.setAct(actThinking, "")
+	case agent.AssistantDone:
+		m.chat.assistantDone(ev.Text)
+		t.setAct(actThinking, "")
+	case agent.ToolStart:
+		m.chat.now = now
+		m.chat.startTool(ev)
+		if ev.Name != "todo" {
+			m.panel.toolCall()
+		}
+		t.setAct(actTool, ev.Name)
+	case agent.ToolEnd:
+		m.chat.endTool(ev)
+		t.setAct(actThinking, "")
+	case agent.TodoUpdate:
+		m.panel.update(ev.List, now)
+		m.chat.plan(ev.List)
+	case agent.Subagent:
+		return m.handleSubagent(ev)
+	case agent.Usage:
+		n := ev.TotalTokens
+		if n == 0 {
+			n = ev.PromptTokens + ev.CompletionTokens
+		}
+		m.tokens += n
+		m.estimated = m.estimated || ev.Estimated
+	case agent.Retry:
+		m.chat.addNotice(retryText(ev))
+	case agent.ApprovalRequest:
+		m.approvals = append(m.approvals, newApproval(m.st, ev))
+		m.input.blur()
+		t.setAct(actApproval, "")
+	case agent.SteerDelivered:
+		m.steerDelivered(ev.Text)
+	case agent.Notice:
+		m.chat.addNotice(ev.Text)
+	case agent.Compacted:
+		m.chat.addNotice("context compacted: " + formatTokens(ev.Before) + " → " + formatTokens(ev.After) + " tokens")
+	case agent.TurnEnd:
+		m.turnEnded(ev)
+	}
+	return nil
+}
+
+// handleSubagent shows a subagent's event under its task call.
+func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
+	switch inner := ev.Event.(type) {
+	case agent.ApprovalRequest:
+		return m.handleEvent(inner)
+	case agent.Usage:
+		return m.handleEvent(inner)
+	case agent.ToolStart:
+		m.chat.now = m.clock()
+		m.panel.toolCall()
+		m.turn.setAct(actTool, inner.Name)
+	case agent.ToolEnd:
+		m.turn.setAct(actTool, "task")
+	}
+	m.chat.subagent(ev.ParentID, ev.Event)
+	return nil
+}
+
+// retryText says that a model call is retried.
+func retryText(ev agent.Retry) string {
+	s := "model call failed"
+	if ev.Err != "" {
+		s += " (" + firstLine(ev.Err) + ")"
+	}
+	s += "; retrying"
+	if ev.Max > 0 {
+		s += " " + itoa(ev.Attempt) + "/" + itoa(ev.Max)
+	}
+	if ev.Wait > 0 {
+		s += " in " + formatDuration(ev.Wait)
+	}
+	return s
+}

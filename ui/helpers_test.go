@@ -1,0 +1,185 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/todo"
+)
+
+// scriptAgent is an Agent whose turns the test drives by hand: each Run
+// records its context and prompt and returns a channel the test fills.
+type scriptAgent struct {
+	mu      sync.Mutex
+	runs    []*scriptRun
+	steers  []string
+	refuse  bool // Steer returns false
+	running bool
+}
+
+type scriptRun struct {
+	ctx    context.Context
+	prompt string
+	ch     chan agent.Event
+}
+
+func (a *scriptAgent) Run(ctx context.Context, prompt string) <-chan agent.Event {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r := &scriptRun{ctx: ctx, prompt: prompt, ch: make(chan agent.Event, 64)}
+	a.runs = append(a.runs, r)
+	a.running = true
+	return r.ch
+}
+
+func (a *scriptAgent) Steer(text string) bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.refuse || !a.running {
+		return false
+	}
+	a.steers = append(a.steers, text)
+	return true
+}
+
+func (a *scriptAgent) last() *scriptRun {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.runs) == 0 {
+		return nil
+	}
+	return a.runs[len(a.runs)-1]
+}
+
+func (a *scriptAgent) prompts() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var p []string
+	for _, r := range a.runs {
+		p = append(p, r.prompt)
+	}
+	return p
+}
+
+// newTestModel returns a model of size w×h talking to a fresh scriptAgent.
+func newTestModel(t testing.TB, w, h int) (*Model, *scriptAgent) {
+	t.Helper()
+	a := &scriptAgent{}
+	m := New(Config{Agent: a, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test"})
+	mp := &m
+	mp.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	return mp, a
+}
+
+// update sends msgs to m in order and returns the last command.
+func update(m *Model, msgs ...tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	for _, msg := range msgs {
+		_, cmd = m.Update(msg)
+	}
+	return cmd
+}
+
+// events delivers evs to the running turn as one batch, then repaints.
+func events(t testing.TB, m *Model, evs ...agent.Event) tea.Cmd {
+	t.Helper()
+	if m.turn == nil {
+		t.Fatalf("no turn is running")
+	}
+	cmd := update(m, eventsMsg{turn: m.turn.id, ch: m.turn.ch, events: evs})
+	update(m, paintMsg{})
+	return cmd
+}
+
+// endTurn delivers TurnEnd and the close of the channel.
+func endTurn(t testing.TB, m *Model, a *scriptAgent, end agent.TurnEnd) tea.Cmd {
+	t.Helper()
+	a.mu.Lock()
+	a.running = false
+	a.mu.Unlock()
+	events(t, m, end)
+	return update(m, eventsMsg{turn: m.turn.id, ch: m.turn.ch, closed: true})
+}
+
+// typeText types s into the input, key by key.
+func typeText(m *Model, s string) {
+	for _, r := range s {
+		update(m, tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// press sends a named key ("enter", "esc", "ctrl+c", "tab", "up", ...).
+func press(m *Model, name string) tea.Cmd {
+	return update(m, keyPress(name))
+}
+
+func keyPress(name string) tea.KeyPressMsg {
+	switch name {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "ctrl+j":
+		return tea.KeyPressMsg{Code: 'j', Mod: tea.ModCtrl}
+	}
+	if strings.HasPrefix(name, "ctrl+") {
+		return tea.KeyPressMsg{Code: rune(name[len("ctrl+")]), Mod: tea.ModCtrl}
+	}
+	r := []rune(name)[0]
+	return tea.KeyPressMsg{Code: r, Text: name}
+}
+
+// screen returns the current frame without styles.
+func screen(m *Model) string {
+	return ansi.Strip(m.View().Content)
+}
+
+// submit types s and presses enter.
+func submit(m *Model, s string) tea.Cmd {
+	typeText(m, s)
+	return press(m, "enter")
+}
+
+// plan is a todo list with the given statuses ("p", ">", "x", "-").
+func plan(goal string, items ...string) todo.List {
+	l := todo.List{Goal: goal}
+	for i, s := range items {
+		st, text, _ := strings.Cut(s, " ")
+		it := todo.Item{ID: string(rune('1' + i)), Text: text}
+		switch st {
+		case ">":
+			it.Status = todo.InProgress
+			it.ActiveForm = text + "ing"
+		case "x":
+			it.Status = todo.Completed
+		case "-":
+			it.Status = todo.Cancelled
+			it.Note = "not needed"
+		default:
+			it.Status = todo.Pending
+		}
+		l.Items = append(l.Items, it)
+	}
+	return l
+}
+
+func stripANSI(s string) string { return ansi.Strip(s) }
+
+func stripWidth(s string) int { return ansi.StringWidth(s) }

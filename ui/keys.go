@@ -1,0 +1,106 @@
+package ui
+
+import "charm.land/bubbles/v2/key"
+
+// KeyMap holds every key binding of the TUI. The logic matches keys only
+// through these bindings (key.Matches), and the help overlay lists them.
+type KeyMap struct {
+	// Input.
+	Send        key.Binding // send the input; while a turn runs, steer it
+	Queue       key.Binding // while a turn runs, queue the input as the next turn
+	Newline     key.Binding // insert a line break
+	HistoryPrev key.Binding // previous prompt (on an empty input)
+	HistoryNext key.Binding // next prompt (while walking the history)
+
+	// Turn and app.
+	Interrupt   key.Binding // stop the running turn
+	Quit        key.Binding // interrupt, clear the input, or quit
+	TogglePanel key.Binding // expand or collapse the todo panel
+	Help        key.Binding // show or hide the help overlay
+	HelpOnEmpty key.Binding // the same, but only on an empty input ("?")
+
+	// Chat.
+	PageUp     key.Binding
+	PageDown   key.Binding
+	HalfUp     key.Binding
+	HalfDown   key.Binding
+	Top        key.Binding
+	Bottom     key.Binding
+	ExpandTool key.Binding // expand or collapse the output of the lowest tool call in view
+
+	// Approval dialog.
+	Allow       key.Binding
+	AllowAlways key.Binding
+	Deny        key.Binding
+	Dismiss     key.Binding // deny (approval) or close (help)
+	Confirm     key.Binding // send the typed reason
+}
+
+// DefaultKeyMap returns tick's key bindings.
+func DefaultKeyMap() KeyMap {
+	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
+	return KeyMap{
+		Send:        b(k("enter"), h("enter", "send · steer while running")),
+		Queue:       b(k("tab"), h("tab", "queue as the next turn")),
+		Newline:     b(k("shift+enter", "ctrl+j", "alt+enter"), h("shift+enter/ctrl+j", "new line")),
+		HistoryPrev: b(k("up"), h("↑", "previous prompt")),
+		HistoryNext: b(k("down"), h("↓", "next prompt")),
+
+		Interrupt:   b(k("esc"), h("esc", "interrupt")),
+		Quit:        b(k("ctrl+c"), h("ctrl+c", "interrupt · clear · quit")),
+		TogglePanel: b(k("ctrl+t"), h("ctrl+t", "todo panel")),
+		Help:        b(k("ctrl+g"), h("?/ctrl+g", "help")),
+		HelpOnEmpty: b(k("?"), h("?", "help")),
+
+		PageUp:     b(k("pgup"), h("pgup", "scroll up")),
+		PageDown:   b(k("pgdown"), h("pgdn", "scroll down")),
+		HalfUp:     b(k("ctrl+u"), h("ctrl+u", "half page up")),
+		HalfDown:   b(k("ctrl+d"), h("ctrl+d", "half page down")),
+		Top:        b(k("home", "ctrl+home"), h("home", "top (empty input)")),
+		Bottom:     b(k("end", "ctrl+end"), h("end", "bottom, follow")),
+		ExpandTool: b(k("ctrl+o"), h("ctrl+o", "expand tool output")),
+
+		Allow:       b(k("y", "Y"), h("y", "allow once (approval)")),
+		AllowAlways: b(k("a", "A"), h("a", "allow for the session")),
+		Deny:        b(k("n", "N"), h("n", "deny, with a reason")),
+		Dismiss:     b(k("esc"), h("esc", "deny")),
+		Confirm:     b(k("enter"), h("enter", "send")),
+	}
+}
+
+// ShortHelp returns the bindings of the one-line help (help.KeyMap).
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Send, k.Queue, k.Interrupt, k.TogglePanel, k.Help}
+}
+
+// FullHelp returns every binding in columns, for the help overlay
+// (help.KeyMap).
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Quit},
+		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.ExpandTool, k.TogglePanel, k.Help},
+		{k.Allow, k.AllowAlways, k.Deny, k.Dismiss},
+	}
+}
+
+// approvalKeys is the help line of the approval dialog.
+type approvalKeys struct{ k KeyMap }
+
+func (a approvalKeys) ShortHelp() []key.Binding {
+	return []key.Binding{a.k.Allow, a.k.AllowAlways, a.k.Deny, a.k.Dismiss}
+}
+
+func (a approvalKeys) FullHelp() [][]key.Binding { return [][]key.Binding{a.ShortHelp()} }
+
+// reasonKeys is the help line while a denial reason is typed.
+type reasonKeys struct{ k KeyMap }
+
+func (r reasonKeys) ShortHelp() []key.Binding {
+	send := r.k.Confirm
+	send.SetHelp("enter", "deny with this reason")
+	esc := r.k.Dismiss
+	esc.SetHelp("esc", "deny without reason")
+	return []key.Binding{send, esc}
+}
+
+func (r reasonKeys) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }

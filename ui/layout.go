@@ -1,0 +1,240 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// geometry is where each part of the screen goes.
+type geometry struct {
+	small     bool // below minWidth×minHeight: only a note
+	chatW     int  // width of the chat pane (and the strip below it)
+	chatH     int  // lines of the chat pane
+	pendingH  int  // lines of steering/queued messages under the chat
+	panelWide bool // the expanded panel sits at the right
+	panelW    int  // its width when at the right
+	panelH    int  // its lines when above the input (with its rule)
+	summary   bool // the collapsed panel's summary line
+	inputH    int
+}
+
+// pendingMax is the most lines the steering/queued strip takes.
+const pendingMax = 4
+
+// layout computes the geometry for the current size and state, and sizes
+// the children.
+func (m *Model) layout() {
+	w, h := m.width, m.height
+	g := geometry{}
+	if w < minWidth || h < minHeight {
+		g.small = true
+		m.geo = g
+		return
+	}
+	m.input.setSize(w, h/4)
+	g.inputH = m.input.height()
+	rows := h - 2 - g.inputH // status bar and the rule above the input
+	g.chatW = w
+	switch {
+	case m.panel.open() && w >= panelWideFrom:
+		g.panelWide = true
+		g.panelW = min(max(w/3, panelMinWidth), panelMaxWidth)
+		g.chatW = w - g.panelW - 3
+	case m.panel.open():
+		g.panelH = min(m.panel.lineCount()+1, panelNarrowMax, rows/2)
+		rows -= g.panelH
+	case m.panel.visible():
+		g.summary = true
+		rows--
+	}
+	n := len(m.steering) + len(m.queued) + len(m.next)
+	g.pendingH = min(n, pendingMax, max(rows-3, 0))
+	g.chatH = max(rows-g.pendingH, 1)
+	m.geo = g
+	m.chat.setSize(g.chatW, g.chatH)
+}
+
+// lineCount is the number of lines of the expanded panel, before fitting.
+func (p *panel) lineCount() int {
+	n := 1 + len(p.list.Items)
+	for _, it := range p.list.Items {
+		if it.Status == "completed" && it.Note != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// render draws the frame into m.frame and places the cursor.
+func (m *Model) render() {
+	m.cursor = nil
+	w, h := m.width, m.height
+	if m.geo.small || w <= 0 || h <= 0 {
+		m.frame = tooSmall(m.st, w, h)
+		return
+	}
+	g := m.geo
+	lines := make([]string, 0, h)
+
+	// Everything above the input: chat (+ strip), panel, or an overlay.
+	above := g.chatH + g.pendingH + g.panelH
+	switch {
+	case m.showHelp:
+		lines = append(lines, strings.Split(helpView(m.st, m.help, m.keys, m.commandNames(), w, above), "\n")...)
+	default:
+		left := append(m.chat.view(), m.pendingView(g.chatW, g.pendingH)...)
+		if g.panelWide {
+			right := m.panel.view(g.panelW, len(left), m.spin.View())
+			sep := " " + m.st.PanelRule.Render(m.st.Glyphs.VRule) + " "
+			for i, l := range left {
+				r := ""
+				if i < len(right) {
+					r = right[i]
+				}
+				lines = append(lines, m.widths.fit(l, g.chatW)+sep+ansi.Truncate(r, g.panelW, ""))
+			}
+		} else {
+			for _, l := range left {
+				if m.widths.width(l) > w {
+					l = ansi.Truncate(l, w, "")
+				}
+				lines = append(lines, l)
+			}
+			if g.panelH > 0 {
+				lines = append(lines, m.st.PanelRule.Render(strings.Repeat(m.st.Glyphs.Rule, w)))
+				lines = append(lines, m.panel.view(w, g.panelH-1, m.spin.View())...)
+			}
+		}
+	}
+	lines = lines[:min(len(lines), above)]
+	for len(lines) < above {
+		lines = append(lines, "")
+	}
+	if len(m.approvals) > 0 { // the dialog covers the bottom of the area
+		box := m.approvals[0].view(m.st, m.help, m.keys, w, min(above, max(above*2/3, 12)))
+		copy(lines[above-len(box):], box)
+	}
+	if g.summary {
+		lines = append(lines, m.panel.summary(w))
+	}
+	lines = append(lines, m.st.InputRule.Render(strings.Repeat(m.st.Glyphs.Rule, w)))
+	top := len(lines)
+	in := strings.Split(m.input.view(), "\n")
+	in = in[:min(len(in), g.inputH)]
+	for len(in) < g.inputH {
+		in = append(in, "")
+	}
+	lines = append(lines, in...)
+	lines = append(lines, statusView(m.st, m.statusInfo(), w))
+	m.frame = strings.Join(lines, "\n")
+	if len(m.approvals) == 0 && !m.showHelp {
+		if c := m.input.cursor(); c != nil {
+			c.Position.Y += top
+			m.cursor = c
+		}
+	}
+}
+
+// statusInfo collects what the status bar shows.
+func (m *Model) statusInfo() statusInfo {
+	s := statusInfo{
+		model:     m.cfg.Model,
+		workspace: shortPath(m.cfg.Workspace),
+		tokens:    m.tokens,
+		estimated: m.estimated,
+		queued:    len(m.queued) + len(m.next),
+		steering:  len(m.steering),
+		notice:    m.note,
+	}
+	if m.cfg.Yolo {
+		s.model += " (yolo)"
+	}
+	if t := m.turn; t != nil && !t.ended {
+		s.running = true
+		s.act, s.tool = t.act, t.tool
+		s.spin = m.spin.View()
+		s.elapsed = m.now.Sub(t.start)
+	}
+	return s
+}
+
+// pendingView lists the messages that wait: steering (until delivered)
+// and queued (until the next turn), in at most h lines of width w.
+func (m *Model) pendingView(w, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	st, g := m.st, m.st.Glyphs
+	var out []string
+	add := func(glyph, label, text string) {
+		head := st.Pending.Render(glyph + " " + label + ": ")
+		out = append(out, head+st.PendingTxt.Render(ansi.Truncate(oneLine(text), max(w-ansi.StringWidth(head), 1), g.Ellipsis)))
+	}
+	for _, s := range m.steering {
+		add(g.Steering, "steering", s)
+	}
+	for _, s := range m.queued {
+		add(g.Queued, "queued", s)
+	}
+	for _, s := range m.next {
+		add(g.Queued, "next", s)
+	}
+	if len(out) > h {
+		more := len(out) - h + 1
+		out = append(out[:h-1], st.PendingTxt.Render(fmt.Sprintf("  %s %d more", g.Ellipsis, more)))
+	}
+	return out
+}
+
+// tooSmall is the whole screen below the minimum size: a note, cut to fit.
+func tooSmall(st *Styles, w, h int) string {
+	if w <= 0 || h <= 0 {
+		return ""
+	}
+	msg := fmt.Sprintf("Terminal too small (%d×%d): tick needs at least %d×%d.", w, h, minWidth, minHeight)
+	lines := wrapText(msg, w)
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		lines[i] = st.TooSmall.Render(ansi.Truncate(l, w, ""))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// widthCache remembers the display width of lines drawn in recent frames:
+// the chat's lines are the same strings from frame to frame, and hashing
+// one is much cheaper than measuring it.
+type widthCache map[string]int
+
+// widthCacheMax bounds the cache; it is emptied when full.
+const widthCacheMax = 4096
+
+func (c *widthCache) width(l string) int {
+	if len(l) < 16 {
+		return ansi.StringWidth(l)
+	}
+	if n, ok := (*c)[l]; ok {
+		return n
+	}
+	if *c == nil || len(*c) >= widthCacheMax {
+		*c = make(widthCache, 256)
+	}
+	n := ansi.StringWidth(l)
+	(*c)[l] = n
+	return n
+}
+
+// fit cuts or pads a line to exactly w cells.
+func (c *widthCache) fit(l string, w int) string {
+	n := c.width(l)
+	switch {
+	case n > w:
+		return ansi.Truncate(l, w, "")
+	case n < w:
+		return l + strings.Repeat(" ", w-n)
+	}
+	return l
+}

@@ -1,0 +1,369 @@
+// Package ui is tick's full-screen terminal front-end, built on Bubble Tea
+// v2: a chat pane with the transcript, the live todo panel, an input box
+// and a status bar.
+//
+// Run starts the program; New returns the root model (*Model implements
+// tea.Model) for tests and embedding. The model reads a turn's events from
+// the channel Agent.Run returns, draining all queued events into one
+// message per batch, repaints streamed text at most ~30 times a second and
+// runs no timer while idle. esc cancels the running turn's context at once;
+// enter steers a running turn (Agent.Steer) and tab queues the next one.
+// Nothing the user typed is ever dropped: undelivered and queued messages
+// come back into the input after an interrupt or an error.
+//
+// The plain printer for -p lives in ui/printer, the Markdown renderer for
+// answers in ui/markdown.
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/todo"
+)
+
+// Agent is what the TUI needs of the engine; *agent.Agent implements it.
+// Run starts a turn and returns its events (closed after TurnEnd); Steer
+// hands a message to the running turn and returns false when no turn runs.
+type Agent interface {
+	Run(ctx context.Context, prompt string) <-chan agent.Event
+	Steer(text string) bool
+}
+
+// Config is what the TUI shows and talks to.
+type Config struct {
+	Agent     Agent
+	Model     string // model name, for the status bar
+	Workspace string // the directory tick works in, for the status bar
+	Yolo      bool   // approvals are off (shown in the status bar)
+	Dark      bool   // the terminal has a dark background; styles are chosen once
+	Version   string
+	History   []provider.Message // a restored transcript to show (may be nil)
+	Todos     todo.List          // a restored todo list, shown collapsed
+	// Commands are extra slash commands by name ("new" or "/new"); /help
+	// and /quit are built in. A command's tea.Cmd may return NoticeMsg or
+	// ResetMsg. Commands other than the built-ins wait until no turn runs.
+	Commands map[string]func() tea.Cmd
+}
+
+// Model is the root of the TUI. Use New; *Model implements tea.Model.
+type Model struct {
+	cfg   Config
+	ctx   context.Context
+	keys  KeyMap
+	st    *Styles
+	clock func() time.Time
+	now   time.Time
+
+	chat  *chat
+	panel *panel
+	input *input
+	help  help.Model
+	spin  spinner.Model
+
+	width, height int
+	geo           geometry
+
+	turn      *turn
+	seq       int
+	steering  []string // sent with Steer, not delivered yet
+	queued    []string // tab: the next turn after this one ends well
+	next      []string // sent as soon as the current turn is gone
+	approvals []*approval
+	showHelp  bool
+	note      string // transient hint in the status bar
+	quitting  bool
+
+	tokens    int
+	estimated bool
+	commands  map[string]command
+
+	// The last frame, drawn again only when something changed (dirty).
+	widths       widthCache
+	frame        string
+	cursor       *tea.Cursor
+	rendered     bool
+	dirty        bool
+	wasDirty     bool
+	paintPending bool
+}
+
+// frameRate is the most frames per second Bubble Tea writes. Its renderer
+// wakes up at this rate even when nothing changes, so it is the whole idle
+// cost of the app; 30 matches the streaming repaint rate (frameInterval).
+// Callers may pass tea.WithFPS to Run to change it.
+const frameRate = 30
+
+// Minimum terminal size; below it the TUI shows a note instead.
+const (
+	minWidth  = 60
+	minHeight = 15
+)
+
+// New returns the TUI's model for cfg, showing cfg.History and cfg.Todos.
+func New(cfg Config) Model {
+	st := new(Styles)
+	*st = DefaultStyles(cfg.Dark)
+	keys := DefaultKeyMap()
+	m := Model{
+		cfg:      cfg,
+		ctx:      context.Background(),
+		keys:     keys,
+		st:       st,
+		clock:    time.Now,
+		chat:     newChat(st),
+		panel:    newPanel(st),
+		input:    newInput(st, keys),
+		help:     helpModel(st),
+		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
+		commands: newCommands(cfg.Commands),
+		dirty:    true,
+	}
+	m.now = m.clock()
+	if len(cfg.History) > 0 {
+		loadHistory(m.chat, cfg.History)
+		m.chat.addNotice(fmt.Sprintf("resumed session · %s", plural(len(cfg.History), "message")))
+	} else {
+		m.chat.addNotice("Welcome to tick. Describe a task: tick plans it as a todo list and works through it. ? shows the keys.")
+	}
+	if !cfg.Todos.Empty() {
+		m.panel.restore(cfg.Todos)
+	}
+	return m
+}
+
+// Run shows the TUI on the terminal until the user quits or ctx is
+// cancelled, then stops a running turn and waits briefly for it to end.
+// opts are passed to tea.NewProgram (tests use tea.WithInput and
+// tea.WithOutput).
+func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
+	m := New(cfg)
+	m.ctx = ctx
+	p := tea.NewProgram(&m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}, opts...)...)
+	_, err := p.Run()
+	m.shutdown(3 * time.Second)
+	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
+		return fmt.Errorf("ui: run the TUI: %w", err)
+	}
+	return nil
+}
+
+// shutdown cancels a running turn and drains its events until the channel
+// closes (so the agent finishes repairing and saving its history), for at
+// most wait.
+func (m *Model) shutdown(wait time.Duration) {
+	t := m.turn
+	if t == nil {
+		return
+	}
+	t.cancel()
+	for _, a := range m.approvals {
+		a.reply(agent.Approval{})
+	}
+	timeout := time.NewTimer(wait)
+	defer timeout.Stop()
+	for {
+		select {
+		case ev, ok := <-t.ch:
+			if !ok {
+				return
+			}
+			if r, isReq := ev.(agent.ApprovalRequest); isReq {
+				newApproval(m.st, r).reply(agent.Approval{})
+			}
+		case <-timeout.C:
+			return
+		}
+	}
+}
+
+// Init implements tea.Model. Nothing runs until the first key: no timers.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m.wasDirty, m.dirty = m.dirty, true
+	m.now = m.clock()
+	m.panel.now = m.now
+	var cmd tea.Cmd
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = max(msg.Width, 0), max(msg.Height, 0)
+	case eventsMsg:
+		m.chat.now = m.now
+		cmd = m.handleEvents(msg)
+	case paintMsg:
+		m.paintPending = false
+	case spinner.TickMsg:
+		if m.turn == nil { // idle: let the tick chain die
+			m.dirty = m.wasDirty
+			return m, nil
+		}
+		m.spin, cmd = m.spin.Update(msg)
+		m.chat.tick(m.now)
+	case tea.KeyPressMsg:
+		cmd = m.handleKey(msg)
+	case tea.PasteMsg:
+		cmd = m.handlePaste(msg)
+	case tea.MouseWheelMsg:
+		m.handleWheel(msg.Mouse())
+	case NoticeMsg:
+		m.chat.addNotice(msg.Text)
+	case ResetMsg:
+		m.reset(msg)
+	case tea.MouseMsg, tea.KeyReleaseMsg, tea.FocusMsg, tea.BlurMsg:
+		m.dirty = m.wasDirty
+	default:
+		cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+	}
+	m.layout()
+	return m, cmd
+}
+
+// handleKey routes a key: the approval dialog first, then the help
+// overlay, the global keys, and finally the input.
+func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
+	keys := m.keys
+	m.note = ""
+	if len(m.approvals) > 0 {
+		if key.Matches(k, keys.Quit) {
+			m.interrupt()
+			return nil
+		}
+		return m.answer(k)
+	}
+	if m.showHelp && !key.Matches(k, keys.Quit) {
+		m.showHelp = false
+		return nil
+	}
+	half := max(m.geo.chatH/2, 1)
+	switch {
+	case key.Matches(k, keys.Quit):
+		return m.ctrlC()
+	case key.Matches(k, keys.Interrupt):
+		if m.running() {
+			m.interrupt()
+		} else {
+			m.chat.toBottom()
+		}
+	case key.Matches(k, keys.TogglePanel):
+		m.panel.toggle()
+	case key.Matches(k, keys.Help), key.Matches(k, keys.HelpOnEmpty) && m.input.empty():
+		m.showHelp = true
+	case key.Matches(k, keys.PageUp):
+		m.chat.scrollUp(max(m.geo.chatH-1, 1))
+	case key.Matches(k, keys.PageDown):
+		m.chat.scrollDown(max(m.geo.chatH-1, 1))
+	case key.Matches(k, keys.HalfUp):
+		m.chat.scrollUp(half)
+	case key.Matches(k, keys.HalfDown):
+		m.chat.scrollDown(half)
+	case key.Matches(k, keys.Top) && m.input.empty():
+		m.chat.toTop()
+	case key.Matches(k, keys.Bottom) && (m.input.empty() || !m.chat.follow):
+		m.chat.toBottom()
+	case key.Matches(k, keys.ExpandTool):
+		m.chat.toggleTool()
+	case key.Matches(k, keys.Send):
+		return m.submit(false)
+	case key.Matches(k, keys.Queue):
+		return m.submit(true)
+	case key.Matches(k, keys.HistoryPrev) && m.input.canPrev():
+		m.input.prev()
+	case key.Matches(k, keys.HistoryNext) && m.input.walking():
+		m.input.next()
+	default:
+		return m.input.update(k)
+	}
+	return nil
+}
+
+// ctrlC interrupts a running turn; when idle it clears the input, or quits
+// when the input is empty.
+func (m *Model) ctrlC() tea.Cmd {
+	if m.running() {
+		m.interrupt()
+		return nil
+	}
+	m.showHelp = false
+	if !m.input.empty() {
+		m.input.reset()
+		m.note = "input cleared · ctrl+c again to quit"
+		return nil
+	}
+	return m.quit()
+}
+
+// answer passes a key to the approval dialog and sends the answer.
+func (m *Model) answer(msg tea.Msg) tea.Cmd {
+	a := m.approvals[0]
+	ans, cmd := a.update(msg, m.keys)
+	if ans == nil {
+		return cmd
+	}
+	a.reply(*ans)
+	m.approvals = m.approvals[1:]
+	if len(m.approvals) == 0 {
+		m.input.focus()
+		m.turn.setAct(actTool, a.req.Tool)
+	}
+	return cmd
+}
+
+// handlePaste sends pasted text to the reason field of the dialog or to the
+// input.
+func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
+	if len(m.approvals) > 0 {
+		return m.answer(p)
+	}
+	m.showHelp = false
+	return m.input.update(p)
+}
+
+// handleWheel scrolls the chat (or the approval dialog) with the wheel.
+func (m *Model) handleWheel(ms tea.Mouse) {
+	up := ms.Button == tea.MouseWheelUp
+	down := ms.Button == tea.MouseWheelDown
+	if len(m.approvals) > 0 {
+		switch {
+		case up:
+			m.approvals[0].scroll(-scrollStep)
+		case down:
+			m.approvals[0].scroll(scrollStep)
+		}
+		return
+	}
+	switch {
+	case up:
+		m.chat.scrollUp(scrollStep)
+	case down:
+		m.chat.scrollDown(scrollStep)
+	}
+}
+
+// View implements tea.Model. It draws the screen again only when the state
+// changed since the last frame; streamed text marks it changed at most ~30
+// times a second.
+func (m *Model) View() tea.View {
+	if m.dirty || !m.rendered {
+		m.render()
+		m.dirty, m.rendered = false, true
+	}
+	v := tea.NewView(m.frame)
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "tick"
+	if m.cursor != nil {
+		c := *m.cursor
+		v.Cursor = &c
+	}
+	return v
+}
