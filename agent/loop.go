@@ -8,6 +8,7 @@ import (
 
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/todo"
 )
 
 // nagAfter is how many consecutive tool rounds without a todo call make the
@@ -18,7 +19,7 @@ const nagAfter = 3
 var errRoundCap = errors.New("round cap reached")
 
 // nagText is the reminder added after the tool results of such a round.
-const nagText = "<reminder>Update your todos.</reminder>"
+const nagText = todo.Reminder
 
 // loop runs model rounds for one conversation: the parent's turn, or a
 // subagent's whole life. It is used from one goroutine only.

@@ -26,6 +26,11 @@ const (
 // MaxItems is the largest list Parse accepts.
 const MaxItems = 20
 
+// Reminder is the user message the agent adds when the model has worked for
+// a while without updating its list (see DESIGN.md, "Nag reminder"). It is
+// not a prompt of the user's, and session listings do not count it as one.
+const Reminder = "<reminder>Update your todos.</reminder>"
+
 // Item is one step of the plan. ActiveForm is the present-continuous text
 // shown while the item runs; Note is the result of a completed item or the
 // reason a cancelled one was dropped.

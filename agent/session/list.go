@@ -266,15 +266,19 @@ func scanInfo(path string) (Info, error) {
 			if rec.Message == nil {
 				break
 			}
-			if rec.Message.Role == provider.RoleUser {
-				if info.Turns == 0 {
-					var full record
-					if json.Unmarshal(text, &full) == nil && full.Message != nil {
-						info.FirstPrompt = firstLine(full.Message.Content)
-					}
-				}
-				info.Turns++
+			if rec.Message.Role != provider.RoleUser {
+				break
 			}
+			// User messages are small: decode them whole to skip the
+			// agent's reminders, which are not turns.
+			var full record
+			if json.Unmarshal(text, &full) != nil || full.Message == nil || full.Message.Content == todo.Reminder {
+				break
+			}
+			if info.Turns == 0 {
+				info.FirstPrompt = firstLine(full.Message.Content)
+			}
+			info.Turns++
 		case typeTodo:
 			if rec.List != nil {
 				todos = *rec.List

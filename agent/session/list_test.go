@@ -224,3 +224,21 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+func TestRemindersAreNotTurns(t *testing.T) {
+	dir, ws := t.TempDir(), t.TempDir()
+	path := fakeSession(t, dir, ws, "rem12345", time.Now().Add(-time.Hour), []string{"real prompt", todo.Reminder, "second prompt"}, nil)
+	infos, err := List(dir, ws)
+	if err != nil || len(infos) != 1 {
+		t.Fatalf("List = %v, %v", infos, err)
+	}
+	ld, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, got := range map[string]int{"List": infos[0].Turns, "Load": ld.Info.Turns} {
+		if got != 2 {
+			t.Errorf("%s counts %d turns, want 2 (the reminder is not a turn)", name, got)
+		}
+	}
+}

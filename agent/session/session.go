@@ -103,8 +103,8 @@ type Info struct {
 	// Done and Total are the todo list's progress (todo.List.Counts of the
 	// last list recorded).
 	Done, Total int
-	// Turns counts user messages: prompts, steering messages and the
-	// agent's reminders.
+	// Turns counts user messages: prompts and steering messages, not the
+	// agent's todo reminders.
 	Turns int
 }
 
