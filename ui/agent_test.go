@@ -140,3 +140,84 @@ func TestAgentErrorKeepsAppUsable(t *testing.T) {
 		t.Fatalf("retry after the error failed:\n%s", screen(m))
 	}
 }
+
+// talk sends n prompts to the real agent, each answered by the server.
+func talk(t *testing.T, m *Model, srv *providertest.Server, n int) {
+	t.Helper()
+	for i := range n {
+		srv.Enqueue(providertest.Reply{Text: "Answer " + itoa(i) + "."})
+		submit(m, "question "+itoa(i))
+		pump(t, m, idle(m))
+	}
+}
+
+func TestAgentCompactCommand(t *testing.T) {
+	srv := providertest.New(t)
+	m := newAgentModel(t, srv, agent.ApproveAll)
+	talk(t, m, srv, 3)
+
+	srv.Enqueue(providertest.Reply{Text: "Summary: the user asked three questions.", ChunkDelay: 5 * time.Millisecond})
+	submit(m, "/compact")
+	if st := lastLine(screen(m)); !strings.Contains(st, "compacting") {
+		t.Fatalf("status bar during /compact: %s", st)
+	}
+	pump(t, m, idle(m))
+	s := screen(m)
+	if !strings.Contains(s, "── compacted: ") || !strings.Contains(s, " tokens ──") {
+		t.Fatalf("no compaction marker:\n%s", s)
+	}
+	if strings.Contains(s, "Error") {
+		t.Fatalf("the compaction failed:\n%s", s)
+	}
+
+	srv.Enqueue(providertest.Reply{Text: "Still here."})
+	submit(m, "question 3")
+	pump(t, m, idle(m))
+	if !strings.Contains(screen(m), "Still here.") {
+		t.Fatalf("no answer after the compaction:\n%s", screen(m))
+	}
+	reqs := srv.Requests()
+	var sent strings.Builder
+	for _, msg := range reqs[len(reqs)-1].Messages {
+		sent.WriteString(msg.Content + "\n")
+	}
+	if !strings.Contains(sent.String(), "the user asked three questions") || strings.Contains(sent.String(), "question 0") {
+		t.Fatalf("the request after /compact does not hold the summary instead of the old turns:\n%s", sent.String())
+	}
+	if errs := srv.Errors(); len(errs) > 0 {
+		t.Fatalf("invalid requests: %v", errs)
+	}
+}
+
+func TestAgentCompactInterrupted(t *testing.T) {
+	srv := providertest.New(t)
+	m := newAgentModel(t, srv, agent.ApproveAll)
+	talk(t, m, srv, 3)
+
+	srv.Enqueue(providertest.Reply{Text: "A summary that never ends", Hang: true})
+	submit(m, "/compact")
+	submit(m, "after compaction") // queued, not steered
+	for deadline := time.Now().Add(10 * time.Second); len(srv.Requests()) < 4; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the summary request never reached the server")
+		}
+	}
+	press(m, "esc")
+	pump(t, m, idle(m))
+	s := screen(m)
+	if !strings.Contains(s, "Compaction interrupted") || strings.Contains(s, "── compacted") {
+		t.Fatalf("screen after esc during /compact:\n%s", s)
+	}
+	if got := m.input.value(); got != "after compaction" {
+		t.Fatalf("input after the interrupt = %q", got)
+	}
+	srv.Enqueue(providertest.Reply{Text: "Answered."})
+	press(m, "enter")
+	pump(t, m, idle(m))
+	if !strings.Contains(screen(m), "Answered.") {
+		t.Fatalf("no answer after the interrupted compaction:\n%s", screen(m))
+	}
+	if errs := srv.Errors(); len(errs) > 0 {
+		t.Fatalf("invalid requests: %v", errs)
+	}
+}

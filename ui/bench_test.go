@@ -64,7 +64,8 @@ func streamText() string {
 // BenchmarkStreamTUI streams 100,000 characters as TextDelta events of
 // ~5 characters through Update, in batches of 20 events, and draws a frame
 // every 30 batches (about what a fast server and the ~30 fps repaint tick
-// give).
+// give). Like Bubble Tea, it calls View after every Update; between repaint
+// ticks that returns the last frame without drawing.
 func BenchmarkStreamTUI(b *testing.B) {
 	text := streamText()
 	var deltas []agent.Event
@@ -83,6 +84,7 @@ func BenchmarkStreamTUI(b *testing.B) {
 		b.StartTimer()
 		for i, n := 0, 0; i < len(deltas); i, n = i+batch, n+1 {
 			m.Update(eventsMsg{turn: id, ch: ch, events: deltas[i:min(i+batch, len(deltas))]})
+			_ = m.View()
 			if n%30 == 0 {
 				m.Update(paintMsg{})
 				_ = m.View()

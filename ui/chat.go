@@ -11,13 +11,16 @@ import (
 )
 
 // chat is the transcript pane. Each entry caches its rendered lines for the
-// current width and is rendered again only when it changed, so drawing the
-// pane costs the visible lines, not the length of the session.
+// current width and is rendered again only when it changed; an assistant
+// answer is laid out block by block, each Markdown block rendered (once per
+// width, by its markdown.Renderer) only when it reaches the screen. Drawing
+// the pane costs the visible lines, not the length of the session or of the
+// answer.
 //
-// Scrolling keeps an anchor (an entry and a line inside it) instead of an
-// absolute line number: moving the view and drawing it only touch the
-// entries on screen, even right after a resize, when the other entries have
-// not been rendered for the new width yet.
+// Scrolling keeps an anchor (an entry, a part of it and a line inside that,
+// see scroll.go) instead of an absolute line number: moving the view and
+// drawing it only touch the parts on screen, even right after a resize,
+// when the others have not been rendered for the new width yet.
 type chat struct {
 	st      *Styles
 	mdStyle markdown.Style
@@ -26,7 +29,7 @@ type chat struct {
 	entries []*entry
 	width   int
 	height  int
-	total   int // lines of all entries as last rendered (stale ones at their old width)
+	blank   []string // one empty line, the gap above an answer (never modified)
 
 	follow bool   // stick to the bottom
 	top    anchor // first line on screen when not following
@@ -38,9 +41,6 @@ type chat struct {
 	reasoning int                  // reasoning entry receiving text, or -1
 	now       time.Time
 }
-
-// anchor is a line of the transcript: line off of entry idx.
-type anchor struct{ idx, off int }
 
 // scrollStep is how many lines one mouse wheel notch scrolls.
 const scrollStep = 3
@@ -58,6 +58,7 @@ func newChat(st *Styles) *chat {
 		tools:     map[string]*toolCall{},
 		toolEntry: map[string]int{},
 		live:      map[int]bool{},
+		blank:     []string{""},
 		streaming: -1,
 		reasoning: -1,
 		width:     80,
@@ -94,24 +95,20 @@ func (c *chat) gap(i int) bool {
 	return !(c.entries[i].kind == entryTool && c.entries[i-1].kind == entryTool)
 }
 
-// lines returns entry i rendered for the current width, rendering it if
-// needed, and keeps the total line count up to date.
+// lines returns entry i (not an assistant answer: see part) rendered for
+// the current width, rendering it if needed.
 func (c *chat) lines(i int) []string {
 	e := c.entries[i]
 	if e.width == c.width && !e.dirty {
 		return e.lines
 	}
-	old := len(e.lines)
 	e.lines = e.render(c.st, c.width, c.gap(i), c.now)
-	if e.kind != entryAssistant { // the Markdown renderer keeps to the width itself
-		for j, l := range e.lines {
-			if len(l) > c.width && ansi.StringWidth(l) > c.width {
-				e.lines[j] = ansi.Truncate(l, c.width, "")
-			}
+	for j, l := range e.lines {
+		if len(l) > c.width && ansi.StringWidth(l) > c.width {
+			e.lines[j] = ansi.Truncate(l, c.width, "")
 		}
 	}
 	e.width, e.dirty = c.width, false
-	c.total += len(e.lines) - old
 	return e.lines
 }
 
@@ -155,11 +152,10 @@ func (c *chat) appendText(s string) {
 		c.streaming = c.add(c.newAssistant("", false))
 	}
 	e := c.entries[c.streaming]
-	e.md.Append(s)
+	e.md.Append(s) // the renderer knows what changed; no dirty flag
 	if !e.visible && strings.TrimSpace(s) != "" {
 		e.visible = true
 	}
-	e.dirty = true
 }
 
 // appendReasoning adds a streamed piece of the model's thinking.

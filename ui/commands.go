@@ -31,8 +31,10 @@ type command struct {
 	builtin bool
 }
 
-// newCommands returns the built-in commands plus extra.
-func newCommands(extra map[string]func() tea.Cmd) map[string]command {
+// newCommands returns the built-in commands plus extra: /help, /quit
+// (/exit), /compact, and /sessions when sessions lists the saved sessions.
+// A built-in replaces an extra command of the same name.
+func newCommands(extra map[string]func() tea.Cmd, sessions bool) map[string]command {
 	cmds := map[string]command{}
 	for name, f := range extra {
 		name = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(name), "/"))
@@ -47,6 +49,11 @@ func newCommands(extra map[string]func() tea.Cmd) map[string]command {
 	}}
 	quit := command{builtin: true, run: func(m *Model) tea.Cmd { return m.quit() }}
 	cmds["quit"], cmds["exit"] = quit, quit
+	// These two say themselves why they wait while a turn runs.
+	cmds["compact"] = command{builtin: true, run: (*Model).startCompact}
+	if sessions {
+		cmds["sessions"] = command{builtin: true, run: (*Model).openSessions}
+	}
 	return cmds
 }
 

@@ -24,7 +24,9 @@ const (
 )
 
 // entry is one block of the transcript. Its rendered lines are cached for
-// one width; dirty marks a change of content since they were rendered.
+// one width; dirty marks a change of content since they were rendered. An
+// assistant answer caches nothing here: its markdown.Renderer keeps its
+// rendered blocks, and the chat lays them out one by one (see scroll.go).
 type entry struct {
 	kind entryKind
 	text string // user, notice, error, reasoning text
@@ -37,7 +39,7 @@ type entry struct {
 
 	start, end time.Time // reasoning: when it started and ended
 
-	lines []string // rendered lines, including the blank line above
+	lines []string // rendered lines, including the blank line above (not for answers)
 	width int      // width of lines; 0 means never rendered
 	dirty bool
 }
@@ -79,7 +81,9 @@ const (
 )
 
 // render returns the entry's lines at width w (at least 1). gap adds the
-// blank line that separates it from the entry above.
+// blank line that separates it from the entry above. An assistant answer
+// is all of its Markdown at once; the chat shows it block by block instead
+// (see chat.part).
 func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
 	var out []string
 	if gap {

@@ -107,7 +107,6 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 // handleEvent applies one event of the running turn.
 func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	t := m.turn
-	now := m.clock()
 	switch ev := ev.(type) {
 	case agent.TextDelta:
 		m.chat.appendText(ev.Text)
@@ -119,7 +118,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.chat.assistantDone(ev.Text)
 		t.setAct(actThinking, "")
 	case agent.ToolStart:
-		m.chat.now = now
+		m.chat.now = m.clock()
 		m.chat.startTool(ev)
 		if ev.Name != "todo" {
 			m.panel.toolCall()
@@ -129,7 +128,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.chat.endTool(ev)
 		t.setAct(actThinking, "")
 	case agent.TodoUpdate:
-		m.panel.update(ev.List, now)
+		m.panel.update(ev.List, m.clock())
 		m.chat.plan(ev.List)
 	case agent.Subagent:
 		return m.handleSubagent(ev)
@@ -151,7 +150,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.Notice:
 		m.chat.addNotice(ev.Text)
 	case agent.Compacted:
-		m.chat.addNotice("context compacted: " + formatTokens(ev.Before) + " → " + formatTokens(ev.After) + " tokens")
+		m.chat.addMark(compactedLabel(ev))
 	case agent.TurnEnd:
 		m.turnEnded(ev)
 	}

@@ -23,9 +23,10 @@ type scriptAgent struct {
 }
 
 type scriptRun struct {
-	ctx    context.Context
-	prompt string
-	ch     chan agent.Event
+	ctx     context.Context
+	prompt  string
+	compact bool // a Compact call, not a Run
+	ch      chan agent.Event
 }
 
 func (a *scriptAgent) Run(ctx context.Context, prompt string) <-chan agent.Event {
@@ -35,6 +36,29 @@ func (a *scriptAgent) Run(ctx context.Context, prompt string) <-chan agent.Event
 	a.runs = append(a.runs, r)
 	a.running = true
 	return r.ch
+}
+
+// Compact records a compaction as a run without a prompt.
+func (a *scriptAgent) Compact(ctx context.Context) <-chan agent.Event {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	r := &scriptRun{ctx: ctx, compact: true, ch: make(chan agent.Event, 64)}
+	a.runs = append(a.runs, r)
+	a.running = true
+	return r.ch
+}
+
+// compactions counts the Compact calls.
+func (a *scriptAgent) compactions() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n := 0
+	for _, r := range a.runs {
+		if r.compact {
+			n++
+		}
+	}
+	return n
 }
 
 func (a *scriptAgent) Steer(text string) bool {
@@ -61,7 +85,9 @@ func (a *scriptAgent) prompts() []string {
 	defer a.mu.Unlock()
 	var p []string
 	for _, r := range a.runs {
-		p = append(p, r.prompt)
+		if !r.compact {
+			p = append(p, r.prompt)
+		}
 	}
 	return p
 }

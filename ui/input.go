@@ -90,14 +90,15 @@ func newInput(st *Styles, keys KeyMap) *input {
 
 // setSize sets the width and the most lines the input may grow to.
 func (in *input) setSize(w, maxH int) {
-	in.cacheGood = false
 	maxH = max(min(maxH, inputMaxLines), 1)
 	if maxH != in.maxH {
+		in.cacheGood = false
 		in.maxH = maxH
 		in.ta.MaxHeight = maxH
 		in.ta.SetHeight(in.ta.Height())
 	}
 	if w != in.width {
+		in.cacheGood = false
 		in.width = w
 		in.ta.SetWidth(w)
 	}

@@ -32,8 +32,12 @@ type KeyMap struct {
 	Allow       key.Binding
 	AllowAlways key.Binding
 	Deny        key.Binding
-	Dismiss     key.Binding // deny (approval) or close (help)
-	Confirm     key.Binding // send the typed reason
+	Dismiss     key.Binding // deny (approval) or close (help, sessions)
+	Confirm     key.Binding // send the typed reason, resume the selected session
+
+	// Sessions picker (/sessions).
+	SelectPrev key.Binding
+	SelectNext key.Binding
 }
 
 // DefaultKeyMap returns tick's key bindings.
@@ -65,6 +69,9 @@ func DefaultKeyMap() KeyMap {
 		Deny:        b(k("n", "N"), h("n", "deny, with a reason")),
 		Dismiss:     b(k("esc"), h("esc", "deny")),
 		Confirm:     b(k("enter"), h("enter", "send")),
+
+		SelectPrev: b(k("up", "k"), h("↑/k", "move up (/sessions)")),
+		SelectNext: b(k("down", "j"), h("↓/j", "move down")),
 	}
 }
 
@@ -74,7 +81,8 @@ func (k KeyMap) ShortHelp() []key.Binding {
 }
 
 // FullHelp returns every binding in columns, for the help overlay
-// (help.KeyMap).
+// (help.KeyMap). The sessions picker's keys are left out: the picker shows
+// them itself.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Quit},

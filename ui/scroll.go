@@ -4,9 +4,106 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
+// The transcript is laid out in parts, each rendered only when it reaches
+// the screen. Most entries are one part (their cached lines, with the blank
+// line above them). An assistant answer is the blank line above it (part
+// 0), then one part per finished Markdown block (parts 1..n, see
+// markdown.Renderer.Block) and finally its unfinished tail (part n+1): a
+// long answer streaming in follow mode renders only the blocks that are on
+// screen when a frame is drawn, and scrolling up renders the blocks it
+// passes.
+
+// anchor is a line of the transcript: line off of part part of entry idx.
+type anchor struct{ idx, part, off int }
+
+// partCount returns how many parts entry i has.
+func (c *chat) partCount(i int) int {
+	if e := c.entries[i]; e.kind == entryAssistant {
+		return e.md.Blocks() + 2
+	}
+	return 1
+}
+
+// part returns the lines of part p of entry i at the current width,
+// rendering them if needed.
+func (c *chat) part(i, p int) []string {
+	e := c.entries[i]
+	if e.kind != entryAssistant {
+		return c.lines(i)
+	}
+	if !e.visible {
+		return nil
+	}
+	e.md.SetWidth(c.width) // the Markdown renderer keeps to the width itself
+	n := e.md.Blocks()
+	switch {
+	case p == 0:
+		if c.gap(i) {
+			return c.blank
+		}
+		return nil
+	case p <= n:
+		return e.md.Block(p - 1)
+	default:
+		return e.md.Tail()
+	}
+}
+
+// partLines returns the lines of the part a points at.
+func (c *chat) partLines(a anchor) []string { return c.part(a.idx, a.part) }
+
+// last returns the last part of the transcript; ok is false when it is
+// empty.
+func (c *chat) last() (a anchor, ok bool) {
+	if len(c.entries) == 0 {
+		return anchor{}, false
+	}
+	i := len(c.entries) - 1
+	return anchor{idx: i, part: c.partCount(i) - 1}, true
+}
+
+// prev returns the part before a's (offset 0); ok is false at the first.
+func (c *chat) prev(a anchor) (anchor, bool) {
+	switch {
+	case a.part > 0:
+		return anchor{idx: a.idx, part: a.part - 1}, true
+	case a.idx > 0:
+		return anchor{idx: a.idx - 1, part: c.partCount(a.idx-1) - 1}, true
+	}
+	return a, false
+}
+
+// next returns the part after a's (offset 0); ok is false at the last.
+func (c *chat) next(a anchor) (anchor, bool) {
+	switch {
+	case a.part+1 < c.partCount(a.idx):
+		return anchor{idx: a.idx, part: a.part + 1}, true
+	case a.idx+1 < len(c.entries):
+		return anchor{idx: a.idx + 1}, true
+	}
+	return a, false
+}
+
+// clamp returns a moved onto a part that exists (the transcript may have
+// been cleared, an answer's tail may have become a block).
+func (c *chat) clamp(a anchor) anchor {
+	if len(c.entries) == 0 {
+		return anchor{}
+	}
+	if a.idx >= len(c.entries) {
+		a, _ = c.last()
+		return a
+	}
+	a.idx, a.part, a.off = max(a.idx, 0), max(a.part, 0), max(a.off, 0)
+	if n := c.partCount(a.idx); a.part >= n {
+		a.part = n - 1
+	}
+	return a
+}
+
 // view returns exactly c.height lines: the visible part of the transcript,
 // with a "more below" marker on the last line when the view does not
-// follow the bottom. It renders only entries that reach the screen.
+// follow the bottom. It renders only parts that reach the screen.
 func (c *chat) view() []string {
 	h := c.height
 	var out []string
@@ -31,19 +128,18 @@ func (c *chat) view() []string {
 // bottomLines returns the last h lines of the transcript (fewer if it is
 // shorter).
 func (c *chat) bottomLines(h int) []string {
-	n, i := 0, len(c.entries)-1
-	for ; i >= 0; i-- {
-		n += len(c.lines(i))
-		if n >= h {
-			break
-		}
+	var parts [][]string // from the bottom up
+	n := 0
+	for a, ok := c.last(); ok && n < h; a, ok = c.prev(a) {
+		l := c.partLines(a)
+		parts = append(parts, l)
+		n += len(l)
 	}
-	i = max(i, 0)
-	skip := max(n-h, 0)
+	skip := max(n-h, 0) // lines of the topmost part above the screen
 	out := make([]string, 0, min(n, h))
-	for j := i; j < len(c.entries); j++ {
-		l := c.lines(j)
-		if j == i {
+	for k := len(parts) - 1; k >= 0; k-- {
+		l := parts[k]
+		if k == len(parts)-1 {
 			l = l[min(skip, len(l)):]
 		}
 		out = append(out, l...)
@@ -54,11 +150,13 @@ func (c *chat) bottomLines(h int) []string {
 // linesFrom returns up to h lines starting at a.
 func (c *chat) linesFrom(a anchor, h int) []string {
 	out := make([]string, 0, h)
-	for i := a.idx; i < len(c.entries) && len(out) < h; i++ {
-		l := c.lines(i)
-		if i == a.idx {
-			l = l[min(a.off, len(l)):]
-		}
+	if len(c.entries) == 0 {
+		return out
+	}
+	a = c.clamp(a)
+	for ok := true; ok && len(out) < h; a, ok = c.next(a) {
+		l := c.partLines(a)
+		l = l[min(a.off, len(l)):]
 		out = append(out, l[:min(len(l), h-len(out))]...)
 	}
 	return out
@@ -68,10 +166,11 @@ func (c *chat) linesFrom(a anchor, h int) []string {
 // following the bottom.
 func (c *chat) bottomAnchor() anchor {
 	n := 0
-	for i := len(c.entries) - 1; i >= 0; i-- {
-		n += len(c.lines(i))
+	for a, ok := c.last(); ok; a, ok = c.prev(a) {
+		n += len(c.partLines(a))
 		if n >= c.height {
-			return anchor{i, n - c.height}
+			a.off = n - c.height
+			return a
 		}
 	}
 	return anchor{}
@@ -80,13 +179,14 @@ func (c *chat) bottomAnchor() anchor {
 // atBottom reports whether the view from a reaches the end of the
 // transcript.
 func (c *chat) atBottom(a anchor) bool {
+	if len(c.entries) == 0 {
+		return true
+	}
+	a = c.clamp(a)
 	n := 0
-	for i := a.idx; i < len(c.entries); i++ {
-		l := len(c.lines(i))
-		if i == a.idx {
-			l -= min(a.off, l)
-		}
-		n += l
+	for ok := true; ok; a, ok = c.next(a) {
+		l := len(c.partLines(a))
+		n += l - min(a.off, l)
 		if n > c.height {
 			return false
 		}
@@ -103,16 +203,16 @@ func (c *chat) scrollUp(n int) {
 		c.top = c.bottomAnchor()
 	}
 	c.follow = false
-	a := c.top
-	a.idx = min(a.idx, len(c.entries)-1)
+	a := c.clamp(c.top)
 	a.off -= n
 	for a.off < 0 {
-		if a.idx == 0 {
+		p, ok := c.prev(a)
+		if !ok {
 			a.off = 0
 			break
 		}
-		a.idx--
-		a.off += len(c.lines(a.idx))
+		p.off = a.off + len(c.partLines(p))
+		a = p
 	}
 	c.top = a
 	if c.atBottom(a) {
@@ -123,17 +223,22 @@ func (c *chat) scrollUp(n int) {
 // scrollDown moves the view n lines down; reaching the bottom follows it
 // again.
 func (c *chat) scrollDown(n int) {
-	if c.follow {
+	if c.follow || len(c.entries) == 0 {
 		return
 	}
-	a := c.top
+	a := c.clamp(c.top)
 	a.off += n
-	for a.idx < len(c.entries)-1 && a.off >= len(c.lines(a.idx)) {
-		a.off -= len(c.lines(a.idx))
-		a.idx++
+	for {
+		l := len(c.partLines(a))
+		p, ok := c.next(a)
+		if a.off < l || !ok {
+			break
+		}
+		p.off = a.off - l
+		a = p
 	}
 	c.top = a
-	if a.idx >= len(c.entries) || c.atBottom(a) {
+	if c.atBottom(a) {
 		c.follow = true
 	}
 }
@@ -152,20 +257,22 @@ func (c *chat) toBottom() { c.follow = true }
 
 // visibleRange returns the entries [from, to) that are on screen.
 func (c *chat) visibleRange() (from, to int) {
+	if len(c.entries) == 0 {
+		return 0, 0
+	}
 	a := c.top
 	if c.follow {
 		a = c.bottomAnchor()
 	}
+	a = c.clamp(a)
+	from, to = a.idx, a.idx+1
 	n := 0
-	i := a.idx
-	for ; i < len(c.entries) && n < c.height; i++ {
-		l := len(c.lines(i))
-		if i == a.idx {
-			l -= min(a.off, l)
-		}
-		n += l
+	for ok := true; ok && n < c.height; a, ok = c.next(a) {
+		l := len(c.partLines(a))
+		n += l - min(a.off, l)
+		to = a.idx + 1
 	}
-	return a.idx, i
+	return from, to
 }
 
 // toggleTool expands or collapses the output of the lowest tool call on

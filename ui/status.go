@@ -20,6 +20,7 @@ const (
 	actTool
 	actApproval
 	actInterrupting
+	actCompacting // a compaction (/compact) runs as the turn
 )
 
 // statusInfo is everything the status bar shows.
@@ -58,6 +59,8 @@ func statusView(st *Styles, s statusInfo, w int) string {
 		state = "waiting for approval"
 	case actInterrupting:
 		state = "interrupting"
+	case actCompacting:
+		state = "compacting"
 	default:
 		state = "idle"
 	}

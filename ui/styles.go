@@ -91,6 +91,7 @@ type Styles struct {
 	DialogBox   lipgloss.Style
 	DialogTitle lipgloss.Style
 	DialogText  lipgloss.Style
+	PickerSel   lipgloss.Style // the selected row of the sessions picker
 	DiffAdd     lipgloss.Style
 	DiffDel     lipgloss.Style
 	DiffHunk    lipgloss.Style
@@ -199,6 +200,7 @@ func DefaultStyles(dark bool) Styles {
 		DialogBox:   s().Border(lipgloss.RoundedBorder()).BorderForeground(dialogB).Padding(0, 1),
 		DialogTitle: s().Foreground(accent).Bold(true),
 		DialogText:  s().Foreground(text),
+		PickerSel:   s().Foreground(accent).Bold(true),
 		DiffAdd:     s().Foreground(green),
 		DiffDel:     s().Foreground(red),
 		DiffHunk:    s().Foreground(blue),

@@ -11,25 +11,30 @@ import (
 )
 
 // turn is the running turn: its events, the cancel func of its context and
-// what it is doing. It stays set from Run until its channel closes; ended
-// is set when its TurnEnd arrived.
+// what it is doing. It stays set from Run (or Compact) until its channel
+// closes; ended is set when its TurnEnd arrived.
 type turn struct {
-	id     int
-	ch     <-chan agent.Event
-	cancel context.CancelFunc
-	start  time.Time
-	ended  bool
-	act    activity
-	tool   string
+	id      int
+	ch      <-chan agent.Event
+	cancel  context.CancelFunc
+	start   time.Time
+	ended   bool
+	act     activity
+	tool    string
+	compact bool // a compaction (/compact), not a model turn: nothing to steer
 }
 
-// setAct records what the turn does, unless it is being interrupted.
+// setAct records what the turn does, unless it is being interrupted or is
+// a compaction (which only ever compacts).
 func (t *turn) setAct(a activity, tool string) {
-	if t == nil || t.act == actInterrupting || t.ended {
+	if t == nil || t.act == actInterrupting || t.ended || t.compact {
 		return
 	}
 	t.act, t.tool = a, tool
 }
+
+// placeholderCompacting is the input's placeholder during a compaction.
+const placeholderCompacting = "enter or tab to queue the next prompt · esc to interrupt"
 
 // running reports whether a turn runs and has not ended.
 func (m *Model) running() bool { return m.turn != nil && !m.turn.ended }
@@ -43,12 +48,38 @@ func (m *Model) startTurn(text string) tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.seq++
-	ch := m.cfg.Agent.Run(ctx, text)
-	m.turn = &turn{id: m.seq, ch: ch, cancel: cancel, start: m.now, act: actThinking}
 	m.panel.turnStart(m.now)
+	return m.begin(&turn{cancel: cancel, act: actThinking, ch: m.cfg.Agent.Run(ctx, text)})
+}
+
+// startCompact runs a compaction (/compact) through the same machinery as
+// a turn: the status bar says "compacting" with the spinner, esc cancels
+// it, and what is typed meanwhile is queued (there is no model turn to
+// steer). Its Compacted event shows as a marker in the chat.
+func (m *Model) startCompact() tea.Cmd {
+	if m.turn != nil {
+		m.chat.addNotice("/compact waits for the running turn: press esc to interrupt it first")
+		return nil
+	}
+	m.chat.toBottom()
+	if m.cfg.Agent == nil {
+		m.chat.addError("no model is configured", "Start tick with a model (see tick --help).")
+		return nil
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	cmd := m.begin(&turn{cancel: cancel, act: actCompacting, compact: true, ch: m.cfg.Agent.Compact(ctx)})
+	m.input.ta.Placeholder = placeholderCompacting // setRunning chose the steering one
+	return cmd
+}
+
+// begin makes t the running turn and starts reading its events and the
+// spinner.
+func (m *Model) begin(t *turn) tea.Cmd {
+	m.seq++
+	t.id, t.start = m.seq, m.now
+	m.turn = t
 	m.input.setRunning(true)
-	return tea.Batch(waitEvents(m.seq, ch), m.spin.Tick)
+	return tea.Batch(waitEvents(t.id, t.ch), m.spin.Tick)
 }
 
 // submit sends the input: a slash command, a new turn, or while a turn
@@ -69,7 +100,7 @@ func (m *Model) submit(queue bool) tea.Cmd {
 		return m.startTurn(text)
 	case m.turn.ended || m.turn.act == actInterrupting:
 		m.next = append(m.next, text) // sent as soon as the turn is gone
-	case queue:
+	case queue || m.turn.compact:
 		m.queued = append(m.queued, text)
 	case m.cfg.Agent.Steer(text):
 		m.steering = append(m.steering, text)
@@ -124,7 +155,9 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 	t.cancel()
 	m.chat.now = m.now
 	m.chat.endTurn()
-	m.panel.turnEnd(m.now)
+	if !t.compact {
+		m.panel.turnEnd(m.now)
+	}
 	m.dropApprovals()
 	m.input.setRunning(false)
 	back := append(append([]string(nil), ev.Undelivered...), m.queued...)
@@ -135,6 +168,9 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 		return
 	case agent.ReasonInterrupted:
 		note := "Interrupted"
+		if t.compact {
+			note = "Compaction interrupted · the conversation is unchanged"
+		}
 		if len(back) > 0 {
 			note += " · what was not sent yet is back in the input"
 		}
@@ -146,6 +182,9 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 		}
 		if msg == "" {
 			msg = "the turn failed"
+		}
+		if t.compact && !errors.Is(ev.Err, agent.ErrBusy) {
+			msg = "could not compact the conversation: " + msg
 		}
 		m.chat.addError(msg, errorHint(msg, ev.Err))
 	}

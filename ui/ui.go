@@ -9,7 +9,9 @@
 // runs no timer while idle. esc cancels the running turn's context at once;
 // enter steers a running turn (Agent.Steer) and tab queues the next one.
 // Nothing the user typed is ever dropped: undelivered and queued messages
-// come back into the input after an interrupt or an error.
+// come back into the input after an interrupt or an error. /compact runs
+// Agent.Compact through the same turn machinery, and /sessions opens a
+// picker over Config.Sessions that resumes one through Config.Resume.
 //
 // The plain printer for -p lives in ui/printer, the Markdown renderer for
 // answers in ui/markdown.
@@ -32,10 +34,13 @@ import (
 
 // Agent is what the TUI needs of the engine; *agent.Agent implements it.
 // Run starts a turn and returns its events (closed after TurnEnd); Steer
-// hands a message to the running turn and returns false when no turn runs.
+// hands a message to the running turn and returns false when no turn runs;
+// Compact compacts the conversation as a turn of its own (/compact): its
+// channel carries Compacted or a Notice, then TurnEnd, and is closed.
 type Agent interface {
 	Run(ctx context.Context, prompt string) <-chan agent.Event
 	Steer(text string) bool
+	Compact(ctx context.Context) <-chan agent.Event
 }
 
 // Config is what the TUI shows and talks to.
@@ -48,10 +53,23 @@ type Config struct {
 	Version   string
 	History   []provider.Message // a restored transcript to show (may be nil)
 	Todos     todo.List          // a restored todo list, shown collapsed
-	// Commands are extra slash commands by name ("new" or "/new"); /help
-	// and /quit are built in. A command's tea.Cmd may return NoticeMsg or
-	// ResetMsg. Commands other than the built-ins wait until no turn runs.
+	// Notices are shown as notice lines at the top of the chat, after the
+	// restored transcript: what happened before the app started (a
+	// resumed session, repairs of its file). Without them a restored
+	// History gets a generic "resumed session" line.
+	Notices []string
+	// Commands are extra slash commands by name ("new" or "/new"); /help,
+	// /quit, /compact and (with Sessions) /sessions are built in. A
+	// command's tea.Cmd may return NoticeMsg or ResetMsg. Commands other
+	// than the built-ins wait until no turn runs.
 	Commands map[string]func() tea.Cmd
+	// Sessions lists the workspace's saved sessions, most recently used
+	// first, for the /sessions picker; nil leaves /sessions out. Resume
+	// opens one of them and returns what replaces the conversation on
+	// screen (applied like a ResetMsg). Both are called off the update
+	// loop (in a tea.Cmd), never while a turn runs.
+	Sessions func() ([]SessionInfo, error)
+	Resume   func(id string) (ResetMsg, error)
 }
 
 // Model is the root of the TUI. Use New; *Model implements tea.Model.
@@ -78,6 +96,7 @@ type Model struct {
 	queued    []string // tab: the next turn after this one ends well
 	next      []string // sent as soon as the current turn is gone
 	approvals []*approval
+	picker    *picker // the /sessions dialog, when open
 	showHelp  bool
 	note      string // transient hint in the status bar
 	quitting  bool
@@ -124,15 +143,23 @@ func New(cfg Config) Model {
 		input:    newInput(st, keys),
 		help:     helpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
-		commands: newCommands(cfg.Commands),
+		commands: newCommands(cfg.Commands, cfg.Sessions != nil),
 		dirty:    true,
 	}
 	m.now = m.clock()
-	if len(cfg.History) > 0 {
+	switch {
+	case len(cfg.History) > 0:
 		loadHistory(m.chat, cfg.History)
-		m.chat.addNotice(fmt.Sprintf("resumed session · %s", plural(len(cfg.History), "message")))
-	} else {
+		if len(cfg.Notices) == 0 {
+			m.chat.addNotice(fmt.Sprintf("resumed session · %s", plural(len(cfg.History), "message")))
+		}
+	default:
 		m.chat.addNotice("Welcome to tick. Describe a task: tick plans it as a todo list and works through it. ? shows the keys.")
+	}
+	for _, n := range cfg.Notices {
+		if n != "" {
+			m.chat.addNotice(n)
+		}
 	}
 	if !cfg.Todos.Empty() {
 		m.panel.restore(cfg.Todos)
@@ -219,6 +246,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.chat.addNotice(msg.Text)
 	case ResetMsg:
 		m.reset(msg)
+	case sessionsMsg:
+		m.handleSessions(msg)
+	case resumedMsg:
+		m.handleResumed(msg)
 	case tea.MouseMsg, tea.KeyReleaseMsg, tea.FocusMsg, tea.BlurMsg:
 		m.dirty = m.wasDirty
 	default:
@@ -228,8 +259,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-// handleKey routes a key: the approval dialog first, then the help
-// overlay, the global keys, and finally the input.
+// handleKey routes a key: the approval dialog first, then the sessions
+// picker, the help overlay, the global keys, and finally the input.
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := m.keys
 	m.note = ""
@@ -239,6 +270,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return m.answer(k)
+	}
+	if m.picker != nil {
+		return m.pickerKey(k)
 	}
 	if m.showHelp && !key.Matches(k, keys.Quit) {
 		m.showHelp = false
@@ -324,6 +358,9 @@ func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 	if len(m.approvals) > 0 {
 		return m.answer(p)
 	}
+	if m.picker != nil {
+		return nil
+	}
 	m.showHelp = false
 	return m.input.update(p)
 }
@@ -341,6 +378,15 @@ func (m *Model) handleWheel(ms tea.Mouse) {
 		}
 		return
 	}
+	if p := m.picker; p != nil {
+		switch {
+		case up && !p.busy:
+			p.move(-1)
+		case down && !p.busy:
+			p.move(1)
+		}
+		return
+	}
 	switch {
 	case up:
 		m.chat.scrollUp(scrollStep)
@@ -355,6 +401,7 @@ func (m *Model) handleWheel(ms tea.Mouse) {
 func (m *Model) View() tea.View {
 	if m.dirty || !m.rendered {
 		m.render()
+		m.overlayPicker()
 		m.dirty, m.rendered = false, true
 	}
 	v := tea.NewView(m.frame)

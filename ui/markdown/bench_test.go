@@ -107,3 +107,31 @@ func BenchmarkLongLineStream(b *testing.B) {
 		r.Lines()
 	}
 }
+
+// BenchmarkFollowStream is BenchmarkAppendStream laid out the way the chat
+// pane follows a stream: every 600 deltas (a frame of a very fast stream)
+// it asks only for the tail and the last blocks that fill 40 lines, so
+// blocks that scroll by between two frames are never rendered.
+func BenchmarkFollowStream(b *testing.B) {
+	doc := benchDoc(100_000)
+	pool := markdown.NewPool()
+	frame := func(r *markdown.Renderer) {
+		n := len(r.Tail())
+		for i := r.Blocks() - 1; i >= 0 && n < 40; i-- {
+			n += len(r.Block(i))
+		}
+	}
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := markdown.New(markdown.WithWidth(100), markdown.WithPool(pool))
+		for i, k := 0, 0; i < len(doc); i, k = i+5, k+1 {
+			r.Append(doc[i:min(i+5, len(doc))])
+			if k%600 == 599 {
+				frame(r)
+			}
+		}
+		r.Finish()
+		frame(r)
+	}
+}

@@ -24,8 +24,8 @@ func (r *Renderer) Dedents() []int {
 	return d
 }
 
-// Tail returns the unfinished tail's raw text.
-func (r *Renderer) Tail() string { return string(r.text[r.tailStart:]) }
+// TailText returns the unfinished tail's raw text.
+func (r *Renderer) TailText() string { return string(r.text[r.tailStart:]) }
 
 // TrimLine exposes trimLine.
 var TrimLine = trimLine

@@ -9,9 +9,14 @@ import (
 // Lines returns the message as terminal lines no wider than Width cells:
 // the finished blocks rendered as Markdown (each rendered once per width and
 // cached), one blank line between blocks, then the unfinished tail as plain
-// text wrapped to the width and indented like rendered text. Calling Lines
-// again without Append, Finish or SetWidth in between returns the same slice
-// without doing any work.
+// text wrapped to the width and indented like rendered text. It is the
+// concatenation of Block(0), ..., Block(Blocks()-1) and Tail(). Calling
+// Lines again without Append, Finish or SetWidth in between returns the same
+// slice without doing any work.
+//
+// Lines renders every finished block; a caller that shows only part of a
+// long message should lay out Block and Tail itself and ask only for what
+// it shows.
 //
 // The caller must not modify the returned slice; the Renderer never
 // modifies a slice it has returned, so it stays valid after later calls.
@@ -19,43 +24,122 @@ func (r *Renderer) Lines() []string {
 	if r.outValid {
 		return r.out
 	}
-	w := r.width
-	if r.doneWidth != w {
-		r.doneWidth, r.doneCount, r.doneLines = w, 0, nil
+	if r.doneWidth != r.width {
+		r.doneWidth, r.doneCount, r.doneLines = r.width, 0, nil
 	}
 	for ; r.doneCount < len(r.blocks); r.doneCount++ {
-		bl := r.blockLines(r.blocks[r.doneCount], w)
-		if len(bl) == 0 {
-			continue
-		}
-		if len(r.doneLines) > 0 {
-			r.doneLines = append(r.doneLines, "")
-		}
-		r.doneLines = append(r.doneLines, bl...)
+		r.doneLines = append(r.doneLines, r.Block(r.doneCount)...)
 	}
 	n := len(r.doneLines)
 	if r.tailEmpty() {
 		r.out = r.doneLines[:n:n] // later appends to doneLines never show through
-	} else {
+	} else { // as Tail, without building its slice too
 		out := make([]string, n, n+1+len(r.tail.lines)+len(r.partial.stable)+4)
 		copy(out, r.doneLines)
-		if n > 0 {
+		if n > 0 { // some block shows something
 			out = append(out, "")
 		}
-		r.out = r.appendTail(out, w)
+		r.out = r.appendTail(out, r.width)
 	}
 	r.outValid = true
 	return r.out
 }
 
-// blockLines returns b rendered at width w, rendering it only if it has not
-// been rendered at w before (two widths are cached per block).
+// Blocks returns how many blocks of the message are finished. A finished
+// block never changes; Append and Finish only add blocks after it.
+func (r *Renderer) Blocks() int { return len(r.blocks) }
+
+// Block returns finished block i (0 <= i < Blocks()) rendered as Markdown
+// at Width, preceded by one blank line when an earlier block shows
+// anything, so that the blocks and the tail, one after the other, are
+// Lines. A block may render to no lines at all (an HTML comment). Each
+// block is rendered with glamour the first time it is asked for at a width
+// (the two most recent widths are kept); deciding the blank line may render
+// the first blocks of the message too, up to the first one that shows
+// something. Block returns nil when i is out of range.
+//
+// The caller must not modify the returned slice.
+func (r *Renderer) Block(i int) []string {
+	if i < 0 || i >= len(r.blocks) {
+		return nil
+	}
+	l := r.blockLines(r.blocks[i], r.width)
+	if len(l) == 0 {
+		return nil
+	}
+	if r.shownBefore(i) {
+		return l
+	}
+	return l[1:]
+}
+
+// Tail returns the unfinished tail as plain text wrapped to Width and
+// indented like rendered text, preceded by one blank line when a finished
+// block shows anything; nil when the tail is empty. It renders nothing with
+// glamour except, at most, the blocks needed to decide the blank line (see
+// Block). Calling Tail again without Append, Finish or SetWidth in between
+// returns the same slice.
+//
+// The caller must not modify the returned slice.
+func (r *Renderer) Tail() []string {
+	if r.tailValid {
+		return r.tailOut
+	}
+	var out []string
+	if !r.tailEmpty() {
+		out = make([]string, 1, 2+len(r.tail.lines)+len(r.partial.stable)+4)
+		out = r.appendTail(out, r.width)
+		if !r.shownBefore(len(r.blocks)) {
+			out = out[1:]
+		}
+	}
+	r.tailOut, r.tailValid = out, true
+	return out
+}
+
+// Renders returns how many times r has rendered a block with glamour, for
+// tests and diagnostics: the expensive work that Block and Lines do only
+// once per block and width.
+func (r *Renderer) Renders() int { return r.renders }
+
+// shownBefore reports whether one of the blocks before block i shows
+// anything at the current width. It renders blocks from the start of the
+// message only until it finds one that does (usually the first).
+func (r *Renderer) shownBefore(i int) bool {
+	l := &r.lead
+	if l.width != r.width {
+		*l = leadCache{width: r.width, first: -1}
+	}
+	for l.first < 0 && l.next < i {
+		if len(r.blockLines(r.blocks[l.next], r.width)) > 0 {
+			l.first = l.next
+		}
+		l.next++
+	}
+	return l.first >= 0 && l.first < i
+}
+
+// leadCache remembers, for one width, which of the first blocks show
+// anything: blocks[:next] were rendered, and first is the first of them
+// that shows something, or -1.
+type leadCache struct {
+	width, next, first int
+}
+
+// blockLines returns b rendered at width w with an empty first line (the
+// blank line that separates it from the block before, which Block drops
+// when there is none), or nil when b shows nothing. b is rendered only if
+// it has not been rendered at w before (two widths are cached per block).
 func (r *Renderer) blockLines(b *block, w int) []string {
 	if l, ok := b.cached(w); ok {
 		return l
 	}
 	r.renders++
-	l := renderBlock(r.pool, r.style, b.src, b.dedent, w)
+	var l []string
+	if rendered := renderBlock(r.pool, r.style, b.src, b.dedent, w); len(rendered) > 0 {
+		l = make([]string, len(rendered)+1)
+		copy(l[1:], rendered)
+	}
 	b.store(w, l)
 	return l
 }

@@ -8,6 +8,11 @@
 // text, so nothing jumps when a code fence opens. Lines does no rendering work
 // when nothing changed since the previous call.
 //
+// A pane that shows only part of a long message lays it out block by block
+// instead: Blocks, Block(i) (rendered when first asked for) and Tail, which
+// together are Lines, so only the blocks that reach the screen are ever
+// rendered.
+//
 // The style is chosen once by the caller (Dark, Light or another glamour style
 // name); this package never queries the terminal. Rendering uses glamour
 // TermRenderers built once per (style, width) and kept in a Pool that many
@@ -141,8 +146,11 @@ type Renderer struct {
 	doneWidth int      // width doneLines were rendered for; 0 = none yet
 	doneCount int      // blocks[:doneCount] are in doneLines
 	doneLines []string // rendered finished blocks, one blank line between
+	lead      leadCache
 	tail      tailCache
 	partial   partialCache
+	tailOut   []string // the last result of Tail
+	tailValid bool     // tailOut matches the current text and width
 	out       []string // the last result of Lines
 	outValid  bool     // out matches the current text and width
 
@@ -176,8 +184,11 @@ func (r *Renderer) Append(delta string) {
 	r.appendNormalized(delta)
 	r.scanLines(from)
 	r.finished = false
-	r.outValid = false
+	r.invalidate()
 }
+
+// invalidate forgets the results of Lines and Tail after a change.
+func (r *Renderer) invalidate() { r.outValid, r.tailValid = false, false }
 
 func (r *Renderer) appendNormalized(delta string) {
 	if r.lastCR && delta[0] == '\n' {
@@ -209,7 +220,7 @@ func (r *Renderer) appendNormalized(delta string) {
 func (r *Renderer) Finish() {
 	r.finishTail()
 	r.finished = true
-	r.outValid = false
+	r.invalidate()
 }
 
 // Finished reports whether Finish was called and nothing was appended since.
@@ -225,7 +236,7 @@ func (r *Renderer) SetWidth(w int) {
 		return
 	}
 	r.width = w
-	r.outValid = false
+	r.invalidate()
 }
 
 // Width returns the width lines are rendered for.

@@ -201,7 +201,7 @@ func TestTailIsPlainWhileFenceOpen(t *testing.T) {
 	}
 	r.Append("}\n```\n")
 	lines = r.Lines()
-	if got := r.Tail(); got != "" {
+	if got := r.TailText(); got != "" {
 		t.Errorf("tail = %q after the fence closed, want empty", got)
 	}
 	for _, l := range lines {
@@ -431,7 +431,7 @@ func TestAppendAfterFinish(t *testing.T) {
 	if got := r.BlockSources(); !slices.Equal(got, []string{"first"}) {
 		t.Errorf("blocks = %q", got)
 	}
-	if got := r.Tail(); got != "second" {
+	if got := r.TailText(); got != "second" {
 		t.Errorf("tail = %q, want %q", got, "second")
 	}
 	if got := r.Text(); got != "first\n\nsecond" {

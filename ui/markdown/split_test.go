@@ -67,7 +67,7 @@ func TestBlockSplitting(t *testing.T) {
 			if got := r.BlockSources(); !slices.Equal(got, tt.blocks) {
 				t.Errorf("blocks = %q, want %q", got, tt.blocks)
 			}
-			if got := r.Tail(); got != tt.tail {
+			if got := r.TailText(); got != tt.tail {
 				t.Errorf("tail = %q, want %q", got, tt.tail)
 			}
 		})

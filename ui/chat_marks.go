@@ -1,0 +1,17 @@
+package ui
+
+import "github.com/tick-agent/tick/agent"
+
+// addMark adds a marker line to the transcript, "── label ──", for an
+// event that changes the conversation rather than adding to it (a
+// compaction).
+func (c *chat) addMark(label string) {
+	c.endStream()
+	c.addNotice("── " + label + " ──")
+}
+
+// compactedLabel is the marker label of a compaction: "compacted: 84.2k →
+// 12.1k tokens".
+func compactedLabel(ev agent.Compacted) string {
+	return "compacted: " + formatTokens(ev.Before) + " → " + formatTokens(ev.After) + " tokens"
+}

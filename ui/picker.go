@@ -1,0 +1,296 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// SessionInfo is one saved session of the workspace, as the /sessions
+// picker lists it. Config.Sessions returns them most recently used first.
+type SessionInfo struct {
+	ID          string    // what Config.Resume is called with
+	Started     time.Time // when the session was created
+	FirstPrompt string    // the first line of its first prompt ("" if none)
+	Done, Total int       // progress of its last todo list (Total 0: no list)
+	Turns       int       // user messages in it
+	Current     bool      // the session this app is in now
+}
+
+// sessionsMsg carries the result of Config.Sessions.
+type sessionsMsg struct {
+	list []SessionInfo
+	err  error
+}
+
+// resumedMsg carries the result of Config.Resume for session id.
+type resumedMsg struct {
+	id    string
+	reset ResetMsg
+	err   error
+}
+
+// errNoResume is shown when the picker has no Config.Resume to call.
+var errNoResume = errors.New("resuming a session is not available in this run")
+
+// picker is the /sessions dialog: the workspace's sessions, one selected.
+type picker struct {
+	list []SessionInfo
+	sel  int    // selected row
+	off  int    // first row shown
+	rows int    // rows shown at the last draw (a page)
+	busy bool   // a resume is under way: the keys wait for it
+	note string // shown instead of the keys' help (busy, refusals)
+}
+
+// newPicker returns a picker over list with the most recent session that
+// is not the current one selected.
+func newPicker(list []SessionInfo) *picker {
+	p := &picker{list: list, rows: 1}
+	for i, s := range list {
+		if !s.Current {
+			p.sel = i
+			break
+		}
+	}
+	return p
+}
+
+// move moves the selection by n rows, staying inside the list.
+func (p *picker) move(n int) {
+	p.sel = max(min(p.sel+n, len(p.list)-1), 0)
+	p.note = ""
+}
+
+// scrollTo keeps the selected row among the rows shown.
+func (p *picker) scrollTo() {
+	switch {
+	case p.sel < p.off:
+		p.off = p.sel
+	case p.sel >= p.off+p.rows:
+		p.off = p.sel - p.rows + 1
+	}
+	p.off = max(min(p.off, len(p.list)-p.rows), 0)
+}
+
+// openSessions is the /sessions command: it asks Config.Sessions for the
+// list (off the update loop) and opens the picker when it arrives.
+func (m *Model) openSessions() tea.Cmd {
+	if m.turn != nil {
+		m.chat.addNotice("cannot switch sessions while a turn runs: press esc to interrupt it first")
+		return nil
+	}
+	list := m.cfg.Sessions
+	return func() tea.Msg {
+		l, err := list()
+		return sessionsMsg{list: l, err: err}
+	}
+}
+
+// handleSessions opens the picker on the listed sessions.
+func (m *Model) handleSessions(msg sessionsMsg) {
+	switch {
+	case msg.err != nil:
+		m.chat.addNotice("could not list the sessions: " + msg.err.Error())
+	case m.turn != nil:
+		m.chat.addNotice("cannot switch sessions while a turn runs: press esc to interrupt it first")
+	case len(msg.list) == 0:
+		m.chat.addNotice("no saved sessions in this workspace yet")
+	default:
+		m.picker = newPicker(msg.list)
+		m.showHelp = false
+		m.input.blur()
+	}
+}
+
+// pickerKey handles a key while the picker is open.
+func (m *Model) pickerKey(k tea.KeyPressMsg) tea.Cmd {
+	p, keys := m.picker, m.keys
+	if p.busy {
+		if key.Matches(k, keys.Quit) {
+			return m.quit()
+		}
+		return nil
+	}
+	page := max(p.rows-1, 1)
+	switch {
+	case key.Matches(k, keys.Dismiss, keys.Quit):
+		m.closePicker()
+	case key.Matches(k, keys.SelectPrev):
+		p.move(-1)
+	case key.Matches(k, keys.SelectNext):
+		p.move(1)
+	case key.Matches(k, keys.PageUp, keys.HalfUp):
+		p.move(-page)
+	case key.Matches(k, keys.PageDown, keys.HalfDown):
+		p.move(page)
+	case key.Matches(k, keys.Top):
+		p.move(-len(p.list))
+	case key.Matches(k, keys.Bottom):
+		p.move(len(p.list))
+	case key.Matches(k, keys.Confirm):
+		return m.resumeSelected()
+	}
+	return nil
+}
+
+// resumeSelected resumes the selected session through Config.Resume (off
+// the update loop); the picker stays open, busy, until the answer comes.
+func (m *Model) resumeSelected() tea.Cmd {
+	p := m.picker
+	s := p.list[p.sel]
+	switch {
+	case m.turn != nil:
+		p.note = "cannot resume while a turn runs: close this and press esc to interrupt it"
+		return nil
+	case s.Current:
+		m.closePicker()
+		m.chat.addNotice("already in session " + s.ID)
+		return nil
+	case m.cfg.Resume == nil:
+		p.note = errNoResume.Error()
+		return nil
+	}
+	p.busy, p.note = true, "resuming "+s.ID+"…"
+	resume, id := m.cfg.Resume, s.ID
+	return func() tea.Msg {
+		r, err := resume(id)
+		return resumedMsg{id: id, reset: r, err: err}
+	}
+}
+
+// handleResumed closes the picker and shows the resumed session.
+func (m *Model) handleResumed(msg resumedMsg) {
+	m.closePicker()
+	if msg.err != nil {
+		m.chat.addError("could not resume session "+msg.id+": "+msg.err.Error(), "The current conversation goes on unchanged.")
+		return
+	}
+	m.reset(msg.reset)
+}
+
+// closePicker closes the picker and gives the focus back to the input.
+func (m *Model) closePicker() {
+	m.picker = nil
+	m.input.focus()
+}
+
+// overlayPicker draws the open picker over the area above the input of
+// the rendered frame, and hides the cursor.
+func (m *Model) overlayPicker() {
+	if m.picker == nil || m.geo.small {
+		return
+	}
+	above := m.geo.chatH + m.geo.pendingH + m.geo.panelH
+	lines := strings.Split(m.frame, "\n")
+	if above <= 0 || above > len(lines) {
+		return
+	}
+	box := strings.Split(m.picker.view(m.st, m.help, m.keys, m.width, above), "\n")
+	for i := range min(len(box), above) {
+		lines[i] = ansi.Truncate(box[i], m.width, "")
+	}
+	m.frame = strings.Join(lines, "\n")
+	m.cursor = nil
+}
+
+// view renders the picker centred in a w×h area.
+func (p *picker) view(st *Styles, hm help.Model, keys KeyMap, w, h int) string {
+	g := st.Glyphs
+	iw := max(min(w-4, dialogMaxWidth), 1)
+	p.rows = max(h-7, 1) // borders, title, blank lines, footer
+	p.scrollTo()
+
+	title := st.DialogTitle.Render("Sessions") + st.DialogDesc.Render(g.Separator+"this workspace")
+	if len(p.list) > p.rows {
+		title += st.DialogDesc.Render(g.Separator + itoa(p.sel+1) + "/" + itoa(len(p.list)))
+	}
+	lines := []string{ansi.Truncate(title, iw, g.Ellipsis), ""}
+	cols := sessionColumns(p.list)
+	for i := p.off; i < min(p.off+p.rows, len(p.list)); i++ {
+		lines = append(lines, p.row(st, cols, i, iw))
+	}
+	lines = append(lines, "")
+	if p.note != "" {
+		lines = append(lines, st.DialogDesc.Render(ansi.Truncate(p.note, iw, g.Ellipsis)))
+	} else {
+		hm.SetWidth(iw)
+		lines = append(lines, ansi.Truncate(hm.ShortHelpView(pickerKeys{keys}.ShortHelp()), iw, g.Ellipsis))
+	}
+	for i, l := range lines {
+		lines[i] = l + strings.Repeat(" ", max(iw-ansi.StringWidth(l), 0))
+	}
+	box := st.DialogBox.Render(strings.Join(lines, "\n"))
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
+}
+
+// sessionCols are the widths of the picker's columns.
+type sessionCols struct{ id, turns, todo int }
+
+func sessionColumns(list []SessionInfo) sessionCols {
+	var c sessionCols
+	for _, s := range list {
+		c.id = max(c.id, ansi.StringWidth(s.ID))
+		c.turns = max(c.turns, len(turnsText(s)))
+		c.todo = max(c.todo, len(todoText(s)))
+	}
+	return c
+}
+
+// row renders session i as one line of width w: id, start time, turns,
+// todo progress and first prompt.
+func (p *picker) row(st *Styles, c sessionCols, i, w int) string {
+	s := p.list[i]
+	mark := "  "
+	if i == p.sel {
+		mark = st.Glyphs.UserPrompt
+	}
+	prompt := s.FirstPrompt
+	if prompt == "" {
+		prompt = "(no prompt)"
+	}
+	if s.Current {
+		prompt = "(current) " + prompt
+	}
+	line := mark + pad(s.ID, c.id) + "  " + s.Started.Local().Format("2006-01-02 15:04") + "  " +
+		pad(turnsText(s), c.turns) + "  " + pad(todoText(s), c.todo) + "  " + oneLine(prompt)
+	line = ansi.Truncate(line, w, st.Glyphs.Ellipsis)
+	if i == p.sel {
+		return st.PickerSel.Render(line)
+	}
+	return st.DialogText.Render(line)
+}
+
+func turnsText(s SessionInfo) string { return plural(s.Turns, "turn") }
+
+func todoText(s SessionInfo) string {
+	if s.Total == 0 {
+		return "-"
+	}
+	return itoa(s.Done) + "/" + itoa(s.Total)
+}
+
+// pad pads s with spaces to n cells.
+func pad(s string, n int) string {
+	return s + strings.Repeat(" ", max(n-ansi.StringWidth(s), 0))
+}
+
+// pickerKeys is the help line of the picker.
+type pickerKeys struct{ k KeyMap }
+
+func (p pickerKeys) ShortHelp() []key.Binding {
+	up, down, open, esc := p.k.SelectPrev, p.k.SelectNext, p.k.Confirm, p.k.Dismiss
+	up.SetHelp(up.Help().Key, "up")
+	down.SetHelp(down.Help().Key, "down")
+	open.SetHelp(open.Help().Key, "resume")
+	esc.SetHelp(esc.Help().Key, "close")
+	return []key.Binding{up, down, open, esc}
+}
+
+func (p pickerKeys) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
