@@ -26,9 +26,12 @@ import (
 // and a SIGINT from outside exits 130.
 //
 // ld, when not nil, is the resumed session (already restored into ag): the
-// app shows its transcript and its todo list collapsed. rec is the session
-// being saved (nil: nothing is saved). The slash commands /new, /compact
-// and /sessions are wired here (see tuiSession).
+// app shows its transcript, its todo list collapsed, and which session it
+// is with the warnings of its loading as notices at the top of the chat
+// (they are on stderr too, where the full-screen app hides them until it
+// exits). rec is the session being saved (nil: nothing is saved). The
+// slash command /new and the /sessions picker are wired here (see
+// tuiSession); /compact is built into the app.
 func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionRecorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) int {
 	in, out, err := terminals(stdin, stdout)
 	if err != nil {
@@ -37,7 +40,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 	dark := detectDark(cfg.colorFGBG, bgQueryTimeout)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP)
 	defer stop()
-	ts := &tuiSession{ctx: ctx, cfg: cfg, client: client, ag: ag, rec: rec}
+	ts := &tuiSession{cfg: cfg, client: client, ag: ag, rec: rec}
 	defer ts.close()
 	uc := ui.Config{
 		Agent:     ag,
@@ -47,9 +50,15 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Dark:      dark,
 		Version:   version,
 		Commands:  ts.commands(),
+		Sessions:  ts.sessions,
+		Resume:    ts.resume,
 	}
 	if ld != nil {
 		uc.History, uc.Todos = ld.History, ld.Todos
+		uc.Notices = sessionNotices(ld)
+	}
+	if rec == nil && !cfg.noSession {
+		uc.Notices = append(uc.Notices, "this session is not saved: the sessions directory is not usable (the reason is printed on stderr)")
 	}
 	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
 	switch {
@@ -74,26 +83,22 @@ func terminals(stdin io.Reader, stdout io.Writer) (in, out *os.File, err error) 
 
 // tuiSession is the conversation the full-screen app talks to, which the
 // slash commands may replace: /new starts a fresh agent and session file,
-// /compact compacts the current conversation, /sessions lists the
-// workspace's sessions. The command functions run in the app's update
-// loop; the work that takes time runs in the returned tea.Cmd.
+// the /sessions picker lists the workspace's sessions (sessions) and
+// resumes one (resume). /new runs in the app's update loop; sessions and
+// resume run off it, and never while a turn runs.
 type tuiSession struct {
-	ctx    context.Context
 	cfg    config
 	client agent.Streamer
 
-	mu  sync.Mutex
-	ag  *agent.Agent
-	rec *sessionRecorder // nil: nothing is saved
+	mu     sync.Mutex
+	ag     *agent.Agent
+	rec    *sessionRecorder // nil: nothing is saved
+	closed bool             // the app has ended: resume nothing more
 }
 
 // commands returns the slash commands for ui.Config.Commands.
 func (ts *tuiSession) commands() map[string]func() tea.Cmd {
-	return map[string]func() tea.Cmd{
-		"new":      ts.newSession,
-		"compact":  ts.compact,
-		"sessions": ts.list,
-	}
+	return map[string]func() tea.Cmd{"new": ts.newSession}
 }
 
 // current returns the agent and recorder in use.
@@ -103,9 +108,14 @@ func (ts *tuiSession) current() (*agent.Agent, *sessionRecorder) {
 	return ts.ag, ts.rec
 }
 
-// close closes the current session file.
+// close closes the current session file; a resume still under way when
+// the app ends closes the file it opened itself.
 func (ts *tuiSession) close() {
-	if _, rec := ts.current(); rec != nil {
+	ts.mu.Lock()
+	ts.closed = true
+	rec := ts.rec
+	ts.mu.Unlock()
+	if rec != nil {
 		_ = rec.Close()
 	}
 }
@@ -136,56 +146,73 @@ func (ts *tuiSession) newSession() tea.Cmd {
 	return func() tea.Msg { return ui.ResetMsg{Agent: ag, Notice: note} }
 }
 
-// compact is /compact: the model summarises the conversation so far, and
-// the summary, the todo list and the last exchanges replace it in what is
-// sent from now on (the session file keeps everything).
-func (ts *tuiSession) compact() tea.Cmd {
-	ag, _ := ts.current()
-	ctx := ts.ctx
-	return func() tea.Msg {
-		var notes []string
-		for ev := range ag.Compact(ctx) {
-			switch e := ev.(type) {
-			case agent.Compacted:
-				notes = append(notes, fmt.Sprintf("context compacted: ~%d → ~%d tokens", e.Before, e.After))
-			case agent.Notice:
-				notes = append(notes, e.Text)
-			case agent.TurnEnd:
-				switch {
-				case errors.Is(e.Err, agent.ErrBusy):
-					notes = append(notes, "cannot compact while a turn runs")
-				case e.Reason == agent.ReasonError:
-					notes = append(notes, "could not compact the conversation: "+e.Error)
-				case e.Reason == agent.ReasonInterrupted:
-					notes = append(notes, "compaction interrupted")
-				}
-			}
-		}
-		if len(notes) == 0 {
-			notes = append(notes, "nothing to compact")
-		}
-		return ui.NoticeMsg{Text: strings.Join(notes, "\n")}
+// errNotSaved is what /sessions says when this run saves no sessions.
+var errNotSaved = errors.New("sessions are not saved in this run")
+
+// sessions lists the workspace's sessions for the /sessions picker, most
+// recently used first, marking the one in use.
+func (ts *tuiSession) sessions() ([]ui.SessionInfo, error) {
+	_, rec := ts.current()
+	if rec == nil || rec.dir == "" {
+		return nil, errNotSaved
 	}
+	all, err := session.List(rec.dir, ts.cfg.workspace)
+	if err != nil {
+		return nil, err
+	}
+	cur := rec.ID()
+	out := make([]ui.SessionInfo, len(all))
+	for i, in := range all {
+		out[i] = ui.SessionInfo{
+			ID: in.ID, Started: in.Started, FirstPrompt: in.FirstPrompt,
+			Done: in.Done, Total: in.Total, Turns: in.Turns, Current: cur != "" && in.ID == cur,
+		}
+	}
+	return out, nil
 }
 
-// list is /sessions: the workspace's sessions as a notice, with how to
-// resume one.
-func (ts *tuiSession) list() tea.Cmd {
-	_, rec := ts.current()
-	cfg := ts.cfg
-	return func() tea.Msg {
-		if rec == nil || rec.dir == "" {
-			return ui.NoticeMsg{Text: "sessions are not saved in this run"}
-		}
-		all, err := session.List(rec.dir, cfg.workspace)
-		switch {
-		case err != nil:
-			return ui.NoticeMsg{Text: err.Error()}
-		case len(all) == 0:
-			return ui.NoticeMsg{Text: "no saved sessions in " + cfg.workspace + " yet"}
-		}
-		return ui.NoticeMsg{Text: formatSessions(all, 0) + "resume one with tick --resume ID"}
+// resume switches to the workspace's session id, for the /sessions picker:
+// it opens the session's file (repairing it as tick -c does), gives a new
+// agent its history and todo list, and closes the session in use. On error
+// nothing changes. The app calls it only while no turn runs.
+func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
+	_, old := ts.current()
+	if old == nil || old.dir == "" {
+		return ui.ResetMsg{}, errNotSaved
 	}
+	info, err := session.Find(old.dir, ts.cfg.workspace, id)
+	if err != nil {
+		return ui.ResetMsg{}, fmt.Errorf("find session %s: %w", id, err)
+	}
+	st, ld, err := session.Open(info.Path)
+	if err != nil {
+		return ui.ResetMsg{}, err
+	}
+	rec := &sessionRecorder{dir: old.dir, workspace: ts.cfg.workspace, model: ts.cfg.model, st: st}
+	ag, err := newAgent(ts.cfg, ts.client, rec)
+	if err == nil {
+		err = ag.Restore(ld.ModelHistory, ld.Todos)
+	}
+	if err != nil {
+		_ = rec.Close()
+		return ui.ResetMsg{}, fmt.Errorf("resume session %s: %w", id, err)
+	}
+	ts.mu.Lock()
+	if ts.closed {
+		ts.mu.Unlock()
+		_ = rec.Close()
+		return ui.ResetMsg{}, fmt.Errorf("resume session %s: the app has ended", id)
+	}
+	ts.ag, ts.rec = ag, rec
+	ts.mu.Unlock()
+	_ = old.Close()
+	return ui.ResetMsg{Agent: ag, History: ld.History, Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
+}
+
+// sessionNotices says which session was resumed and what its loading
+// repaired, for the chat.
+func sessionNotices(ld *session.Loaded) []string {
+	return append([]string{resumedLine(ld)}, ld.Warnings...)
 }
 
 // noticeCmd returns a command that shows text in the chat.

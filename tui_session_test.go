@@ -1,86 +1,23 @@
 package main
 
 import (
-	"fmt"
+	"context"
+	"errors"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/provider/providertest"
 )
 
-// tmuxPane is the real binary running in a detached tmux session.
-type tmuxPane struct {
-	t    *testing.T
-	name string
-}
-
-// startTmux runs argv with env in a new tmux session of 120x40 cells.
-func startTmux(t *testing.T, env []string, argv ...string) *tmuxPane {
-	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed")
-	}
-	name := fmt.Sprintf("tick-test-%d-%d", os.Getpid(), time.Now().UnixNano())
-	shell := "exec env -i " + strings.Join(quoteAll(env), " ") + " " + strings.Join(quoteAll(argv), " ")
-	cmd := exec.Command("tmux", "new-session", "-d", "-s", name, "-x", "120", "-y", "40", shell)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("start tmux: %v\n%s", err, out)
-	}
-	p := &tmuxPane{t: t, name: name}
-	t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", name).Run() })
-	return p
-}
-
-// quoteAll quotes each string for sh.
-func quoteAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-	}
-	return out
-}
-
-// screen returns the visible pane.
-func (p *tmuxPane) screen() string {
-	out, _ := exec.Command("tmux", "capture-pane", "-p", "-t", p.name).Output()
-	return string(out)
-}
-
-// waitFor waits until the screen holds every one of wants, failing the
-// test with the screen after 10 seconds.
-func (p *tmuxPane) waitFor(wants ...string) string {
-	p.t.Helper()
-	var scr string
-	ok := waitFor(10*time.Second, func() bool {
-		scr = p.screen()
-		for _, w := range wants {
-			if !strings.Contains(scr, w) {
-				return false
-			}
-		}
-		return true
-	})
-	if !ok {
-		p.t.Fatalf("the screen never showed %q:\n%s", wants, scr)
-	}
-	return scr
-}
-
-// send types keys (tmux key names, e.g. "Enter").
-func (p *tmuxPane) send(keys ...string) {
-	p.t.Helper()
-	if out, err := exec.Command("tmux", append([]string{"send-keys", "-t", p.name}, keys...)...).CombinedOutput(); err != nil {
-		p.t.Fatalf("tmux send-keys: %v\n%s", err, out)
-	}
-}
-
-// TestTUIContinue saves a session headless, reopens it with `tick -c` in
-// the full-screen app (in tmux) and checks that the transcript and the
-// todo list come back, that /sessions lists it, and that /new starts a
-// fresh session whose first prompt creates a second file.
+// TestTUIContinue saves a session headless, damages its last line the way
+// a crash would, reopens it with `tick -c` in the full-screen app (in
+// tmux) and checks that the transcript, the todo list and the startup
+// notices come back; that the /sessions picker opens and closes; that /new
+// starts a fresh session whose first prompt creates a second file; and
+// that the picker then resumes the first session, whose transcript comes
+// back and which the next prompt continues.
 func TestTUIContinue(t *testing.T) {
 	bin := buildTick(t)
 	srv := providertest.New(t)
@@ -95,15 +32,19 @@ func TestTUIContinue(t *testing.T) {
 	if len(first) != 1 {
 		t.Fatalf("%d sessions, want 1", len(first))
 	}
+	appendHalfLine(t, first[0].Path)
 
 	p := startTmux(t, []string{
 		"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + env["HOME"],
 		"XDG_STATE_HOME=" + state, "OPENAI_BASE_URL=" + srv.URL,
 	}, bin, "-c", "-C", ws)
-	p.waitFor("greet me please", "Hello from the first run.", "1/2")
+	p.waitFor("greet me please", "Hello from the first run.", "1/2",
+		"resumed session "+first[0].ID, "ignored a truncated last line")
 
 	p.send("/sessions", "Enter")
-	p.waitFor(first[0].ID + "  ")
+	p.waitFor("Sessions · this workspace", first[0].ID, "(current) greet me please", "esc close")
+	p.send("Escape")
+	p.waitGone("esc close")
 
 	p.send("/new", "Enter")
 	scr := p.waitFor("new session")
@@ -119,7 +60,145 @@ func TestTUIContinue(t *testing.T) {
 	}
 	all := listSessions(t, state, ws)
 	if len(all) != 2 || all[0].FirstPrompt != "second conversation" || all[1].ID != first[0].ID {
-		t.Errorf("sessions after /new = %+v; want the new one, then the first", all)
+		t.Fatalf("sessions after /new = %+v; want the new one, then the first", all)
+	}
+
+	// The picker lists both; move to the older one and resume it.
+	p.send("/sessions", "Enter")
+	p.waitFor("(current) second conversation", "greet me please", "esc close")
+	p.send("Up")
+	p.waitUntil("the current session selected", selectedRow("second conversation"))
+	p.send("Down")
+	p.waitUntil("the first session selected", selectedRow("greet me please"))
+	p.send("Enter")
+	p.waitFor("resumed session "+first[0].ID, "greet me please", "Hello from the first run.", "1/2")
+	p.waitGone("esc close", "A fresh start.")
+
+	srv.Enqueue(providertest.Reply{Text: "Carrying on."})
+	p.send("carry on", "Enter")
+	p.waitFor("Carrying on.")
+	sent := dump(lastRequest(t, srv).Messages)
+	if !strings.Contains(sent, "greet me please") || strings.Contains(sent, "second conversation") {
+		t.Errorf("the request after resuming does not continue the first session:\n%s", sent)
+	}
+	after := listSessions(t, state, ws)
+	if len(after) != 2 || after[0].ID != first[0].ID || after[0].Turns <= first[0].Turns {
+		t.Errorf("sessions after resuming = %+v; want the first one continued (more than %d turns)", after, first[0].Turns)
 	}
 	checkValid(t, srv)
+}
+
+// selectedRow reports whether the picker's selected row (marked "›")
+// holds text.
+func selectedRow(text string) func(string) bool {
+	return func(scr string) bool {
+		for _, l := range strings.Split(scr, "\n") {
+			if strings.Contains(l, text) && strings.Contains(l, "│ › ") {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// appendHalfLine appends the start of a line to the session file at path,
+// as a kill in the middle of a write leaves it.
+func appendHalfLine(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(`{"type":"message","message":{"role":"assis`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestTUISessionPickerFuncs calls what the app's /sessions picker calls:
+// the listing marks the session in use, resuming another gives the app its
+// transcript and todo list and an agent that continues that session's
+// file, and without saving both say so.
+func TestTUISessionPickerFuncs(t *testing.T) {
+	srv := providertest.New(t)
+	env, state := stateEnv(t)
+	ws := t.TempDir()
+	srv.Enqueue(
+		todoReply(todoCall("Greet the user", "1:completed:Say hello", "2:pending:Say goodbye")),
+		providertest.Reply{Text: "Hello from the first run."},
+	)
+	mustRun(t, env, "-p", "greet me please", "--base-url", srv.URL, "-C", ws)
+	first := listSessions(t, state, ws)[0]
+
+	cfg, err := parseConfig([]string{"--base-url", srv.URL, "-C", ws}, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := provider.New(provider.Config{BaseURL: srv.URL, Model: cfg.model, APIKey: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := newRecorder(sessionsIn(state), cfg.workspace, cfg.model)
+	ag, err := newAgent(cfg, client, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &tuiSession{cfg: cfg, client: client, ag: ag, rec: rec}
+	defer ts.close()
+	srv.Enqueue(providertest.Reply{Text: "A fresh start."})
+	for range ag.Run(context.Background(), "second conversation") {
+	}
+
+	list, err := ts.sessions()
+	if err != nil || len(list) != 2 {
+		t.Fatalf("sessions() = %+v, %v; want two", list, err)
+	}
+	if !list[0].Current || list[0].FirstPrompt != "second conversation" || list[1].Current || list[1].ID != first.ID ||
+		list[1].Done != 1 || list[1].Total != 2 || list[1].Turns != first.Turns {
+		t.Fatalf("sessions() = %+v; want the current one first, then %+v", list, first)
+	}
+
+	reset, err := ts.resume(first.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reset.Agent == nil || dumpHistory(reset.History) == "" || !strings.Contains(dumpHistory(reset.History), "Hello from the first run.") ||
+		reset.Todos.Goal != "Greet the user" || !strings.Contains(reset.Notice, "resumed session "+first.ID) {
+		t.Fatalf("resume() = %+v", reset)
+	}
+	if cur, _ := ts.current(); cur == ag {
+		t.Fatal("resume kept the old agent")
+	}
+	srv.Enqueue(providertest.Reply{Text: "Carrying on."})
+	ag2, _ := ts.current()
+	for range ag2.Run(context.Background(), "carry on") {
+	}
+	sent := dump(lastRequest(t, srv).Messages)
+	if !strings.Contains(sent, "greet me please") || strings.Contains(sent, "second conversation") {
+		t.Fatalf("the resumed agent sent:\n%s", sent)
+	}
+	if again := listSessions(t, state, ws); again[0].ID != first.ID || again[0].Turns <= first.Turns {
+		t.Fatalf("the resumed session's file was not continued: %+v", again)
+	}
+	if _, err := ts.resume("nope"); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Fatalf("resume(nope) = %v", err)
+	}
+	checkValid(t, srv)
+
+	unsaved := &tuiSession{cfg: cfg, client: client, ag: ag}
+	if _, err := unsaved.sessions(); !errors.Is(err, errNotSaved) {
+		t.Fatalf("sessions() without saving = %v", err)
+	}
+	if _, err := unsaved.resume(first.ID); !errors.Is(err, errNotSaved) {
+		t.Fatalf("resume() without saving = %v", err)
+	}
+}
+
+// dumpHistory flattens messages for a substring check.
+func dumpHistory(ms []provider.Message) string {
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(string(m.Role) + ": " + m.Content + "\n")
+	}
+	return b.String()
 }
