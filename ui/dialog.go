@@ -163,21 +163,13 @@ func diffStyle(st *Styles, l string) lipgloss.Style {
 }
 
 // helpView renders the help overlay: every key and every slash command,
-// centred in a w×h area.
-func helpView(st *Styles, hm help.Model, keys KeyMap, commands []string, w, h int) string {
+// centred in a w×h area. The groups of keys are laid out in as many
+// columns as fit; every group uses the same width for its key column, so
+// the descriptions of a column start at one place.
+func helpView(st *Styles, keys KeyMap, commands []string, w, h int) string {
 	iw := max(min(w-4, dialogMaxWidth), 1)
-	hm.SetWidth(0)
-	groups := keys.FullHelp()
-	body := hm.FullHelpView(groups)
-	if lipgloss.Width(body) > iw {
-		cols := make([]string, len(groups))
-		for i, grp := range groups {
-			cols[i] = hm.FullHelpView([][]key.Binding{grp})
-		}
-		body = strings.Join(cols, "\n")
-	}
-	lines := []string{st.DialogTitle.Render("Keys")}
-	lines = append(lines, strings.Split(body, "\n")...)
+	lines := []string{st.DialogTitle.Render("Keys"), ""}
+	lines = append(lines, helpColumns(st, keys.helpSections(), iw)...)
 	if len(commands) > 0 {
 		sort.Strings(commands)
 		lines = append(lines, "", st.DialogTitle.Render("Commands"))
@@ -187,12 +179,86 @@ func helpView(st *Styles, hm help.Model, keys KeyMap, commands []string, w, h in
 	if len(lines) > h-2 {
 		lines = lines[:max(h-2, 0)]
 	}
+	cw := 1 // the box fits its content
 	for i, l := range lines {
-		l = ansi.Truncate(l, iw, st.Glyphs.Ellipsis)
-		lines[i] = l + strings.Repeat(" ", max(iw-ansi.StringWidth(l), 0))
+		lines[i] = ansi.Truncate(l, iw, st.Glyphs.Ellipsis)
+		cw = max(cw, ansi.StringWidth(lines[i]))
+	}
+	for i, l := range lines {
+		lines[i] = l + strings.Repeat(" ", max(cw-ansi.StringWidth(l), 0))
 	}
 	box := st.DialogBox.Render(strings.Join(lines, "\n"))
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
+}
+
+// helpColumnGap is the space between two columns of the help overlay.
+const helpColumnGap = 4
+
+// helpColumns lays the sections out in the most columns (up to three) that
+// fit in w cells, each section going to the shortest column so far, and
+// returns the lines.
+func helpColumns(st *Styles, secs []helpSection, w int) []string {
+	kw := 0 // one key column width for every section
+	for _, s := range secs {
+		for _, b := range s.keys {
+			if b.Enabled() {
+				kw = max(kw, ansi.StringWidth(b.Help().Key))
+			}
+		}
+	}
+	for n := min(len(secs), 3); n >= 1; n-- {
+		cols := make([][]string, n)
+		widths := make([]int, n)
+		for _, s := range secs {
+			c := 0
+			for i := range cols {
+				if len(cols[i]) < len(cols[c]) {
+					c = i
+				}
+			}
+			if len(cols[c]) > 0 {
+				cols[c] = append(cols[c], "")
+			}
+			cols[c] = append(cols[c], st.HelpGroup.Render(s.title))
+			widths[c] = max(widths[c], ansi.StringWidth(s.title))
+			for _, b := range s.keys {
+				if !b.Enabled() {
+					continue
+				}
+				k, d := b.Help().Key, b.Help().Desc
+				cols[c] = append(cols[c], st.HelpKey.Render(k)+strings.Repeat(" ", kw-ansi.StringWidth(k)+2)+st.HelpDesc.Render(d))
+				widths[c] = max(widths[c], kw+2+ansi.StringWidth(d))
+			}
+		}
+		total := (n - 1) * helpColumnGap
+		for _, cw := range widths {
+			total += cw
+		}
+		if total > w && n > 1 {
+			continue
+		}
+		rows := 0
+		for _, c := range cols {
+			rows = max(rows, len(c))
+		}
+		out := make([]string, rows)
+		for r := range out {
+			var b strings.Builder
+			for i, c := range cols {
+				cell := ""
+				if r < len(c) {
+					cell = c[r]
+				}
+				b.WriteString(cell)
+				if i < n-1 {
+					b.WriteString(strings.Repeat(" ", widths[i]-ansi.StringWidth(cell)+helpColumnGap))
+				}
+			}
+			out[r] = strings.TrimRight(b.String(), " ")
+		}
+		return out
+	}
+	return nil
 }
 
 // helpModel returns a bubbles help model in the TUI's styles.

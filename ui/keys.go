@@ -64,7 +64,7 @@ func DefaultKeyMap() KeyMap {
 		Bottom:     b(k("end", "ctrl+end"), h("end", "bottom, follow")),
 		ExpandTool: b(k("ctrl+o"), h("ctrl+o", "expand tool output")),
 
-		Allow:       b(k("y", "Y"), h("y", "allow once (approval)")),
+		Allow:       b(k("y", "Y"), h("y", "allow once")),
 		AllowAlways: b(k("a", "A"), h("a", "allow for the session")),
 		Deny:        b(k("n", "N"), h("n", "deny, with a reason")),
 		Dismiss:     b(k("esc"), h("esc", "deny")),
@@ -84,10 +84,26 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // (help.KeyMap). The sessions picker's keys are left out: the picker shows
 // them itself.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Quit},
-		{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.ExpandTool, k.TogglePanel, k.Help},
-		{k.Allow, k.AllowAlways, k.Deny, k.Dismiss},
+	secs := k.helpSections()
+	out := make([][]key.Binding, len(secs))
+	for i, s := range secs {
+		out[i] = s.keys
+	}
+	return out
+}
+
+// helpSection is one titled group of keys in the help overlay.
+type helpSection struct {
+	title string
+	keys  []key.Binding
+}
+
+// helpSections returns the groups of FullHelp with their titles.
+func (k KeyMap) helpSections() []helpSection {
+	return []helpSection{
+		{"Input and turn", []key.Binding{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Quit}},
+		{"Chat", []key.Binding{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.ExpandTool, k.TogglePanel, k.Help}},
+		{"Approval dialog", []key.Binding{k.Allow, k.AllowAlways, k.Deny, k.Dismiss}},
 	}
 }
 

@@ -40,10 +40,10 @@ func (m *Model) layout() {
 	switch {
 	case m.panel.open() && w >= panelWideFrom:
 		g.panelWide = true
-		g.panelW = min(max(w/3, panelMinWidth), panelMaxWidth)
+		g.panelW = min(max(int(float64(w)*panelShare), panelMinWidth), panelMaxWidth)
 		g.chatW = w - g.panelW - 3
 	case m.panel.open():
-		g.panelH = min(m.panel.lineCount()+1, panelNarrowMax, rows/2)
+		g.panelH = min(m.panel.lineCount(w)+1, panelNarrowMax, rows/2)
 		rows -= g.panelH
 	case m.panel.visible():
 		g.summary = true
@@ -54,17 +54,6 @@ func (m *Model) layout() {
 	g.chatH = max(rows-g.pendingH, 1)
 	m.geo = g
 	m.chat.setSize(g.chatW, g.chatH)
-}
-
-// lineCount is the number of lines of the expanded panel, before fitting.
-func (p *panel) lineCount() int {
-	n := 1 + len(p.list.Items)
-	for _, it := range p.list.Items {
-		if it.Status == "completed" && it.Note != "" {
-			n++
-		}
-	}
-	return n
 }
 
 // render draws the frame into m.frame and places the cursor.
@@ -82,7 +71,7 @@ func (m *Model) render() {
 	above := g.chatH + g.pendingH + g.panelH
 	switch {
 	case m.showHelp:
-		lines = append(lines, strings.Split(helpView(m.st, m.help, m.keys, m.commandNames(), w, above), "\n")...)
+		lines = append(lines, strings.Split(helpView(m.st, m.keys, m.commandNames(), w, above), "\n")...)
 	default:
 		left := append(m.chat.view(), m.pendingView(g.chatW, g.pendingH)...)
 		if g.panelWide {
@@ -127,7 +116,7 @@ func (m *Model) render() {
 		in = append(in, "")
 	}
 	lines = append(lines, in...)
-	lines = append(lines, statusView(m.st, m.statusInfo(), w))
+	lines = append(lines, statusView(m.bar, m.statusInfo(), w))
 	m.frame = strings.Join(lines, "\n")
 	if len(m.approvals) == 0 && !m.showHelp {
 		if c := m.input.cursor(); c != nil {
@@ -154,7 +143,7 @@ func (m *Model) statusInfo() statusInfo {
 	if t := m.turn; t != nil && !t.ended {
 		s.running = true
 		s.act, s.tool = t.act, t.tool
-		s.spin = m.spin.View()
+		s.spin = ansi.Strip(m.spin.View()) // drawn in the bar's own style
 		s.elapsed = m.now.Sub(t.start)
 	}
 	return s

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
@@ -35,8 +34,9 @@ type itemStats struct {
 
 // Panel geometry.
 const (
-	panelMinWidth  = 34
-	panelMaxWidth  = 52
+	panelShare     = 3.0 / 8 // of the terminal's width, when at the right
+	panelMinWidth  = 40
+	panelMaxWidth  = 56
 	panelWideFrom  = 120 // terminal width from which the panel sits at the right
 	panelNarrowMax = 12  // most lines of the panel above the input
 )
@@ -161,172 +161,4 @@ func (p *panel) summary(w int) string {
 		return p.st.PanelSummary.Render(line) + p.st.ItemMeta.Render(hint)
 	}
 	return p.st.PanelSummary.Render(ansi.Truncate(s, w, g.Ellipsis))
-}
-
-// panelLine is one line of the expanded panel; item is the index of the
-// item it belongs to, or -1 for the header.
-type panelLine struct {
-	text string
-	item int
-	note bool
-}
-
-// view returns the expanded panel in at most h lines of width w. spin is
-// the spinner's current frame for the running item.
-func (p *panel) view(w, h int, spin string) []string {
-	if h <= 0 || w <= 0 {
-		return nil
-	}
-	st, g := p.st, p.st.Glyphs
-	done, total := p.list.Counts()
-	title := p.list.Goal
-	if title == "" {
-		title = "Plan"
-	}
-	count := fmt.Sprintf(" %d/%d", done, total)
-	lines := []panelLine{{item: -1, text: st.PanelTitle.Render(ansi.Truncate(title, max(w-len(count), 1), g.Ellipsis)) + st.PanelCount.Render(count)}}
-	running := -1
-	for i, it := range p.list.Items {
-		if it.Status == todo.InProgress {
-			running = i
-		}
-		lines = append(lines, p.itemLines(it, i, w, spin)...)
-	}
-	if len(lines) > h {
-		lines = dropNotes(lines)
-	}
-	if len(lines) > h {
-		lines = window(lines, h, running, g.Ellipsis, st.ItemMeta.Render)
-	}
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		out[i] = l.text
-	}
-	return out
-}
-
-// itemLines renders one item: glyph, text, meta; a note line under a
-// completed item.
-func (p *panel) itemLines(it todo.Item, i, w int, spin string) []panelLine {
-	st, g := p.st, p.st.Glyphs
-	d, calls := p.elapsed(it.ID)
-	var meta string
-	if d > 0 || calls > 0 {
-		var parts []string
-		if d > 0 {
-			parts = append(parts, formatDuration(d))
-		}
-		if calls > 0 {
-			parts = append(parts, plural(calls, "call"))
-		}
-		meta = " " + strings.Join(parts, g.Separator)
-	}
-	var glyph, text string
-	var style = st.ItemPending
-	switch it.Status {
-	case todo.InProgress:
-		glyph, style, text = spin, st.ItemRunning, it.ActiveForm
-		if text == "" {
-			text = it.Text
-		}
-		if !p.running {
-			glyph = g.ToolRunning
-		}
-	case todo.Completed:
-		glyph, style, text = g.ItemDone, st.ItemDone, it.Text
-	case todo.Cancelled:
-		glyph, style, text = g.ItemCanceled, st.ItemCancelled, it.Text
-	default:
-		glyph, text = g.ItemPending, it.Text
-	}
-	if glyph == "" {
-		glyph = g.ToolRunning
-	}
-	glyphStyle := style
-	if it.Status == todo.Cancelled {
-		glyphStyle = st.ItemNote
-	}
-	head := glyphStyle.Render(glyph) + " "
-	room := w - 3 - ansi.StringWidth(meta) // glyph, space, and a space before meta
-	if room < 8 {                          // too narrow for meta
-		meta, room = "", w-2
-	}
-	body := ansi.Truncate(text, max(room, 1), g.Ellipsis)
-	line := head + style.Render(body)
-	if it.Status == todo.Cancelled && it.Note != "" {
-		rest := room - ansi.StringWidth(body) - 3
-		if rest > 4 {
-			line += st.ItemNote.Render(" (" + ansi.Truncate(it.Note, rest, g.Ellipsis) + ")")
-		}
-	}
-	if meta != "" {
-		pad := w - ansi.StringWidth(line) - ansi.StringWidth(meta)
-		line += strings.Repeat(" ", max(pad, 1)) + st.ItemMeta.Render(meta)
-	}
-	out := []panelLine{{text: line, item: i}}
-	if it.Status == todo.Completed && it.Note != "" {
-		out = append(out, panelLine{text: "  " + st.ItemNote.Render(ansi.Truncate(it.Note, max(w-2, 1), g.Ellipsis)), item: i, note: true})
-	}
-	return out
-}
-
-// dropNotes removes the note lines.
-func dropNotes(lines []panelLine) []panelLine {
-	out := lines[:0:0]
-	for _, l := range lines {
-		if !l.note {
-			out = append(out, l)
-		}
-	}
-	return out
-}
-
-// window keeps the header and h-1 lines of items around the running one,
-// with a marker saying how many items are left out above and below.
-func window(lines []panelLine, h, running int, ellipsis string, dim func(...string) string) []panelLine {
-	items, keep := lines[1:], h-1
-	if len(items) <= keep {
-		return lines
-	}
-	if keep < 3 {
-		return lines[:h]
-	}
-	focus := 0
-	for i, l := range items {
-		if l.item == running {
-			focus = i
-			break
-		}
-	}
-	var s, e int
-	switch {
-	case focus < keep-1:
-		s, e = 0, keep-1
-	case focus >= len(items)-keep+1:
-		s, e = len(items)-keep+1, len(items)
-	default:
-		n := keep - 2
-		s = min(max(focus-n/2, 1), len(items)-n-1)
-		e = s + n
-	}
-	out := append(make([]panelLine, 0, h), lines[0])
-	if s > 0 {
-		out = append(out, panelLine{text: dim(fmt.Sprintf("  %s %d above", ellipsis, countItems(items[:s]))), item: -1})
-	}
-	out = append(out, items[s:e]...)
-	if e < len(items) {
-		out = append(out, panelLine{text: dim(fmt.Sprintf("  %s %d more", ellipsis, countItems(items[e:]))), item: -1})
-	}
-	return out
-}
-
-// countItems counts the items (not their note lines) among lines.
-func countItems(lines []panelLine) int {
-	n := 0
-	for _, l := range lines {
-		if !l.note {
-			n++
-		}
-	}
-	return n
 }

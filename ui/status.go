@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -28,7 +29,7 @@ type statusInfo struct {
 	model, workspace string
 	act              activity
 	tool             string // the running tool (actTool)
-	spin             string // spinner frame
+	spin             string // spinner frame, unstyled
 	elapsed          time.Duration
 	running          bool
 	tokens           int
@@ -38,15 +39,70 @@ type statusInfo struct {
 	notice           string // a transient hint ("ctrl+c again to quit")
 }
 
-// statusView renders the one-line status bar at width w. Fields are
-// dropped from the least important when the line is too narrow.
-func statusView(st *Styles, s statusInfo, w int) string {
+// sgr is a style reduced to the escape sequences around a one-line text,
+// so that drawing the status bar, every frame, costs no lipgloss Render.
+type sgr struct{ pre, post string }
+
+func newSGR(s lipgloss.Style) sgr {
+	r := s.Render("x")
+	i := strings.IndexByte(r, 'x') // SGR sequences hold no letter x
+	return sgr{r[:i], r[i+1:]}
+}
+
+func (g sgr) render(text string) string {
+	if text == "" {
+		return ""
+	}
+	return g.pre + text + g.post
+}
+
+// statusStyles are the status bar's styles, reduced once (the styles never
+// change while the program runs). Every one carries the bar's background,
+// so the parts of the bar join into one band.
+type statusStyles struct {
+	bar, model, state, dim, key sgr
+	sep, ellipsis               string
+}
+
+func newStatusStyles(st *Styles) *statusStyles {
+	return &statusStyles{
+		bar: newSGR(st.StatusBar), model: newSGR(st.StatusModel), state: newSGR(st.StatusState),
+		dim: newSGR(st.StatusDim), key: newSGR(st.StatusKey),
+		sep: st.Glyphs.Separator, ellipsis: st.Glyphs.Ellipsis,
+	}
+}
+
+// statusPart is a run of status bar text in one style.
+type statusPart struct {
+	text  string
+	style sgr
+}
+
+// statusField is one field of the status bar: its parts, shorter plain
+// forms to try before the field is dropped, and its priority (the highest
+// is shortened or dropped first; 0 is never dropped).
+type statusField struct {
+	parts []statusPart
+	alts  []string
+	prio  int
+}
+
+func (f *statusField) width() int {
+	n := 0
+	for _, p := range f.parts {
+		n += ansi.StringWidth(p.text)
+	}
+	return n
+}
+
+// statusView renders the one-line status bar at width w: one band in the
+// bar's background, exactly w cells wide. Fields are shortened, then
+// dropped, from the least important when the line is too narrow.
+func statusView(st *statusStyles, s statusInfo, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	g := st.Glyphs
-	sep := st.StatusDim.Render(g.Separator)
-
+	part := func(text string, style sgr) statusPart { return statusPart{text, style} }
 	var state string
 	switch s.act {
 	case actThinking:
@@ -64,82 +120,112 @@ func statusView(st *Styles, s statusInfo, w int) string {
 	default:
 		state = "idle"
 	}
-	stateS := st.StatusState.Render(state)
+	stateF := statusField{parts: []statusPart{part(state, st.state)}}
 	if s.running && s.spin != "" {
-		stateS = st.StatusState.Render(s.spin+" ") + stateS
+		stateF.parts = append([]statusPart{part(s.spin+" ", st.state)}, stateF.parts...)
 	}
 	if s.running {
-		stateS += sep + st.StatusDim.Render(formatDuration(s.elapsed))
+		stateF.parts = append(stateF.parts, part(st.sep, st.dim), part(formatDuration(s.elapsed), st.dim))
 	}
 
-	type field struct {
-		text string
-		prio int // lower is dropped last
+	left := []statusField{
+		{parts: []statusPart{part(s.model, st.model)}, prio: 2},
+		{parts: []statusPart{part(s.workspace, st.dim)}, alts: pathAlts(s.workspace, st.ellipsis), prio: 4},
+		stateF,
 	}
-	left := []field{
-		{st.StatusModel.Render(s.model), 2},
-		{st.StatusDim.Render(s.workspace), 4},
-		{stateS, 0},
-	}
-	var right []field
+	var right []statusField
 	if s.tokens > 0 {
 		tok := formatTokens(s.tokens) + " tokens"
 		if s.estimated {
 			tok = "~" + tok
 		}
-		right = append(right, field{st.StatusDim.Render(tok), 3})
+		right = append(right, statusField{parts: []statusPart{part(tok, st.dim)}, prio: 3})
 	}
 	if s.steering > 0 {
-		right = append(right, field{st.StatusState.Render(strconv.Itoa(s.steering) + " steering"), 1})
+		right = append(right, statusField{parts: []statusPart{part(strconv.Itoa(s.steering)+" steering", st.state)}, prio: 1})
 	}
 	if s.queued > 0 {
-		right = append(right, field{st.StatusState.Render(strconv.Itoa(s.queued) + " queued"), 1})
+		right = append(right, statusField{parts: []statusPart{part(strconv.Itoa(s.queued)+" queued", st.state)}, prio: 1})
 	}
 	switch {
 	case s.notice != "":
-		right = append(right, field{st.StatusKey.Render(s.notice), 0})
+		right = append(right, statusField{parts: []statusPart{part(s.notice, st.key)}})
 	case s.running:
-		right = append(right, field{st.StatusKey.Render("esc") + st.StatusDim.Render(" to interrupt"), 0})
+		right = append(right, statusField{parts: []statusPart{part("esc", st.key), part(" to interrupt", st.dim)}})
 	default:
-		right = append(right, field{st.StatusKey.Render("?") + st.StatusDim.Render(" help"), 5})
+		right = append(right, statusField{parts: []statusPart{part("?", st.key), part(" help", st.dim)}, prio: 5})
 	}
-
-	join := func(fs []field) string {
-		parts := make([]string, 0, len(fs))
+	fitStatus(st.sep, left, right, w)
+	var b strings.Builder
+	n := 0
+	emit := func(fs []statusField) {
+		first := true
 		for _, f := range fs {
-			if f.text != "" && ansi.StringWidth(f.text) > 0 {
-				parts = append(parts, f.text)
+			if f.width() == 0 {
+				continue
+			}
+			if !first {
+				b.WriteString(st.dim.render(st.sep))
+				n += ansi.StringWidth(st.sep)
+			}
+			first = false
+			for _, p := range f.parts {
+				b.WriteString(p.style.render(p.text))
+				n += ansi.StringWidth(p.text)
 			}
 		}
-		return strings.Join(parts, sep)
 	}
-	for {
-		l, r := join(left), join(right)
-		gap := w - 2 - ansi.StringWidth(l) - ansi.StringWidth(r)
-		if gap >= 1 {
-			return st.StatusBar.Render(" " + l + strings.Repeat(" ", gap) + r + " ")
+	b.WriteString(st.bar.render(" "))
+	n++
+	emit(left)
+	gap := w - 1 - n - fieldsWidth(right, st.sep)
+	b.WriteString(st.bar.render(strings.Repeat(" ", max(gap, 1))))
+	emit(right)
+	line := b.String()
+	if ansi.StringWidth(line) > w { // the fields that stay do not fit: cut
+		line = ansi.Truncate(line, max(w-ansi.StringWidth(st.ellipsis), 0), "") + st.bar.render(st.ellipsis)
+	}
+	return line + st.bar.render(strings.Repeat(" ", max(w-ansi.StringWidth(line), 0)))
+}
+
+// fieldsWidth is the width of the non-empty fields joined by sep.
+func fieldsWidth(fs []statusField, sep string) int {
+	n, k := 0, 0
+	for i := range fs {
+		if fw := fs[i].width(); fw > 0 {
+			n += fw
+			k++
 		}
-		// Drop the least important field.
-		worst, wl, wi := -1, false, -1
-		for i, f := range left {
-			if f.text != "" && f.prio > worst {
-				worst, wl, wi = f.prio, true, i
+	}
+	if k > 1 {
+		n += (k - 1) * ansi.StringWidth(sep)
+	}
+	return n
+}
+
+// fitStatus shortens and drops fields, the highest priority first, until
+// both groups fit in w cells with a margin cell at each end and at least
+// one cell between them. Fields of priority 0 stay even when they do not
+// fit (the line is then cut).
+func fitStatus(sep string, left, right []statusField, w int) {
+	for w-3-fieldsWidth(left, sep)-fieldsWidth(right, sep) < 0 {
+		var worst *statusField
+		for _, fs := range [][]statusField{left, right} {
+			for i := range fs {
+				if f := &fs[i]; f.width() > 0 && f.prio > 0 && (worst == nil || f.prio > worst.prio) {
+					worst = f
+				}
 			}
 		}
-		for i, f := range right {
-			if f.text != "" && f.prio > worst {
-				worst, wl, wi = f.prio, false, i
-			}
+		if worst == nil {
+			return
 		}
-		if worst <= 0 {
-			line := ansi.Truncate(" "+l+" "+r, w, g.Ellipsis)
-			return st.StatusBar.Render(line + strings.Repeat(" ", max(w-ansi.StringWidth(line), 0)))
+		if len(worst.alts) > 0 {
+			worst.parts = []statusPart{{worst.alts[0], worst.parts[0].style}}
+			worst.alts = worst.alts[1:]
+			continue
 		}
-		if wl {
-			left[wi].text = ""
-		} else {
-			right[wi].text = ""
-		}
+		worst.parts = nil
 	}
 }
 
@@ -161,7 +247,7 @@ func shortPath(dir string) string {
 		return ""
 	}
 	if home, err := os.UserHomeDir(); err == nil && home != "" {
-		if rel, err := filepath.Rel(home, dir); err == nil && !strings.HasPrefix(rel, "..") {
+		if rel, err := filepath.Rel(home, dir); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 			if rel == "." {
 				return "~"
 			}
@@ -169,6 +255,28 @@ func shortPath(dir string) string {
 		}
 	}
 	return dir
+}
+
+// pathAlts returns shorter forms of the path p for a narrow status bar,
+// longest first: its first and last elements around an ellipsis
+// ("~/…/proj", "/…/proj"), then the last element alone. Forms no shorter
+// than the one before are left out.
+func pathAlts(p, ellipsis string) []string {
+	sep := string(filepath.Separator)
+	elems := strings.Split(p, sep)
+	if len(elems) < 2 {
+		return nil
+	}
+	last := elems[len(elems)-1]
+	var alts []string
+	prev := ansi.StringWidth(p)
+	for _, a := range []string{elems[0] + sep + ellipsis + sep + last, last} {
+		if n := ansi.StringWidth(a); n < prev && last != "" {
+			alts = append(alts, a)
+			prev = n
+		}
+	}
+	return alts
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

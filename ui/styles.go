@@ -100,6 +100,7 @@ type Styles struct {
 	HelpKey     lipgloss.Style
 	HelpDesc    lipgloss.Style
 	HelpSep     lipgloss.Style
+	HelpGroup   lipgloss.Style // the title of a group of keys in the help overlay
 	TooSmall    lipgloss.Style
 }
 
@@ -209,6 +210,7 @@ func DefaultStyles(dark bool) Styles {
 		HelpKey:     s().Foreground(blue).Bold(true),
 		HelpDesc:    s().Foreground(text),
 		HelpSep:     s().Foreground(faint),
+		HelpGroup:   s().Foreground(text).Bold(true),
 		TooSmall:    s().Foreground(yellow),
 	}
 }

@@ -78,6 +78,7 @@ type Model struct {
 	ctx   context.Context
 	keys  KeyMap
 	st    *Styles
+	bar   *statusStyles // st's status bar styles, reduced once
 	clock func() time.Time
 	now   time.Time
 
@@ -137,6 +138,7 @@ func New(cfg Config) Model {
 		ctx:      context.Background(),
 		keys:     keys,
 		st:       st,
+		bar:      newStatusStyles(st),
 		clock:    time.Now,
 		chat:     newChat(st),
 		panel:    newPanel(st),

@@ -71,14 +71,24 @@ func (s Style) resolved() Style {
 	return Dark
 }
 
-// config returns glamour's configuration for s with one change: body text
+// config returns glamour's configuration for s with two changes. Body text
 // keeps the terminal's default foreground instead of the style's grey.
 // Besides matching the plain tail (so a finishing block changes no colour),
 // this makes glamour pad lines with plain spaces instead of one coloured
 // escape sequence per space, which makes rendering about twice as fast.
+// And in styles whose headings are coloured or bold, headings lose their
+// literal "#" prefixes ("## Plan" shows as "Plan"); styles without either
+// (ascii, notty) keep them, as they are the only mark of a heading there.
 func (s Style) config() ansi.StyleConfig {
 	cfg := *styles.DefaultStyles[string(s.resolved())]
 	cfg.Document.Color = nil
+	if cfg.Heading.Color != nil || cfg.Heading.Bold != nil && *cfg.Heading.Bold {
+		for _, h := range []*ansi.StyleBlock{&cfg.H1, &cfg.H2, &cfg.H3, &cfg.H4, &cfg.H5, &cfg.H6} {
+			if p := strings.TrimSpace(h.Prefix); p != "" && strings.Trim(p, "#") == "" {
+				h.Prefix = ""
+			}
+		}
+	}
 	return cfg
 }
 
