@@ -174,13 +174,6 @@ func (a *Agent) Steer(text string) bool {
 	return true
 }
 
-// Running reports whether a turn is running.
-func (a *Agent) Running() bool {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.running
-}
-
 // History returns a copy of the conversation so far, without the system
 // prompt.
 func (a *Agent) History() []provider.Message {
@@ -195,9 +188,6 @@ func (a *Agent) Todos() todo.List {
 	defer a.mu.Unlock()
 	return a.todos.Clone()
 }
-
-// Workspace returns the absolute directory the tools work in.
-func (a *Agent) Workspace() string { return a.cfg.Workspace }
 
 // Restore replaces the history and the todo list, for a resumed session.
 // The history is repaired first (every tool call answered), so the next

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/tick-agent/tick/agent/compact"
-	"github.com/tick-agent/tick/provider"
 )
 
 // errNothingToCompact is returned when the history is too short to compact.
@@ -97,7 +96,3 @@ func (a *Agent) Compact(ctx context.Context) <-chan Event {
 	}()
 	return out
 }
-
-// estimateTokens is a rough token count of msgs, for servers that report no
-// usage.
-func estimateTokens(msgs []provider.Message) int { return compact.Estimate(msgs) }

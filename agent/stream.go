@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tick-agent/tick/agent/compact"
 	"github.com/tick-agent/tick/provider"
 )
 
@@ -60,8 +61,8 @@ func (l *loop) reportUsage(req provider.Request, resp *provider.Response) {
 		u.Usage = *resp.Usage
 	} else {
 		u.Estimated = true
-		u.PromptTokens = estimateTokens(req.Messages)
-		u.CompletionTokens = estimateTokens([]provider.Message{resp.Message})
+		u.PromptTokens = compact.Estimate(req.Messages)
+		u.CompletionTokens = compact.Estimate([]provider.Message{resp.Message})
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
 	if !l.child {
