@@ -89,6 +89,7 @@ type Agent struct {
 	running    bool
 	approved   map[string]bool // tools the user allowed for the session
 	lastPrompt int             // tokens of the last request and its answer
+	mode       Mode            // see Mode; guarded by mu
 }
 
 // New returns an Agent for cfg, with an empty history and todo list.
