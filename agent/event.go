@@ -99,11 +99,14 @@ type Retry struct {
 // something. Summary is one line (the command or the path); Detail is what
 // to show in full (the command, or a unified diff of the change).
 type ApprovalRequest struct {
-	ID      string          `json:"id"`
-	Tool    string          `json:"tool"`
-	Summary string          `json:"summary"`
-	Detail  string          `json:"detail"`
-	Reply   chan<- Approval `json:"-"`
+	ID      string `json:"id"`
+	Tool    string `json:"tool"`
+	Summary string `json:"summary"`
+	Detail  string `json:"detail"`
+	// Scope says what "allow for the session" covers, for the dialog to
+	// show (e.g. "go test …" for a bash call); empty means the whole tool.
+	Scope string          `json:"scope,omitempty"`
+	Reply chan<- Approval `json:"-"`
 }
 
 // Approval is the user's answer to an ApprovalRequest. Always allows every
