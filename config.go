@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/provider"
 )
 
@@ -41,10 +42,12 @@ type config struct {
 	model   string // --model or TICK_MODEL
 
 	// The agent.
-	yolo          bool     // --yolo: approve every tool call
-	workspace     string   // -C/--workspace, absolute; default the working directory
-	contextWindow int      // --context-window; 0 picks from the model name
-	envAllow      []string // --env-allow NAME (repeatable): secrets commands may see
+	yolo          bool            // --yolo: approve every tool call
+	workspace     string          // -C/--workspace, absolute; default the working directory
+	contextWindow int             // --context-window; 0 picks from the model name
+	envAllow      []string        // --env-allow NAME (repeatable): secrets commands may see
+	sandbox       sandbox.Mode    // --sandbox MODE
+	runner        *sandbox.Runner // built by run from the above; nil: plain bash
 
 	// The full-screen app.
 	colorFGBG string // COLORFGBG, a fallback for the background colour
@@ -97,6 +100,11 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	fs.BoolVar(&c.cont, "c", false, "")
 	fs.BoolVar(&c.cont, "continue", false, "")
 	fs.StringVar(&c.resume, "resume", "", "")
+	fs.Func("sandbox", "", func(v string) error {
+		m, err := sandbox.ParseMode(v)
+		c.sandbox = m
+		return err
+	})
 	fs.Func("env-allow", "", func(v string) error {
 		v = strings.TrimSpace(v)
 		if v == "" || strings.ContainsAny(v, "= \t") {
@@ -117,6 +125,9 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	}
 	if c.help || c.version {
 		return c, nil
+	}
+	if c.sandbox == "" {
+		c.sandbox = sandbox.WorkspaceWrite
 	}
 	resumeSet := false
 	fs.Visit(func(f *flag.Flag) {
@@ -273,6 +284,9 @@ Flags:
   --model NAME         model name (default: $TICK_MODEL, else ` + defaultModel + `)
   --base-url URL       API root of an OpenAI-compatible server
                        (default: $OPENAI_BASE_URL, else the OpenAI API)
+  --sandbox MODE       confine the model's commands: workspace-write (default:
+                       writes only in the workspace, its .git read-only, no
+                       network), read-only, or danger-full-access (none)
   --env-allow NAME     let commands see the environment variable NAME even
                        though its name looks like a secret (repeatable)
   --yolo               run commands and file changes without asking; with -p,

@@ -31,6 +31,9 @@ const (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		os.Exit(sandbox.Main(os.Args[2:])) // a command the model runs
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
@@ -72,6 +75,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	if rec != nil {
 		defer rec.Close()
 	}
+	runner, cleanup, err := newSandbox(cfg)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer cleanup()
+	cfg.runner = runner
 	ag, err := newAgent(cfg, client, rec)
 	if err != nil {
 		return fail(stderr, err)
@@ -88,7 +97,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 }
 
 // newAgent returns an agent for cfg talking to client, saving through rec
-// (nil: nothing is saved).
+// (nil: nothing is saved), running commands through cfg.runner.
 func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.Agent, error) {
 	mode := agent.ApproveAsk
 	switch {
@@ -103,7 +112,7 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		Workspace:     cfg.workspace,
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
-		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ())},
+		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface
