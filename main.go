@@ -17,6 +17,7 @@ import (
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // Exit codes.
@@ -115,7 +116,7 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 // fail reports err on stderr and returns its exit code: exitUsage for a
 // usageError, exitError otherwise.
 func fail(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "tick: %v\n", err)
+	fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(err.Error())) // errors may quote a server
 	var ue *usageError
 	if errors.As(err, &ue) {
 		if ue.help {
