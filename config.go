@@ -46,9 +46,10 @@ type config struct {
 	settings *tickcfg.Settings
 
 	// The agent.
-	yolo          bool   // --yolo: approve every tool call
-	workspace     string // -C/--workspace, absolute; default the working directory
-	contextWindow int    // --context-window; 0 picks from the model name
+	yolo          bool     // --yolo: approve every tool call
+	workspace     string   // -C/--workspace, absolute; default the working directory
+	contextWindow int      // --context-window; 0 picks from the model name
+	envAllow      []string // --env-allow NAME (repeatable): secrets commands may see
 
 	// The full-screen app.
 	colorFGBG string // COLORFGBG, a fallback for the background colour
@@ -106,6 +107,14 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	fs.BoolVar(&c.cont, "c", false, "")
 	fs.BoolVar(&c.cont, "continue", false, "")
 	fs.StringVar(&c.resume, "resume", "", "")
+	fs.Func("env-allow", "", func(v string) error {
+		v = strings.TrimSpace(v)
+		if v == "" || strings.ContainsAny(v, "= \t") {
+			return fmt.Errorf("--env-allow needs a variable name, not %q", v)
+		}
+		c.envAllow = append(c.envAllow, v)
+		return nil
+	})
 	fs.BoolVar(&c.noSession, "no-session", false, "")
 	fs.BoolVar(&c.version, "version", false, "")
 	fs.BoolVar(&c.help, "h", false, "")
@@ -298,6 +307,8 @@ Flags:
                        llamacpp, vllm, jan
   --base-url URL       API root of an OpenAI-compatible server (default:
                        $OPENAI_BASE_URL, else the provider's, else OpenAI's)
+  --env-allow NAME     let commands see the environment variable NAME even
+                       though its name looks like a secret (repeatable)
   --yolo               run commands and file changes without asking; with -p,
                        they are refused unless --yolo is given
   -C, --workspace DIR  the directory tick works in (default: the current one)
