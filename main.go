@@ -14,11 +14,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // Exit codes.
@@ -53,8 +55,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		fmt.Fprintln(stdout, versionString())
 		return exitOK
 	}
-	if cfg.cmd == "sessions" {
+	switch cfg.cmd {
+	case "sessions":
+		printWarnings(cfg, stderr)
 		return runSessions(cfg, env, stdout, stderr)
+	case "config", "config path":
+		return runConfigCmd(cfg, stdout, stderr)
+	}
+	if cfg.headless {
+		printWarnings(cfg, stderr)
 	}
 	if err := cfg.checkModelConfig(); err != nil {
 		return fail(stderr, err)
@@ -128,13 +137,21 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 // the API key tick uses and every variable whose name looks like a secret,
 // except those the user allowed by name with --env-allow.
 func commandEnv(cfg config, environ []string) []string {
-	return sandbox.ScrubEnv(environ, []string{"OPENAI_API_KEY"}, cfg.envAllow)
+	drop := []string{"OPENAI_API_KEY"}
+	if cfg.apiKey != "" { // whatever variable holds the key tick sends
+		for _, kv := range environ {
+			if name, v, _ := strings.Cut(kv, "="); v == cfg.apiKey {
+				drop = append(drop, name)
+			}
+		}
+	}
+	return sandbox.ScrubEnv(environ, drop, cfg.envAllow)
 }
 
 // fail reports err on stderr and returns its exit code: exitUsage for a
 // usageError, exitError otherwise.
 func fail(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "tick: %v\n", err)
+	fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(err.Error())) // errors may quote a server
 	var ue *usageError
 	if errors.As(err, &ue) {
 		if ue.help {

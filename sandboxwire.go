@@ -34,10 +34,22 @@ func sandboxPolicy(cfg config, tmp string) sandbox.Policy {
 	} else {
 		cache = ""
 	}
-	return sandbox.Policy{
+	p := sandbox.Policy{
 		Mode:      cfg.sandbox,
 		Workspace: cfg.workspace,
 		TempDir:   tmp,
 		CacheDir:  cache,
 	}
+	if p.Mode == "" {
+		p.Mode = sandbox.WorkspaceWrite
+	}
+	if s := cfg.settings; s != nil {
+		p.Network = s.Network
+		for _, r := range s.WritableRoots {
+			if r, err := filepath.Abs(r); err == nil {
+				p.WritableRoots = append(p.WritableRoots, r)
+			}
+		}
+	}
+	return p
 }
