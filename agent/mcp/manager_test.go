@@ -168,9 +168,7 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 	if err != nil {
 		t.Fatalf("spawn returned %q", out)
 	}
-	m.mu.Lock()
-	m.mu.Unlock()
-	srv := m.servers[0]
+	srv := m.list()[0]
 	srv.mu.Lock()
 	pid := srv.cmd.Process.Pid
 	srv.mu.Unlock()

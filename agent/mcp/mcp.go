@@ -107,11 +107,12 @@ type Manager struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	started time.Time
-	servers []*server
 	wg      sync.WaitGroup
 	updates chan struct{}
 
 	mu        sync.Mutex
+	servers   []*server
+	taken     map[string]bool // tool-name prefixes in use
 	announced map[string]bool // servers whose absence was noted
 	closed    bool
 }
@@ -129,20 +130,32 @@ func Start(opts Options) *Manager {
 		started:   time.Now(),
 		updates:   make(chan struct{}, 1),
 		announced: map[string]bool{},
+		taken:     map[string]bool{},
 	}
-	taken := map[string]bool{}
-	sorted := append([]Server(nil), opts.Servers...)
+	m.Add(opts.Servers...)
+	return m
+}
+
+// Add starts more servers, for example a project's once the user approved
+// them. Servers added after Close are not started.
+func (m *Manager) Add(servers ...Server) {
+	sorted := append([]Server(nil), servers...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return
+	}
 	for _, cfg := range sorted {
-		s := newServer(cfg, opts, m.notify, taken)
+		s := newServer(cfg, m.opts, m.notify, m.taken)
 		m.servers = append(m.servers, s)
 		m.wg.Add(1)
 		go func() {
 			defer m.wg.Done()
-			s.run(ctx)
+			s.run(m.ctx)
 		}()
 	}
-	return m
+	m.notify()
 }
 
 // notify signals a change on Updates without blocking.
@@ -162,17 +175,18 @@ func (m *Manager) Counts() (ready, total int) {
 	if m == nil {
 		return 0, 0
 	}
-	for _, s := range m.servers {
+	list := m.list()
+	for _, s := range list {
 		if s.status().State == Ready {
 			ready++
 		}
 	}
-	return ready, len(m.servers)
+	return ready, len(list)
 }
 
 // Settled reports whether no server is still starting.
 func (m *Manager) Settled() bool {
-	for _, s := range m.servers {
+	for _, s := range m.list() {
 		if s.status().State == Starting {
 			return false
 		}
@@ -180,13 +194,21 @@ func (m *Manager) Settled() bool {
 	return true
 }
 
+// list returns the servers.
+func (m *Manager) list() []*server {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]*server(nil), m.servers...)
+}
+
 // Status returns a snapshot of every server, sorted by name.
 func (m *Manager) Status() []Status {
 	if m == nil {
 		return nil
 	}
-	out := make([]Status, len(m.servers))
-	for i, s := range m.servers {
+	list := m.list()
+	out := make([]Status, len(list))
+	for i, s := range list {
 		out[i] = s.status()
 	}
 	return out
@@ -197,7 +219,7 @@ func (m *Manager) Status() []Status {
 func (m *Manager) Wait(ctx context.Context) {
 	deadline := time.NewTimer(time.Until(m.started.Add(m.opts.StartTimeout)))
 	defer deadline.Stop()
-	for _, s := range m.servers {
+	for _, s := range m.list() {
 		select {
 		case <-s.settled:
 		case <-ctx.Done():
@@ -212,15 +234,16 @@ func (m *Manager) Wait(ctx context.Context) {
 // note for each server that is left out (still starting, or failed); each
 // server's absence is noted once per Manager.
 func (m *Manager) Tools(ctx context.Context) ([]tools.Tool, []string) {
-	if m == nil || len(m.servers) == 0 {
+	if m == nil {
 		return nil, nil
 	}
 	m.Wait(ctx)
 	var ts []tools.Tool
 	var notes []string
+	list := m.list()
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for _, s := range m.servers {
+	for _, s := range list {
 		st := s.status()
 		switch st.State {
 		case Ready:
@@ -260,9 +283,10 @@ func (m *Manager) Close() error {
 		return nil
 	}
 	m.closed = true
+	list := m.servers
 	m.mu.Unlock()
 	var wg sync.WaitGroup
-	for _, s := range m.servers {
+	for _, s := range list {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
