@@ -149,6 +149,8 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.steerDelivered(ev.Text)
 	case agent.Notice:
 		m.chat.addNotice(ev.Text)
+	case agent.HookFailed:
+		m.chat.addNotice(agent.HookFailureText(ev))
 	case agent.Compacted:
 		m.chat.addMark(compactedLabel(ev))
 	case agent.TurnEnd:
