@@ -50,8 +50,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		fmt.Fprintln(stdout, versionString())
 		return exitOK
 	}
-	if cfg.cmd == "sessions" {
+	switch cfg.cmd {
+	case "sessions":
+		printWarnings(cfg, stderr)
 		return runSessions(cfg, env, stdout, stderr)
+	case "config", "config path":
+		return runConfigCmd(cfg, stdout, stderr)
+	}
+	if cfg.headless {
+		printWarnings(cfg, stderr)
 	}
 	if err := cfg.checkModelConfig(); err != nil {
 		return fail(stderr, err)
