@@ -19,6 +19,7 @@ import (
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // Exit codes.
@@ -132,7 +133,7 @@ func commandEnv(cfg config, environ []string) []string {
 // fail reports err on stderr and returns its exit code: exitUsage for a
 // usageError, exitError otherwise.
 func fail(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "tick: %v\n", err)
+	fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(err.Error())) // errors may quote a server
 	var ue *usageError
 	if errors.As(err, &ue) {
 		if ue.help {
