@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/todo"
 )
 
 // eventsMsg carries every event that was waiting on a turn's channel, in
@@ -120,7 +121,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.ToolStart:
 		m.chat.now = m.clock()
 		m.chat.startTool(ev)
-		if ev.Name != "todo" {
+		if ev.Name != agent.TodoTool {
 			m.panel.toolCall()
 		}
 		t.setAct(actTool, ev.Name)
@@ -145,6 +146,8 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.approvals = append(m.approvals, newApproval(m.st, ev))
 		m.input.blur()
 		t.setAct(actApproval, "")
+	case agent.UserMessage:
+		m.chat.addUser(ev.Text)
 	case agent.SteerDelivered:
 		m.steerDelivered(ev.Text)
 	case agent.Notice:
@@ -155,6 +158,34 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.turnEnded(ev)
 	}
 	return nil
+}
+
+// replay shows a resumed conversation (the events of agent.Replay) through
+// the same handler as a live turn's, while no turn runs, then shows the
+// todo list collapsed: todos, the saved list, or else the last one
+// replayed.
+func (m *Model) replay(evs []agent.Event, todos todo.List) {
+	m.chat.now = m.now
+	for _, ev := range evs {
+		m.handleEvent(ev)
+	}
+	m.chat.endTurn()
+	if todos.Empty() {
+		todos = m.panel.list
+	}
+	m.panel.restore(todos)
+}
+
+// messages counts the user and assistant messages among replayed events.
+func messages(evs []agent.Event) int {
+	n := 0
+	for _, ev := range evs {
+		switch ev.(type) {
+		case agent.UserMessage, agent.AssistantDone:
+			n++
+		}
+	}
+	return n
 }
 
 // handleSubagent shows a subagent's event under its task call.
@@ -169,7 +200,7 @@ func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
 		m.panel.toolCall()
 		m.turn.setAct(actTool, inner.Name)
 	case agent.ToolEnd:
-		m.turn.setAct(actTool, "task")
+		m.turn.setAct(actTool, agent.TaskTool)
 	}
 	m.chat.subagent(ev.ParentID, ev.Event)
 	return nil
