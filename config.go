@@ -41,9 +41,10 @@ type config struct {
 	model   string // --model or TICK_MODEL
 
 	// The agent.
-	yolo          bool   // --yolo: approve every tool call
-	workspace     string // -C/--workspace, absolute; default the working directory
-	contextWindow int    // --context-window; 0 picks from the model name
+	yolo          bool     // --yolo: approve every tool call
+	workspace     string   // -C/--workspace, absolute; default the working directory
+	contextWindow int      // --context-window; 0 picks from the model name
+	envAllow      []string // --env-allow NAME (repeatable): secrets commands may see
 
 	// The full-screen app.
 	colorFGBG string // COLORFGBG, a fallback for the background colour
@@ -96,6 +97,14 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	fs.BoolVar(&c.cont, "c", false, "")
 	fs.BoolVar(&c.cont, "continue", false, "")
 	fs.StringVar(&c.resume, "resume", "", "")
+	fs.Func("env-allow", "", func(v string) error {
+		v = strings.TrimSpace(v)
+		if v == "" || strings.ContainsAny(v, "= \t") {
+			return fmt.Errorf("--env-allow needs a variable name, not %q", v)
+		}
+		c.envAllow = append(c.envAllow, v)
+		return nil
+	})
 	fs.BoolVar(&c.noSession, "no-session", false, "")
 	fs.BoolVar(&c.version, "version", false, "")
 	fs.BoolVar(&c.help, "h", false, "")
@@ -264,6 +273,8 @@ Flags:
   --model NAME         model name (default: $TICK_MODEL, else ` + defaultModel + `)
   --base-url URL       API root of an OpenAI-compatible server
                        (default: $OPENAI_BASE_URL, else the OpenAI API)
+  --env-allow NAME     let commands see the environment variable NAME even
+                       though its name looks like a secret (repeatable)
   --yolo               run commands and file changes without asking; with -p,
                        they are refused unless --yolo is given
   -C, --workspace DIR  the directory tick works in (default: the current one)

@@ -69,15 +69,21 @@ func sharedTick(t *testing.T) string {
 // home, with extra flags, and waits for the idle input.
 func startApp(t *testing.T, srv *providertest.Server, extra ...string) *tmuxPane {
 	t.Helper()
+	return startAppAt(t, srv, t.TempDir(), t.TempDir(), extra...)
+}
+
+// startAppAt is startApp in the given home and workspace directories (a
+// test that restarts tick passes the same ones again).
+func startAppAt(t *testing.T, srv *providertest.Server, home, ws string, extra ...string) *tmuxPane {
+	t.Helper()
 	needTmux(t) // before the build
 	bin := sharedTick(t)
-	home := t.TempDir()
 	env := []string{
 		"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + home,
 		"XDG_STATE_HOME=" + filepath.Join(home, "state"),
 		"OPENAI_BASE_URL=" + srv.URL, "OPENAI_API_KEY=test-key",
 	}
-	p := startTmux(t, env, append([]string{bin, "-C", t.TempDir()}, extra...)...)
+	p := startTmux(t, env, append([]string{bin, "-C", ws}, extra...)...)
 	p.waitFor(placeholder)
 	return p
 }

@@ -16,6 +16,8 @@ import (
 	"os"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/sandbox"
+	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
 )
 
@@ -101,6 +103,7 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		Workspace:     cfg.workspace,
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
+		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ())},
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface
@@ -110,6 +113,13 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		return nil, fmt.Errorf("start the agent: %w", err)
 	}
 	return ag, nil
+}
+
+// commandEnv is the environment the model's commands get: environ without
+// the API key tick uses and every variable whose name looks like a secret,
+// except those the user allowed by name with --env-allow.
+func commandEnv(cfg config, environ []string) []string {
+	return sandbox.ScrubEnv(environ, []string{"OPENAI_API_KEY"}, cfg.envAllow)
 }
 
 // fail reports err on stderr and returns its exit code: exitUsage for a

@@ -62,6 +62,9 @@ type Config struct {
 	// Tools overrides the base tools (bash and the file tools); nil means
 	// the standard set for Workspace. todo and task are always added.
 	Tools []tools.Tool
+	// ToolOptions tunes the base tools (timeouts, the commands'
+	// environment); ignored when Tools is set.
+	ToolOptions tools.Options
 	// SystemPrompt overrides the embedded system prompt.
 	SystemPrompt string
 	// MaxRounds caps the model calls of one turn; 0 means 200.
@@ -107,7 +110,7 @@ func New(cfg Config) (*Agent, error) {
 			return nil, fmt.Errorf("agent: open workspace %q: %w", cfg.Workspace, err)
 		}
 		cfg.Workspace = ws.Root()
-		base = tools.Base(ws, tools.Options{})
+		base = tools.Base(ws, cfg.ToolOptions)
 	}
 	if cfg.MaxRounds <= 0 {
 		cfg.MaxRounds = 200

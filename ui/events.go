@@ -143,7 +143,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.Retry:
 		m.chat.addNotice(retryText(ev))
 	case agent.ApprovalRequest:
-		m.approvals = append(m.approvals, newApproval(m.st, ev))
+		m.approvals = append(m.approvals, newApproval(m.st, ev, m.now))
 		m.input.blur()
 		t.setAct(actApproval, "")
 	case agent.UserMessage:

@@ -242,6 +242,7 @@ func TestApprovalDialog(t *testing.T) {
 			if !strings.Contains(s, "Allow bash?") || !strings.Contains(s, "rm -rf build") || !strings.Contains(s, "waiting for approval") {
 				t.Fatalf("dialog not shown:\n%s", s)
 			}
+			pause(m)
 			for _, k := range tt.keys {
 				if k == " " {
 					update(m, tea.KeyPressMsg{Code: ' ', Text: " "})

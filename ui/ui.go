@@ -100,7 +100,8 @@ type Model struct {
 	approvals []*approval
 	picker    *picker // the /sessions dialog, when open
 	showHelp  bool
-	note      string // transient hint in the status bar
+	note      string    // transient hint in the status bar
+	lastKey   time.Time // when the last key came (see answerPause)
 	quitting  bool
 
 	tokens    int
@@ -204,7 +205,7 @@ func (m *Model) shutdown(wait time.Duration) {
 				return
 			}
 			if r, isReq := ev.(agent.ApprovalRequest); isReq {
-				newApproval(m.st, r).reply(agent.Approval{})
+				newApproval(m.st, r, m.now).reply(agent.Approval{})
 			}
 		case <-timeout.C:
 			return
@@ -264,12 +265,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := m.keys
 	m.note = ""
+	lastKey := m.lastKey
+	m.lastKey = m.now
 	if len(m.approvals) > 0 {
-		if key.Matches(k, keys.Quit) {
-			m.interrupt()
-			return nil
-		}
-		return m.answer(k)
+		return m.approvalKey(k, lastKey)
 	}
 	if m.picker != nil {
 		return m.pickerKey(k)
@@ -336,32 +335,24 @@ func (m *Model) ctrlC() tea.Cmd {
 	return m.quit()
 }
 
-// answer passes a key to the approval dialog and sends the answer.
-func (m *Model) answer(msg tea.Msg) tea.Cmd {
-	a := m.approvals[0]
-	ans, cmd := a.update(msg, m.keys)
-	if ans == nil {
-		return cmd
-	}
-	a.reply(*ans)
-	m.approvals = m.approvals[1:]
-	if len(m.approvals) == 0 {
-		m.input.focus()
-		m.turn.setAct(actTool, a.req.Tool)
-	}
-	return cmd
-}
-
-// handlePaste sends pasted text to the reason field of the dialog or to the
-// input.
+// handlePaste sends pasted text, its line breaks made LF, to the reason
+// field of the dialog or to the input (also while a dialog waits for its
+// answer: a paste never answers it).
 func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
-	if len(m.approvals) > 0 {
+	m.lastKey = m.now
+	p.Content = normalizeNewlines(p.Content)
+	if len(m.approvals) > 0 && m.approvals[0].typing {
 		return m.answer(p)
 	}
 	if m.picker != nil {
 		return nil
 	}
 	m.showHelp = false
+	if len(m.approvals) > 0 {
+		m.approvals[0].diverted = true
+		m.input.focus()
+		defer m.input.blur()
+	}
 	return m.input.update(p)
 }
 

@@ -2,9 +2,12 @@ package tools
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tick-agent/tick/agent/sandbox"
 )
 
 // Defaults for the zero fields of Options.
@@ -23,6 +26,10 @@ type Options struct {
 	BashMaxTimeout time.Duration
 	// OutputCap is the most bytes of command output kept (head and tail).
 	OutputCap int
+	// Env is the environment bash commands get ("NAME=value"), already
+	// scrubbed of secrets by the caller (see sandbox.ScrubEnv). Nil means
+	// tick's own environment without secrets.
+	Env []string
 }
 
 func (o Options) withDefaults() Options {
@@ -37,6 +44,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.OutputCap <= 0 {
 		o.OutputCap = DefaultOutputCap
+	}
+	if o.Env == nil {
+		o.Env = sandbox.ScrubEnv(os.Environ(), []string{"OPENAI_API_KEY"}, nil)
 	}
 	return o
 }

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -130,7 +131,7 @@ func (b *Bash) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	cmd.Dir = b.ws.Root()
 	cmd.Stdin = nil // /dev/null
 	cmd.Stdout, cmd.Stderr = pw, pw
-	cmd.Env = append(os.Environ(), "PAGER=cat", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0")
+	cmd.Env = append(slices.Clip(b.opt.Env), "PAGER=cat", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0")
 	// A session of its own: a new process group to kill as a whole, and no
 	// controlling terminal for sudo, ssh and the like to read the
 	// user's keystrokes from.
