@@ -19,6 +19,7 @@ import (
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // Exit codes.
@@ -50,8 +51,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		fmt.Fprintln(stdout, versionString())
 		return exitOK
 	}
-	if cfg.cmd == "sessions" {
+	switch cfg.cmd {
+	case "sessions":
+		printWarnings(cfg, stderr)
 		return runSessions(cfg, env, stdout, stderr)
+	case "config", "config path":
+		return runConfigCmd(cfg, stdout, stderr)
+	}
+	if cfg.headless {
+		printWarnings(cfg, stderr)
 	}
 	if err := cfg.checkModelConfig(); err != nil {
 		return fail(stderr, err)
@@ -125,7 +133,7 @@ func commandEnv(cfg config, environ []string) []string {
 // fail reports err on stderr and returns its exit code: exitUsage for a
 // usageError, exitError otherwise.
 func fail(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "tick: %v\n", err)
+	fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(err.Error())) // errors may quote a server
 	var ue *usageError
 	if errors.As(err, &ue) {
 		if ue.help {

@@ -53,9 +53,10 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Sessions:  ts.sessions,
 		Resume:    ts.resume,
 	}
+	uc.Notices = append(uc.Notices, cfg.settings.Warnings...)
 	if ld != nil {
 		uc.History, uc.Todos = agent.Replay(ld.History, ld.CompactedAt...), ld.Todos
-		uc.Notices = sessionNotices(ld)
+		uc.Notices = append(uc.Notices, sessionNotices(ld)...)
 	}
 	if rec == nil && !cfg.noSession {
 		uc.Notices = append(uc.Notices, "this session is not saved: the sessions directory is not usable (the reason is printed on stderr)")

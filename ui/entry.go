@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/ui/markdown"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // entryKind says what an entry of the transcript shows.
@@ -310,33 +311,10 @@ func firstLine(s string) string {
 	return s
 }
 
-// sanitize makes tool output safe to draw: no escape sequences or control
-// characters other than line breaks, tabs expanded.
+// sanitize makes tool output safe to draw (termsafe.Text), with tabs
+// expanded.
 func sanitize(s string) string {
-	s = ansi.Strip(s)
-	clean := true
-	for _, r := range s {
-		if r < 0x20 && r != '\n' || r == 0x7f {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			b.WriteString("    ")
-		case r == '\r':
-		case r < 0x20 && r != '\n' || r == 0x7f:
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return strings.ReplaceAll(termsafe.Text(s), "\t", "    ")
 }
 
 // formatDuration shows a duration the way a person reads it: 0.4s, 12s,

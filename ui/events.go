@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // eventsMsg carries every event that was waiting on a turn's channel, in
@@ -25,13 +26,15 @@ const maxBatch = 4096
 // and drains whatever else is already queued on the channel into the same
 // message, so a fast stream costs one update and at most one repaint per
 // batch. The model re-arms it after each batch until the channel closes.
+// Every string of every event is made safe for the terminal here (see
+// termsafe.Strings), before the model sees it.
 func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-ch
 		if !ok {
 			return eventsMsg{turn: turn, ch: ch, closed: true}
 		}
-		msg := eventsMsg{turn: turn, ch: ch, events: []agent.Event{ev}}
+		msg := eventsMsg{turn: turn, ch: ch, events: []agent.Event{termsafe.Strings(ev)}}
 		for len(msg.events) < maxBatch {
 			select {
 			case ev, ok := <-ch:
@@ -39,7 +42,7 @@ func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
 					msg.closed = true
 					return msg
 				}
-				msg.events = append(msg.events, ev)
+				msg.events = append(msg.events, termsafe.Strings(ev))
 			default:
 				return msg
 			}
