@@ -146,7 +146,7 @@ func (a *Agent) begin() (out chan Event, ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.running {
-		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error()}
+		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error(), Kind: KindBusy}
 		close(out)
 		return out, false
 	}
@@ -164,6 +164,9 @@ func (a *Agent) finish(out chan<- Event, end TurnEnd) {
 	a.mu.Unlock()
 	if end.Err != nil {
 		end.Error = end.Err.Error()
+		if end.Kind == KindNone {
+			end.Kind = KindOf(end.Err)
+		}
 	}
 	out <- end
 	close(out)
