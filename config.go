@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
+	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/provider"
 )
@@ -47,12 +48,13 @@ type config struct {
 	settings *tickcfg.Settings
 
 	// The agent.
-	yolo          bool            // --yolo: approve every tool call
-	workspace     string          // -C/--workspace, absolute; default the working directory
-	contextWindow int             // --context-window; 0 picks from the model name
-	envAllow      []string        // --env-allow NAME (repeatable): secrets commands may see
-	sandbox       sandbox.Mode    // --sandbox MODE
-	runner        *sandbox.Runner // built by run from the above; nil: plain bash
+	yolo          bool             // --yolo: approve every tool call
+	workspace     string           // -C/--workspace, absolute; default the working directory
+	contextWindow int              // --context-window; 0 picks from the model name
+	envAllow      []string         // --env-allow NAME (repeatable): secrets commands may see
+	sandbox       sandbox.Mode     // --sandbox MODE
+	runner        *sandbox.Runner  // built by run from the above; nil: plain bash
+	rules         permission.Rules // the config file's allow and deny rules
 
 	// The full-screen app.
 	colorFGBG string // COLORFGBG, a fallback for the background colour
@@ -214,6 +216,9 @@ func (c *config) loadSettings(flags tickcfg.Flags, env func(string) string) erro
 		return &usageError{msg: fmt.Sprintf("config: network = %q: use \"loopback\" or leave it out (no network)", s.Network)}
 	}
 	c.envAllow = append(c.envAllow, s.EnvAllow...)
+	if c.rules, err = permission.ParseRules(s.Allow, s.Deny); err != nil {
+		return &usageError{msg: fmt.Sprintf("config: %v", err)}
+	}
 	return nil
 }
 

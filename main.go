@@ -122,6 +122,8 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
+		Headless:      cfg.headless,
+		Rules:         cfg.rules,
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface

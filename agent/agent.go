@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
@@ -65,6 +66,12 @@ type Config struct {
 	// ToolOptions tunes the base tools (timeouts, the commands'
 	// environment); ignored when Tools is set.
 	ToolOptions tools.Options
+	// Headless means nobody can answer an approval request (tick -p):
+	// what would ask is refused, even with ApproveAll (a write into .git).
+	Headless bool
+	// Rules are the config file's allow and deny rules, matched before
+	// anything asks.
+	Rules permission.Rules
 	// SystemPrompt overrides the embedded system prompt.
 	SystemPrompt string
 	// MaxRounds caps the model calls of one turn; 0 means 200.
@@ -97,7 +104,8 @@ type Agent struct {
 	todos      todo.List
 	steer      []string
 	running    bool
-	approved   map[string]bool // tools the user allowed for the session
+	approved   []permission.Rule // what the user allowed for the session
+	outside    []permission.Rule // commands allowed to run again outside the sandbox
 	lastPrompt int             // tokens of the last request and its answer
 	mode       Mode            // see Mode; guarded by mu
 }
@@ -122,7 +130,7 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.MaxRounds <= 0 {
 		cfg.MaxRounds = 200
 	}
-	return &Agent{cfg: cfg, tools: base, approved: map[string]bool{}}, nil
+	return &Agent{cfg: cfg, tools: base}, nil
 }
 
 // Run starts a turn with the user's prompt and returns its events. The
