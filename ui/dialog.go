@@ -16,7 +16,7 @@ const dialogMaxWidth = 100
 // centred in a w×h area. The groups of keys are laid out in as many
 // columns as fit; every group uses the same width for its key column, so
 // the descriptions of a column start at one place.
-func helpView(st *Styles, keys KeyMap, commands []string, w, h int) string {
+func helpView(st *Styles, keys KeyMap, commands, custom []string, w, h int) string {
 	iw := max(min(w-4, dialogMaxWidth), 1)
 	lines := []string{st.DialogTitle.Render("Keys"), ""}
 	lines = append(lines, helpColumns(st, keys.helpSections(), iw)...)
@@ -24,6 +24,12 @@ func helpView(st *Styles, keys KeyMap, commands []string, w, h int) string {
 		sort.Strings(commands)
 		lines = append(lines, "", st.DialogTitle.Render("Commands"))
 		lines = append(lines, wrapText(strings.Join(commands, "  "), iw)...)
+	}
+	if len(custom) > 0 {
+		lines = append(lines, "", st.DialogTitle.Render("Your commands"))
+		for _, c := range custom {
+			lines = append(lines, wrapText(c, iw)...)
+		}
 	}
 	lines = append(lines, "", st.DialogDesc.Render("any key closes this help"))
 	if len(lines) > h-2 {

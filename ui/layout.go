@@ -71,7 +71,7 @@ func (m *Model) render() {
 	above := g.chatH + g.pendingH + g.panelH
 	switch {
 	case m.showHelp:
-		lines = append(lines, strings.Split(helpView(m.st, m.keys, m.commandNames(), w, above), "\n")...)
+		lines = append(lines, strings.Split(helpView(m.st, m.keys, m.commandNames(), m.customHelp(), w, above), "\n")...)
 	default:
 		left := append(m.chat.view(), m.pendingView(g.chatW, g.pendingH)...)
 		if g.panelWide {
@@ -136,6 +136,7 @@ func (m *Model) statusInfo() statusInfo {
 		queued:    len(m.queued) + len(m.next),
 		steering:  len(m.steering),
 		notice:    m.note,
+		mcp:       mcpField(m.cfg.MCP),
 	}
 	if m.cfg.Yolo {
 		s.model += " (yolo)"

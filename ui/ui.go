@@ -71,6 +71,11 @@ type Config struct {
 	// loop (in a tea.Cmd), never while a turn runs.
 	Sessions func() ([]SessionInfo, error)
 	Resume   func(id string) (ResetMsg, error)
+	// Custom are the user's own slash commands; a name taken by a
+	// built-in or by Commands is left out with a notice.
+	Custom []CustomCommand
+	// MCP, when set, reports the MCP servers for the status bar and /mcp.
+	MCP MCPStatus
 }
 
 // Model is the root of the TUI. Use New; *Model implements tea.Model.
@@ -107,6 +112,7 @@ type Model struct {
 	tokens    int
 	estimated bool
 	commands  map[string]command
+	custom    map[string]CustomCommand // the user's commands, by name
 
 	// The last frame, drawn again only when something changed (dirty).
 	widths       widthCache
@@ -165,6 +171,7 @@ func New(cfg Config) Model {
 			m.chat.addNotice(n)
 		}
 	}
+	m.addExtensions()
 	return m
 }
 
@@ -213,8 +220,9 @@ func (m *Model) shutdown(wait time.Duration) {
 	}
 }
 
-// Init implements tea.Model. Nothing runs until the first key: no timers.
-func (m *Model) Init() tea.Cmd { return nil }
+// Init implements tea.Model. Nothing runs until the first key, no timers:
+// only a wait for the MCP servers' changes, when there are any.
+func (m *Model) Init() tea.Cmd { return watchMCP(m.cfg.MCP) }
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -245,6 +253,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleWheel(msg.Mouse())
 	case NoticeMsg:
 		m.chat.addNotice(msg.Text)
+	case mcpChangedMsg:
+		cmd = watchMCP(m.cfg.MCP)
 	case ResetMsg:
 		m.reset(msg)
 	case sessionsMsg:
