@@ -14,8 +14,10 @@ type fakeMCP struct {
 	ch           chan struct{}
 }
 
-func (f *fakeMCP) Counts() (int, int)       { return f.ready, f.total }
-func (f *fakeMCP) Report() string           { return "everything  ready  stdio  node index.js\n  tools: mcp__everything__echo" }
+func (f *fakeMCP) Counts() (int, int) { return f.ready, f.total }
+func (f *fakeMCP) Report() string {
+	return "everything  ready  stdio  node index.js\n  tools: mcp__everything__echo"
+}
 func (f *fakeMCP) Updates() <-chan struct{} { return f.ch }
 
 func customModel(t *testing.T, cfg Config) (*Model, *scriptAgent) {
