@@ -40,6 +40,8 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 	dark := detectDark(cfg.colorFGBG, bgQueryTimeout)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP)
 	defer stop()
+	ctx, terminated, stopTerm := terminateContext(ctx)
+	defer stopTerm()
 	ts := &tuiSession{cfg: cfg, client: client, ag: ag, rec: rec}
 	defer ts.close()
 	uc := ui.Config{
@@ -54,6 +56,10 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Resume:    ts.resume,
 	}
 	uc.Notices = append(uc.Notices, cfg.settings.Warnings...)
+	if x := cfg.ext; x != nil {
+		uc.Notices = append(uc.Notices, x.notices...)
+		uc.Custom, uc.MCP = x.uiCustom(), x.uiMCP()
+	}
 	if ld != nil {
 		uc.History, uc.Todos = agent.Replay(ld.History, ld.CompactedAt...), ld.Todos
 		uc.Notices = append(uc.Notices, sessionNotices(ld)...)
@@ -63,6 +69,8 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 	}
 	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
 	switch {
+	case terminated():
+		return exitTerminated
 	case errors.Is(err, tea.ErrInterrupted):
 		return exitInterrupted
 	case err != nil:
@@ -99,7 +107,11 @@ type tuiSession struct {
 
 // commands returns the slash commands for ui.Config.Commands.
 func (ts *tuiSession) commands() map[string]func() tea.Cmd {
-	return map[string]func() tea.Cmd{"new": ts.newSession}
+	cmds := map[string]func() tea.Cmd{"new": ts.newSession}
+	if ts.cfg.ext != nil {
+		cmds["trust"] = ts.cfg.ext.trustCommand
+	}
+	return cmds
 }
 
 // current returns the agent and recorder in use.
