@@ -55,7 +55,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 	}
 	uc.Notices = append(append(uc.Notices, cfg.notices...), cfg.settings.Warnings...)
 	if ld != nil {
-		uc.History, uc.Todos = ld.History, ld.Todos
+		uc.History, uc.Todos = agent.Replay(ld.History, ld.CompactedAt...), ld.Todos
 		uc.Notices = append(uc.Notices, sessionNotices(ld)...)
 	}
 	if rec == nil && !cfg.noSession {
@@ -207,7 +207,7 @@ func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
 	ts.ag, ts.rec = ag, rec
 	ts.mu.Unlock()
 	_ = old.Close()
-	return ui.ResetMsg{Agent: ag, History: ld.History, Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
+	return ui.ResetMsg{Agent: ag, History: agent.Replay(ld.History, ld.CompactedAt...), Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
 }
 
 // sessionNotices says which session was resumed and what its loading
