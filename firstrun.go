@@ -60,10 +60,14 @@ func firstRun(cfg config, env func(string) string, stdin io.Reader, stdout, stde
 		Dark:       detectDark(cfg.colorFGBG, bgQueryTimeout),
 		Version:    version,
 		ConfigPath: path,
-		FindLocal: func(ctx context.Context) []provider.Found {
-			return provider.FindLocal(ctx, servers, 0)
+		FindLocal: func(ctx context.Context) []ui.SetupServer {
+			var out []ui.SetupServer
+			for _, f := range provider.FindLocal(ctx, servers, 0) {
+				out = append(out, ui.SetupServer{Name: f.Name, Title: f.Title, BaseURL: f.BaseURL, Models: f.Models})
+			}
+			return out
 		},
-		ListModels: provider.ListModels,
+		ListModels: listModelsForUI,
 		Save: func(ch ui.SetupChoice) error {
 			return tickcfg.Save(path, tickcfg.Choice{Provider: ch.Provider, BaseURL: ch.BaseURL, APIKey: ch.APIKey, Model: ch.Model})
 		},
@@ -83,4 +87,14 @@ func firstRun(cfg config, env func(string) string, stdin io.Reader, stdout, stde
 	}
 	cfg.notices = append(cfg.notices, fmt.Sprintf("set up: %s on %s, saved in %s (tick config shows the settings)", ch.Model, ch.Title, path))
 	return cfg, exitOK, true
+}
+
+// listModelsForUI is provider.ListModels with a refused key reported as
+// ui.ErrKeyRefused.
+func listModelsForUI(ctx context.Context, baseURL, apiKey string) ([]string, error) {
+	models, err := provider.ListModels(ctx, baseURL, apiKey)
+	if errors.Is(err, provider.ErrUnauthorized) {
+		return nil, fmt.Errorf("%w: %w", ui.ErrKeyRefused, err)
+	}
+	return models, err
 }

@@ -10,8 +10,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/tick-agent/tick/provider"
 )
 
 // SetupConfig is what the first-run setup screen shows and calls. The
@@ -22,10 +20,11 @@ type SetupConfig struct {
 	ConfigPath string // where the choice is saved, shown to the user
 	// FindLocal looks for model servers on this machine (all at once,
 	// returning within about a second).
-	FindLocal func(ctx context.Context) []provider.Found
+	FindLocal func(ctx context.Context) []SetupServer
 	// Hosted are the hosted providers offered, in order.
 	Hosted []SetupProvider
-	// ListModels lists a server's models, checking the key.
+	// ListModels lists a server's models, checking the key; a refused key
+	// is an error that wraps ErrKeyRefused.
 	ListModels func(ctx context.Context, baseURL, apiKey string) ([]string, error)
 	// Save writes the choice into the config file.
 	Save func(SetupChoice) error
@@ -37,6 +36,18 @@ type SetupProvider struct {
 	Title   string // e.g. "OpenRouter"
 	BaseURL string
 }
+
+// SetupServer is a model server found on this machine, with its models.
+type SetupServer struct {
+	Name    string // the config's provider name, e.g. "ollama"
+	Title   string // e.g. "Ollama"
+	BaseURL string
+	Models  []string
+}
+
+// ErrKeyRefused is what SetupConfig.ListModels wraps when the server
+// refused the key.
+var ErrKeyRefused = errors.New("the server refused the API key")
 
 // SetupChoice is what the user picked: a server and a model.
 type SetupChoice struct {
@@ -102,16 +113,19 @@ const (
 // setupRow is one choice of the first stage.
 type setupRow struct {
 	title, detail string
-	found         *provider.Found // a local server that answered
-	hosted        *SetupProvider  // a hosted provider
-	custom        bool            // "custom URL"
-	rescan        bool            // look for local servers again
+	found         *SetupServer   // a local server that answered
+	hosted        *SetupProvider // a hosted provider
+	custom        bool           // "custom URL"
+	rescan        bool           // look for local servers again
 }
 
 // Messages of the setup screen's commands.
 type (
-	foundMsg      []provider.Found
-	setupListMsg  struct{ models []string; err error }
+	foundMsg     []SetupServer
+	setupListMsg struct {
+		models []string
+		err    error
+	}
 	setupSavedMsg struct{ err error }
 )
 
@@ -126,7 +140,7 @@ type Setup struct {
 	width, height int
 	stage         setupStage
 	probing       bool
-	found         []provider.Found
+	found         []SetupServer
 	rows          []setupRow
 	sel           int
 	text          textinput.Model // the URL or the key
@@ -366,7 +380,7 @@ func (m *Setup) submitText() tea.Cmd {
 func (m *Setup) listed(msg setupListMsg) tea.Cmd {
 	m.busy = ""
 	switch {
-	case errors.Is(msg.err, provider.ErrUnauthorized):
+	case errors.Is(msg.err, ErrKeyRefused):
 		m.errText = "the server refused this key: check it and paste it again"
 	case msg.err != nil:
 		m.errText = msg.err.Error()

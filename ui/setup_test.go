@@ -8,8 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/tick-agent/tick/provider"
 )
 
 // setupHarness drives a Setup screen by hand, running each command's
@@ -22,16 +20,16 @@ type setupHarness struct {
 	quit  bool
 }
 
-func newSetupHarness(t *testing.T, found []provider.Found) *setupHarness {
+func newSetupHarness(t *testing.T, found []SetupServer) *setupHarness {
 	h := &setupHarness{t: t}
 	h.m = NewSetup(SetupConfig{
 		ConfigPath: "/home/me/.config/tick/config.toml",
-		FindLocal:  func(context.Context) []provider.Found { return found },
+		FindLocal:  func(context.Context) []SetupServer { return found },
 		Hosted:     []SetupProvider{{Name: "openrouter", Title: "OpenRouter", BaseURL: "https://openrouter.ai/api/v1"}},
 		ListModels: func(_ context.Context, base, key string) ([]string, error) {
 			h.keys = append(h.keys, key)
 			if key == "bad" {
-				return nil, fmt.Errorf("list models at %s: 401: %w", base, provider.ErrUnauthorized)
+				return nil, fmt.Errorf("list models at %s: 401: %w", base, ErrKeyRefused)
 			}
 			return []string{"anthropic/claude", "openai/gpt-4.1-mini", "qwen/qwen3-coder"}, nil
 		},
@@ -83,9 +81,9 @@ func (h *setupHarness) want(wants ...string) {
 }
 
 func TestSetupLocalServer(t *testing.T) {
-	h := newSetupHarness(t, []provider.Found{{
-		LocalServer: provider.LocalServer{Name: "ollama", Title: "Ollama", BaseURL: "http://127.0.0.1:11434/v1"},
-		Models:      []string{"llama3.2:3b", "qwen2.5-coder:7b", "qwen2.5:14b"},
+	h := newSetupHarness(t, []SetupServer{{
+		Name: "ollama", Title: "Ollama", BaseURL: "http://127.0.0.1:11434/v1",
+		Models: []string{"llama3.2:3b", "qwen2.5-coder:7b", "qwen2.5:14b"},
 	}})
 	h.want("Ollama", "127.0.0.1:11434", "3 models", "OpenRouter", "Custom URL")
 	h.press("enter")
