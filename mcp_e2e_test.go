@@ -254,7 +254,9 @@ func TestSIGTERMStopsMCPServers(t *testing.T) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})
-	running := func() bool { return len(liveProcessesWith(marker+"-sleep")) > 0 && len(liveProcessesWith(entry, marker)) > 0 }
+	running := func() bool {
+		return len(liveProcessesWith(marker+"-sleep")) > 0 && len(liveProcessesWith(entry, marker)) > 0
+	}
 	if !waitFor(60*time.Second, running) {
 		t.Fatalf("the MCP server and the command never ran together; stderr:\n%s", errb.String())
 	}

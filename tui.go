@@ -55,7 +55,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Sessions:  ts.sessions,
 		Resume:    ts.resume,
 	}
-	uc.Notices = append(uc.Notices, cfg.settings.Warnings...)
+	uc.Notices = append(append(uc.Notices, cfg.notices...), cfg.settings.Warnings...)
 	if x := cfg.ext; x != nil {
 		uc.Notices = append(uc.Notices, x.notices...)
 		uc.Custom, uc.MCP = x.uiCustom(), x.uiMCP()
