@@ -41,6 +41,13 @@ type loop struct {
 
 // turn runs one parent turn and delivers its events on out.
 func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
+	l := a.parentLoop(out)
+	l.add(provider.Message{Role: provider.RoleUser, Content: prompt})
+	a.finishTurn(out, l.run(ctx))
+}
+
+// parentLoop returns the loop of a parent turn delivering events on out.
+func (a *Agent) parentLoop(out chan<- Event) *loop {
 	l := &loop{
 		a:         a,
 		system:    a.systemPrompt(),
@@ -51,8 +58,7 @@ func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
 		hist:      &a.history,
 	}
 	l.tools = append(append([]tools.Tool(nil), a.tools...), &todoTool{l: l}, &taskTool{l: l})
-	l.add(provider.Message{Role: provider.RoleUser, Content: prompt})
-	a.finish(out, l.run(ctx))
+	return l
 }
 
 // run calls the model until it answers without tool calls, the context is

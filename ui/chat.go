@@ -116,7 +116,7 @@ func (c *chat) lines(i int) []string {
 
 func (c *chat) addUser(text string) {
 	c.endStream()
-	c.add(&entry{kind: entryUser, text: text})
+	c.add(&entry{kind: entryUser, text: sanitize(text)})
 }
 
 func (c *chat) addNotice(text string) {

@@ -20,7 +20,7 @@ func loadHistory(c *chat, msgs []provider.Message) {
 			if isReminder(msg.Content) {
 				continue
 			}
-			c.add(&entry{kind: entryUser, text: msg.Content})
+			c.add(&entry{kind: entryUser, text: sanitize(msg.Content)})
 		case provider.RoleAssistant:
 			if strings.TrimSpace(msg.Content) != "" {
 				c.add(c.newAssistant(msg.Content, true))

@@ -186,7 +186,7 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 		if t.compact && !errors.Is(ev.Err, agent.ErrBusy) {
 			msg = "could not compact the conversation: " + msg
 		}
-		m.chat.addError(msg, errorHint(msg, ev.Err))
+		m.chat.addError(msg, errorHint(msg, ev.Err, !t.compact && m.canRetry()))
 	}
 	m.restore(back)
 }
@@ -223,9 +223,13 @@ func (m *Model) restore(texts []string) {
 	m.input.setValue(strings.Join(parts, "\n"))
 }
 
-// errorHint says what to do about a failed turn.
-func errorHint(msg string, err error) string {
-	const retry = " The conversation is kept; ↑ recalls your last prompt."
+// errorHint says what to do about a failed turn; canRetry says that
+// ctrl+r (Retrier) can send it again.
+func errorHint(msg string, err error, canRetry bool) string {
+	retry := " The conversation is kept; ↑ recalls your last prompt."
+	if canRetry {
+		retry = " The conversation is kept; ctrl+r (or /retry) sends the failed turn again, without repeating your message."
+	}
 	l := strings.ToLower(msg)
 	has := func(words ...string) bool {
 		for _, w := range words {
@@ -239,19 +243,19 @@ func errorHint(msg string, err error) string {
 	case errors.Is(err, agent.ErrBusy):
 		return "Wait for the running turn to end, or press esc to interrupt it."
 	case has("401", "unauthorized", "api key", "api_key"):
-		return "Check OPENAI_API_KEY (and OPENAI_BASE_URL), then send your message again." + retry
+		return "Check OPENAI_API_KEY (and OPENAI_BASE_URL), then try again." + retry
 	case has("403", "forbidden"):
 		return "The server refused access: check the key's permissions and the model name." + retry
 	case has("404", "not found", "does not exist", "unknown model"):
 		return "Check the model name (--model or TICK_MODEL) and OPENAI_BASE_URL." + retry
 	case has("429", "rate limit", "quota"):
-		return "The server is rate limiting: wait a moment, then send again." + retry
+		return "The server is rate limiting: wait a moment, then try again." + retry
 	case has("model calls", "round cap"):
 		return "Send a message (e.g. \"continue\") to let it carry on."
 	case has("connection refused", "no such host", "dial tcp", "timeout", "deadline", "network", "eof", "reset", "cut", "stream"):
-		return "Could not reach the model or the stream was cut: check the network and OPENAI_BASE_URL, then send again." + retry
+		return "Could not reach the model or the stream was cut: check the network and OPENAI_BASE_URL, then try again." + retry
 	case has("500", "502", "503", "504", "server error"):
 		return "The model server failed: try again in a moment." + retry
 	}
-	return "Send a message to try again." + retry
+	return "The request failed: try again." + retry
 }
