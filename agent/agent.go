@@ -74,6 +74,13 @@ type Config struct {
 	// ContextWindow is the model's context size in tokens; 0 picks a
 	// default from the model name. Compaction starts near it.
 	ContextWindow int
+	// ToolSource, when set, adds tools at the start of every turn (the
+	// tools of MCP servers).
+	ToolSource ToolSource
+	// Hooks, when set, runs the user's hook commands (see Hooks).
+	Hooks Hooks
+	// SessionID is passed to hooks, to tell sessions apart.
+	SessionID string
 }
 
 // ErrBusy is returned by Run's TurnEnd when a turn is already running.
@@ -140,7 +147,7 @@ func (a *Agent) begin() (out chan Event, ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.running {
-		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error()}
+		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error(), Kind: KindBusy}
 		close(out)
 		return out, false
 	}
@@ -158,6 +165,9 @@ func (a *Agent) finish(out chan<- Event, end TurnEnd) {
 	a.mu.Unlock()
 	if end.Err != nil {
 		end.Error = end.Err.Error()
+		if end.Kind == KindNone {
+			end.Kind = KindOf(end.Err)
+		}
 	}
 	out <- end
 	close(out)

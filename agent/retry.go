@@ -28,7 +28,8 @@ func (a *Agent) Retry(ctx context.Context) <-chan Event {
 	}
 	go func() {
 		l := a.parentLoop(out)
-		a.finishTurn(out, l.run(ctx))
+		l.addTools(ctx)
+		a.runParent(ctx, l, out)
 	}()
 	return out
 }

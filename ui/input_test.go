@@ -207,7 +207,7 @@ func TestUserTextSanitized(t *testing.T) {
 	m, a := newTestModel(t, 100, 30)
 	update(m, tea.PasteMsg{Content: "look \x1b]0;title\x07at \x1b[2Jthis"})
 	press(m, "enter")
-	mv := New(Config{Agent: a, History: []provider.Message{{Role: provider.RoleUser, Content: "old \x1b]0;title\x07prompt \x1b[2J"}}})
+	mv := New(Config{Agent: a, History: agent.Replay([]provider.Message{{Role: provider.RoleUser, Content: "old \x1b]0;title\x07prompt \x1b[2J"}})})
 	update(&mv, tea.WindowSizeMsg{Width: 100, Height: 30})
 	for _, v := range []string{m.View().Content, mv.View().Content} {
 		if strings.Contains(v, "\x1b]") || strings.Contains(v, "\x07") || strings.Contains(v, "\x1b[2J") {

@@ -28,7 +28,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
-	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
 
@@ -51,8 +50,10 @@ type Config struct {
 	Yolo      bool   // approvals are off (shown in the status bar)
 	Dark      bool   // the terminal has a dark background; styles are chosen once
 	Version   string
-	History   []provider.Message // a restored transcript to show (may be nil)
-	Todos     todo.List          // a restored todo list, shown collapsed
+	// History is a resumed conversation as the events agent.Replay makes
+	// of it, shown through the same handler as a live turn's (may be nil).
+	History []agent.Event
+	Todos   todo.List // a restored todo list, shown collapsed
 	// Notices are shown as notice lines at the top of the chat, after the
 	// restored transcript: what happened before the app started (a
 	// resumed session, repairs of its file). Without them a restored
@@ -163,11 +164,11 @@ func New(cfg Config) Model {
 		dirty:    true,
 	}
 	m.now = m.clock()
+	m.replay(cfg.History, cfg.Todos)
 	switch {
 	case len(cfg.History) > 0:
-		loadHistory(m.chat, cfg.History)
 		if len(cfg.Notices) == 0 {
-			m.chat.addNotice(fmt.Sprintf("resumed session · %s", plural(len(cfg.History), "message")))
+			m.chat.addNotice("resumed session · " + plural(messages(cfg.History), "message"))
 		}
 	default:
 		m.chat.addNotice("Welcome to tick. Describe a task: tick plans it as a todo list and works through it. ? shows the keys.")
@@ -176,9 +177,6 @@ func New(cfg Config) Model {
 		if n != "" {
 			m.chat.addNotice(n)
 		}
-	}
-	if !cfg.Todos.Empty() {
-		m.panel.restore(cfg.Todos)
 	}
 	return m
 }
