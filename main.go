@@ -109,6 +109,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		printWarnings(cfg, stderr)
 		return runHeadless(cfg, ag, rec, ld, stdin, stdout, stderr)
 	}
+	if !cfg.noSession {
+		cfg.historyFile = promptHistoryFile(env, cfg.workspace)
+	}
 	return runTUI(cfg, client, ag, rec, ld, stdin, stdout, stderr)
 }
 
