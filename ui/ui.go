@@ -270,7 +270,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	default:
 		var ok bool
 		if cmd, ok = m.handleInputMsg(msg); !ok {
-			cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+			if cmd, ok = m.handleConfigMsg(msg); !ok {
+				cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+			}
 		}
 	}
 	if save := m.saveHistory(); save != nil {
