@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
+	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/provider"
 )
 
@@ -46,10 +47,12 @@ type config struct {
 	settings *tickcfg.Settings
 
 	// The agent.
-	yolo          bool     // --yolo: approve every tool call
-	workspace     string   // -C/--workspace, absolute; default the working directory
-	contextWindow int      // --context-window; 0 picks from the model name
-	envAllow      []string // --env-allow NAME (repeatable): secrets commands may see
+	yolo          bool            // --yolo: approve every tool call
+	workspace     string          // -C/--workspace, absolute; default the working directory
+	contextWindow int             // --context-window; 0 picks from the model name
+	envAllow      []string        // --env-allow NAME (repeatable): secrets commands may see
+	sandbox       sandbox.Mode    // --sandbox MODE
+	runner        *sandbox.Runner // built by run from the above; nil: plain bash
 
 	// The full-screen app.
 	colorFGBG string // COLORFGBG, a fallback for the background colour
@@ -107,6 +110,11 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	fs.BoolVar(&c.cont, "c", false, "")
 	fs.BoolVar(&c.cont, "continue", false, "")
 	fs.StringVar(&c.resume, "resume", "", "")
+	fs.Func("sandbox", "", func(v string) error {
+		m, err := sandbox.ParseMode(v)
+		c.sandbox = m
+		return err
+	})
 	fs.Func("env-allow", "", func(v string) error {
 		v = strings.TrimSpace(v)
 		if v == "" || strings.ContainsAny(v, "= \t") {
@@ -193,6 +201,19 @@ func (c *config) loadSettings(flags tickcfg.Flags, env func(string) string) erro
 	}
 	c.settings = s
 	c.apiKey, c.baseURL, c.model, c.contextWindow = s.APIKey, s.BaseURL, s.Model, s.ContextWindow
+	if c.sandbox == "" {
+		m, err := sandbox.ParseMode(s.Sandbox)
+		if err != nil {
+			return &usageError{msg: fmt.Sprintf("config: sandbox: %v", err)}
+		}
+		c.sandbox = m
+	}
+	switch s.Network {
+	case "", sandbox.NetworkLoopback:
+	default:
+		return &usageError{msg: fmt.Sprintf("config: network = %q: use \"loopback\" or leave it out (no network)", s.Network)}
+	}
+	c.envAllow = append(c.envAllow, s.EnvAllow...)
 	return nil
 }
 
@@ -307,6 +328,9 @@ Flags:
                        llamacpp, vllm, jan
   --base-url URL       API root of an OpenAI-compatible server (default:
                        $OPENAI_BASE_URL, else the provider's, else OpenAI's)
+  --sandbox MODE       confine the model's commands: workspace-write (default:
+                       writes only in the workspace, its .git read-only, no
+                       network), read-only, or danger-full-access (none)
   --env-allow NAME     let commands see the environment variable NAME even
                        though its name looks like a secret (repeatable)
   --yolo               run commands and file changes without asking; with -p,

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/tick-agent/tick/agent/sandbox"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +35,9 @@ var e2eBuild struct {
 
 // TestMain runs the package's tests, then removes the shared binary.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		os.Exit(sandbox.Main(os.Args[2:])) // tick re-executes itself for commands
+	}
 	code := m.Run()
 	if e2eBuild.dir != "" {
 		_ = os.RemoveAll(e2eBuild.dir)

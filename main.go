@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/sandbox"
@@ -32,6 +33,9 @@ const (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		os.Exit(sandbox.Main(os.Args[2:])) // a command the model runs
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
@@ -80,6 +84,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	if rec != nil {
 		defer rec.Close()
 	}
+	runner, cleanup, err := newSandbox(cfg)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer cleanup()
+	cfg.runner = runner
 	ag, err := newAgent(cfg, client, rec)
 	if err != nil {
 		return fail(stderr, err)
@@ -96,7 +106,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 }
 
 // newAgent returns an agent for cfg talking to client, saving through rec
-// (nil: nothing is saved).
+// (nil: nothing is saved), running commands through cfg.runner.
 func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.Agent, error) {
 	mode := agent.ApproveAsk
 	switch {
@@ -111,7 +121,7 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		Workspace:     cfg.workspace,
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
-		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ())},
+		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface
@@ -127,7 +137,15 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 // the API key tick uses and every variable whose name looks like a secret,
 // except those the user allowed by name with --env-allow.
 func commandEnv(cfg config, environ []string) []string {
-	return sandbox.ScrubEnv(environ, []string{"OPENAI_API_KEY"}, cfg.envAllow)
+	drop := []string{"OPENAI_API_KEY"}
+	if cfg.apiKey != "" { // whatever variable holds the key tick sends
+		for _, kv := range environ {
+			if name, v, _ := strings.Cut(kv, "="); v == cfg.apiKey {
+				drop = append(drop, name)
+			}
+		}
+	}
+	return sandbox.ScrubEnv(environ, drop, cfg.envAllow)
 }
 
 // fail reports err on stderr and returns its exit code: exitUsage for a

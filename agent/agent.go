@@ -74,6 +74,13 @@ type Config struct {
 	// ContextWindow is the model's context size in tokens; 0 picks a
 	// default from the model name. Compaction starts near it.
 	ContextWindow int
+	// ToolSource, when set, adds tools at the start of every turn (the
+	// tools of MCP servers).
+	ToolSource ToolSource
+	// Hooks, when set, runs the user's hook commands (see Hooks).
+	Hooks Hooks
+	// SessionID is passed to hooks, to tell sessions apart.
+	SessionID string
 }
 
 // ErrBusy is returned by Run's TurnEnd when a turn is already running.

@@ -42,6 +42,7 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 				out += "\n" + interruptedResult
 			}
 		}
+		l.postToolHook(ctx, c, out, isErr)
 		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: out, IsError: isErr, Duration: time.Since(start)})
 		l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: out})
 	}
@@ -66,6 +67,9 @@ func (l *loop) call(ctx context.Context, c provider.ToolCall) (out string, isErr
 	}
 	if !json.Valid(args) {
 		return fmt.Sprintf("Error: the arguments of %s are not valid JSON (%s); send one JSON object matching the tool's schema", c.Name, snippet(c.Arguments, 200)), true
+	}
+	if msg, blocked := l.preToolHook(ctx, c, args); blocked {
+		return msg, true
 	}
 	if ap, ok := t.(tools.Approvable); ok {
 		if msg, allowed := l.approve(ctx, c, ap, args); !allowed {

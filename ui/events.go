@@ -138,6 +138,8 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.chat.addUser(ev.Text)
 	case agent.Notice:
 		m.chat.addNotice(ev.Text)
+	case agent.HookFailed:
+		m.chat.addNotice(agent.HookFailureText(ev))
 	case agent.Compacted:
 		m.chat.addMark(compactedLabel(ev))
 	case agent.TurnEnd:

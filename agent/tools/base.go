@@ -30,6 +30,11 @@ type Options struct {
 	// scrubbed of secrets by the caller (see sandbox.ScrubEnv). Nil means
 	// tick's own environment without secrets.
 	Env []string
+	// Sandbox starts bash commands (confined, and with every process a
+	// command leaves behind ended when it ends); nil runs plain bash.
+	// The mode comes from the call's context (sandbox.WithMode), else
+	// the runner's policy.
+	Sandbox *sandbox.Runner
 }
 
 func (o Options) withDefaults() Options {

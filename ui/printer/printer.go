@@ -216,6 +216,8 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 		p.progress(ind, p.dim("› "+oneLine(e.Text, 120)))
 	case agent.Notice:
 		p.progress(ind, p.dim("· "+e.Text))
+	case agent.HookFailed:
+		p.progress(ind, p.yellow("! "+oneLine(agent.HookFailureText(e), 300)))
 	case agent.Compacted:
 		p.progress(ind, p.dim(fmt.Sprintf("· context compacted: ~%d → ~%d tokens", e.Before, e.After)))
 	case agent.TurnEnd:
