@@ -45,6 +45,8 @@ type config struct {
 	// settings are the effective config-file settings with their sources;
 	// nil only for --help and --version.
 	settings *tickcfg.Settings
+	flags    tickcfg.Flags // the model flags, to load the settings again
+	notices  []string      // shown at the top of the full-screen app's chat
 
 	// The agent.
 	yolo          bool            // --yolo: approve every tool call
@@ -185,6 +187,7 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	}
 	c.workspace = ws
 	flags.ContextWindow = c.contextWindow
+	c.flags = flags
 	if err := c.loadSettings(flags, env); err != nil {
 		return c, err
 	}

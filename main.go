@@ -65,6 +65,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	if cfg.headless {
 		printWarnings(cfg, stderr)
 	}
+	if !cfg.headless && !cfg.settings.Configured() {
+		var code int
+		var ok bool
+		if cfg, code, ok = firstRun(cfg, env, stdin, stdout, stderr); !ok {
+			return code
+		}
+	}
 	if err := cfg.checkModelConfig(); err != nil {
 		return fail(stderr, err)
 	}

@@ -53,7 +53,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Sessions:  ts.sessions,
 		Resume:    ts.resume,
 	}
-	uc.Notices = append(uc.Notices, cfg.settings.Warnings...)
+	uc.Notices = append(append(uc.Notices, cfg.notices...), cfg.settings.Warnings...)
 	if ld != nil {
 		uc.History, uc.Todos = agent.Replay(ld.History, ld.CompactedAt...), ld.Todos
 		uc.Notices = append(uc.Notices, sessionNotices(ld)...)

@@ -9,6 +9,8 @@ import (
 	"os/signal"
 	"runtime"
 	"syscall"
+	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -67,9 +69,7 @@ func Main(args []string) int {
 	}
 	code, sig := supervise(args[2:], s.Namespaces, sigs)
 	if sig != 0 {
-		// End the same way, so the caller sees the signal.
-		signal.Reset(sig)
-		_ = unix.Kill(os.Getpid(), sig)
+		raise(sig) // end the same way, so the caller sees the signal
 	}
 	return code
 }
@@ -97,7 +97,10 @@ func apply(s spec) error {
 	}
 	if s.Seccomp {
 		if err := installSeccomp(filterOptions{
-			unixSockets: s.Namespaces || s.Landlock >= 9,
+			// Unix sockets only where the user allowed local networking
+			// (then the shared socket directories are hidden) or where
+			// Landlock rules them by path; socketpair always works.
+			unixSockets: (s.Namespaces && s.Policy.Network == NetworkLoopback) || s.Landlock >= 9,
 			inet:        s.Namespaces && s.Policy.Network == NetworkLoopback,
 		}); err != nil {
 			return err
@@ -163,6 +166,19 @@ func supervise(argv []string, pidns bool, sigs <-chan os.Signal) (int, syscall.S
 	}
 	reapAll()
 	return code, sig
+}
+
+// raise ends the helper with sig's default action (no core file), past
+// the Go runtime's own handlers; it returns if sig's default is to ignore.
+func raise(sig syscall.Signal) {
+	_ = unix.Setrlimit(unix.RLIMIT_CORE, &unix.Rlimit{})
+	var dfl [4]uint64 // struct sigaction: handler SIG_DFL, flags, restorer, mask
+	_, _, _ = unix.RawSyscall6(unix.SYS_RT_SIGACTION, uintptr(sig), uintptr(unsafe.Pointer(&dfl)), 0, 8, 0, 0)
+	var set unix.Sigset_t
+	set.Val[0] = 1 << (uint(sig) - 1)
+	_ = unix.PthreadSigmask(unix.SIG_UNBLOCK, &set, nil)
+	_ = unix.Tgkill(os.Getpid(), unix.Gettid(), sig)
+	time.Sleep(100 * time.Millisecond) // delivery is asynchronous only to other threads
 }
 
 // exitCode is the shell's convention for a wait status.

@@ -15,6 +15,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == HelperArg {
 		os.Exit(Main(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == escapeArg {
+		os.Exit(escape(os.Args[2:]))
+	}
 	os.Exit(m.Run())
 }
 
@@ -118,4 +121,38 @@ func processesNamed(t *testing.T, name string) []string {
 		}
 	}
 	return out
+}
+
+func TestReadOnlyWritesOnlyTemp(t *testing.T) {
+	r, ws := testRunner(t, ReadOnly)
+	if out, code := runIn(t, r, "", `echo x > "$TMPDIR/ok" && cat "$TMPDIR/ok" && ls`); code != 0 {
+		t.Errorf("read-only: the private TMPDIR is not writable (exit %d):\n%s", code, out)
+	}
+	if out, code := runIn(t, r, "", "echo x > made"); code == 0 {
+		t.Errorf("read-only: a write in the workspace worked:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "made")); err == nil {
+		t.Error("read-only: the file exists in the workspace")
+	}
+}
+
+// BenchmarkCommand measures what one command costs with the sandbox
+// helper (namespaces, Landlock, seccomp, reaping) against plain bash.
+func BenchmarkCommand(b *testing.B) {
+	r, _ := testRunner(b, WorkspaceWrite)
+	plain := NewRunner(r.Policy(), Support{})
+	env := []string{"PATH=" + os.Getenv("PATH")}
+	for _, bm := range []struct {
+		name string
+		r    *Runner
+		m    Mode
+	}{{"plain-bash", plain, ""}, {"helper-full-access", r, FullAccess}, {"sandboxed", r, WorkspaceWrite}} {
+		b.Run(bm.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := bm.r.Command(bm.m, "true", env).Run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
