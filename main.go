@@ -62,9 +62,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	case "config", "config path":
 		return runConfigCmd(cfg, stdout, stderr)
 	}
-	if cfg.headless {
-		printWarnings(cfg, stderr)
-	}
+
 	if !cfg.headless && !cfg.settings.Configured() {
 		var code int
 		var ok bool
@@ -84,6 +82,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 			return fail(stderr, err) // before a session is opened for nothing
 		}
 	}
+	cfg.notices = append(cfg.notices, discoverContext(&cfg)...)
 	rec, ld, err := startSession(cfg, env, stderr)
 	if err != nil {
 		return fail(stderr, err)
@@ -107,7 +106,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		}
 	}
 	if cfg.headless {
+		printWarnings(cfg, stderr)
 		return runHeadless(cfg, ag, rec, ld, stdin, stdout, stderr)
+	}
+	if !cfg.noSession {
+		cfg.historyFile = promptHistoryFile(env, cfg.workspace)
 	}
 	return runTUI(cfg, client, ag, rec, ld, stdin, stdout, stderr)
 }

@@ -57,7 +57,7 @@ func TestCtrlC(t *testing.T) {
 	}{
 		{name: "running: interrupts", running: true, input: "draft", wantInput: "draft", cancelled: true},
 		{name: "idle with text: clears", input: "draft", wantInput: ""},
-		{name: "idle and empty: quits", wantQuit: true},
+		{name: "idle and empty: asks for a second press", wantInput: ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -64,6 +64,9 @@ type Config struct {
 	// command's tea.Cmd may return NoticeMsg or ResetMsg. Commands other
 	// than the built-ins wait until no turn runs.
 	Commands map[string]func() tea.Cmd
+	// CommandHelp is one line for each of Commands (by the same name),
+	// shown by the / completion popup and the help overlay.
+	CommandHelp map[string]string
 	// Sessions lists the workspace's saved sessions, most recently used
 	// first, for the /sessions picker; nil leaves /sessions out. Resume
 	// opens one of them and returns what replaces the conversation on
@@ -71,6 +74,13 @@ type Config struct {
 	// loop (in a tea.Cmd), never while a turn runs.
 	Sessions func() ([]SessionInfo, error)
 	Resume   func(id string) (ResetMsg, error)
+	// HistoryFile keeps the prompts sent in this workspace across
+	// restarts (see package prompthist); empty keeps them only while the
+	// app runs. It is read and written off the update loop.
+	HistoryFile string
+	// Prompt, when set, is sent as the first turn once the app is up
+	// (tick "fix the build").
+	Prompt string
 }
 
 // Model is the root of the TUI. Use New; *Model implements tea.Model.
@@ -92,15 +102,18 @@ type Model struct {
 	width, height int
 	geo           geometry
 
-	turn      *turn    // the running turn, nil when idle
-	seq       int      // the id of the last turn
-	handed    handover // the user's text waiting for a turn
-	approvals []*approval
-	picker    *picker // the /sessions dialog, when open
-	showHelp  bool
-	note      string    // transient hint in the status bar
-	lastKey   time.Time // when the last key came (see answerPause)
-	quitting  bool
+	turn       *turn    // the running turn, nil when idle
+	seq        int      // the id of the last turn
+	handed     handover // the user's text waiting for a turn
+	approvals  []*approval
+	picker     *picker // the /sessions dialog, when open
+	showHelp   bool
+	note       string    // transient hint in the status bar
+	lastKey    time.Time // when the last key came (see answerPause)
+	quitArmed  bool      // the last key was a ctrl+c asking for a second one
+	complete   completion
+	histWarned bool // a failed save of the prompt history was reported
+	quitting   bool
 
 	tokens    int
 	estimated bool
@@ -142,7 +155,7 @@ func New(cfg Config) Model {
 		input:    newInput(st, keys),
 		help:     helpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
-		commands: newCommands(cfg.Commands, cfg.Sessions != nil),
+		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
 	}
 	m.now = m.clock()
 	m.replay(cfg.History, cfg.Todos)
@@ -207,8 +220,9 @@ func (m *Model) shutdown(wait time.Duration) {
 	}
 }
 
-// Init implements tea.Model. Nothing runs until the first key: no timers.
-func (m *Model) Init() tea.Cmd { return nil }
+// Init implements tea.Model. It loads the prompt history and sends
+// Config.Prompt; no timer runs until the first turn.
+func (m *Model) Init() tea.Cmd { return m.startCmds() }
 
 // Update implements tea.Model. Every message marks the frame changed
 // except the quiet ones: streamed text (painted on the next paintMsg), an
@@ -219,6 +233,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd, quiet := m.route(msg)
 	if !quiet {
 		m.paint.changed()
+	}
+	if save := m.saveHistory(); save != nil {
+		cmd = tea.Batch(cmd, save)
 	}
 	m.layout()
 	return m, cmd
@@ -258,7 +275,10 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 	case tea.MouseMsg, tea.KeyReleaseMsg, tea.FocusMsg, tea.BlurMsg:
 		return nil, true
 	default:
-		cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+		var ok bool
+		if cmd, ok = m.handleInputMsg(msg); !ok {
+			cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+		}
 	}
 	return cmd, false
 }
@@ -279,6 +299,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.showHelp && !key.Matches(k, keys.Quit) {
 		m.showHelp = false
 		return nil
+	}
+	armed := m.quitArmed
+	m.quitArmed = false
+	if cmd, ok := m.inputKey(k, armed); ok {
+		return cmd
 	}
 	half := max(m.geo.chatH/2, 1)
 	switch {
@@ -317,25 +342,19 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.HistoryNext) && m.input.walking():
 		m.input.next()
 	default:
+		m.complete.sel = 0
 		return m.input.update(k)
 	}
 	return nil
 }
 
-// ctrlC interrupts a running turn; when idle it clears the input, or quits
-// when the input is empty.
+// ctrlC interrupts a running turn (see idleCtrlC for an idle one).
 func (m *Model) ctrlC() tea.Cmd {
 	if m.running() {
 		m.interrupt()
 		return nil
 	}
-	m.showHelp = false
-	if !m.input.empty() {
-		m.input.reset()
-		m.note = "input cleared · ctrl+c again to quit"
-		return nil
-	}
-	return m.quit()
+	return m.idleCtrlC(false)
 }
 
 // handlePaste sends pasted text, its line breaks made LF, to the reason
