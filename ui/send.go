@@ -16,7 +16,7 @@ func (m *Model) handleConfigMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			return nil, true
 		}
 		if m.turn != nil {
-			m.next = append(m.next, msg.Text)
+			m.handed.later(msg.Text)
 			return nil, true
 		}
 		return m.startTurn(msg.Text), true
