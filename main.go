@@ -65,9 +65,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		printWarnings(cfg, stderr)
 		return runMCPCmd(cfg, env, stdout, stderr)
 	}
-	if cfg.headless {
-		printWarnings(cfg, stderr)
-	}
+
 	if !cfg.headless && !cfg.settings.Configured() {
 		var code int
 		var ok bool
@@ -87,6 +85,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 			return fail(stderr, err) // before a session is opened for nothing
 		}
 	}
+	cfg.notices = append(cfg.notices, discoverContext(&cfg)...)
+	loadInstructions(&cfg, env)
 	x, err := newExtensions(cfg, env, true) // servers start in the background
 	if err != nil {
 		return fail(stderr, err)
@@ -116,7 +116,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		}
 	}
 	if cfg.headless {
+		printWarnings(cfg, stderr)
+		if cfg.verbose && cfg.instructionsLine != "" {
+			fmt.Fprintf(stderr, "tick: %s\n", cfg.instructionsLine)
+		}
 		return runHeadless(cfg, ag, rec, ld, stdin, stdout, stderr)
+	}
+	if !cfg.noSession {
+		cfg.historyFile = promptHistoryFile(env, cfg.workspace)
 	}
 	return runTUI(cfg, client, ag, rec, ld, stdin, stdout, stderr)
 }
@@ -137,6 +144,7 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		Workspace:     cfg.workspace,
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
+		Instructions:  cfg.instructions.Text,
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
 	}
 	if rec != nil {

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,7 +9,8 @@ import (
 
 // CustomCommand is one of the user's own slash commands (from Markdown
 // files): typing /NAME, optionally followed by text, sends Expand(text) to
-// the model as the prompt. Description is shown in /help.
+// the model as the prompt. Description is shown by the / completion popup
+// and /help.
 type CustomCommand struct {
 	Name        string
 	Description string
@@ -60,7 +60,7 @@ func mcpField(s MCPStatus) string {
 // addExtensions registers /mcp and the custom commands, noting the ones
 // a built-in shadows.
 func (m *Model) addExtensions() {
-	m.commands["mcp"] = command{builtin: true, run: (*Model).showMCP}
+	m.commands["mcp"] = command{builtin: true, desc: "MCP servers: state, tools, errors", run: (*Model).showMCP}
 	var notices []string
 	m.custom, notices = addCustom(m.commands, m.cfg.Custom)
 	for _, n := range notices {
@@ -84,7 +84,11 @@ func addCustom(cmds map[string]command, custom []CustomCommand) (map[string]Cust
 			continue
 		}
 		byName[name] = c
-		cmds[name] = command{run: func(m *Model) tea.Cmd { return m.startCustom(c, "") }}
+		desc := oneLine(c.Description)
+		if desc == "" {
+			desc = "(your command)"
+		}
+		cmds[name] = command{desc: desc, run: func(m *Model) tea.Cmd { return m.startCustom(c, "") }}
 	}
 	return byName, notices
 }
@@ -116,24 +120,6 @@ func (m *Model) startCustom(c CustomCommand, args string) tea.Cmd {
 		return nil
 	}
 	return m.startTurn(prompt)
-}
-
-// customHelp lists the custom commands with their descriptions for /help.
-func (m *Model) customHelp() []string {
-	names := make([]string, 0, len(m.custom))
-	for n := range m.custom {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	lines := make([]string, 0, len(names))
-	for _, n := range names {
-		line := "/" + n
-		if d := strings.TrimSpace(m.custom[n].Description); d != "" {
-			line += "  " + d
-		}
-		lines = append(lines, line)
-	}
-	return lines
 }
 
 // showMCP is /mcp: the servers, their states and tools, as a notice.

@@ -46,9 +46,9 @@ func TestCustomCommandSendsItsPrompt(t *testing.T) {
 		}
 		endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
 	}
-	update(m, keyPress("?"))
-	if s := screen(m); !strings.Contains(s, "/review  Review a file") {
-		t.Fatalf("help does not describe /review:\n%s", s)
+	typeText(m, "/rev")
+	if s := screen(m); !strings.Contains(s, "/review") || !strings.Contains(s, "Review a file") {
+		t.Fatalf("the / completion does not describe /review:\n%s", s)
 	}
 }
 
