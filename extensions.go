@@ -137,6 +137,14 @@ func (x *extensions) untrustedNotice() string {
 	return fmt.Sprintf("%s defines %s, which run programs on your machine: they stay off until you allow them with /trust (or tick mcp trust)", x.pending.Path, strings.Join(parts, " and "))
 }
 
+// needsTrust reports whether the project's servers or hooks wait for the
+// user's approval.
+func (x *extensions) needsTrust() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.untrusted
+}
+
 // trustProject records the user's approval of the project's servers and
 // hooks, and starts the servers now. It returns what to tell the user.
 func (x *extensions) trustProject() (string, error) {

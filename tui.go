@@ -118,7 +118,7 @@ type tuiSession struct {
 // commands returns the slash commands for ui.Config.Commands.
 func (ts *tuiSession) commands() map[string]func() tea.Cmd {
 	cmds := map[string]func() tea.Cmd{"new": ts.newSession, "init": initCommand}
-	if ts.cfg.ext != nil {
+	if ts.cfg.ext != nil && ts.cfg.ext.needsTrust() {
 		cmds["trust"] = ts.cfg.ext.trustCommand
 	}
 	return cmds

@@ -57,10 +57,12 @@ func mcpField(s MCPStatus) string {
 	return fmt.Sprintf("mcp %d/%d", ready, total)
 }
 
-// addExtensions registers /mcp and the custom commands, noting the ones
-// a built-in shadows.
+// addExtensions registers /mcp (when there are MCP servers) and the custom
+// commands, noting the ones a built-in shadows.
 func (m *Model) addExtensions() {
-	m.commands["mcp"] = command{builtin: true, desc: "MCP servers: state, tools, errors", run: (*Model).showMCP}
+	if m.cfg.MCP != nil {
+		m.commands["mcp"] = command{builtin: true, desc: "MCP servers: state, tools, errors", run: (*Model).showMCP}
+	}
 	var notices []string
 	m.custom, notices = addCustom(m.commands, m.cfg.Custom)
 	for _, n := range notices {
@@ -124,10 +126,6 @@ func (m *Model) startCustom(c CustomCommand, args string) tea.Cmd {
 
 // showMCP is /mcp: the servers, their states and tools, as a notice.
 func (m *Model) showMCP() tea.Cmd {
-	if m.cfg.MCP == nil {
-		m.chat.addNotice("no MCP servers are configured: add [mcp_servers.NAME] to your config.toml (see the README)")
-		return nil
-	}
 	m.chat.addNotice(m.cfg.MCP.Report())
 	m.chat.toBottom()
 	return nil

@@ -103,11 +103,3 @@ func TestMCPStatusBarAndCommand(t *testing.T) {
 		t.Fatalf("/mcp did not list the servers:\n%s", s)
 	}
 }
-
-func TestMCPCommandWithoutServers(t *testing.T) {
-	m, _ := customModel(t, Config{})
-	submit(m, "/mcp")
-	if s := screen(m); !strings.Contains(s, "no MCP servers are configured") {
-		t.Fatalf("/mcp without servers:\n%s", s)
-	}
-}
