@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
+	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/provider"
 )
 
@@ -44,12 +45,16 @@ type config struct {
 	// settings are the effective config-file settings with their sources;
 	// nil only for --help and --version.
 	settings *tickcfg.Settings
+	flags    tickcfg.Flags // the model flags, to load the settings again
+	notices  []string      // shown at the top of the full-screen app's chat
 
 	// The agent.
-	yolo          bool     // --yolo: approve every tool call
-	workspace     string   // -C/--workspace, absolute; default the working directory
-	contextWindow int      // --context-window; 0 picks from the model name
-	envAllow      []string // --env-allow NAME (repeatable): secrets commands may see
+	yolo          bool            // --yolo: approve every tool call
+	workspace     string          // -C/--workspace, absolute; default the working directory
+	contextWindow int             // --context-window; 0 picks from the model name
+	envAllow      []string        // --env-allow NAME (repeatable): secrets commands may see
+	sandbox       sandbox.Mode    // --sandbox MODE
+	runner        *sandbox.Runner // built by run from the above; nil: plain bash
 
 	// The full-screen app.
 	colorFGBG string // COLORFGBG, a fallback for the background colour
@@ -59,6 +64,12 @@ type config struct {
 	resume    string // --resume ID: reopen that session (a unique prefix is enough)
 	noSession bool   // --no-session: save nothing
 	cmd       string // a subcommand: "sessions", "config" or "config path"
+
+	// The full-screen app's first prompt: tick "fix the build".
+	initial string
+	// Where the app keeps the workspace's prompt history ("": nowhere);
+	// set by run, not by a flag.
+	historyFile string
 
 	help    bool // -h/--help
 	version bool // --version
@@ -107,6 +118,11 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	fs.BoolVar(&c.cont, "c", false, "")
 	fs.BoolVar(&c.cont, "continue", false, "")
 	fs.StringVar(&c.resume, "resume", "", "")
+	fs.Func("sandbox", "", func(v string) error {
+		m, err := sandbox.ParseMode(v)
+		c.sandbox = m
+		return err
+	})
 	fs.Func("env-allow", "", func(v string) error {
 		v = strings.TrimSpace(v)
 		if v == "" || strings.ContainsAny(v, "= \t") {
@@ -143,10 +159,13 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	}
 	c.prompt = *prompt
 	if fs.NArg() > 0 {
-		if c.cmd != "" {
+		switch {
+		case c.cmd != "":
 			return c, usagef("unexpected argument %q: tick %s takes no arguments", fs.Arg(0), c.cmd)
+		case c.headless:
+			return c, usagef("unexpected argument %q: -p takes the prompt as its value (quote it: -p \"fix the build\"), and flags go before it", fs.Arg(0))
 		}
-		return c, usagef("unexpected argument %q: give the prompt with -p PROMPT, or run tick without arguments for the full-screen app", fs.Arg(0))
+		c.initial = strings.TrimSpace(strings.Join(fs.Args(), " "))
 	}
 	if err := c.checkSessionFlags(); err != nil {
 		return c, err
@@ -177,6 +196,7 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	}
 	c.workspace = ws
 	flags.ContextWindow = c.contextWindow
+	c.flags = flags
 	if err := c.loadSettings(flags, env); err != nil {
 		return c, err
 	}
@@ -193,6 +213,19 @@ func (c *config) loadSettings(flags tickcfg.Flags, env func(string) string) erro
 	}
 	c.settings = s
 	c.apiKey, c.baseURL, c.model, c.contextWindow = s.APIKey, s.BaseURL, s.Model, s.ContextWindow
+	if c.sandbox == "" {
+		m, err := sandbox.ParseMode(s.Sandbox)
+		if err != nil {
+			return &usageError{msg: fmt.Sprintf("config: sandbox: %v", err)}
+		}
+		c.sandbox = m
+	}
+	switch s.Network {
+	case "", sandbox.NetworkLoopback:
+	default:
+		return &usageError{msg: fmt.Sprintf("config: network = %q: use \"loopback\" or leave it out (no network)", s.Network)}
+	}
+	c.envAllow = append(c.envAllow, s.EnvAllow...)
 	return nil
 }
 
@@ -285,6 +318,7 @@ Chat Completions server.
 
 Usage:
   tick [flags]              open the full-screen app in the workspace
+  tick [flags] "PROMPT"     the same, with PROMPT sent as the first message
   tick -p PROMPT [flags]    run one turn headless: the answer on stdout,
                             progress (todo lists, tool calls) on stderr
   tick -p - [flags]         the same, reading the prompt from stdin
@@ -307,6 +341,9 @@ Flags:
                        llamacpp, vllm, jan
   --base-url URL       API root of an OpenAI-compatible server (default:
                        $OPENAI_BASE_URL, else the provider's, else OpenAI's)
+  --sandbox MODE       confine the model's commands: workspace-write (default:
+                       writes only in the workspace, its .git read-only, no
+                       network), read-only, or danger-full-access (none)
   --env-allow NAME     let commands see the environment variable NAME even
                        though its name looks like a secret (repeatable)
   --yolo               run commands and file changes without asking; with -p,

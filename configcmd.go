@@ -22,10 +22,11 @@ func runConfigCmd(cfg config, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// printWarnings writes the config warnings to stderr, for -p and the
-// subcommands (the full-screen app shows them as notices).
+// printWarnings writes the config warnings and the start-up notices to
+// stderr, for -p and the subcommands (the full-screen app shows them as
+// notices).
 func printWarnings(cfg config, stderr io.Writer) {
-	for _, w := range cfg.settings.Warnings {
+	for _, w := range append(cfg.settings.Warnings, cfg.notices...) {
 		fmt.Fprintf(stderr, "tick: warning: %s\n", w)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/tick-agent/tick/agent/sandbox"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +35,9 @@ var e2eBuild struct {
 
 // TestMain runs the package's tests, then removes the shared binary.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		os.Exit(sandbox.Main(os.Args[2:])) // tick re-executes itself for commands
+	}
 	code := m.Run()
 	if e2eBuild.dir != "" {
 		_ = os.RemoveAll(e2eBuild.dir)
@@ -433,7 +437,7 @@ func TestE2EHelp(t *testing.T) {
 	srv := providertest.New(t)
 	p := startApp(t, srv)
 	p.typeText("?")
-	p.waitFor("Keys", "interrupt", "queue as the next turn", "todo panel")
+	p.waitFor("Keys", "interrupt", "complete · queue (running)", "retry the failed turn", "quit (empty input)", "todo panel", "/retry")
 	p.send("Escape") // closes the help; the "?" was not typed into the input
 	p.waitGone("todo panel")
 	p.waitFor(placeholder)

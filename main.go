@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/sandbox"
@@ -32,6 +33,9 @@ const (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		os.Exit(sandbox.Main(os.Args[2:])) // a command the model runs
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
@@ -58,8 +62,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	case "config", "config path":
 		return runConfigCmd(cfg, stdout, stderr)
 	}
-	if cfg.headless {
-		printWarnings(cfg, stderr)
+
+	if !cfg.headless && !cfg.settings.Configured() {
+		var code int
+		var ok bool
+		if cfg, code, ok = firstRun(cfg, env, stdin, stdout, stderr); !ok {
+			return code
+		}
 	}
 	if err := cfg.checkModelConfig(); err != nil {
 		return fail(stderr, err)
@@ -73,6 +82,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 			return fail(stderr, err) // before a session is opened for nothing
 		}
 	}
+	cfg.notices = append(cfg.notices, discoverContext(&cfg)...)
 	rec, ld, err := startSession(cfg, env, stderr)
 	if err != nil {
 		return fail(stderr, err)
@@ -80,6 +90,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	if rec != nil {
 		defer rec.Close()
 	}
+	runner, cleanup, err := newSandbox(cfg)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer cleanup()
+	cfg.runner = runner
 	ag, err := newAgent(cfg, client, rec)
 	if err != nil {
 		return fail(stderr, err)
@@ -90,13 +106,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		}
 	}
 	if cfg.headless {
+		printWarnings(cfg, stderr)
 		return runHeadless(cfg, ag, rec, ld, stdin, stdout, stderr)
+	}
+	if !cfg.noSession {
+		cfg.historyFile = promptHistoryFile(env, cfg.workspace)
 	}
 	return runTUI(cfg, client, ag, rec, ld, stdin, stdout, stderr)
 }
 
 // newAgent returns an agent for cfg talking to client, saving through rec
-// (nil: nothing is saved).
+// (nil: nothing is saved), running commands through cfg.runner.
 func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.Agent, error) {
 	mode := agent.ApproveAsk
 	switch {
@@ -111,7 +131,7 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		Workspace:     cfg.workspace,
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
-		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ())},
+		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface
@@ -127,7 +147,15 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 // the API key tick uses and every variable whose name looks like a secret,
 // except those the user allowed by name with --env-allow.
 func commandEnv(cfg config, environ []string) []string {
-	return sandbox.ScrubEnv(environ, []string{"OPENAI_API_KEY"}, cfg.envAllow)
+	drop := []string{"OPENAI_API_KEY"}
+	if cfg.apiKey != "" { // whatever variable holds the key tick sends
+		for _, kv := range environ {
+			if name, v, _ := strings.Cut(kv, "="); v == cfg.apiKey {
+				drop = append(drop, name)
+			}
+		}
+	}
+	return sandbox.ScrubEnv(environ, drop, cfg.envAllow)
 }
 
 // fail reports err on stderr and returns its exit code: exitUsage for a

@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -52,10 +55,14 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Commands:  ts.commands(),
 		Sessions:  ts.sessions,
 		Resume:    ts.resume,
+
+		CommandHelp: map[string]string{"new": "start a new conversation"},
+		HistoryFile: cfg.historyFile,
+		Prompt:      cfg.initial,
 	}
-	uc.Notices = append(uc.Notices, cfg.settings.Warnings...)
+	uc.Notices = append(append(uc.Notices, cfg.notices...), cfg.settings.Warnings...)
 	if ld != nil {
-		uc.History, uc.Todos = ld.History, ld.Todos
+		uc.History, uc.Todos = agent.Replay(ld.History, ld.CompactedAt...), ld.Todos
 		uc.Notices = append(uc.Notices, sessionNotices(ld)...)
 	}
 	if rec == nil && !cfg.noSession {
@@ -207,7 +214,7 @@ func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
 	ts.ag, ts.rec = ag, rec
 	ts.mu.Unlock()
 	_ = old.Close()
-	return ui.ResetMsg{Agent: ag, History: ld.History, Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
+	return ui.ResetMsg{Agent: ag, History: agent.Replay(ld.History, ld.CompactedAt...), Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
 }
 
 // sessionNotices says which session was resumed and what its loading
@@ -219,4 +226,16 @@ func sessionNotices(ld *session.Loaded) []string {
 // noticeCmd returns a command that shows text in the chat.
 func noticeCmd(text string) tea.Cmd {
 	return func() tea.Msg { return ui.NoticeMsg{Text: text} }
+}
+
+// promptHistoryFile is where the app keeps the prompts sent in workspace:
+// beside the sessions directory, one file per workspace named by a hash of
+// its path. It is "" when there is no state directory.
+func promptHistoryFile(env func(string) string, workspace string) string {
+	dir, err := session.DefaultDir(env)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(workspace))
+	return filepath.Join(filepath.Dir(dir), "history", hex.EncodeToString(sum[:8])+".jsonl")
 }

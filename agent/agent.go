@@ -74,6 +74,13 @@ type Config struct {
 	// ContextWindow is the model's context size in tokens; 0 picks a
 	// default from the model name. Compaction starts near it.
 	ContextWindow int
+	// ToolSource, when set, adds tools at the start of every turn (the
+	// tools of MCP servers).
+	ToolSource ToolSource
+	// Hooks, when set, runs the user's hook commands (see Hooks).
+	Hooks Hooks
+	// SessionID is passed to hooks, to tell sessions apart.
+	SessionID string
 }
 
 // ErrBusy is returned by Run's TurnEnd when a turn is already running.
@@ -93,6 +100,7 @@ type Agent struct {
 	approved   map[string]bool // tools the user allowed for the session
 	lastPrompt int             // tokens of the last request and its answer
 	mode       Mode            // see Mode; guarded by mu
+	failed     bool            // the last model turn failed (see Retry)
 }
 
 // New returns an Agent for cfg, with an empty history and todo list.
@@ -139,7 +147,7 @@ func (a *Agent) begin() (out chan Event, ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.running {
-		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error()}
+		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error(), Kind: KindBusy}
 		close(out)
 		return out, false
 	}
@@ -157,6 +165,9 @@ func (a *Agent) finish(out chan<- Event, end TurnEnd) {
 	a.mu.Unlock()
 	if end.Err != nil {
 		end.Error = end.Err.Error()
+		if end.Kind == KindNone {
+			end.Kind = KindOf(end.Err)
+		}
 	}
 	out <- end
 	close(out)

@@ -116,8 +116,8 @@ func TestIdleTimeout(t *testing.T) {
 			if !errors.As(err, &te) || !errors.Is(err, provider.ErrTimeout) {
 				t.Fatalf("err = %v, want a *TimeoutError", err)
 			}
-			if errors.Is(err, context.Canceled) {
-				t.Fatalf("a timeout must not read as an interrupt: %v", err)
+			if errors.Is(err, context.Canceled) || provider.KindOf(err) != provider.KindTimeout {
+				t.Fatalf("a timeout must read as one, not as an interrupt: %v (kind %q)", err, provider.KindOf(err))
 			}
 			if te.Waiting != tt.wantWaiting || te.After != 300*time.Millisecond {
 				t.Errorf("waiting %q after %s, want %q after 300ms", te.Waiting, te.After, tt.wantWaiting)
@@ -161,7 +161,7 @@ func TestEndlessStreamIsCapped(t *testing.T) {
 	c := newClient(t, url, func(cfg *provider.Config) { cfg.MaxResponse = 4 << 20 })
 	var rec recorder
 	resp, err := stream(t, c, &rec)
-	if !errors.Is(err, provider.ErrTooLarge) {
+	if !errors.Is(err, provider.ErrTooLarge) || provider.KindOf(err) != provider.KindTooLarge {
 		t.Fatalf("err = %v, want ErrTooLarge", err)
 	}
 	if !strings.Contains(err.Error(), "4 MiB") {
@@ -224,7 +224,7 @@ func TestStreamsThatSayNothing(t *testing.T) {
 			c := newClient(t, srv.URL, nil)
 			var rec recorder
 			_, err := stream(t, c, &rec)
-			if !errors.Is(err, provider.ErrEmptyStream) || !strings.Contains(err.Error(), tt.want) {
+			if !errors.Is(err, provider.ErrEmptyStream) || provider.KindOf(err) != provider.KindEmptyStream || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("err = %v, want ErrEmptyStream saying %q", err, tt.want)
 			}
 			if len(rec.retries) != 1 || len(srv.Requests()) != 2 {
@@ -334,7 +334,7 @@ func TestBadConfigFailsAtOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := provider.New(tt.cfg)
-			if !errors.Is(err, provider.ErrBadConfig) {
+			if !errors.Is(err, provider.ErrBadConfig) || provider.KindOf(err) != provider.KindConfig {
 				t.Fatalf("err = %v, want ErrBadConfig", err)
 			}
 			if tt.hide != "" && strings.Contains(err.Error(), tt.hide) {

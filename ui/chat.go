@@ -245,7 +245,7 @@ func finishTool(t *toolCall, ev agent.ToolEnd) {
 func (c *chat) plan(l todo.List) {
 	for i := len(c.entries) - 1; i >= 0; i-- {
 		e := c.entries[i]
-		if e.kind == entryTool && e.tool.name == "todo" {
+		if e.kind == entryTool && e.tool.name == agent.TodoTool {
 			e.tool.planDone, e.tool.planTotal = l.Counts()
 			e.tool.planSet = true
 			e.dirty = true

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/ui/markdown"
 	"github.com/tick-agent/tick/ui/termsafe"
 )
@@ -156,7 +157,7 @@ func (t *toolCall) render(st *Styles, w int, now time.Time, indent string) []str
 	g := st.Glyphs
 	iw := ansi.StringWidth(indent)
 	out := []string{indent + t.headline(st, w-iw, now)}
-	if t.name == "task" && len(t.children) > 0 {
+	if t.name == agent.TaskTool && len(t.children) > 0 {
 		kids := t.children
 		hidden := 0
 		switch {
@@ -175,10 +176,10 @@ func (t *toolCall) render(st *Styles, w int, now time.Time, indent string) []str
 			out = append(out, c.render(st, w, now, nest)...)
 		}
 	}
-	if t.name == "todo" && t.state == toolOK && !t.expanded {
+	if t.name == agent.TodoTool && t.state == toolOK && !t.expanded {
 		return out // the list lives in the panel
 	}
-	if t.name == "task" && t.state == toolRunning {
+	if t.name == agent.TaskTool && t.state == toolRunning {
 		return out
 	}
 	return append(out, t.outputLines(st, w, indent)...)
@@ -196,7 +197,7 @@ func (t *toolCall) headline(st *Styles, w int, now time.Time) string {
 	default:
 		icon = st.ToolError.Render(g.ToolError)
 	}
-	if t.name == "todo" {
+	if t.name == agent.TodoTool {
 		text := "Plan"
 		switch {
 		case t.state == toolFailed:
@@ -207,7 +208,7 @@ func (t *toolCall) headline(st *Styles, w int, now time.Time) string {
 		return ansi.Truncate(icon+" "+st.PlanLine.Render(text), w, g.Ellipsis)
 	}
 	var meta []string
-	if t.name == "task" && len(t.children) > 0 {
+	if t.name == agent.TaskTool && len(t.children) > 0 {
 		meta = append(meta, plural(len(t.children), "tool call"))
 	}
 	switch {

@@ -28,7 +28,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
-	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
 
@@ -51,8 +50,10 @@ type Config struct {
 	Yolo      bool   // approvals are off (shown in the status bar)
 	Dark      bool   // the terminal has a dark background; styles are chosen once
 	Version   string
-	History   []provider.Message // a restored transcript to show (may be nil)
-	Todos     todo.List          // a restored todo list, shown collapsed
+	// History is a resumed conversation as the events agent.Replay makes
+	// of it, shown through the same handler as a live turn's (may be nil).
+	History []agent.Event
+	Todos   todo.List // a restored todo list, shown collapsed
 	// Notices are shown as notice lines at the top of the chat, after the
 	// restored transcript: what happened before the app started (a
 	// resumed session, repairs of its file). Without them a restored
@@ -63,6 +64,9 @@ type Config struct {
 	// command's tea.Cmd may return NoticeMsg or ResetMsg. Commands other
 	// than the built-ins wait until no turn runs.
 	Commands map[string]func() tea.Cmd
+	// CommandHelp is one line for each of Commands (by the same name),
+	// shown by the / completion popup and the help overlay.
+	CommandHelp map[string]string
 	// Sessions lists the workspace's saved sessions, most recently used
 	// first, for the /sessions picker; nil leaves /sessions out. Resume
 	// opens one of them and returns what replaces the conversation on
@@ -70,6 +74,13 @@ type Config struct {
 	// loop (in a tea.Cmd), never while a turn runs.
 	Sessions func() ([]SessionInfo, error)
 	Resume   func(id string) (ResetMsg, error)
+	// HistoryFile keeps the prompts sent in this workspace across
+	// restarts (see package prompthist); empty keeps them only while the
+	// app runs. It is read and written off the update loop.
+	HistoryFile string
+	// Prompt, when set, is sent as the first turn once the app is up
+	// (tick "fix the build").
+	Prompt string
 }
 
 // Model is the root of the TUI. Use New; *Model implements tea.Model.
@@ -91,17 +102,20 @@ type Model struct {
 	width, height int
 	geo           geometry
 
-	turn      *turn
-	seq       int
-	steering  []string // sent with Steer, not delivered yet
-	queued    []string // tab: the next turn after this one ends well
-	next      []string // sent as soon as the current turn is gone
-	approvals []*approval
-	picker    *picker // the /sessions dialog, when open
-	showHelp  bool
-	note      string    // transient hint in the status bar
-	lastKey   time.Time // when the last key came (see answerPause)
-	quitting  bool
+	turn       *turn
+	seq        int
+	steering   []string // sent with Steer, not delivered yet
+	queued     []string // tab: the next turn after this one ends well
+	next       []string // sent as soon as the current turn is gone
+	approvals  []*approval
+	picker     *picker // the /sessions dialog, when open
+	showHelp   bool
+	note       string    // transient hint in the status bar
+	lastKey    time.Time // when the last key came (see answerPause)
+	quitArmed  bool      // the last key was a ctrl+c asking for a second one
+	complete   completion
+	histWarned bool // a failed save of the prompt history was reported
+	quitting   bool
 
 	tokens    int
 	estimated bool
@@ -146,15 +160,15 @@ func New(cfg Config) Model {
 		input:    newInput(st, keys),
 		help:     helpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
-		commands: newCommands(cfg.Commands, cfg.Sessions != nil),
+		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
 		dirty:    true,
 	}
 	m.now = m.clock()
+	m.replay(cfg.History, cfg.Todos)
 	switch {
 	case len(cfg.History) > 0:
-		loadHistory(m.chat, cfg.History)
 		if len(cfg.Notices) == 0 {
-			m.chat.addNotice(fmt.Sprintf("resumed session · %s", plural(len(cfg.History), "message")))
+			m.chat.addNotice("resumed session · " + plural(messages(cfg.History), "message"))
 		}
 	default:
 		m.chat.addNotice("Welcome to tick. Describe a task: tick plans it as a todo list and works through it. ? shows the keys.")
@@ -163,9 +177,6 @@ func New(cfg Config) Model {
 		if n != "" {
 			m.chat.addNotice(n)
 		}
-	}
-	if !cfg.Todos.Empty() {
-		m.panel.restore(cfg.Todos)
 	}
 	return m
 }
@@ -215,8 +226,9 @@ func (m *Model) shutdown(wait time.Duration) {
 	}
 }
 
-// Init implements tea.Model. Nothing runs until the first key: no timers.
-func (m *Model) Init() tea.Cmd { return nil }
+// Init implements tea.Model. It loads the prompt history and sends
+// Config.Prompt; no timer runs until the first turn.
+func (m *Model) Init() tea.Cmd { return m.startCmds() }
 
 // Update implements tea.Model.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -256,7 +268,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg, tea.KeyReleaseMsg, tea.FocusMsg, tea.BlurMsg:
 		m.dirty = m.wasDirty
 	default:
-		cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+		var ok bool
+		if cmd, ok = m.handleInputMsg(msg); !ok {
+			cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+		}
+	}
+	if save := m.saveHistory(); save != nil {
+		cmd = tea.Batch(cmd, save)
 	}
 	m.layout()
 	return m, cmd
@@ -278,6 +296,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.showHelp && !key.Matches(k, keys.Quit) {
 		m.showHelp = false
 		return nil
+	}
+	armed := m.quitArmed
+	m.quitArmed = false
+	if cmd, ok := m.inputKey(k, armed); ok {
+		return cmd
 	}
 	half := max(m.geo.chatH/2, 1)
 	switch {
@@ -316,25 +339,19 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.HistoryNext) && m.input.walking():
 		m.input.next()
 	default:
+		m.complete.sel = 0
 		return m.input.update(k)
 	}
 	return nil
 }
 
-// ctrlC interrupts a running turn; when idle it clears the input, or quits
-// when the input is empty.
+// ctrlC interrupts a running turn (see idleCtrlC for an idle one).
 func (m *Model) ctrlC() tea.Cmd {
 	if m.running() {
 		m.interrupt()
 		return nil
 	}
-	m.showHelp = false
-	if !m.input.empty() {
-		m.input.reset()
-		m.note = "input cleared · ctrl+c again to quit"
-		return nil
-	}
-	return m.quit()
+	return m.idleCtrlC(false)
 }
 
 // handlePaste sends pasted text, its line breaks made LF, to the reason

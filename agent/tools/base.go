@@ -30,6 +30,11 @@ type Options struct {
 	// scrubbed of secrets by the caller (see sandbox.ScrubEnv). Nil means
 	// tick's own environment without secrets.
 	Env []string
+	// Sandbox starts bash commands (confined, and with every process a
+	// command leaves behind ended when it ends); nil runs plain bash.
+	// The mode comes from the call's context (sandbox.WithMode), else
+	// the runner's policy.
+	Sandbox *sandbox.Runner
 }
 
 func (o Options) withDefaults() Options {
@@ -68,9 +73,9 @@ const summaryMax = 120
 
 // Summary returns a tool call's key argument for a one-line display: the
 // first line of bash's command; the path of read_file, write_file and
-// edit_file; the description of task; the goal of todo (or ""). For other
-// tools it picks a likely key (path, command, description, ...); for
-// malformed arguments it returns a short prefix of the raw text. The result
+// edit_file. For other tools (the agent's own, MCP tools) it picks a likely
+// key (path, command, description, ..., goal); for malformed arguments it
+// returns a short prefix of the raw text. The result
 // is one line of at most about 120 characters; it may be "".
 func Summary(name string, args json.RawMessage) string {
 	var fields map[string]json.RawMessage
@@ -89,10 +94,6 @@ func Summary(name string, args json.RawMessage) string {
 		return get("command")
 	case "read_file", "write_file", "edit_file":
 		return get("path")
-	case "task":
-		return get("description")
-	case "todo":
-		return get("goal")
 	}
 	for _, key := range []string{"path", "file_path", "command", "description", "pattern", "query", "url", "goal"} {
 		if s := get(key); s != "" {

@@ -181,7 +181,7 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 			p.progress(ind, p.dim(strings.TrimSpace(e.Text)))
 		}
 	case agent.ToolStart:
-		if e.Name == "todo" {
+		if e.Name == agent.TodoTool {
 			return // the list itself follows as a TodoUpdate
 		}
 		line := ind + p.dim("→ ") + p.bold(e.Name)
@@ -212,8 +212,12 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 		p.progress(ind, p.yellow(fmt.Sprintf("! %s needs approval (%s): denied, rerun with --yolo to allow", e.Tool, oneLine(e.Summary, 80))))
 	case agent.SteerDelivered:
 		p.progress(ind, p.dim("» "+oneLine(e.Text, 120)))
+	case agent.UserMessage: // only in a replay
+		p.progress(ind, p.dim("› "+oneLine(e.Text, 120)))
 	case agent.Notice:
 		p.progress(ind, p.dim("· "+e.Text))
+	case agent.HookFailed:
+		p.progress(ind, p.yellow("! "+oneLine(agent.HookFailureText(e), 300)))
 	case agent.Compacted:
 		p.progress(ind, p.dim(fmt.Sprintf("· context compacted: ~%d → ~%d tokens", e.Before, e.After)))
 	case agent.TurnEnd:
@@ -232,8 +236,8 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 func (p *Printer) toolEnd(ind string, e agent.ToolEnd) {
 	secs := fmt.Sprintf("%.1fs", e.Duration.Seconds())
 	if e.IsError {
-		if e.Name == "todo" {
-			p.progress("", ind+p.dim("→ ")+p.bold("todo"))
+		if e.Name == agent.TodoTool {
+			p.progress("", ind+p.dim("→ ")+p.bold(agent.TodoTool))
 		}
 		msg := oneLine(e.Output, 160)
 		if !strings.HasPrefix(msg, "Error") {
@@ -242,7 +246,7 @@ func (p *Printer) toolEnd(ind string, e agent.ToolEnd) {
 		p.progress(ind, "  "+p.red("✗")+" "+secs+"  "+msg)
 		return
 	}
-	if e.Name == "todo" {
+	if e.Name == agent.TodoTool {
 		return
 	}
 	line := "  " + p.green("✓") + " " + secs
