@@ -52,6 +52,8 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Commands:  ts.commands(),
 		Sessions:  ts.sessions,
 		Resume:    ts.resume,
+		Screen:    out,
+		Env:       os.Environ(),
 	}
 	if ld != nil {
 		uc.History, uc.Todos = ld.History, ld.Todos
