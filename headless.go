@@ -14,6 +14,7 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/ui/printer"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // maxStdinPrompt caps a prompt read from stdin (-p -).
@@ -34,7 +35,7 @@ func runHeadless(cfg config, ag *agent.Agent, rec *sessionRecorder, ld *session.
 	if ld != nil {
 		fmt.Fprintf(stderr, "tick: %s\n", resumedLine(ld))
 		if !ld.Todos.Empty() {
-			fmt.Fprintf(stderr, "%s\n", ld.Todos.Render())
+			fmt.Fprintf(stderr, "%s\n", termsafe.Text(ld.Todos.Render())) // written by the model
 		}
 	}
 	if cfg.verbose && rec != nil {

@@ -55,9 +55,10 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Screen:    out,
 		Env:       os.Environ(),
 	}
+	uc.Notices = append(append(uc.Notices, cfg.notices...), cfg.settings.Warnings...)
 	if ld != nil {
-		uc.History, uc.Todos = ld.History, ld.Todos
-		uc.Notices = sessionNotices(ld)
+		uc.History, uc.Todos = agent.Replay(ld.History, ld.CompactedAt...), ld.Todos
+		uc.Notices = append(uc.Notices, sessionNotices(ld)...)
 	}
 	if rec == nil && !cfg.noSession {
 		uc.Notices = append(uc.Notices, "this session is not saved: the sessions directory is not usable (the reason is printed on stderr)")
@@ -208,7 +209,7 @@ func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
 	ts.ag, ts.rec = ag, rec
 	ts.mu.Unlock()
 	_ = old.Close()
-	return ui.ResetMsg{Agent: ag, History: ld.History, Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
+	return ui.ResetMsg{Agent: ag, History: agent.Replay(ld.History, ld.CompactedAt...), Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
 }
 
 // sessionNotices says which session was resumed and what its loading

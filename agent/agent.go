@@ -62,6 +62,9 @@ type Config struct {
 	// Tools overrides the base tools (bash and the file tools); nil means
 	// the standard set for Workspace. todo and task are always added.
 	Tools []tools.Tool
+	// ToolOptions tunes the base tools (timeouts, the commands'
+	// environment); ignored when Tools is set.
+	ToolOptions tools.Options
 	// SystemPrompt overrides the embedded system prompt.
 	SystemPrompt string
 	// MaxRounds caps the model calls of one turn; 0 means 200.
@@ -71,6 +74,13 @@ type Config struct {
 	// ContextWindow is the model's context size in tokens; 0 picks a
 	// default from the model name. Compaction starts near it.
 	ContextWindow int
+	// ToolSource, when set, adds tools at the start of every turn (the
+	// tools of MCP servers).
+	ToolSource ToolSource
+	// Hooks, when set, runs the user's hook commands (see Hooks).
+	Hooks Hooks
+	// SessionID is passed to hooks, to tell sessions apart.
+	SessionID string
 }
 
 // ErrBusy is returned by Run's TurnEnd when a turn is already running.
@@ -107,7 +117,7 @@ func New(cfg Config) (*Agent, error) {
 			return nil, fmt.Errorf("agent: open workspace %q: %w", cfg.Workspace, err)
 		}
 		cfg.Workspace = ws.Root()
-		base = tools.Base(ws, tools.Options{})
+		base = tools.Base(ws, cfg.ToolOptions)
 	}
 	if cfg.MaxRounds <= 0 {
 		cfg.MaxRounds = 200
@@ -136,7 +146,7 @@ func (a *Agent) begin() (out chan Event, ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.running {
-		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error()}
+		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error(), Kind: KindBusy}
 		close(out)
 		return out, false
 	}
@@ -154,6 +164,9 @@ func (a *Agent) finish(out chan<- Event, end TurnEnd) {
 	a.mu.Unlock()
 	if end.Err != nil {
 		end.Error = end.Err.Error()
+		if end.Kind == KindNone {
+			end.Kind = KindOf(end.Err)
+		}
 	}
 	out <- end
 	close(out)

@@ -50,9 +50,16 @@ func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
 		mu:        &a.mu,
 		hist:      &a.history,
 	}
+	if err := l.promptHook(ctx, prompt); err != nil {
+		a.finish(out, TurnEnd{Reason: ReasonError, Err: err})
+		return
+	}
 	l.tools = append(append([]tools.Tool(nil), a.tools...), &todoTool{l: l}, &taskTool{l: l})
+	l.tools = append(l.tools, l.extraTools(ctx)...)
 	l.add(provider.Message{Role: provider.RoleUser, Content: prompt})
-	a.finish(out, l.run(ctx))
+	end := l.run(ctx)
+	l.stopHook(ctx, end)
+	a.finish(out, end)
 }
 
 // run calls the model until it answers without tool calls, the context is

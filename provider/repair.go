@@ -1,5 +1,11 @@
 package provider
 
+// Interrupted is the one result text for a tool call cut short or never
+// run: the live loop gives it to calls the user interrupted (after any
+// output the tool produced), compaction and session repair to calls left
+// without a result. Pass it to Repair.
+const Interrupted = "Error: interrupted by the user before this tool finished"
+
 // Repair returns msgs made valid for a strict Chat Completions server, and
 // counts what it changed: every tool call of an assistant message is
 // answered by exactly one tool message before the next user or assistant

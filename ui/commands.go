@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
 )
 
@@ -15,12 +15,12 @@ type NoticeMsg struct{ Text string }
 
 // ResetMsg replaces the conversation on screen, for example when a slash
 // command starts a new session or resumes another one: the chat shows
-// History, the panel shows Todos collapsed, and Agent (when not nil)
+// History (the events agent.Replay makes of a saved conversation), the panel shows Todos collapsed, and Agent (when not nil)
 // replaces Config.Agent for the next turns. Notice, when set, is shown
 // after the restored transcript. It is ignored while a turn runs.
 type ResetMsg struct {
 	Agent   Agent
-	History []provider.Message
+	History []agent.Event
 	Todos   todo.List
 	Notice  string
 }
@@ -121,10 +121,10 @@ func (m *Model) reset(msg ResetMsg) {
 		m.cfg.Agent = msg.Agent
 	}
 	m.chat.clear()
-	m.panel.restore(msg.Todos)
 	m.tokens, m.estimated = 0, false
 	m.queued, m.steering, m.next = nil, nil, nil
-	loadHistory(m.chat, msg.History)
+	m.panel.restore(todo.List{})
+	m.replay(msg.History, msg.Todos)
 	if msg.Notice != "" {
 		m.chat.addNotice(msg.Notice)
 	}

@@ -5,6 +5,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // eventsMsg carries every event that was waiting on a turn's channel, in
@@ -24,13 +26,15 @@ const maxBatch = 4096
 // and drains whatever else is already queued on the channel into the same
 // message, so a fast stream costs one update and at most one repaint per
 // batch. The model re-arms it after each batch until the channel closes.
+// Every string of every event is made safe for the terminal here (see
+// termsafe.Strings), before the model sees it.
 func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-ch
 		if !ok {
 			return eventsMsg{turn: turn, ch: ch, closed: true}
 		}
-		msg := eventsMsg{turn: turn, ch: ch, events: []agent.Event{ev}}
+		msg := eventsMsg{turn: turn, ch: ch, events: []agent.Event{termsafe.Strings(ev)}}
 		for len(msg.events) < maxBatch {
 			select {
 			case ev, ok := <-ch:
@@ -38,7 +42,7 @@ func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
 					msg.closed = true
 					return msg
 				}
-				msg.events = append(msg.events, ev)
+				msg.events = append(msg.events, termsafe.Strings(ev))
 			default:
 				return msg
 			}
@@ -120,7 +124,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.ToolStart:
 		m.chat.now = m.clock()
 		m.chat.startTool(ev)
-		if ev.Name != "todo" {
+		if ev.Name != agent.TodoTool {
 			m.panel.toolCall()
 		}
 		t.setAct(actTool, ev.Name)
@@ -142,19 +146,51 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.Retry:
 		m.chat.addNotice(retryText(ev))
 	case agent.ApprovalRequest:
-		m.approvals = append(m.approvals, newApproval(m.st, ev))
+		m.approvals = append(m.approvals, newApproval(m.st, ev, m.now))
 		m.input.blur()
 		t.setAct(actApproval, "")
+	case agent.UserMessage:
+		m.chat.addUser(ev.Text)
 	case agent.SteerDelivered:
 		m.steerDelivered(ev.Text)
 	case agent.Notice:
 		m.chat.addNotice(ev.Text)
+	case agent.HookFailed:
+		m.chat.addNotice(agent.HookFailureText(ev))
 	case agent.Compacted:
 		m.chat.addMark(compactedLabel(ev))
 	case agent.TurnEnd:
 		m.turnEnded(ev)
 	}
 	return nil
+}
+
+// replay shows a resumed conversation (the events of agent.Replay) through
+// the same handler as a live turn's, while no turn runs, then shows the
+// todo list collapsed: todos, the saved list, or else the last one
+// replayed.
+func (m *Model) replay(evs []agent.Event, todos todo.List) {
+	m.chat.now = m.now
+	for _, ev := range evs {
+		m.handleEvent(ev)
+	}
+	m.chat.endTurn()
+	if todos.Empty() {
+		todos = m.panel.list
+	}
+	m.panel.restore(todos)
+}
+
+// messages counts the user and assistant messages among replayed events.
+func messages(evs []agent.Event) int {
+	n := 0
+	for _, ev := range evs {
+		switch ev.(type) {
+		case agent.UserMessage, agent.AssistantDone:
+			n++
+		}
+	}
+	return n
 }
 
 // handleSubagent shows a subagent's event under its task call.
@@ -169,7 +205,7 @@ func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
 		m.panel.toolCall()
 		m.turn.setAct(actTool, inner.Name)
 	case agent.ToolEnd:
-		m.turn.setAct(actTool, "task")
+		m.turn.setAct(actTool, agent.TaskTool)
 	}
 	m.chat.subagent(ev.ParentID, ev.Event)
 	return nil

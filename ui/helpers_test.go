@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -209,3 +210,10 @@ func plan(goal string, items ...string) todo.List {
 func stripANSI(s string) string { return ansi.Strip(s) }
 
 func stripWidth(s string) int { return ansi.StringWidth(s) }
+
+// pause moves m's clock a second on, as if the user waited before the
+// next key (an approval dialog takes only keys that come after a pause).
+func pause(m *Model) {
+	clock := m.clock
+	m.clock = func() time.Time { return clock().Add(time.Second) }
+}

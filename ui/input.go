@@ -265,3 +265,12 @@ func (in *input) refresh() {
 	}
 	in.cache, in.cacheCur, in.cacheGood = in.ta.View(), in.ta.Cursor(), true
 }
+
+// normalizeNewlines makes every line break LF: CRLF and a lone CR (what
+// terminals send for enter inside a paste) become "\n".
+func normalizeNewlines(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+}

@@ -102,7 +102,7 @@ func (m *Model) render() {
 		lines = append(lines, "")
 	}
 	if len(m.approvals) > 0 { // the dialog covers the bottom of the area
-		box := m.approvals[0].view(m.st, m.help, m.keys, w, min(above, max(above*2/3, 12)))
+		box := m.approvals[0].view(m.st, m.keys, w, min(above, max(above*2/3, 12)))
 		copy(lines[above-len(box):], box)
 	}
 	if g.summary {

@@ -186,7 +186,11 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 		if t.compact && !errors.Is(ev.Err, agent.ErrBusy) {
 			msg = "could not compact the conversation: " + msg
 		}
-		m.chat.addError(msg, errorHint(msg, ev.Err))
+		kind := ev.Kind
+		if kind == agent.KindNone {
+			kind = agent.KindOf(ev.Err)
+		}
+		m.chat.addError(msg, errorHint(kind))
 	}
 	m.restore(back)
 }
@@ -223,34 +227,34 @@ func (m *Model) restore(texts []string) {
 	m.input.setValue(strings.Join(parts, "\n"))
 }
 
-// errorHint says what to do about a failed turn.
-func errorHint(msg string, err error) string {
+// errorHint says what to do about a failed turn, by the kind of its
+// error (agent.KindOf), never by its wording.
+func errorHint(kind agent.ErrorKind) string {
 	const retry = " The conversation is kept; ↑ recalls your last prompt."
-	l := strings.ToLower(msg)
-	has := func(words ...string) bool {
-		for _, w := range words {
-			if strings.Contains(l, w) {
-				return true
-			}
-		}
-		return false
-	}
-	switch {
-	case errors.Is(err, agent.ErrBusy):
+	switch kind {
+	case agent.KindBusy:
 		return "Wait for the running turn to end, or press esc to interrupt it."
-	case has("401", "unauthorized", "api key", "api_key"):
+	case agent.KindAuth, agent.KindConfig:
 		return "Check OPENAI_API_KEY (and OPENAI_BASE_URL), then send your message again." + retry
-	case has("403", "forbidden"):
+	case agent.KindForbidden:
 		return "The server refused access: check the key's permissions and the model name." + retry
-	case has("404", "not found", "does not exist", "unknown model"):
+	case agent.KindNotFound:
 		return "Check the model name (--model or TICK_MODEL) and OPENAI_BASE_URL." + retry
-	case has("429", "rate limit", "quota"):
+	case agent.KindRateLimit:
 		return "The server is rate limiting: wait a moment, then send again." + retry
-	case has("model calls", "round cap"):
+	case agent.KindRoundCap:
 		return "Send a message (e.g. \"continue\") to let it carry on."
-	case has("connection refused", "no such host", "dial tcp", "timeout", "deadline", "network", "eof", "reset", "cut", "stream"):
+	case agent.KindContextWindow:
+		return "The conversation no longer fits the model's context: /compact it, or start a /new session." + retry
+	case agent.KindNetwork, agent.KindStreamCut:
 		return "Could not reach the model or the stream was cut: check the network and OPENAI_BASE_URL, then send again." + retry
-	case has("500", "502", "503", "504", "server error"):
+	case agent.KindTimeout:
+		return "The server went quiet for too long: check that it is running (a local model may still be loading), then send again." + retry
+	case agent.KindTooLarge:
+		return "The server's answer was too large to keep: ask for a shorter answer." + retry
+	case agent.KindEmptyStream:
+		return "The server answered with nothing: check the model name and the server, then send again." + retry
+	case agent.KindServer:
 		return "The model server failed: try again in a moment." + retry
 	}
 	return "Send a message to try again." + retry

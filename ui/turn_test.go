@@ -179,21 +179,27 @@ func TestQueue(t *testing.T) {
 }
 
 func TestErrorBlock(t *testing.T) {
+	// The hint comes from the kind the agent gave, never from the words
+	// of the message ("preset" contains "reset").
 	tests := []struct {
 		err  string
+		kind agent.ErrorKind
 		hint string
 	}{
-		{"401 Unauthorized from http://x/v1: Incorrect API key provided", "OPENAI_API_KEY"},
-		{"dial tcp 127.0.0.1:1: connect: connection refused", "network"},
-		{"stream cut after 3 chunks: unexpected EOF", "stream was cut"},
-		{"404 Not Found: model gpt-9 does not exist", "model name"},
-		{"something odd", "try again"},
+		{"401 Unauthorized from http://x/v1: Incorrect API key provided", agent.KindAuth, "OPENAI_API_KEY"},
+		{"dial tcp 127.0.0.1:1: connect: connection refused", agent.KindNetwork, "network"},
+		{"stream cut after 3 chunks: unexpected EOF", agent.KindStreamCut, "stream was cut"},
+		{"404 Not Found: model gpt-9 does not exist", agent.KindNotFound, "model name"},
+		{"the preset has no 401 in it", agent.KindUnknown, "Send a message to try again"},
+		{"prompt is too long", agent.KindContextWindow, "/compact"},
+		{"no answer for 5m0s", agent.KindTimeout, "went quiet"},
+		{"something odd", "", "try again"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.err, func(t *testing.T) {
 			m, a := newTestModel(t, 100, 30)
 			submit(m, "hi")
-			endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonError, Err: errors.New(tt.err), Error: tt.err})
+			endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonError, Err: errors.New(tt.err), Error: tt.err, Kind: tt.kind})
 			s := screen(m)
 			if !strings.Contains(s, "Error") || !strings.Contains(s, firstWords(tt.err)) || !strings.Contains(s, tt.hint) {
 				t.Fatalf("error block lacks message or hint %q:\n%s", tt.hint, s)
@@ -236,6 +242,7 @@ func TestApprovalDialog(t *testing.T) {
 			if !strings.Contains(s, "Allow bash?") || !strings.Contains(s, "rm -rf build") || !strings.Contains(s, "waiting for approval") {
 				t.Fatalf("dialog not shown:\n%s", s)
 			}
+			pause(m)
 			for _, k := range tt.keys {
 				if k == " " {
 					update(m, tea.KeyPressMsg{Code: ' ', Text: " "})

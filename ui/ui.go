@@ -29,7 +29,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
-	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
 
@@ -52,8 +51,10 @@ type Config struct {
 	Yolo      bool   // approvals are off (shown in the status bar)
 	Dark      bool   // the terminal has a dark background; styles are chosen once
 	Version   string
-	History   []provider.Message // a restored transcript to show (may be nil)
-	Todos     todo.List          // a restored todo list, shown collapsed
+	// History is a resumed conversation as the events agent.Replay makes
+	// of it, shown through the same handler as a live turn's (may be nil).
+	History []agent.Event
+	Todos   todo.List // a restored todo list, shown collapsed
 	// Notices are shown as notice lines at the top of the chat, after the
 	// restored transcript: what happened before the app started (a
 	// resumed session, repairs of its file). Without them a restored
@@ -107,7 +108,8 @@ type Model struct {
 	approvals []*approval
 	picker    *picker // the /sessions dialog, when open
 	showHelp  bool
-	note      string // transient hint in the status bar
+	note      string    // transient hint in the status bar
+	lastKey   time.Time // when the last key came (see answerPause)
 	quitting  bool
 
 	tokens    int
@@ -157,11 +159,11 @@ func New(cfg Config) Model {
 		dirty:    true,
 	}
 	m.now = m.clock()
+	m.replay(cfg.History, cfg.Todos)
 	switch {
 	case len(cfg.History) > 0:
-		loadHistory(m.chat, cfg.History)
 		if len(cfg.Notices) == 0 {
-			m.chat.addNotice(fmt.Sprintf("resumed session · %s", plural(len(cfg.History), "message")))
+			m.chat.addNotice("resumed session · " + plural(messages(cfg.History), "message"))
 		}
 	default:
 		m.chat.addNotice("Welcome to tick. Describe a task: tick plans it as a todo list and works through it. ? shows the keys.")
@@ -170,9 +172,6 @@ func New(cfg Config) Model {
 		if n != "" {
 			m.chat.addNotice(n)
 		}
-	}
-	if !cfg.Todos.Empty() {
-		m.panel.restore(cfg.Todos)
 	}
 	return m
 }
@@ -215,7 +214,7 @@ func (m *Model) shutdown(wait time.Duration) {
 				return
 			}
 			if r, isReq := ev.(agent.ApprovalRequest); isReq {
-				newApproval(m.st, r).reply(agent.Approval{})
+				newApproval(m.st, r, m.now).reply(agent.Approval{})
 			}
 		case <-timeout.C:
 			return
@@ -275,12 +274,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := m.keys
 	m.note = ""
+	lastKey := m.lastKey
+	m.lastKey = m.now
 	if len(m.approvals) > 0 {
-		if key.Matches(k, keys.Quit) {
-			m.interrupt()
-			return nil
-		}
-		return m.answer(k)
+		return m.approvalKey(k, lastKey)
 	}
 	if m.picker != nil {
 		return m.pickerKey(k)
@@ -347,32 +344,24 @@ func (m *Model) ctrlC() tea.Cmd {
 	return m.quit()
 }
 
-// answer passes a key to the approval dialog and sends the answer.
-func (m *Model) answer(msg tea.Msg) tea.Cmd {
-	a := m.approvals[0]
-	ans, cmd := a.update(msg, m.keys)
-	if ans == nil {
-		return cmd
-	}
-	a.reply(*ans)
-	m.approvals = m.approvals[1:]
-	if len(m.approvals) == 0 {
-		m.input.focus()
-		m.turn.setAct(actTool, a.req.Tool)
-	}
-	return cmd
-}
-
-// handlePaste sends pasted text to the reason field of the dialog or to the
-// input.
+// handlePaste sends pasted text, its line breaks made LF, to the reason
+// field of the dialog or to the input (also while a dialog waits for its
+// answer: a paste never answers it).
 func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
-	if len(m.approvals) > 0 {
+	m.lastKey = m.now
+	p.Content = normalizeNewlines(p.Content)
+	if len(m.approvals) > 0 && m.approvals[0].typing {
 		return m.answer(p)
 	}
 	if m.picker != nil {
 		return nil
 	}
 	m.showHelp = false
+	if len(m.approvals) > 0 {
+		m.approvals[0].diverted = true
+		m.input.focus()
+		defer m.input.blur()
+	}
 	return m.input.update(p)
 }
 

@@ -86,6 +86,7 @@ func parse(data []byte, path string) (*parsed, error) {
 		hist      []provider.Message
 		kept      []provider.Message
 		compactAt = -1
+		marks     []int // len(hist) at each compaction
 		todos     todo.List
 		summary   string
 		compacts  int
@@ -97,6 +98,7 @@ func parse(data []byte, path string) (*parsed, error) {
 	build := func() *parsed {
 		ld := assemble(hdr, path, hist, kept, compactAt, todos, updated)
 		ld.Summary, ld.Compactions = summary, compacts
+		ld.CompactedAt = repairedIndexes(hist, marks)
 		ld.Warnings = append(warnings, ld.Warnings...)
 		return &parsed{loaded: ld, good: good, needNL: needNL}
 	}
@@ -136,6 +138,7 @@ func parse(data []byte, path string) (*parsed, error) {
 			todos = *rec.List
 		case rec.Type == typeCompaction:
 			summary, kept, compactAt = *rec.Summary, rec.Kept, len(hist)
+			marks = append(marks, len(hist))
 			compacts++
 		}
 	}
@@ -251,6 +254,21 @@ func firstLine(s string) string {
 		return l
 	}
 	return ""
+}
+
+// repairedIndexes maps indexes into hist to indexes into its repaired
+// form: a compaction happens between complete rounds, so the prefix before
+// it repairs to the same messages it has in the whole repaired history.
+func repairedIndexes(hist []provider.Message, at []int) []int {
+	if len(at) == 0 {
+		return nil
+	}
+	out := make([]int, len(at))
+	for i, n := range at {
+		p, _, _ := repair(hist[:n])
+		out[i] = len(p)
+	}
+	return out
 }
 
 // repair makes history valid for a strict server; see provider.Repair.

@@ -61,8 +61,9 @@ const Version = 1
 
 // Interrupted is the tool result Load gives a tool call that has none in
 // the file: the session stopped (an interrupt, a crash, a kill) before the
-// tool finished.
-const Interrupted = "Error: interrupted by the user before this tool finished"
+// tool finished. It is provider.Interrupted, the wording the live loop and
+// compaction use too.
+const Interrupted = provider.Interrupted
 
 // ErrNoSession is returned (wrapped) by Latest and Find when the workspace
 // has no matching session.
@@ -127,6 +128,10 @@ type Loaded struct {
 	Summary string
 	// Compactions counts the compaction lines.
 	Compactions int
+	// CompactedAt holds, for each compaction in order, the index in History
+	// of the first message recorded after it (len(History) when none was),
+	// so that a replay shows where compactions happened.
+	CompactedAt []int
 	// Warnings are human-readable notes on what was repaired or ignored,
 	// each said once: a truncated last line, interrupted tool calls,
 	// dropped results.

@@ -97,6 +97,15 @@ func TestRunText(t *testing.T) {
 			wantReason: agent.ReasonDone,
 		},
 		{
+			name: "a replayed user message",
+			events: []agent.Event{
+				agent.UserMessage{Text: "fix\nthe build"},
+				agent.TurnEnd{Reason: agent.ReasonDone},
+			},
+			wantErr:    "› fix …\n",
+			wantReason: agent.ReasonDone,
+		},
+		{
 			name: "rejected todo call shows as a failed line",
 			events: []agent.Event{
 				agent.ToolStart{ID: "c1", Name: "todo"},
@@ -379,6 +388,8 @@ func TestMarshalEvent(t *testing.T) {
 		{"text", agent.TextDelta{Text: "a"}, `{"type":"text","text":"a"}`},
 		{"turn end keeps error from Err", agent.TurnEnd{Reason: agent.ReasonError, Err: errors.New("x")}, `{"type":"turn_end","reason":"error","error":"x"}`},
 		{"turn end done", agent.TurnEnd{Reason: agent.ReasonDone}, `{"type":"turn_end","reason":"done"}`},
+		{"turn end with its kind", agent.TurnEnd{Reason: agent.ReasonError, Error: "401", Kind: agent.KindAuth}, `{"type":"turn_end","reason":"error","error":"401","kind":"auth"}`},
+		{"user message", agent.UserMessage{Text: "hi"}, `{"type":"user","text":"hi"}`},
 		{"nested", agent.Subagent{ParentID: "p", Event: agent.Notice{Text: "n"}}, `{"type":"subagent","parent_id":"p","event":{"type":"notice","text":"n"}}`},
 		{"usage is flat", agent.Usage{Usage: usage(1, 2)}, `{"type":"usage","prompt_tokens":1,"completion_tokens":2,"total_tokens":3,"estimated":false}`},
 	}
