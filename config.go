@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
+	"github.com/tick-agent/tick/agent/instructions"
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/provider"
 )
@@ -48,6 +49,10 @@ type config struct {
 	flags    tickcfg.Flags // the model flags, to load the settings again
 	notices  []string      // shown at the top of the full-screen app's chat
 
+	// The project instructions (AGENTS.md files) and the line naming them.
+	instructions     instructions.Set
+	instructionsLine string
+
 	// The agent.
 	yolo          bool            // --yolo: approve every tool call
 	workspace     string          // -C/--workspace, absolute; default the working directory
@@ -64,6 +69,12 @@ type config struct {
 	resume    string // --resume ID: reopen that session (a unique prefix is enough)
 	noSession bool   // --no-session: save nothing
 	cmd       string // a subcommand: "sessions", "config" or "config path"
+
+	// The full-screen app's first prompt: tick "fix the build".
+	initial string
+	// Where the app keeps the workspace's prompt history ("": nowhere);
+	// set by run, not by a flag.
+	historyFile string
 
 	help    bool // -h/--help
 	version bool // --version
@@ -153,10 +164,13 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	}
 	c.prompt = *prompt
 	if fs.NArg() > 0 {
-		if c.cmd != "" {
+		switch {
+		case c.cmd != "":
 			return c, usagef("unexpected argument %q: tick %s takes no arguments", fs.Arg(0), c.cmd)
+		case c.headless:
+			return c, usagef("unexpected argument %q: -p takes the prompt as its value (quote it: -p \"fix the build\"), and flags go before it", fs.Arg(0))
 		}
-		return c, usagef("unexpected argument %q: give the prompt with -p PROMPT, or run tick without arguments for the full-screen app", fs.Arg(0))
+		c.initial = strings.TrimSpace(strings.Join(fs.Args(), " "))
 	}
 	if err := c.checkSessionFlags(); err != nil {
 		return c, err
@@ -309,6 +323,7 @@ Chat Completions server.
 
 Usage:
   tick [flags]              open the full-screen app in the workspace
+  tick [flags] "PROMPT"     the same, with PROMPT sent as the first message
   tick -p PROMPT [flags]    run one turn headless: the answer on stdout,
                             progress (todo lists, tool calls) on stderr
   tick -p - [flags]         the same, reading the prompt from stdin

@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -54,6 +57,13 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Resume:    ts.resume,
 		Screen:    out,
 		Env:       os.Environ(),
+
+		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md for this project"},
+		HistoryFile: cfg.historyFile,
+		Prompt:      cfg.initial,
+	}
+	if cfg.instructionsLine != "" {
+		uc.Notices = append(uc.Notices, cfg.instructionsLine)
 	}
 	uc.Notices = append(append(uc.Notices, cfg.notices...), cfg.settings.Warnings...)
 	if ld != nil {
@@ -101,7 +111,7 @@ type tuiSession struct {
 
 // commands returns the slash commands for ui.Config.Commands.
 func (ts *tuiSession) commands() map[string]func() tea.Cmd {
-	return map[string]func() tea.Cmd{"new": ts.newSession}
+	return map[string]func() tea.Cmd{"new": ts.newSession, "init": initCommand}
 }
 
 // current returns the agent and recorder in use.
@@ -221,4 +231,16 @@ func sessionNotices(ld *session.Loaded) []string {
 // noticeCmd returns a command that shows text in the chat.
 func noticeCmd(text string) tea.Cmd {
 	return func() tea.Msg { return ui.NoticeMsg{Text: text} }
+}
+
+// promptHistoryFile is where the app keeps the prompts sent in workspace:
+// beside the sessions directory, one file per workspace named by a hash of
+// its path. It is "" when there is no state directory.
+func promptHistoryFile(env func(string) string, workspace string) string {
+	dir, err := session.DefaultDir(env)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(workspace))
+	return filepath.Join(filepath.Dir(dir), "history", hex.EncodeToString(sum[:8])+".jsonl")
 }
