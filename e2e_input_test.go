@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,4 +80,156 @@ func lastLines(screen string, n int) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestE2ESlashCompletion: / lists the commands with a line each, tab
+// completes /se to /sessions, and tab on an idle screen never sends.
+func TestE2ESlashCompletion(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	p := startApp(t, srv)
+	p.typeText("/")
+	p.waitFor("/compact", "summarise old messages", "/new", "start a new conversation", "/sessions", "resume another session")
+	p.typeText("se")
+	p.send("Tab")
+	p.waitUntil("/sessions completed in the input", func(s string) bool {
+		return strings.Contains(lastLines(s, 3), "› /sessions") && !strings.Contains(s, "/compact")
+	})
+	p.send("C-c") // clears the input
+	p.waitFor(placeholder)
+	p.typeText("hello there")
+	p.send("Tab")
+	p.waitFor("tab completes /commands")
+	time.Sleep(300 * time.Millisecond)
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("tab on an idle screen sent %d requests", n)
+	}
+	if !strings.Contains(lastLines(p.screen(), 3), "hello there") {
+		t.Fatalf("the input lost its text:\n%s", p.screen())
+	}
+}
+
+// TestE2EPaste: a 200-line paste from tmux (which sends CR between the
+// lines) is folded into one token in the input and reaches the model with
+// LF line breaks.
+func TestE2EPaste(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	script(t, srv, textStep("Got the paste."))
+	p := startApp(t, srv)
+	var lines []string
+	for i := range 200 {
+		lines = append(lines, fmt.Sprintf("pasted line %d", i+1))
+	}
+	text := strings.Join(lines, "\n")
+	if out, err := p.tmux("set-buffer", "-b", "t", text); err != nil {
+		t.Fatalf("tmux set-buffer: %v\n%s", err, out)
+	}
+	if out, err := p.tmux("paste-buffer", "-p", "-b", "t", "-t", p.name); err != nil {
+		t.Fatalf("tmux paste-buffer: %v\n%s", err, out)
+	}
+	p.waitFor("[Pasted text #1 · 200 lines]")
+	p.send("Enter")
+	p.waitFor("Got the paste.")
+	reqs := srv.Requests()
+	if len(reqs) != 1 {
+		t.Fatalf("%d requests, want 1", len(reqs))
+	}
+	if got := reqs[0].LastUser(); got != text {
+		t.Fatalf("the model got %q…, want the paste with LF line breaks", got[:min(len(got), 80)])
+	}
+}
+
+// TestE2EHistoryAcrossRestarts: a prompt sent before quitting (ctrl+d on
+// an empty input) is one ↑ away after a restart in the same workspace, and
+// the history file is private.
+func TestE2EHistoryAcrossRestarts(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	script(t, srv, textStep("First answer."))
+	home, ws := t.TempDir(), t.TempDir()
+	p := startAppAt(t, srv, home, ws)
+	p.prompt("the prompt to remember")
+	p.waitFor("First answer.", placeholder)
+	p.send("C-d")
+	if !waitFor(screenTimeout, func() bool { gone, _ := p.dead(); return gone }) {
+		t.Fatalf("ctrl+d on an empty input did not quit:\n%s", p.screen())
+	}
+	files, _ := filepath.Glob(filepath.Join(home, "state", "tick", "history", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("history files %q, want one", files)
+	}
+	if st, err := os.Stat(files[0]); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("history file: %v, mode %v; want 0600", err, st.Mode().Perm())
+	}
+
+	p2 := startAppAt(t, srv, home, ws)
+	p2.send("Up")
+	p2.waitUntil("the prompt back in the input", func(s string) bool {
+		return strings.Contains(lastLines(s, 3), "› the prompt to remember")
+	})
+}
+
+// TestE2ERetry: after a failed request the hint names ctrl+r; ctrl+r sends
+// the turn again without a second user message.
+func TestE2ERetry(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	script(t, srv,
+		step{reply: providertest.Reply{Status: 400, Body: `{"error":{"message":"the server had a bad moment"}}`}},
+		textStep("Fixed on the second try."),
+	)
+	p := startApp(t, srv)
+	p.prompt("fix the build")
+	p.waitFor("bad moment", "ctrl+r")
+	p.send("C-r")
+	scr := p.waitFor("Fixed on the second try.")
+	if n := strings.Count(scr, "› fix the build"); n != 1 {
+		t.Fatalf("the prompt shows %d times:\n%s", n, scr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	users := 0
+	for _, m := range reqs[1].Messages {
+		if m.Role == "user" {
+			users++
+		}
+	}
+	if users != 1 {
+		t.Fatalf("the retry sent %d user messages, want 1", users)
+	}
+	checkValid(t, srv)
+}
+
+// TestE2EQuitKeys: ctrl+c on an empty idle input asks for a second press
+// and says so; the second one quits.
+func TestE2EQuitKeys(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	p := startApp(t, srv)
+	p.send("C-c")
+	p.waitFor("ctrl+c again to quit")
+	if gone, _ := p.dead(); gone {
+		t.Fatal("one ctrl+c quit")
+	}
+	p.send("C-c")
+	if !waitFor(screenTimeout, func() bool { gone, _ := p.dead(); return gone }) {
+		t.Fatalf("a second ctrl+c did not quit:\n%s", p.screen())
+	}
+}
+
+// TestE2EPromptArgument: tick "fix the build" opens the app with that
+// prompt sent.
+func TestE2EPromptArgument(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	script(t, srv, textStep("Building fixed."))
+	p := startAppAt(t, srv, t.TempDir(), t.TempDir(), "fix the build")
+	scr := p.waitFor("› fix the build", "Building fixed.")
+	_ = scr
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].LastUser() != "fix the build" {
+		t.Fatalf("requests %d, want one with the prompt", len(reqs))
+	}
 }

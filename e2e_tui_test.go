@@ -437,7 +437,7 @@ func TestE2EHelp(t *testing.T) {
 	srv := providertest.New(t)
 	p := startApp(t, srv)
 	p.typeText("?")
-	p.waitFor("Keys", "interrupt", "queue as the next turn", "todo panel")
+	p.waitFor("Keys", "interrupt", "complete · queue (running)", "retry the failed turn", "quit (empty input)", "todo panel", "/retry")
 	p.send("Escape") // closes the help; the "?" was not typed into the input
 	p.waitGone("todo panel")
 	p.waitFor(placeholder)

@@ -61,14 +61,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		return runSessions(cfg, env, stdout, stderr)
 	case "config", "config path":
 		return runConfigCmd(cfg, stdout, stderr)
-	}
-	if cfg.headless {
+	case "mcp list", "mcp trust":
 		printWarnings(cfg, stderr)
+		return runMCPCmd(cfg, env, stdout, stderr)
+	}
+
+	if !cfg.headless && !cfg.settings.Configured() {
+		var code int
+		var ok bool
+		if cfg, code, ok = firstRun(cfg, env, stdin, stdout, stderr); !ok {
+			return code
+		}
 	}
 	if err := cfg.checkModelConfig(); err != nil {
 		return fail(stderr, err)
 	}
-	client, err := provider.New(provider.Config{APIKey: cfg.apiKey, BaseURL: cfg.baseURL, Model: cfg.model})
+	client, err := provider.New(provider.Config{APIKey: cfg.apiKey, BaseURL: cfg.baseURL, Model: cfg.model, IdleTimeout: cfg.idleTimeout})
 	if err != nil {
 		return fail(stderr, &usageError{msg: err.Error()})
 	}
@@ -77,6 +85,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 			return fail(stderr, err) // before a session is opened for nothing
 		}
 	}
+	cfg.notices = append(cfg.notices, discoverContext(&cfg)...)
+	loadInstructions(&cfg, env)
+	x, err := newExtensions(cfg, env, true) // servers start in the background
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer x.close()
+	cfg.ext = x
 	rec, ld, err := startSession(cfg, env, stderr)
 	if err != nil {
 		return fail(stderr, err)
@@ -100,7 +116,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		}
 	}
 	if cfg.headless {
+		printWarnings(cfg, stderr)
+		if cfg.verbose && cfg.instructionsLine != "" {
+			fmt.Fprintf(stderr, "tick: %s\n", cfg.instructionsLine)
+		}
 		return runHeadless(cfg, ag, rec, ld, stdin, stdout, stderr)
+	}
+	if !cfg.noSession {
+		cfg.historyFile = promptHistoryFile(env, cfg.workspace)
 	}
 	return runTUI(cfg, client, ag, rec, ld, stdin, stdout, stderr)
 }
@@ -121,6 +144,7 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		Workspace:     cfg.workspace,
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
+		Instructions:  cfg.instructions.Text,
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
 		Headless:      cfg.headless,
 		Rules:         cfg.rules,
@@ -128,6 +152,7 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface
 	}
+	cfg.ext.configure(&acfg, rec)
 	ag, err := agent.New(acfg)
 	if err != nil {
 		return nil, fmt.Errorf("start the agent: %w", err)

@@ -296,10 +296,16 @@ func TestErrors(t *testing.T) {
 			wantErr: []string{"--json works only with -p"},
 		},
 		{
-			name:    "a stray argument",
-			args:    func(url, ws string) []string { return []string{"fix the bug"} },
+			name:    "a stray argument after -p",
+			args:    func(url, ws string) []string { return []string{"-p", "x", "fix the bug"} },
 			code:    exitUsage,
-			wantErr: []string{`unexpected argument "fix the bug"`, "-p PROMPT"},
+			wantErr: []string{`unexpected argument "fix the bug"`, "-p takes the prompt"},
+		},
+		{
+			name:    "a prompt for the TUI needs a terminal",
+			args:    func(url, ws string) []string { return []string{"--base-url", url, "-C", ws, "fix the bug"} },
+			code:    exitUsage,
+			wantErr: []string{"needs a terminal"},
 		},
 		{
 			name:    "missing workspace",

@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -40,6 +43,8 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 	dark := detectDark(cfg.colorFGBG, bgQueryTimeout)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP)
 	defer stop()
+	ctx, terminated, stopTerm := terminateContext(ctx)
+	defer stopTerm()
 	ts := &tuiSession{cfg: cfg, client: client, ag: ag, rec: rec}
 	defer ts.close()
 	uc := ui.Config{
@@ -52,8 +57,21 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Commands:  ts.commands(),
 		Sessions:  ts.sessions,
 		Resume:    ts.resume,
+		Screen:    out,
+		Env:       os.Environ(),
+
+		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md for this project", "trust": "allow this project's MCP servers and hooks"},
+		HistoryFile: cfg.historyFile,
+		Prompt:      cfg.initial,
 	}
-	uc.Notices = append(uc.Notices, cfg.settings.Warnings...)
+	if cfg.instructionsLine != "" {
+		uc.Notices = append(uc.Notices, cfg.instructionsLine)
+	}
+	uc.Notices = append(append(uc.Notices, cfg.notices...), cfg.settings.Warnings...)
+	if x := cfg.ext; x != nil {
+		uc.Notices = append(uc.Notices, x.notices...)
+		uc.Custom, uc.MCP = x.uiCustom(), x.uiMCP()
+	}
 	if ld != nil {
 		uc.History, uc.Todos = agent.Replay(ld.History, ld.CompactedAt...), ld.Todos
 		uc.Notices = append(uc.Notices, sessionNotices(ld)...)
@@ -63,6 +81,8 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 	}
 	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
 	switch {
+	case terminated():
+		return exitTerminated
 	case errors.Is(err, tea.ErrInterrupted):
 		return exitInterrupted
 	case err != nil:
@@ -99,7 +119,11 @@ type tuiSession struct {
 
 // commands returns the slash commands for ui.Config.Commands.
 func (ts *tuiSession) commands() map[string]func() tea.Cmd {
-	return map[string]func() tea.Cmd{"new": ts.newSession}
+	cmds := map[string]func() tea.Cmd{"new": ts.newSession, "init": initCommand}
+	if ts.cfg.ext != nil && ts.cfg.ext.needsTrust() {
+		cmds["trust"] = ts.cfg.ext.trustCommand
+	}
+	return cmds
 }
 
 // current returns the agent and recorder in use.
@@ -219,4 +243,16 @@ func sessionNotices(ld *session.Loaded) []string {
 // noticeCmd returns a command that shows text in the chat.
 func noticeCmd(text string) tea.Cmd {
 	return func() tea.Msg { return ui.NoticeMsg{Text: text} }
+}
+
+// promptHistoryFile is where the app keeps the prompts sent in workspace:
+// beside the sessions directory, one file per workspace named by a hash of
+// its path. It is "" when there is no state directory.
+func promptHistoryFile(env func(string) string, workspace string) string {
+	dir, err := session.DefaultDir(env)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(workspace))
+	return filepath.Join(filepath.Dir(dir), "history", hex.EncodeToString(sum[:8])+".jsonl")
 }

@@ -44,7 +44,23 @@ type loop struct {
 
 // turn runs one parent turn and delivers its events on out.
 func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
-	l := &loop{
+	l := a.parentLoop(out)
+	if err := l.promptHook(ctx, prompt); err != nil {
+		a.mu.Lock()
+		a.failed = false // a refused prompt is nothing to retry
+		a.mu.Unlock()
+		a.finish(out, TurnEnd{Reason: ReasonError, Err: err})
+		return
+	}
+	l.addTools(ctx)
+	l.add(provider.Message{Role: provider.RoleUser, Content: prompt})
+	a.runParent(ctx, l, out)
+}
+
+// parentLoop returns the loop of a parent turn delivering events on out,
+// without its tools (see addTools).
+func (a *Agent) parentLoop(out chan<- Event) *loop {
+	return &loop{
 		a:         a,
 		system:    a.systemPrompt(),
 		emit:      func(ev Event) { out <- ev },
@@ -53,16 +69,21 @@ func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
 		mu:        &a.mu,
 		hist:      &a.history,
 	}
-	if err := l.promptHook(ctx, prompt); err != nil {
-		a.finish(out, TurnEnd{Reason: ReasonError, Err: err})
-		return
-	}
-	l.tools = append(append([]tools.Tool(nil), a.tools...), &todoTool{l: l}, &taskTool{l: l})
+}
+
+// addTools gives a parent loop its tools: the base ones, todo, task and
+// the extra tools (MCP).
+func (l *loop) addTools(ctx context.Context) {
+	l.tools = append(append([]tools.Tool(nil), l.a.tools...), &todoTool{l: l}, &taskTool{l: l})
 	l.tools = append(l.tools, l.extraTools(ctx)...)
-	l.add(provider.Message{Role: provider.RoleUser, Content: prompt})
+}
+
+// runParent runs a parent loop to its end, runs the stop hook and ends the
+// turn.
+func (a *Agent) runParent(ctx context.Context, l *loop, out chan<- Event) {
 	end := l.run(ctx)
 	l.stopHook(ctx, end)
-	a.finish(out, end)
+	a.finishTurn(out, end)
 }
 
 // run calls the model until it answers without tool calls, the context is
@@ -122,9 +143,9 @@ func (l *loop) deliverSteers() {
 	msgs := l.a.steer
 	l.a.steer = nil
 	l.a.mu.Unlock()
-	for _, text := range msgs {
-		l.add(provider.Message{Role: provider.RoleUser, Content: text})
-		l.emit(SteerDelivered{Text: text})
+	for _, s := range msgs {
+		l.add(provider.Message{Role: provider.RoleUser, Content: s.text})
+		l.emit(SteerDelivered{ID: s.id, Text: s.text})
 	}
 }
 

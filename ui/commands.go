@@ -25,34 +25,48 @@ type ResetMsg struct {
 	Notice  string
 }
 
-// command is one slash command.
+// command is one slash command: what it does, and one line saying so (for
+// the / completion popup and the help overlay).
 type command struct {
 	run     func(m *Model) tea.Cmd
+	desc    string
 	builtin bool
 }
 
 // newCommands returns the built-in commands plus extra: /help, /quit
 // (/exit), /compact, and /sessions when sessions lists the saved sessions.
 // A built-in replaces an extra command of the same name.
-func newCommands(extra map[string]func() tea.Cmd, sessions bool) map[string]command {
+// descs gives the extra commands their one-line descriptions (by name,
+// with or without "/"); a command without one says "(no description)".
+func newCommands(extra map[string]func() tea.Cmd, descs map[string]string, sessions bool) map[string]command {
+	norm := func(name string) string { return strings.ToLower(strings.TrimPrefix(strings.TrimSpace(name), "/")) }
+	help := map[string]string{}
+	for name, d := range descs {
+		help[norm(name)] = oneLine(d)
+	}
 	cmds := map[string]command{}
 	for name, f := range extra {
-		name = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(name), "/"))
+		name = norm(name)
 		if name == "" || f == nil {
 			continue
 		}
-		cmds[name] = command{run: func(*Model) tea.Cmd { return f() }}
+		d := help[name]
+		if d == "" {
+			d = "(no description)"
+		}
+		cmds[name] = command{desc: d, run: func(*Model) tea.Cmd { return f() }}
 	}
-	cmds["help"] = command{builtin: true, run: func(m *Model) tea.Cmd {
+	cmds["help"] = command{builtin: true, desc: "the keys and the commands", run: func(m *Model) tea.Cmd {
 		m.showHelp = true
 		return nil
 	}}
-	quit := command{builtin: true, run: func(m *Model) tea.Cmd { return m.quit() }}
+	quit := command{builtin: true, desc: "quit tick", run: func(m *Model) tea.Cmd { return m.quit() }}
 	cmds["quit"], cmds["exit"] = quit, quit
-	// These two say themselves why they wait while a turn runs.
-	cmds["compact"] = command{builtin: true, run: (*Model).startCompact}
+	// These say themselves why they wait while a turn runs.
+	cmds["compact"] = command{builtin: true, desc: "summarise old messages", run: (*Model).startCompact}
+	cmds["retry"] = command{builtin: true, desc: "resend the failed turn", run: func(m *Model) tea.Cmd { return m.retry(m) }}
 	if sessions {
-		cmds["sessions"] = command{builtin: true, run: (*Model).openSessions}
+		cmds["sessions"] = command{builtin: true, desc: "resume another session", run: (*Model).openSessions}
 	}
 	return cmds
 }
@@ -71,7 +85,13 @@ func (m *Model) commandNames() []string {
 // "/"). Text like "/usr/bin is missing" is not a command and is sent.
 func (m *Model) runCommand(text string) (tea.Cmd, bool) {
 	t := strings.TrimSpace(text)
-	if !strings.HasPrefix(t, "/") || strings.ContainsAny(t, " \t\n") || len(t) < 2 {
+	if !strings.HasPrefix(t, "/") || len(t) < 2 {
+		return nil, false
+	}
+	if cmd, ok := m.runCustom(t); ok {
+		return cmd, true
+	}
+	if strings.ContainsAny(t, " \t\n") {
 		return nil, false
 	}
 	name := strings.ToLower(t[1:])
@@ -122,7 +142,7 @@ func (m *Model) reset(msg ResetMsg) {
 	}
 	m.chat.clear()
 	m.tokens, m.estimated = 0, false
-	m.queued, m.steering, m.next = nil, nil, nil
+	m.handed.clear()
 	m.panel.restore(todo.List{})
 	m.replay(msg.History, msg.Todos)
 	if msg.Notice != "" {

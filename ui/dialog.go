@@ -1,10 +1,10 @@
 package ui
 
 import (
-	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -12,19 +12,22 @@ import (
 // dialogMaxWidth is the widest the help overlay gets.
 const dialogMaxWidth = 100
 
-// helpView renders the help overlay: every key and every slash command,
-// centred in a w×h area. The groups of keys are laid out in as many
+// helpView renders the help overlay: every key and every slash command
+// with its description, centred in a w×h area. The groups of keys are laid out in as many
 // columns as fit; every group uses the same width for its key column, so
 // the descriptions of a column start at one place.
-func helpView(st *Styles, keys KeyMap, commands []string, w, h int) string {
+func helpView(st *Styles, keys KeyMap, commands []cmdMatch, w, h int) string {
 	iw := max(min(w-4, dialogMaxWidth), 1)
 	lines := []string{st.DialogTitle.Render("Keys"), ""}
-	lines = append(lines, helpColumns(st, keys.helpSections(), iw)...)
+	secs := keys.helpSections()
 	if len(commands) > 0 {
-		sort.Strings(commands)
-		lines = append(lines, "", st.DialogTitle.Render("Commands"))
-		lines = append(lines, wrapText(strings.Join(commands, "  "), iw)...)
+		cs := helpSection{title: "Commands"}
+		for _, c := range commands {
+			cs.keys = append(cs.keys, key.NewBinding(key.WithKeys("/"+c.name), key.WithHelp("/"+c.name, c.desc)))
+		}
+		secs = append(secs, cs)
 	}
+	lines = append(lines, helpColumns(st, secs, iw)...)
 	lines = append(lines, "", st.DialogDesc.Render("any key closes this help"))
 	if len(lines) > h-2 {
 		lines = lines[:max(h-2, 0)]

@@ -14,7 +14,9 @@ type KeyMap struct {
 
 	// Turn and app.
 	Interrupt   key.Binding // stop the running turn
-	Quit        key.Binding // interrupt, clear the input, or quit
+	Quit        key.Binding // interrupt, clear the input, or quit (pressed twice)
+	Exit        key.Binding // quit on an empty idle input (ctrl+d, as in a shell)
+	Retry       key.Binding // send the failed turn again
 	TogglePanel key.Binding // expand or collapse the todo panel
 	Help        key.Binding // show or hide the help overlay
 	HelpOnEmpty key.Binding // the same, but only on an empty input ("?")
@@ -45,13 +47,15 @@ func DefaultKeyMap() KeyMap {
 	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
 	return KeyMap{
 		Send:        b(k("enter"), h("enter", "send · steer while running")),
-		Queue:       b(k("tab"), h("tab", "queue as the next turn")),
+		Queue:       b(k("tab"), h("tab", "complete · queue (running)")),
 		Newline:     b(k("shift+enter", "ctrl+j", "alt+enter"), h("shift+enter/ctrl+j", "new line")),
 		HistoryPrev: b(k("up"), h("↑", "previous prompt")),
 		HistoryNext: b(k("down"), h("↓", "next prompt")),
 
 		Interrupt:   b(k("esc"), h("esc", "interrupt")),
-		Quit:        b(k("ctrl+c"), h("ctrl+c", "interrupt · clear · quit")),
+		Quit:        b(k("ctrl+c"), h("ctrl+c", "interrupt · clear · quit ×2")),
+		Exit:        b(k("ctrl+d"), h("ctrl+d", "quit (empty input)")),
+		Retry:       b(k("ctrl+r"), h("ctrl+r", "retry the failed turn")),
 		TogglePanel: b(k("ctrl+t"), h("ctrl+t", "todo panel")),
 		Help:        b(k("ctrl+g"), h("?/ctrl+g", "help")),
 		HelpOnEmpty: b(k("?"), h("?", "help")),
@@ -101,7 +105,7 @@ type helpSection struct {
 // helpSections returns the groups of FullHelp with their titles.
 func (k KeyMap) helpSections() []helpSection {
 	return []helpSection{
-		{"Input and turn", []key.Binding{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Quit}},
+		{"Input and turn", []key.Binding{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Retry, k.Quit, k.Exit}},
 		{"Chat", []key.Binding{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.ExpandTool, k.TogglePanel, k.Help}},
 		{"Approval dialog", []key.Binding{k.Allow, k.AllowAlways, k.Deny, k.Dismiss}},
 	}

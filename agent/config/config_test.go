@@ -286,3 +286,40 @@ func TestUserPath(t *testing.T) {
 		}
 	}
 }
+
+func TestSave(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "cfg", "tick")
+	path := filepath.Join(dir, "config.toml")
+	if err := Save(path, Choice{Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1", APIKey: "sk-or-0123456789", Model: "a/b"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("file mode %v, %v; want 0600", st.Mode(), err)
+	}
+	if dst, _ := os.Stat(dir); dst.Mode().Perm() != 0o700 {
+		t.Errorf("directory mode %v, want 0700", dst.Mode())
+	}
+	// A second save keeps the other settings and providers.
+	writeFile(t, path, "sandbox = \"read-only\"\n"+readAll(t, path), 0o600)
+	if err := Save(path, Choice{Provider: "ollama", BaseURL: "http://127.0.0.1:11434/v1", Model: "qwen"}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(Options{UserPath: path})
+	if err != nil {
+		t.Fatalf("Load after Save: %v\n%s", err, readAll(t, path))
+	}
+	if s.Provider != "ollama" || s.Model != "qwen" || s.BaseURL != "http://127.0.0.1:11434/v1" || s.Sandbox != SandboxReadOnly ||
+		s.Providers["openrouter"].APIKey != "sk-or-0123456789" || len(s.Warnings) != 0 {
+		t.Errorf("after two saves: %+v\n%s", s, readAll(t, path))
+	}
+}
+
+func readAll(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
