@@ -59,13 +59,13 @@ type config struct {
 	instructionsLine string
 
 	// The agent.
-	yolo          bool            // --yolo: approve every tool call
-	workspace     string          // -C/--workspace, absolute; default the working directory
-	contextWindow int             // --context-window; 0 picks from the model name
-	envAllow      []string        // --env-allow NAME (repeatable): secrets commands may see
-	sandbox       sandbox.Mode    // --sandbox MODE
-	idleTimeout   time.Duration   // --idle-timeout or idle_timeout; 0: the provider's default, <0: none
-	runner        *sandbox.Runner // built by run from the above; nil: plain bash
+	yolo          bool             // --yolo: approve every tool call
+	workspace     string           // -C/--workspace, absolute; default the working directory
+	contextWindow int              // --context-window; 0 picks from the model name
+	envAllow      []string         // --env-allow NAME (repeatable): secrets commands may see
+	sandbox       sandbox.Mode     // --sandbox MODE
+	idleTimeout   time.Duration    // --idle-timeout or idle_timeout; 0: the provider's default, <0: none
+	runner        *sandbox.Runner  // built by run from the above; nil: plain bash
 	rules         permission.Rules // the config file's allow and deny rules
 
 	// The full-screen app.

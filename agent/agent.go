@@ -112,9 +112,9 @@ type Agent struct {
 	running    bool
 	approved   []permission.Rule // what the user allowed for the session
 	outside    []permission.Rule // commands allowed to run again outside the sandbox
-	lastPrompt int             // tokens of the last request and its answer
-	mode       Mode            // see Mode; guarded by mu
-	failed     bool            // the last model turn failed (see Retry)
+	lastPrompt int               // tokens of the last request and its answer
+	mode       Mode              // see Mode; guarded by mu
+	failed     bool              // the last model turn failed (see Retry)
 }
 
 // New returns an Agent for cfg, with an empty history and todo list.

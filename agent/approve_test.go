@@ -59,8 +59,10 @@ func turn(t *testing.T, h *harness, answer func(agent.ApprovalRequest) agent.App
 	return reqs, toolEnds(evs)
 }
 
-func allowOnce(agent.ApprovalRequest) agent.Approval   { return agent.Approval{Allow: true} }
-func allowAlways(agent.ApprovalRequest) agent.Approval { return agent.Approval{Allow: true, Always: true} }
+func allowOnce(agent.ApprovalRequest) agent.Approval { return agent.Approval{Allow: true} }
+func allowAlways(agent.ApprovalRequest) agent.Approval {
+	return agent.Approval{Allow: true, Always: true}
+}
 
 // TestModes: auto runs sandboxed commands and edits inside the workspace
 // without asking; ask asks for each; without a sandbox auto asks for
@@ -260,4 +262,3 @@ func TestBlockedBySandboxOffersRerun(t *testing.T) {
 		})
 	}
 }
-
