@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,5 +77,73 @@ func TestNothingConfiguredNamesSetup(t *testing.T) {
 	}
 	if r.code != exitUsage {
 		t.Errorf("exit %d, want 2", r.code)
+	}
+}
+
+// fakeOllama serves srv's OpenAI API plus Ollama's /api/show and /api/ps
+// with the given bodies.
+func fakeOllama(t *testing.T, srv *providertest.Server, show, ps string) string {
+	t.Helper()
+	h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/show":
+			_, _ = w.Write([]byte(show))
+		case "/api/ps":
+			_, _ = w.Write([]byte(ps))
+		default:
+			srv.ServeHTTP(w, r)
+		}
+	}))
+	t.Cleanup(h.Close)
+	return h.URL + "/v1"
+}
+
+func TestSmallContextWarning(t *testing.T) {
+	tests := []struct {
+		name, show, ps string
+		want           []string
+	}{
+		{"Ollama default", `{"parameters":"stop x"}`, `{"models":[]}`, []string{"default context", "OLLAMA_CONTEXT_LENGTH=32768", "num_ctx 32768"}},
+		{"Ollama loaded small", `{"parameters":""}`, `{"models":[{"name":"m","context_length":8192}]}`, []string{"8192 tokens", "OLLAMA_CONTEXT_LENGTH"}},
+		{"large enough", `{"parameters":"num_ctx 65536"}`, `{"models":[]}`, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := providertest.New(t)
+			srv.Enqueue(providertest.Reply{Text: "ok"})
+			base := fakeOllama(t, srv, tc.show, tc.ps)
+			r := tick(t, nil, "", "-p", "hi", "--base-url", base, "--model", "m", "-C", t.TempDir(), "--no-session")
+			if r.code != exitOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, r.stderr)
+				}
+			}
+			if tc.want == nil && strings.Contains(r.stderr, "warning") {
+				t.Errorf("unexpected warning:\n%s", r.stderr)
+			}
+		})
+	}
+}
+
+func TestInstructionsInSystemPrompt(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Text: "ok"})
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "AGENTS.md"), []byte("Run make check before you finish."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := tick(t, nil, "", "-p", "hi", "--base-url", srv.URL, "-C", ws, "--no-session", "--verbose")
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	sys := srv.Requests()[0].Messages[0]
+	if sys.Role != "system" || !strings.Contains(sys.Content, "Run make check before you finish.") || !strings.Contains(sys.Content, filepath.Join(ws, "AGENTS.md")) {
+		t.Errorf("system prompt lacks the labelled instructions:\n%s", sys.Content)
+	}
+	if !strings.Contains(r.stderr, "project instructions: AGENTS.md") {
+		t.Errorf("--verbose does not name the file:\n%s", r.stderr)
 	}
 }

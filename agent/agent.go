@@ -67,6 +67,10 @@ type Config struct {
 	ToolOptions tools.Options
 	// SystemPrompt overrides the embedded system prompt.
 	SystemPrompt string
+	// Instructions are the user's project instructions (AGENTS.md files,
+	// see package instructions), appended to the system prompt of the
+	// agent and its subagents.
+	Instructions string
 	// MaxRounds caps the model calls of one turn; 0 means 200.
 	MaxRounds int
 	// Recorder, when set, persists every message and todo change.
@@ -95,7 +99,8 @@ type Agent struct {
 	mu         sync.Mutex
 	history    []provider.Message // without the system prompt
 	todos      todo.List
-	steer      []string
+	steer      []steerMsg // handed to the running turn, not delivered yet
+	steerSeq   int        // the id of the last steer message
 	running    bool
 	approved   map[string]bool // tools the user allowed for the session
 	lastPrompt int             // tokens of the last request and its answer
@@ -159,7 +164,9 @@ func (a *Agent) begin() (out chan Event, ok bool) {
 // marks the agent idle, sends end and closes out.
 func (a *Agent) finish(out chan<- Event, end TurnEnd) {
 	a.mu.Lock()
-	end.Undelivered = a.steer
+	for _, s := range a.steer {
+		end.Undelivered = append(end.Undelivered, s.text)
+	}
 	a.steer = nil
 	a.running = false
 	a.mu.Unlock()
@@ -173,20 +180,28 @@ func (a *Agent) finish(out chan<- Event, end TurnEnd) {
 	close(out)
 }
 
+// steerMsg is a message handed to the running turn with Steer.
+type steerMsg struct {
+	id   int
+	text string
+}
+
 // Steer hands a message to the running turn: it is added to the
-// conversation as a user message just before the next model call, and a
-// SteerDelivered event says so. It returns false, and keeps nothing, when
-// no turn is running; the caller should then start a turn with Run. A
-// message still undelivered when the turn ends comes back in
-// TurnEnd.Undelivered.
-func (a *Agent) Steer(text string) bool {
+// conversation as a user message just before the next model call (all
+// messages waiting then, in order), and a SteerDelivered event with the
+// returned id says so. It returns ok false, and keeps nothing, when no turn
+// is running; the caller should then start a turn with Run. Ids are
+// positive and unique for the Agent's life. A message still undelivered
+// when the turn ends comes back in TurnEnd.Undelivered.
+func (a *Agent) Steer(text string) (id int, ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if !a.running {
-		return false
+		return 0, false
 	}
-	a.steer = append(a.steer, text)
-	return true
+	a.steerSeq++
+	a.steer = append(a.steer, steerMsg{id: a.steerSeq, text: text})
+	return a.steerSeq, true
 }
 
 // History returns a copy of the conversation so far, without the system

@@ -290,7 +290,7 @@ func TestSteering(t *testing.T) {
 		return providertest.Reply{Text: "answered: " + r.LastUser()}
 	})
 	ch := h.ag.Run(context.Background(), "start")
-	if !h.ag.Steer("also do X") {
+	if _, ok := h.ag.Steer("also do X"); !ok {
 		t.Fatal("Steer refused while a turn runs")
 	}
 	close(release)
@@ -308,7 +308,7 @@ func TestSteering(t *testing.T) {
 	if !delivered || !strings.Contains(text(evs), "answered: also do X") {
 		t.Errorf("steer not delivered: %q", text(evs))
 	}
-	if h.ag.Steer("late") {
+	if _, ok := h.ag.Steer("late"); ok {
 		t.Error("Steer accepted a message with no turn running")
 	}
 	h.checkValid()

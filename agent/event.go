@@ -119,8 +119,10 @@ type Approval struct {
 }
 
 // SteerDelivered reports that a message given to Steer was added to the
-// conversation, just before the next model call.
+// conversation, just before the next model call. ID is what Steer
+// returned for it.
 type SteerDelivered struct {
+	ID   int    `json:"id"`
 	Text string `json:"text"`
 }
 

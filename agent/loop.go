@@ -140,9 +140,9 @@ func (l *loop) deliverSteers() {
 	msgs := l.a.steer
 	l.a.steer = nil
 	l.a.mu.Unlock()
-	for _, text := range msgs {
-		l.add(provider.Message{Role: provider.RoleUser, Content: text})
-		l.emit(SteerDelivered{Text: text})
+	for _, s := range msgs {
+		l.add(provider.Message{Role: provider.RoleUser, Content: s.text})
+		l.emit(SteerDelivered{ID: s.id, Text: s.text})
 	}
 }
 

@@ -40,7 +40,7 @@ func benchView(b *testing.B, n int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		m.dirty = true // draw the whole frame every time
+		m.paint.changed() // draw the whole frame every time
 		_ = m.View()
 	}
 }

@@ -136,7 +136,7 @@ func (m *Model) reset(msg ResetMsg) {
 	}
 	m.chat.clear()
 	m.tokens, m.estimated = 0, false
-	m.queued, m.steering, m.next = nil, nil, nil
+	m.handed.clear()
 	m.panel.restore(todo.List{})
 	m.replay(msg.History, msg.Todos)
 	if msg.Notice != "" {

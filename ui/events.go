@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"time"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
@@ -51,22 +49,6 @@ func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
 	}
 }
 
-// paintMsg asks for a repaint of streamed text (see frameInterval).
-type paintMsg struct{}
-
-// frameInterval is the least time between two repaints caused by streamed
-// text (~30 per second). Everything else repaints at once.
-const frameInterval = 33 * time.Millisecond
-
-// schedulePaint returns a repaint command unless one is already pending.
-func (m *Model) schedulePaint() tea.Cmd {
-	if m.paintPending {
-		return nil
-	}
-	m.paintPending = true
-	return tea.Tick(frameInterval, func(time.Time) tea.Msg { return paintMsg{} })
-}
-
 // isDelta reports whether ev only adds streamed text.
 func isDelta(ev agent.Event) bool {
 	switch ev := ev.(type) {
@@ -78,15 +60,16 @@ func isDelta(ev agent.Event) bool {
 	return false
 }
 
-// handleEvents applies one batch of a turn's events.
-func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
+// handleEvents applies one batch of a turn's events. A batch of streamed
+// text only is quiet: it is painted with the next paintMsg.
+func (m *Model) handleEvents(msg eventsMsg) (tea.Cmd, bool) {
 	t := m.turn
 	if t == nil || t.id != msg.turn {
 		// A stale turn: keep draining it so its loop never blocks.
 		if msg.closed {
-			return nil
+			return nil, true
 		}
-		return waitEvents(msg.turn, msg.ch)
+		return waitEvents(msg.turn, msg.ch), true
 	}
 	onlyText := len(msg.events) > 0 && !msg.closed
 	var cmds []tea.Cmd
@@ -102,10 +85,9 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 		cmds = append(cmds, waitEvents(t.id, t.ch))
 	}
 	if onlyText {
-		m.dirty = m.wasDirty
-		cmds = append(cmds, m.schedulePaint())
+		cmds = append(cmds, m.paint.schedule())
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(cmds...), onlyText
 }
 
 // handleEvent applies one event of the running turn.
@@ -154,7 +136,8 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.UserMessage:
 		m.chat.addUser(ev.Text)
 	case agent.SteerDelivered:
-		m.steerDelivered(ev.Text)
+		m.handed.delivered(ev.ID)
+		m.chat.addUser(ev.Text)
 	case agent.Notice:
 		m.chat.addNotice(ev.Text)
 	case agent.HookFailed:

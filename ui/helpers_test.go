@@ -62,14 +62,15 @@ func (a *scriptAgent) compactions() int {
 	return n
 }
 
-func (a *scriptAgent) Steer(text string) bool {
+// Steer records text; its id is its 1-based number among the steers.
+func (a *scriptAgent) Steer(text string) (int, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.refuse || !a.running {
-		return false
+		return 0, false
 	}
 	a.steers = append(a.steers, text)
-	return true
+	return len(a.steers), true
 }
 
 func (a *scriptAgent) last() *scriptRun {

@@ -29,8 +29,8 @@ func TestTabIdleNeverSends(t *testing.T) {
 	press(m, "enter")
 	typeText(m, "next")
 	press(m, "tab")
-	if len(m.queued) != 1 || m.queued[0] != "next" {
-		t.Fatalf("queued %q, want [next]", m.queued)
+	if len(m.handed.queued) != 1 || m.handed.queued[0] != "next" {
+		t.Fatalf("queued %q, want [next]", m.handed.queued)
 	}
 }
 

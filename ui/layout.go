@@ -49,8 +49,7 @@ func (m *Model) layout() {
 		g.summary = true
 		rows--
 	}
-	n := len(m.steering) + len(m.queued) + len(m.next)
-	g.pendingH = min(n, pendingMax, max(rows-3, 0))
+	g.pendingH = min(m.handed.len(), pendingMax, max(rows-3, 0))
 	g.chatH = max(rows-g.pendingH, 1)
 	m.geo = g
 	m.chat.setSize(g.chatW, g.chatH)
@@ -73,7 +72,7 @@ func (m *Model) render() {
 	case m.showHelp:
 		lines = append(lines, strings.Split(helpView(m.st, m.keys, m.matches("/"), w, above), "\n")...)
 	default:
-		left := append(m.chat.view(), m.pendingView(g.chatW, g.pendingH)...)
+		left := append(m.chat.view(), m.handed.view(m.st, g.chatW, g.pendingH)...)
 		if g.panelWide {
 			right := m.panel.view(g.panelW, len(left), m.spin.View())
 			sep := " " + m.st.PanelRule.Render(m.st.Glyphs.VRule) + " "
@@ -135,10 +134,9 @@ func (m *Model) statusInfo() statusInfo {
 		workspace: shortPath(m.cfg.Workspace),
 		tokens:    m.tokens,
 		estimated: m.estimated,
-		queued:    len(m.queued) + len(m.next),
-		steering:  len(m.steering),
 		notice:    m.note,
 	}
+	s.steering, s.queued = m.handed.waiting()
 	if m.cfg.Yolo {
 		s.model += " (yolo)"
 	}
@@ -149,34 +147,6 @@ func (m *Model) statusInfo() statusInfo {
 		s.elapsed = m.now.Sub(t.start)
 	}
 	return s
-}
-
-// pendingView lists the messages that wait: steering (until delivered)
-// and queued (until the next turn), in at most h lines of width w.
-func (m *Model) pendingView(w, h int) []string {
-	if h <= 0 {
-		return nil
-	}
-	st, g := m.st, m.st.Glyphs
-	var out []string
-	add := func(glyph, label, text string) {
-		head := st.Pending.Render(glyph + " " + label + ": ")
-		out = append(out, head+st.PendingTxt.Render(ansi.Truncate(oneLine(text), max(w-ansi.StringWidth(head), 1), g.Ellipsis)))
-	}
-	for _, s := range m.steering {
-		add(g.Steering, "steering", s)
-	}
-	for _, s := range m.queued {
-		add(g.Queued, "queued", s)
-	}
-	for _, s := range m.next {
-		add(g.Queued, "next", s)
-	}
-	if len(out) > h {
-		more := len(out) - h + 1
-		out = append(out[:h-1], st.PendingTxt.Render(fmt.Sprintf("  %s %d more", g.Ellipsis, more)))
-	}
-	return out
 }
 
 // tooSmall is the whole screen below the minimum size: a note, cut to fit.

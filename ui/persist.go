@@ -49,7 +49,7 @@ func (m *Model) handleInputMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		}
 	case promptMsg:
 		if m.turn != nil {
-			m.next = append(m.next, msg.text)
+			m.handed.later(msg.text)
 			return nil, true
 		}
 		m.input.remember(msg.text)

@@ -99,13 +99,15 @@ func (m *Model) submit(queue bool) tea.Cmd {
 	case m.turn == nil:
 		return m.startTurn(text)
 	case m.turn.ended || m.turn.act == actInterrupting:
-		m.next = append(m.next, text) // sent as soon as the turn is gone
+		m.handed.later(text) // sent as soon as the turn is gone
 	case queue || m.turn.compact:
-		m.queued = append(m.queued, text)
-	case m.cfg.Agent.Steer(text):
-		m.steering = append(m.steering, text)
-	default: // the turn is just ending: this becomes the next prompt
-		m.next = append(m.next, text)
+		m.handed.queue(text)
+	default:
+		if id, ok := m.cfg.Agent.Steer(text); ok {
+			m.handed.steer(id, text)
+		} else { // the turn is just ending: this becomes the next prompt
+			m.handed.later(text)
+		}
 	}
 	return nil
 }
@@ -129,22 +131,6 @@ func (m *Model) dropApprovals() {
 	m.input.focus()
 }
 
-// steerDelivered moves a steer message from "steering" into the chat.
-func (m *Model) steerDelivered(text string) {
-	i := 0
-	for j, s := range m.steering {
-		if s == text {
-			i = j
-			break
-		}
-	}
-	if i < len(m.steering) {
-		m.steering = append(m.steering[:i], m.steering[i+1:]...)
-	}
-	m.chat.endStream()
-	m.chat.addUser(text)
-}
-
 // turnEnded applies a TurnEnd: the panel collapses, the chat says how the
 // turn ended, and nothing the user wrote is lost: after a finished turn,
 // undelivered and queued messages become the next turn; after an interrupt
@@ -160,11 +146,9 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 	}
 	m.dropApprovals()
 	m.input.setRunning(false)
-	back := append(append([]string(nil), ev.Undelivered...), m.queued...)
-	m.steering, m.queued = nil, nil
+	back := m.handed.turnEnded(ev.Undelivered, ev.Reason == agent.ReasonDone)
 	switch ev.Reason {
 	case agent.ReasonDone:
-		m.next = append(back, m.next...)
 		return
 	case agent.ReasonInterrupted:
 		note := "Interrupted"
@@ -202,12 +186,10 @@ func (m *Model) turnClosed() tea.Cmd {
 		m.turnEnded(agent.TurnEnd{Reason: agent.ReasonError, Error: "the agent stopped without ending the turn"})
 	}
 	m.turn = nil
-	if len(m.next) == 0 {
-		return nil
+	if text, ok := m.handed.takeNext(); ok {
+		return m.startTurn(text)
 	}
-	text := strings.Join(m.next, "\n\n")
-	m.next = nil
-	return m.startTurn(text)
+	return nil
 }
 
 // restore puts texts back into the input, before what is typed there.

@@ -103,7 +103,7 @@ func TestSteering(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "steering: also do X") || !strings.Contains(s, "1 steering") {
 		t.Fatalf("steer message not shown as steering:\n%s", s)
 	}
-	events(t, m, agent.SteerDelivered{Text: "also do X"})
+	events(t, m, agent.SteerDelivered{ID: 1, Text: "also do X"})
 	s := screen(m)
 	if strings.Contains(s, "steering:") {
 		t.Fatalf("still marked steering after delivery:\n%s", s)
@@ -113,6 +113,30 @@ func TestSteering(t *testing.T) {
 	}
 	if len(a.prompts()) != 1 {
 		t.Fatal("a steer message started a turn")
+	}
+}
+
+// TestSteerDeliveredById delivers the later of two messages with the same
+// text: the one Steer gave that id leaves the strip, the other waits.
+func TestSteerDeliveredById(t *testing.T) {
+	m, a := newTestModel(t, 100, 30)
+	submit(m, "start")
+	submit(m, "again")
+	submit(m, "other")
+	submit(m, "again")
+	if len(a.steers) != 3 {
+		t.Fatalf("Steer calls = %q", a.steers)
+	}
+	events(t, m, agent.SteerDelivered{ID: 3, Text: "again"})
+	var ids []int
+	for _, s := range m.handed.steering {
+		ids = append(ids, s.id)
+	}
+	if len(ids) != 2 || ids[0] != 1 || ids[1] != 2 {
+		t.Fatalf("waiting steer ids = %v, want [1 2]", ids)
+	}
+	if s := screen(m); !strings.Contains(s, "2 steering") || strings.Count(s, "steering: again") != 1 {
+		t.Fatalf("the strip does not show the two waiting messages:\n%s", s)
 	}
 }
 

@@ -38,7 +38,7 @@ import (
 // channel carries Compacted or a Notice, then TurnEnd, and is closed.
 type Agent interface {
 	Run(ctx context.Context, prompt string) <-chan agent.Event
-	Steer(text string) bool
+	Steer(text string) (id int, ok bool)
 	Compact(ctx context.Context) <-chan agent.Event
 }
 
@@ -102,11 +102,9 @@ type Model struct {
 	width, height int
 	geo           geometry
 
-	turn       *turn
-	seq        int
-	steering   []string // sent with Steer, not delivered yet
-	queued     []string // tab: the next turn after this one ends well
-	next       []string // sent as soon as the current turn is gone
+	turn       *turn    // the running turn, nil when idle
+	seq        int      // the id of the last turn
+	handed     handover // the user's text waiting for a turn
 	approvals  []*approval
 	picker     *picker // the /sessions dialog, when open
 	showHelp   bool
@@ -121,14 +119,11 @@ type Model struct {
 	estimated bool
 	commands  map[string]command
 
-	// The last frame, drawn again only when something changed (dirty).
-	widths       widthCache
-	frame        string
-	cursor       *tea.Cursor
-	rendered     bool
-	dirty        bool
-	wasDirty     bool
-	paintPending bool
+	// The last frame, drawn again only when something changed.
+	paint  repaint
+	widths widthCache
+	frame  string
+	cursor *tea.Cursor
 }
 
 // frameRate is the most frames per second Bubble Tea writes. Its renderer
@@ -161,7 +156,6 @@ func New(cfg Config) Model {
 		help:     helpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
 		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
-		dirty:    true,
 	}
 	m.now = m.clock()
 	m.replay(cfg.History, cfg.Todos)
@@ -230,24 +224,37 @@ func (m *Model) shutdown(wait time.Duration) {
 // Config.Prompt; no timer runs until the first turn.
 func (m *Model) Init() tea.Cmd { return m.startCmds() }
 
-// Update implements tea.Model.
+// Update implements tea.Model. Every message marks the frame changed
+// except the quiet ones: streamed text (painted on the next paintMsg), an
+// idle spinner tick, and mouse, focus and key release events.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m.wasDirty, m.dirty = m.dirty, true
 	m.now = m.clock()
 	m.panel.now = m.now
-	var cmd tea.Cmd
+	cmd, quiet := m.route(msg)
+	if !quiet {
+		m.paint.changed()
+	}
+	if save := m.saveHistory(); save != nil {
+		cmd = tea.Batch(cmd, save)
+	}
+	m.layout()
+	return m, cmd
+}
+
+// route applies one message; quiet reports that nothing on screen changed
+// (yet).
+func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, 0), max(msg.Height, 0)
 	case eventsMsg:
 		m.chat.now = m.now
-		cmd = m.handleEvents(msg)
+		return m.handleEvents(msg)
 	case paintMsg:
-		m.paintPending = false
+		m.paint.arrived()
 	case spinner.TickMsg:
 		if m.turn == nil { // idle: let the tick chain die
-			m.dirty = m.wasDirty
-			return m, nil
+			return nil, true
 		}
 		m.spin, cmd = m.spin.Update(msg)
 		m.chat.tick(m.now)
@@ -266,18 +273,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case resumedMsg:
 		m.handleResumed(msg)
 	case tea.MouseMsg, tea.KeyReleaseMsg, tea.FocusMsg, tea.BlurMsg:
-		m.dirty = m.wasDirty
+		return nil, true
 	default:
 		var ok bool
 		if cmd, ok = m.handleInputMsg(msg); !ok {
-			cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+			if cmd, ok = m.handleConfigMsg(msg); !ok {
+				cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+			}
 		}
 	}
-	if save := m.saveHistory(); save != nil {
-		cmd = tea.Batch(cmd, save)
-	}
-	m.layout()
-	return m, cmd
+	return cmd, false
 }
 
 // handleKey routes a key: the approval dialog first, then the sessions
@@ -409,10 +414,10 @@ func (m *Model) handleWheel(ms tea.Mouse) {
 // changed since the last frame; streamed text marks it changed at most ~30
 // times a second.
 func (m *Model) View() tea.View {
-	if m.dirty || !m.rendered {
+	if m.paint.due() {
 		m.render()
 		m.overlayPicker()
-		m.dirty, m.rendered = false, true
+		m.paint.done()
 	}
 	v := tea.NewView(m.frame)
 	v.AltScreen = true

@@ -107,7 +107,7 @@ func TestIdleRunsNoTimers(t *testing.T) {
 	}
 	// Typing while idle schedules nothing either.
 	typeText(m, "hello")
-	if m.paintPending {
+	if m.paint.pending {
 		t.Fatal("typing scheduled a repaint tick")
 	}
 }
