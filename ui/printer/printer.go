@@ -72,10 +72,10 @@ func New(stdout, stderr io.Writer, opts Options) *Printer {
 
 // turn is the state of one Run in text mode.
 type turn struct {
-	pending   strings.Builder // top-level answer text streamed since the last AssistantDone
-	last      string          // text of the last top-level AssistantDone
-	final     bool            // the final answer was written
-	reasoning strings.Builder // verbose: reasoning waiting to be shown
+	pending   strings.Builder      // top-level answer text streamed since the last AssistantDone
+	last      string               // text of the last top-level AssistantDone
+	final     bool                 // the final answer was written
+	reasoning strings.Builder      // verbose: reasoning waiting to be shown
 	live      map[string]*liveTool // verbose: running calls' output shown so far
 }
 
