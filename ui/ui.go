@@ -74,6 +74,10 @@ type Config struct {
 	// loop (in a tea.Cmd), never while a turn runs.
 	Sessions func() ([]SessionInfo, error)
 	Resume   func(id string) (ResetMsg, error)
+	// Fork copies a session that another tick has open (Resume returned
+	// an error wrapping ErrSessionOpen) into a new session and opens it,
+	// like Resume; nil leaves the offer out.
+	Fork func(id string) (ResetMsg, error)
 	// HistoryFile keeps the prompts sent in this workspace across
 	// restarts (see package prompthist); empty keeps them only while the
 	// app runs. It is read and written off the update loop.
