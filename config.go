@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
+	"github.com/tick-agent/tick/agent/instructions"
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/provider"
 )
@@ -47,6 +48,10 @@ type config struct {
 	settings *tickcfg.Settings
 	flags    tickcfg.Flags // the model flags, to load the settings again
 	notices  []string      // shown at the top of the full-screen app's chat
+
+	// The project instructions (AGENTS.md files) and the line naming them.
+	instructions     instructions.Set
+	instructionsLine string
 
 	// The agent.
 	yolo          bool            // --yolo: approve every tool call

@@ -127,3 +127,23 @@ func TestSmallContextWarning(t *testing.T) {
 		})
 	}
 }
+
+func TestInstructionsInSystemPrompt(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Text: "ok"})
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "AGENTS.md"), []byte("Run make check before you finish."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := tick(t, nil, "", "-p", "hi", "--base-url", srv.URL, "-C", ws, "--no-session", "--verbose")
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	sys := srv.Requests()[0].Messages[0]
+	if sys.Role != "system" || !strings.Contains(sys.Content, "Run make check before you finish.") || !strings.Contains(sys.Content, filepath.Join(ws, "AGENTS.md")) {
+		t.Errorf("system prompt lacks the labelled instructions:\n%s", sys.Content)
+	}
+	if !strings.Contains(r.stderr, "project instructions: AGENTS.md") {
+		t.Errorf("--verbose does not name the file:\n%s", r.stderr)
+	}
+}

@@ -65,3 +65,26 @@ func deadAPI(t *testing.T) string {
 	srv.Close()
 	return u
 }
+
+// TestE2EInstructionsAndInit: the welcome names the AGENTS.md loaded, and
+// /init asks the model to write one.
+func TestE2EInstructionsAndInit(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Text: "I will look around and write it."})
+	home, ws := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "AGENTS.md"), []byte("Use tabs."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startAppAt(t, srv, home, ws)
+	p.waitFor("project instructions: AGENTS.md")
+	p.typeText("/init")
+	p.send("Enter")
+	p.waitFor("I will look around and write it.")
+	req := srv.Requests()[0]
+	if last := req.Last().Content; !strings.Contains(last, "Write an AGENTS.md") {
+		t.Errorf("/init sent %q", last)
+	}
+	if !strings.Contains(req.Messages[0].Content, "Use tabs.") {
+		t.Errorf("the system prompt lacks AGENTS.md")
+	}
+}

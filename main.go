@@ -83,6 +83,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		}
 	}
 	cfg.notices = append(cfg.notices, discoverContext(&cfg)...)
+	loadInstructions(&cfg, env)
 	rec, ld, err := startSession(cfg, env, stderr)
 	if err != nil {
 		return fail(stderr, err)
@@ -107,6 +108,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	}
 	if cfg.headless {
 		printWarnings(cfg, stderr)
+		if cfg.verbose && cfg.instructionsLine != "" {
+			fmt.Fprintf(stderr, "tick: %s\n", cfg.instructionsLine)
+		}
 		return runHeadless(cfg, ag, rec, ld, stdin, stdout, stderr)
 	}
 	if !cfg.noSession {
@@ -131,6 +135,7 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		Workspace:     cfg.workspace,
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
+		Instructions:  cfg.instructions.Text,
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
 	}
 	if rec != nil {

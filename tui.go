@@ -57,9 +57,12 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Resume:    ts.resume,
 		Fork:      ts.fork,
 
-		CommandHelp: map[string]string{"new": "start a new conversation"},
+		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md for this project"},
 		HistoryFile: cfg.historyFile,
 		Prompt:      cfg.initial,
+	}
+	if cfg.instructionsLine != "" {
+		uc.Notices = append(uc.Notices, cfg.instructionsLine)
 	}
 	uc.Notices = append(append(uc.Notices, cfg.notices...), cfg.settings.Warnings...)
 	if ld != nil {
@@ -107,7 +110,7 @@ type tuiSession struct {
 
 // commands returns the slash commands for ui.Config.Commands.
 func (ts *tuiSession) commands() map[string]func() tea.Cmd {
-	return map[string]func() tea.Cmd{"new": ts.newSession}
+	return map[string]func() tea.Cmd{"new": ts.newSession, "init": initCommand}
 }
 
 // current returns the agent and recorder in use.

@@ -67,6 +67,10 @@ type Config struct {
 	ToolOptions tools.Options
 	// SystemPrompt overrides the embedded system prompt.
 	SystemPrompt string
+	// Instructions are the user's project instructions (AGENTS.md files,
+	// see package instructions), appended to the system prompt of the
+	// agent and its subagents.
+	Instructions string
 	// MaxRounds caps the model calls of one turn; 0 means 200.
 	MaxRounds int
 	// Recorder, when set, persists every message and todo change.

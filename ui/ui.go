@@ -281,7 +281,9 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 	default:
 		var ok bool
 		if cmd, ok = m.handleInputMsg(msg); !ok {
-			cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+			if cmd, ok = m.handleConfigMsg(msg); !ok {
+				cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+			}
 		}
 	}
 	return cmd, false
