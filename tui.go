@@ -59,6 +59,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md for this project"},
 		HistoryFile: cfg.historyFile,
 		Prompt:      cfg.initial,
+		Models:      ts.modelConfig(),
 	}
 	if cfg.instructionsLine != "" {
 		uc.Notices = append(uc.Notices, cfg.instructionsLine)
@@ -138,9 +139,9 @@ func (ts *tuiSession) newSession() tea.Cmd {
 	_, old := ts.current()
 	var rec *sessionRecorder
 	if old != nil {
-		rec = newRecorder(old.dir, ts.cfg.workspace, ts.cfg.model)
+		rec = newRecorder(old.dir, ts.cfg.workspace, ts.model())
 	}
-	ag, err := newAgent(ts.cfg, ts.client, rec)
+	ag, err := newAgent(ts.config(), ts.client, rec)
 	if err != nil {
 		return noticeCmd(fmt.Sprintf("could not start a new session: %v", err))
 	}
@@ -199,8 +200,10 @@ func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
 	if err != nil {
 		return ui.ResetMsg{}, err
 	}
-	rec := &sessionRecorder{dir: old.dir, workspace: ts.cfg.workspace, model: ts.cfg.model, st: st}
-	ag, err := newAgent(ts.cfg, ts.client, rec)
+	cfg := ts.config()
+	useSessionModel(&cfg, ld)
+	rec := &sessionRecorder{dir: old.dir, workspace: cfg.workspace, model: cfg.model, st: st}
+	ag, err := newAgent(cfg, ts.client, rec)
 	if err == nil {
 		err = ag.Restore(ld.ModelHistory, ld.Todos)
 	}
@@ -217,7 +220,8 @@ func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
 	ts.ag, ts.rec = ag, rec
 	ts.mu.Unlock()
 	_ = old.Close()
-	return ui.ResetMsg{Agent: ag, History: agent.Replay(ld.History, ld.CompactedAt...), Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
+	ts.setModel(cfg.model, cfg.contextWindow)
+	return ui.ResetMsg{Agent: ag, Model: cfg.model, History: agent.Replay(ld.History, ld.CompactedAt...), Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
 }
 
 // sessionNotices says which session was resumed and what its loading

@@ -16,7 +16,7 @@ import (
 // incomplete), so the conversation stays valid and honest.
 func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 	req := provider.Request{
-		Model:    l.a.cfg.ModelName,
+		Model:    l.a.ModelName(),
 		Messages: l.messages(),
 		Tools:    l.specs(),
 	}

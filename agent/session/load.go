@@ -94,9 +94,13 @@ func parse(data []byte, path string) (*parsed, error) {
 		warnings  []string
 		good      int
 		needNL    bool
+		model     string // the last model line's
 	)
 	build := func() *parsed {
 		ld := assemble(hdr, path, hist, kept, compactAt, todos, updated)
+		if model != "" {
+			ld.Info.Model = model
+		}
 		ld.Summary, ld.Compactions = summary, compacts
 		ld.CompactedAt = repairedIndexes(hist, marks)
 		ld.Warnings = append(warnings, ld.Warnings...)
@@ -136,6 +140,8 @@ func parse(data []byte, path string) (*parsed, error) {
 			hist = append(hist, *rec.Message)
 		case rec.Type == typeTodo:
 			todos = *rec.List
+		case rec.Type == typeModel && rec.Model != "":
+			model = rec.Model
 		case rec.Type == typeCompaction:
 			summary, kept, compactAt = *rec.Summary, rec.Kept, len(hist)
 			marks = append(marks, len(hist))
