@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
 	"github.com/tick-agent/tick/agent/instructions"
@@ -59,6 +60,7 @@ type config struct {
 	contextWindow int             // --context-window; 0 picks from the model name
 	envAllow      []string        // --env-allow NAME (repeatable): secrets commands may see
 	sandbox       sandbox.Mode    // --sandbox MODE
+	idleTimeout   time.Duration   // --idle-timeout or idle_timeout; 0: the provider's default, <0: none
 	runner        *sandbox.Runner // built by run from the above; nil: plain bash
 
 	// The full-screen app.
@@ -134,6 +136,17 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 			return fmt.Errorf("--env-allow needs a variable name, not %q", v)
 		}
 		c.envAllow = append(c.envAllow, v)
+		return nil
+	})
+	fs.Func("idle-timeout", "", func(v string) error {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		switch {
+		case err != nil || d < 0:
+			return fmt.Errorf("--idle-timeout needs a duration such as 90s or 5m (0 for none), not %q", v)
+		case d == 0:
+			d = -1 // none
+		}
+		c.idleTimeout = d
 		return nil
 	})
 	fs.BoolVar(&c.noSession, "no-session", false, "")
@@ -231,6 +244,11 @@ func (c *config) loadSettings(flags tickcfg.Flags, env func(string) string) erro
 		return &usageError{msg: fmt.Sprintf("config: network = %q: use \"loopback\" or leave it out (no network)", s.Network)}
 	}
 	c.envAllow = append(c.envAllow, s.EnvAllow...)
+	if c.idleTimeout == 0 && s.IdleTimeout != "" {
+		if c.idleTimeout = s.IdleTimeoutDuration(); c.idleTimeout == 0 {
+			c.idleTimeout = -1 // "0s": none
+		}
+	}
 	return nil
 }
 
@@ -357,6 +375,8 @@ Flags:
   --context-window N   the model's context size in tokens (default: from the
                        model name, 128k when unknown); tick compacts the
                        conversation when a request comes near it
+  --idle-timeout D     end a model call when the server sends nothing for D
+                       (default 5m; 0 for none; config key idle_timeout)
   -c, --continue       reopen the latest session of the workspace
   --resume ID          reopen the session ID (a unique prefix is enough)
   --no-session         do not save this session

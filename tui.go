@@ -55,6 +55,8 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Commands:  ts.commands(),
 		Sessions:  ts.sessions,
 		Resume:    ts.resume,
+		Screen:    out,
+		Env:       os.Environ(),
 
 		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md for this project"},
 		HistoryFile: cfg.historyFile,

@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -74,6 +75,13 @@ type Config struct {
 	// loop (in a tea.Cmd), never while a turn runs.
 	Sessions func() ([]SessionInfo, error)
 	Resume   func(id string) (ResetMsg, error)
+	// Screen, when not nil, is the terminal the program draws on (the
+	// file passed as tea.WithOutput): Run draws the first frame on it at
+	// once, before Bubble Tea's first frame tick (see firstframe.go). Env
+	// is the environment its colour support is judged by, as Bubble Tea
+	// judges it (TERM, COLORTERM, NO_COLOR, ...).
+	Screen *os.File
+	Env    []string
 	// HistoryFile keeps the prompts sent in this workspace across
 	// restarts (see package prompthist); empty keeps them only while the
 	// app runs. It is read and written off the update loop.
@@ -187,6 +195,7 @@ func New(cfg Config) Model {
 func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	m := New(cfg)
 	m.ctx = ctx
+	m.paintScreen()
 	p := tea.NewProgram(&m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}, opts...)...)
 	_, err := p.Run()
 	m.shutdown(3 * time.Second)
