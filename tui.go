@@ -58,7 +58,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Screen:    out,
 		Env:       os.Environ(),
 
-		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md for this project"},
+		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md"},
 		HistoryFile: cfg.historyFile,
 		Prompt:      cfg.initial,
 		Models:      ts.modelConfig(),

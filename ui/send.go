@@ -27,6 +27,6 @@ func (m *Model) handleConfigMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 // addConfigCommands adds /model when Config.Models offers it.
 func (m *Model) addConfigCommands() {
 	if m.cfg.Models != nil && m.cfg.Models.List != nil && m.cfg.Models.Switch != nil {
-		m.commands["model"] = command{builtin: true, desc: "switch the model (from the next request)", run: (*Model).openModels}
+		m.commands["model"] = command{builtin: true, desc: "switch the model", run: (*Model).openModels}
 	}
 }
