@@ -49,6 +49,9 @@ type config struct {
 	settings *tickcfg.Settings
 	flags    tickcfg.Flags // the model flags, to load the settings again
 	notices  []string      // shown at the top of the full-screen app's chat
+	// ext are the MCP servers, hooks and custom commands (see
+	// newExtensions); nil in the subcommands.
+	ext *extensions
 
 	// The project instructions (AGENTS.md files) and the line naming them.
 	instructions     instructions.Set
@@ -107,6 +110,11 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 		c.cmd, args = "config path", args[2:]
 	case len(args) > 0 && (args[0] == "sessions" || args[0] == "config"):
 		c.cmd, args = args[0], args[1:]
+	case len(args) > 0 && args[0] == "mcp":
+		if len(args) < 2 || (args[1] != "list" && args[1] != "trust") {
+			return c, usagef("tick mcp takes list or trust: tick mcp list, tick mcp trust")
+		}
+		c.cmd, args = "mcp "+args[1], args[2:]
 	}
 	var flags tickcfg.Flags
 	fs := flag.NewFlagSet("tick", flag.ContinueOnError)
@@ -258,6 +266,8 @@ func (c config) checkSessionFlags() error {
 	switch {
 	case strings.HasPrefix(c.cmd, "config") && (c.headless || c.cont || c.resume != "" || c.yolo || c.json):
 		return usagef("tick %s takes only -C DIR and the model flags", c.cmd)
+	case strings.HasPrefix(c.cmd, "mcp") && (c.headless || c.cont || c.resume != "" || c.yolo):
+		return usagef("tick %s takes only -C DIR and --json", c.cmd)
 	case c.cmd == "sessions" && (c.headless || c.cont || c.resume != "" || c.yolo):
 		return usagef("tick sessions only lists this workspace's sessions; it takes -C DIR and --json")
 	case c.cont && c.resume != "":
@@ -351,6 +361,9 @@ Usage:
   tick config               print the effective settings and where each
                             came from (keys masked)
   tick config path          print the config file's path
+  tick mcp list             start the MCP servers, list their state and tools
+  tick mcp trust            allow this project's MCP servers and hooks
+                            (from its .tick/config.toml), once
 
 Flags:
   -p PROMPT            run headless with this prompt ("-" reads stdin)

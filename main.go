@@ -61,6 +61,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		return runSessions(cfg, env, stdout, stderr)
 	case "config", "config path":
 		return runConfigCmd(cfg, stdout, stderr)
+	case "mcp list", "mcp trust":
+		printWarnings(cfg, stderr)
+		return runMCPCmd(cfg, env, stdout, stderr)
 	}
 
 	if !cfg.headless && !cfg.settings.Configured() {
@@ -84,6 +87,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	}
 	cfg.notices = append(cfg.notices, discoverContext(&cfg)...)
 	loadInstructions(&cfg, env)
+	x, err := newExtensions(cfg, env, true) // servers start in the background
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer x.close()
+	cfg.ext = x
 	rec, ld, err := startSession(cfg, env, stderr)
 	if err != nil {
 		return fail(stderr, err)
@@ -142,6 +151,7 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface
 	}
+	cfg.ext.configure(&acfg, rec)
 	ag, err := agent.New(acfg)
 	if err != nil {
 		return nil, fmt.Errorf("start the agent: %w", err)

@@ -43,6 +43,8 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 	dark := detectDark(cfg.colorFGBG, bgQueryTimeout)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP)
 	defer stop()
+	ctx, terminated, stopTerm := terminateContext(ctx)
+	defer stopTerm()
 	ts := &tuiSession{cfg: cfg, client: client, ag: ag, rec: rec}
 	defer ts.close()
 	uc := ui.Config{
@@ -58,7 +60,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Screen:    out,
 		Env:       os.Environ(),
 
-		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md"},
+		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md", "trust": "allow this project's MCP servers and hooks"},
 		HistoryFile: cfg.historyFile,
 		Prompt:      cfg.initial,
 		Models:      ts.modelConfig(),
@@ -67,6 +69,10 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		uc.Notices = append(uc.Notices, cfg.instructionsLine)
 	}
 	uc.Notices = append(append(uc.Notices, cfg.notices...), cfg.settings.Warnings...)
+	if x := cfg.ext; x != nil {
+		uc.Notices = append(uc.Notices, x.notices...)
+		uc.Custom, uc.MCP = x.uiCustom(), x.uiMCP()
+	}
 	if ld != nil {
 		uc.History, uc.Todos = agent.Replay(ld.History, ld.CompactedAt...), ld.Todos
 		uc.Notices = append(uc.Notices, sessionNotices(ld)...)
@@ -76,6 +82,8 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 	}
 	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
 	switch {
+	case terminated():
+		return exitTerminated
 	case errors.Is(err, tea.ErrInterrupted):
 		return exitInterrupted
 	case err != nil:
@@ -112,7 +120,11 @@ type tuiSession struct {
 
 // commands returns the slash commands for ui.Config.Commands.
 func (ts *tuiSession) commands() map[string]func() tea.Cmd {
-	return map[string]func() tea.Cmd{"new": ts.newSession, "init": initCommand}
+	cmds := map[string]func() tea.Cmd{"new": ts.newSession, "init": initCommand}
+	if ts.cfg.ext != nil && ts.cfg.ext.needsTrust() {
+		cmds["trust"] = ts.cfg.ext.trustCommand
+	}
+	return cmds
 }
 
 // current returns the agent and recorder in use.

@@ -83,8 +83,9 @@ type Config struct {
 	ToolSource ToolSource
 	// Hooks, when set, runs the user's hook commands (see Hooks).
 	Hooks Hooks
-	// SessionID is passed to hooks, to tell sessions apart.
-	SessionID string
+	// SessionID, when set, names the session for hooks (it may return ""
+	// before the session's first message is saved).
+	SessionID func() string
 }
 
 // ErrBusy is returned by Run's TurnEnd when a turn is already running.

@@ -86,7 +86,13 @@ func (m *Model) commandNames() []string {
 // "/"). Text like "/usr/bin is missing" is not a command and is sent.
 func (m *Model) runCommand(text string) (tea.Cmd, bool) {
 	t := strings.TrimSpace(text)
-	if !strings.HasPrefix(t, "/") || strings.ContainsAny(t, " \t\n") || len(t) < 2 {
+	if !strings.HasPrefix(t, "/") || len(t) < 2 {
+		return nil, false
+	}
+	if cmd, ok := m.runCustom(t); ok {
+		return cmd, true
+	}
+	if strings.ContainsAny(t, " \t\n") {
 		return nil, false
 	}
 	name := strings.ToLower(t[1:])

@@ -135,6 +135,7 @@ func (m *Model) statusInfo() statusInfo {
 		tokens:    m.tokens,
 		estimated: m.estimated,
 		notice:    m.note,
+		mcp:       mcpField(m.cfg.MCP),
 	}
 	s.steering, s.queued = m.handed.waiting()
 	if m.cfg.Yolo {

@@ -92,6 +92,11 @@ type Config struct {
 	// Models, when set, offers /model: a picker over the server's models
 	// that switches the conversation's model.
 	Models *ModelConfig
+	// Custom are the user's own slash commands; a name taken by a
+	// built-in or by Commands is left out with a notice.
+	Custom []CustomCommand
+	// MCP, when set, reports the MCP servers for the status bar and /mcp.
+	MCP MCPStatus
 }
 
 // Model is the root of the TUI. Use New; *Model implements tea.Model.
@@ -130,6 +135,7 @@ type Model struct {
 	tokens    int
 	estimated bool
 	commands  map[string]command
+	custom    map[string]CustomCommand // the user's commands, by name
 
 	// The last frame, drawn again only when something changed.
 	paint  repaint
@@ -185,6 +191,7 @@ func New(cfg Config) Model {
 			m.chat.addNotice(n)
 		}
 	}
+	m.addExtensions()
 	return m
 }
 
@@ -234,9 +241,10 @@ func (m *Model) shutdown(wait time.Duration) {
 	}
 }
 
-// Init implements tea.Model. It loads the prompt history and sends
-// Config.Prompt; no timer runs until the first turn.
-func (m *Model) Init() tea.Cmd { return m.startCmds() }
+// Init implements tea.Model. It loads the prompt history, sends
+// Config.Prompt and waits for the MCP servers' changes (when there are
+// any); no timer runs until the first turn.
+func (m *Model) Init() tea.Cmd { return tea.Batch(m.startCmds(), watchMCP(m.cfg.MCP)) }
 
 // Update implements tea.Model. Every message marks the frame changed
 // except the quiet ones: streamed text (painted on the next paintMsg), an
@@ -280,6 +288,8 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		m.handleWheel(msg.Mouse())
 	case NoticeMsg:
 		m.chat.addNotice(msg.Text)
+	case mcpChangedMsg:
+		cmd = watchMCP(m.cfg.MCP)
 	case ResetMsg:
 		m.reset(msg)
 	case sessionsMsg:
