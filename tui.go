@@ -57,6 +57,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Commands:  ts.commands(),
 		Sessions:  ts.sessions,
 		Resume:    ts.resume,
+		Fork:      ts.fork,
 		Screen:    out,
 		Env:       os.Environ(),
 
@@ -200,8 +201,21 @@ func (ts *tuiSession) sessions() ([]ui.SessionInfo, error) {
 // resume switches to the workspace's session id, for the /sessions picker:
 // it opens the session's file (repairing it as tick -c does), gives a new
 // agent its history and todo list, and closes the session in use. On error
-// nothing changes. The app calls it only while no turn runs.
+// nothing changes; a session open in another tick gives an error wrapping
+// ui.ErrSessionOpen, and the picker offers fork. The app calls it only
+// while no turn runs.
 func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
+	return ts.switchTo(id, "resume", session.Open)
+}
+
+// fork copies the workspace's session id, open in another tick, into a new
+// session and switches to it, as resume does.
+func (ts *tuiSession) fork(id string) (ui.ResetMsg, error) {
+	return ts.switchTo(id, "fork", session.Fork)
+}
+
+// switchTo opens session id with open and makes it the conversation in use.
+func (ts *tuiSession) switchTo(id, verb string, open func(string) (*session.Store, *session.Loaded, error)) (ui.ResetMsg, error) {
 	_, old := ts.current()
 	if old == nil || old.dir == "" {
 		return ui.ResetMsg{}, errNotSaved
@@ -210,7 +224,11 @@ func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
 	if err != nil {
 		return ui.ResetMsg{}, fmt.Errorf("find session %s: %w", id, err)
 	}
-	st, ld, err := session.Open(info.Path)
+	st, ld, err := open(info.Path)
+	var locked *session.LockedError
+	if errors.As(err, &locked) {
+		return ui.ResetMsg{}, fmt.Errorf("%w%s", ui.ErrSessionOpen, pidNote(locked.PID))
+	}
 	if err != nil {
 		return ui.ResetMsg{}, err
 	}
@@ -223,19 +241,27 @@ func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
 	}
 	if err != nil {
 		_ = rec.Close()
-		return ui.ResetMsg{}, fmt.Errorf("resume session %s: %w", id, err)
+		return ui.ResetMsg{}, fmt.Errorf("%s session %s: %w", verb, id, err)
 	}
 	ts.mu.Lock()
 	if ts.closed {
 		ts.mu.Unlock()
 		_ = rec.Close()
-		return ui.ResetMsg{}, fmt.Errorf("resume session %s: the app has ended", id)
+		return ui.ResetMsg{}, fmt.Errorf("%s session %s: the app has ended", verb, id)
 	}
 	ts.ag, ts.rec = ag, rec
 	ts.mu.Unlock()
 	_ = old.Close()
 	ts.setModel(cfg.model, cfg.contextWindow)
 	return ui.ResetMsg{Agent: ag, Model: cfg.model, History: agent.Replay(ld.History, ld.CompactedAt...), Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
+}
+
+// pidNote is " (pid N)", or "" for an unknown pid.
+func pidNote(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (pid %d)", pid)
 }
 
 // sessionNotices says which session was resumed and what its loading

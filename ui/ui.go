@@ -75,6 +75,10 @@ type Config struct {
 	// loop (in a tea.Cmd), never while a turn runs.
 	Sessions func() ([]SessionInfo, error)
 	Resume   func(id string) (ResetMsg, error)
+	// Fork copies a session that another tick has open (Resume returned
+	// an error wrapping ErrSessionOpen) into a new session and opens it,
+	// like Resume; nil leaves the offer out.
+	Fork func(id string) (ResetMsg, error)
 	// Screen, when not nil, is the terminal the program draws on (the
 	// file passed as tea.WithOutput): Run draws the first frame on it at
 	// once, before Bubble Tea's first frame tick (see firstframe.go). Env

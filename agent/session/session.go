@@ -46,6 +46,18 @@
 // continues a session, cuts a truncated last line off the file before it
 // appends, and continues a file damaged in the middle in a new file (see
 // Open).
+//
+// # Locks and untrusted files
+//
+// A Store holds an exclusive flock on its file while it is open, so two
+// ticks never write one session: Open of a session open elsewhere fails at
+// once with a *LockedError naming the other process (its pid is in
+// <file>.lock while it holds the lock), and Fork copies such a session
+// into a new file instead. The kernel drops a lock when its process dies,
+// so a killed tick never blocks a session. Session files are opened
+// without following symbolic links, and read line by line, never whole:
+// Load and Open skip a line over 64 MiB (with a warning), List reads only
+// the first 64 KiB of a line, so a huge line costs the cap, not its size.
 package session
 
 import (
