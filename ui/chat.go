@@ -239,6 +239,7 @@ func finishTool(t *toolCall, ev agent.ToolEnd) {
 	}
 	t.dur = ev.Duration
 	t.output = sanitize(ev.Output)
+	t.live = ""
 }
 
 // plan shows the counts of list on the latest todo call.

@@ -52,7 +52,7 @@ func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
 // isDelta reports whether ev only adds streamed text.
 func isDelta(ev agent.Event) bool {
 	switch ev := ev.(type) {
-	case agent.TextDelta, agent.ReasoningDelta:
+	case agent.TextDelta, agent.ReasoningDelta, agent.ToolOutput:
 		return true
 	case agent.Subagent:
 		return isDelta(ev.Event)
@@ -113,6 +113,8 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.ToolEnd:
 		m.chat.endTool(ev)
 		t.setAct(actThinking, "")
+	case agent.ToolOutput:
+		m.chat.toolOutput(ev)
 	case agent.TodoUpdate:
 		m.panel.update(ev.List, m.clock())
 		m.chat.plan(ev.List)
