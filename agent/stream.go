@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tick-agent/tick/agent/compact"
 	"github.com/tick-agent/tick/provider"
@@ -20,8 +21,13 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 		Messages: Repair(l.messages()), // no malformed history can wedge the session
 		Tools:    l.specs(),
 	}
+	var progressed time.Time // when the last StreamProgress was sent
 	h := provider.Handler{
 		OnDelta: func(d provider.Delta) {
+			if d.Content == "" && d.Reasoning == "" && time.Since(progressed) >= streamProgressEvery {
+				progressed = time.Now() // a tool call's arguments are streaming
+				l.emit(StreamProgress{})
+			}
 			if d.Reasoning != "" {
 				l.emit(ReasoningDelta{Text: d.Reasoning})
 			}
