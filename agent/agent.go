@@ -114,7 +114,12 @@ type Agent struct {
 	outside    []permission.Rule // commands allowed to run again outside the sandbox
 	lastPrompt int               // tokens of the last request and its answer
 	mode       Mode              // see Mode; guarded by mu
-	failed     bool              // the last model turn failed (see Retry)
+	// The model chosen with SetModel (modelSet), replacing
+	// Config.ModelName and Config.ContextWindow; guarded by mu.
+	model       string
+	modelWindow int
+	modelSet    bool
+	failed      bool // the last model turn failed (see Retry)
 }
 
 // New returns an Agent for cfg, with an empty history and todo list.
