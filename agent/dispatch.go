@@ -33,7 +33,9 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 		}
 		l.emit(ToolStart{ID: c.ID, Name: c.Name, Args: c.Arguments, Summary: summary(c.Name, c.Arguments)})
 		start := time.Now()
-		out, isErr := l.call(withCallID(ctx, c.ID), c)
+		live := newLiveOutput(c.ID, l.emit)
+		out, isErr := l.call(tools.WithProgress(withCallID(ctx, c.ID), live), c)
+		live.stop() // no ToolOutput after ToolEnd
 		if ctx.Err() != nil && !isErr {
 			// The tool stopped early and said so in its output; flag it
 			// as an error so the model does not trust a partial result.
