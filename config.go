@@ -13,6 +13,7 @@ import (
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
 	"github.com/tick-agent/tick/agent/instructions"
+	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/provider"
 )
@@ -58,13 +59,14 @@ type config struct {
 	instructionsLine string
 
 	// The agent.
-	yolo          bool            // --yolo: approve every tool call
-	workspace     string          // -C/--workspace, absolute; default the working directory
-	contextWindow int             // --context-window; 0 picks from the model name
-	envAllow      []string        // --env-allow NAME (repeatable): secrets commands may see
-	sandbox       sandbox.Mode    // --sandbox MODE
-	idleTimeout   time.Duration   // --idle-timeout or idle_timeout; 0: the provider's default, <0: none
-	runner        *sandbox.Runner // built by run from the above; nil: plain bash
+	yolo          bool             // --yolo: approve every tool call
+	workspace     string           // -C/--workspace, absolute; default the working directory
+	contextWindow int              // --context-window; 0 picks from the model name
+	envAllow      []string         // --env-allow NAME (repeatable): secrets commands may see
+	sandbox       sandbox.Mode     // --sandbox MODE
+	idleTimeout   time.Duration    // --idle-timeout or idle_timeout; 0: the provider's default, <0: none
+	runner        *sandbox.Runner  // built by run from the above; nil: plain bash
+	rules         permission.Rules // the config file's allow and deny rules
 
 	// The full-screen app.
 	colorFGBG string // COLORFGBG, a fallback for the background colour
@@ -256,6 +258,9 @@ func (c *config) loadSettings(flags tickcfg.Flags, env func(string) string) erro
 		if c.idleTimeout = s.IdleTimeoutDuration(); c.idleTimeout == 0 {
 			c.idleTimeout = -1 // "0s": none
 		}
+	}
+	if c.rules, err = permission.ParseRules(s.Allow, s.Deny); err != nil {
+		return &usageError{msg: fmt.Sprintf("config: %v", err)}
 	}
 	return nil
 }

@@ -147,6 +147,8 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		ContextWindow: cfg.contextWindow,
 		Instructions:  cfg.instructions.Text,
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
+		Headless:      cfg.headless,
+		Rules:         cfg.rules,
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface
