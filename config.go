@@ -110,7 +110,7 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	switch {
 	case len(args) > 1 && args[0] == "config" && args[1] == "path":
 		c.cmd, args = "config path", args[2:]
-	case len(args) > 0 && (args[0] == "sessions" || args[0] == "config"):
+	case len(args) > 0 && (args[0] == "sessions" || args[0] == "config" || args[0] == "doctor"):
 		c.cmd, args = args[0], args[1:]
 	case len(args) > 0 && args[0] == "mcp":
 		if len(args) < 2 || (args[1] != "list" && args[1] != "trust") {
@@ -273,6 +273,8 @@ func (c config) checkSessionFlags() error {
 		return usagef("tick %s takes only -C DIR and the model flags", c.cmd)
 	case strings.HasPrefix(c.cmd, "mcp") && (c.headless || c.cont || c.resume != "" || c.yolo):
 		return usagef("tick %s takes only -C DIR and --json", c.cmd)
+	case c.cmd == "doctor" && (c.headless || c.cont || c.resume != "" || c.yolo || c.json):
+		return usagef("tick doctor takes only -C DIR and --sandbox MODE")
 	case c.cmd == "sessions" && (c.headless || c.cont || c.resume != "" || c.yolo):
 		return usagef("tick sessions only lists this workspace's sessions; it takes -C DIR and --json")
 	case c.cont && c.resume != "":
@@ -366,6 +368,8 @@ Usage:
   tick config               print the effective settings and where each
                             came from (keys masked)
   tick config path          print the config file's path
+  tick doctor               say what the command sandbox can do on this machine,
+                            what it cannot and why, and whether git is there
   tick mcp list             start the MCP servers, list their state and tools
   tick mcp trust            allow this project's MCP servers and hooks
                             (from its .tick/config.toml), once

@@ -61,6 +61,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		return runSessions(cfg, env, stdout, stderr)
 	case "config", "config path":
 		return runConfigCmd(cfg, stdout, stderr)
+	case "doctor":
+		return runDoctor(cfg, stdout, stderr)
 	case "mcp list", "mcp trust":
 		printWarnings(cfg, stderr)
 		return runMCPCmd(cfg, env, stdout, stderr)

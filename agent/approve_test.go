@@ -32,7 +32,7 @@ func withSandbox(t *testing.T) func(*agent.Config) {
 		p := sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: cfg.Workspace, TempDir: t.TempDir()}
 		cfg.ToolOptions.Sandbox = sandbox.NewRunner(p, sandbox.Probe(exe, p))
 		if !cfg.ToolOptions.Sandbox.Confined("") {
-			t.Fatalf("the sandbox does not work here:\n%s", cfg.ToolOptions.Sandbox.Support().Report(sandbox.WorkspaceWrite))
+			t.Fatalf("the sandbox does not work here:\n%s", cfg.ToolOptions.Sandbox.Support().Report(cfg.ToolOptions.Sandbox.Policy()))
 		}
 	}
 }
