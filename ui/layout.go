@@ -138,6 +138,7 @@ func (m *Model) statusInfo() statusInfo {
 		estimated: m.estimated,
 		notice:    m.note,
 		mcp:       mcpField(m.cfg.MCP),
+		mode:      m.modeText(),
 	}
 	s.steering, s.queued = m.handed.waiting()
 	if m.cfg.Yolo {
