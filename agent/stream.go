@@ -17,7 +17,7 @@ import (
 // incomplete), so the conversation stays valid and honest.
 func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 	req := provider.Request{
-		Model:    l.a.cfg.ModelName,
+		Model:    l.a.ModelName(),
 		Messages: Repair(l.messages()), // no malformed history can wedge the session
 		Tools:    l.specs(),
 	}
