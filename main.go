@@ -62,6 +62,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		return runSessions(cfg, env, stdout, stderr)
 	case "config", "config path":
 		return runConfigCmd(cfg, stdout, stderr)
+	case "doctor":
+		return runDoctor(cfg, stdout, stderr)
 	case "mcp list", "mcp trust":
 		printWarnings(cfg, stderr)
 		return runMCPCmd(cfg, env, stdout, stderr)
@@ -148,6 +150,8 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		ContextWindow: cfg.contextWindow,
 		Instructions:  cfg.instructions.Text,
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
+		Headless:      cfg.headless,
+		Rules:         cfg.rules,
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface

@@ -43,7 +43,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	dark := detectDark(cfg.colorFGBG, bgQueryTimeout)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP)
 	defer stop()
-	ctx, terminated, stopTerm := terminateContext(ctx)
+	terminated, stopTerm := watchTerm()
 	defer stopTerm()
 	ts := &tuiSession{cfg: cfg, client: client, ag: ag, rec: rec}
 	defer ts.close()
@@ -52,6 +52,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		Model:     cfg.model,
 		Workspace: cfg.workspace,
 		Yolo:      cfg.yolo,
+		Sandbox:   sandboxStatus(cfg),
 		Dark:      dark,
 		Version:   version,
 		Commands:  ts.commands(),
