@@ -149,6 +149,7 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
 		Instructions:  cfg.instructions.Text,
+		Mentions:      true,
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
 		Headless:      cfg.headless,
 		Rules:         cfg.rules,
