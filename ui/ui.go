@@ -53,8 +53,8 @@ type Config struct {
 	// ("sandbox: workspace-write", "no sandbox — asking for every
 	// command"); "" shows none.
 	Sandbox string
-	Dark      bool   // the terminal has a dark background; styles are chosen once
-	Version   string
+	Dark    bool // the terminal has a dark background; styles are chosen once
+	Version string
 	// History is a resumed conversation as the events agent.Replay makes
 	// of it, shown through the same handler as a live turn's (may be nil).
 	History []agent.Event
