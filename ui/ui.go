@@ -53,8 +53,8 @@ type Config struct {
 	// ("sandbox: workspace-write", "no sandbox — asking for every
 	// command"); "" shows none.
 	Sandbox string
-	Dark      bool   // the terminal has a dark background; styles are chosen once
-	Version   string
+	Dark    bool // the terminal has a dark background; styles are chosen once
+	Version string
 	// History is a resumed conversation as the events agent.Replay makes
 	// of it, shown through the same handler as a live turn's (may be nil).
 	History []agent.Event
@@ -104,6 +104,8 @@ type Config struct {
 	// files found so far (relative, slash-separated) and whether the index
 	// is complete. It is called off the update loop.
 	Files func() ([]string, bool)
+	// ConfigPath is the user's config file, named by the help overlay.
+	ConfigPath string
 	// Custom are the user's own slash commands; a name taken by a
 	// built-in or by Commands is left out with a notice.
 	Custom []CustomCommand
