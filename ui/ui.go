@@ -30,6 +30,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // Agent is what the TUI needs of the engine; *agent.Agent implements it.
@@ -411,7 +412,7 @@ func (m *Model) ctrlC() tea.Cmd {
 // answer: a paste never answers it).
 func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 	m.lastKey = m.now
-	p.Content = normalizeNewlines(p.Content)
+	p.Content = termsafe.Text(normalizeNewlines(p.Content)) // shown as it will be sent
 	if len(m.approvals) > 0 && m.approvals[0].typing {
 		return m.answer(p)
 	}
