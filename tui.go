@@ -52,6 +52,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Model:     cfg.model,
 		Workspace: cfg.workspace,
 		Yolo:      cfg.yolo,
+		Sandbox:   sandboxStatus(cfg),
 		Dark:      dark,
 		Version:   version,
 		Commands:  ts.commands(),

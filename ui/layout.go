@@ -136,6 +136,7 @@ func (m *Model) statusInfo() statusInfo {
 		estimated: m.estimated,
 		notice:    m.note,
 		mcp:       mcpField(m.cfg.MCP),
+		mode:      m.modeText(),
 	}
 	s.steering, s.queued = m.handed.waiting()
 	if m.cfg.Yolo {

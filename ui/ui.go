@@ -49,6 +49,10 @@ type Config struct {
 	Model     string // model name, for the status bar
 	Workspace string // the directory tick works in, for the status bar
 	Yolo      bool   // approvals are off (shown in the status bar)
+	// Sandbox is the command sandbox's status line for the status bar
+	// ("sandbox: workspace-write", "no sandbox — asking for every
+	// command"); "" shows none.
+	Sandbox string
 	Dark      bool   // the terminal has a dark background; styles are chosen once
 	Version   string
 	// History is a resumed conversation as the events agent.Replay makes
@@ -350,6 +354,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(k, keys.TogglePanel):
 		m.panel.toggle()
+	case key.Matches(k, keys.CycleMode):
+		m.cycleMode()
 	case key.Matches(k, keys.Help), key.Matches(k, keys.HelpOnEmpty) && m.input.empty():
 		m.showHelp = true
 	case key.Matches(k, keys.PageUp):
