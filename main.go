@@ -148,6 +148,7 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
 		Instructions:  cfg.instructions.Text,
+		Mentions:      true,
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
 		Headless:      cfg.headless,
 		Rules:         cfg.rules,

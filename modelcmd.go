@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"github.com/tick-agent/tick/agent/mention"
+	"sync"
 	"time"
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
@@ -105,4 +107,15 @@ func (ts *tuiSession) switchModel(name string) error {
 	}
 	ts.setModel(name, window)
 	return nil
+}
+
+// workspaceFiles returns the @ picker's file source: an index of the
+// workspace, started on the first @ and grown in the background.
+func workspaceFiles(workspace string) func() ([]string, bool) {
+	var once sync.Once
+	var ix *mention.Index
+	return func() ([]string, bool) {
+		once.Do(func() { ix = mention.NewIndex(workspace) })
+		return ix.Paths()
+	}
 }

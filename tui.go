@@ -66,6 +66,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		HistoryFile: cfg.historyFile,
 		Prompt:      cfg.initial,
 		Models:      ts.modelConfig(),
+		Files:       workspaceFiles(cfg.workspace),
 	}
 	if cfg.instructionsLine != "" {
 		uc.Notices = append(uc.Notices, cfg.instructionsLine)

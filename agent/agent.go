@@ -78,6 +78,9 @@ type Config struct {
 	// see package instructions), appended to the system prompt of the
 	// agent and its subagents.
 	Instructions string
+	// Mentions attaches the files and directories a prompt names with
+	// @path to it (see package mention), capped.
+	Mentions bool
 	// MaxRounds caps the model calls of one turn; 0 means 200.
 	MaxRounds int
 	// Recorder, when set, persists every message and todo change.

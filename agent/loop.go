@@ -54,7 +54,7 @@ func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
 		return
 	}
 	l.addTools(ctx)
-	l.add(provider.Message{Role: provider.RoleUser, Content: prompt})
+	l.add(provider.Message{Role: provider.RoleUser, Content: a.withMentions(prompt, l.emit)})
 	a.runParent(ctx, l, out)
 }
 

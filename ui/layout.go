@@ -103,6 +103,8 @@ func (m *Model) render() {
 	if len(m.approvals) > 0 { // the dialog covers the bottom of the area
 		box := m.approvals[0].view(m.st, m.keys, w, min(above, max(above*2/3, 12)))
 		copy(lines[above-len(box):], box)
+	} else if box := m.mentionView(w, above); !m.showHelp && box != nil {
+		copy(lines[above-len(box):], box)
 	} else if box := m.completeView(w, above); !m.showHelp && box != nil {
 		copy(lines[above-len(box):], box)
 	}

@@ -100,6 +100,10 @@ type Config struct {
 	// Models, when set, offers /model: a picker over the server's models
 	// that switches the conversation's model.
 	Models *ModelConfig
+	// Files, when set, offers the @ picker: it returns the workspace's
+	// files found so far (relative, slash-separated) and whether the index
+	// is complete. It is called off the update loop.
+	Files func() ([]string, bool)
 	// Custom are the user's own slash commands; a name taken by a
 	// built-in or by Commands is left out with a notice.
 	Custom []CustomCommand
@@ -132,6 +136,7 @@ type Model struct {
 	approvals  []*approval
 	picker     *picker      // the /sessions dialog, when open
 	modelPick  *modelPicker // the /model dialog, when open
+	mention    mentionState // the @ file picker
 	showHelp   bool
 	note       string    // transient hint in the status bar
 	lastKey    time.Time // when the last key came (see answerPause)
@@ -266,6 +271,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	if save := m.saveHistory(); save != nil {
 		cmd = tea.Batch(cmd, save)
+	}
+	if look := m.mentionRefresh(); look != nil {
+		cmd = tea.Batch(cmd, look)
 	}
 	m.layout()
 	return m, cmd
