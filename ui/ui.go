@@ -30,6 +30,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // Agent is what the TUI needs of the engine; *agent.Agent implements it.
@@ -53,8 +54,8 @@ type Config struct {
 	// ("sandbox: workspace-write", "no sandbox — asking for every
 	// command"); "" shows none.
 	Sandbox string
-	Dark      bool   // the terminal has a dark background; styles are chosen once
-	Version   string
+	Dark    bool // the terminal has a dark background; styles are chosen once
+	Version string
 	// History is a resumed conversation as the events agent.Replay makes
 	// of it, shown through the same handler as a live turn's (may be nil).
 	History []agent.Event
@@ -409,7 +410,7 @@ func (m *Model) ctrlC() tea.Cmd {
 // answer: a paste never answers it).
 func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 	m.lastKey = m.now
-	p.Content = normalizeNewlines(p.Content)
+	p.Content = termsafe.Text(normalizeNewlines(p.Content)) // shown as it will be sent
 	if len(m.approvals) > 0 && m.approvals[0].typing {
 		return m.answer(p)
 	}
