@@ -67,6 +67,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		Prompt:      cfg.initial,
 		Models:      ts.modelConfig(),
 		Files:       workspaceFiles(cfg.workspace),
+		ConfigPath:  cfg.settings.UserFile,
 	}
 	if cfg.instructionsLine != "" {
 		uc.Notices = append(uc.Notices, cfg.instructionsLine)
