@@ -15,21 +15,6 @@ import (
 // listTimeout bounds the /model picker's listing of the models.
 const listTimeout = 20 * time.Second
 
-// Model records a switch of model (/model): in the session file when it
-// exists, else as the model its header will name.
-func (r *sessionRecorder) Model(name string) error {
-	r.mu.Lock()
-	st := r.st
-	if st == nil {
-		r.model = name
-	}
-	r.mu.Unlock()
-	if st == nil {
-		return nil
-	}
-	return st.Model(name)
-}
-
 // useSessionModel carries on with a resumed session's model, unless
 // --model or TICK_MODEL chose one for this run.
 func useSessionModel(cfg *config, ld *session.Loaded) {

@@ -70,7 +70,7 @@ func (m *Model) render() {
 	above := g.chatH + g.pendingH + g.panelH
 	switch {
 	case m.showHelp:
-		lines = append(lines, strings.Split(helpView(m.st, m.keys, m.matches("/"), w, above), "\n")...)
+		lines = append(lines, strings.Split(helpView(m.st, m.keys, m.matches("/"), m.cfg.ConfigPath, w, above), "\n")...)
 	default:
 		left := append(m.chat.view(), m.handed.view(m.st, g.chatW, g.pendingH)...)
 		if g.panelWide {

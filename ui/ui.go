@@ -105,6 +105,8 @@ type Config struct {
 	// files found so far (relative, slash-separated) and whether the index
 	// is complete. It is called off the update loop.
 	Files func() ([]string, bool)
+	// ConfigPath is the user's config file, named by the help overlay.
+	ConfigPath string
 	// Custom are the user's own slash commands; a name taken by a
 	// built-in or by Commands is left out with a notice.
 	Custom []CustomCommand
