@@ -100,6 +100,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	if rec != nil {
 		defer rec.Close()
 	}
+	useSessionModel(&cfg, ld)
 	runner, cleanup, err := newSandbox(cfg)
 	if err != nil {
 		return fail(stderr, err)

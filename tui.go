@@ -61,9 +61,10 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Screen:    out,
 		Env:       os.Environ(),
 
-		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md for this project", "trust": "allow this project's MCP servers and hooks"},
+		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md", "trust": "allow this project's MCP servers and hooks"},
 		HistoryFile: cfg.historyFile,
 		Prompt:      cfg.initial,
+		Models:      ts.modelConfig(),
 	}
 	if cfg.instructionsLine != "" {
 		uc.Notices = append(uc.Notices, cfg.instructionsLine)
@@ -153,9 +154,9 @@ func (ts *tuiSession) newSession() tea.Cmd {
 	_, old := ts.current()
 	var rec *sessionRecorder
 	if old != nil {
-		rec = newRecorder(old.dir, ts.cfg.workspace, ts.cfg.model)
+		rec = newRecorder(old.dir, ts.cfg.workspace, ts.model())
 	}
-	ag, err := newAgent(ts.cfg, ts.client, rec)
+	ag, err := newAgent(ts.config(), ts.client, rec)
 	if err != nil {
 		return noticeCmd(fmt.Sprintf("could not start a new session: %v", err))
 	}
@@ -231,8 +232,10 @@ func (ts *tuiSession) switchTo(id, verb string, open func(string) (*session.Stor
 	if err != nil {
 		return ui.ResetMsg{}, err
 	}
-	rec := &sessionRecorder{dir: old.dir, workspace: ts.cfg.workspace, model: ts.cfg.model, st: st}
-	ag, err := newAgent(ts.cfg, ts.client, rec)
+	cfg := ts.config()
+	useSessionModel(&cfg, ld)
+	rec := &sessionRecorder{dir: old.dir, workspace: cfg.workspace, model: cfg.model, st: st}
+	ag, err := newAgent(cfg, ts.client, rec)
 	if err == nil {
 		err = ag.Restore(ld.ModelHistory, ld.Todos)
 	}
@@ -249,7 +252,8 @@ func (ts *tuiSession) switchTo(id, verb string, open func(string) (*session.Stor
 	ts.ag, ts.rec = ag, rec
 	ts.mu.Unlock()
 	_ = old.Close()
-	return ui.ResetMsg{Agent: ag, History: agent.Replay(ld.History, ld.CompactedAt...), Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
+	ts.setModel(cfg.model, cfg.contextWindow)
+	return ui.ResetMsg{Agent: ag, Model: cfg.model, History: agent.Replay(ld.History, ld.CompactedAt...), Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
 }
 
 // pidNote is " (pid N)", or "" for an unknown pid.

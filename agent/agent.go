@@ -106,7 +106,12 @@ type Agent struct {
 	approved   map[string]bool // tools the user allowed for the session
 	lastPrompt int             // tokens of the last request and its answer
 	mode       Mode            // see Mode; guarded by mu
-	failed     bool            // the last model turn failed (see Retry)
+	// The model chosen with SetModel (modelSet), replacing
+	// Config.ModelName and Config.ContextWindow; guarded by mu.
+	model       string
+	modelWindow int
+	modelSet    bool
+	failed      bool // the last model turn failed (see Retry)
 }
 
 // New returns an Agent for cfg, with an empty history and todo list.

@@ -24,6 +24,10 @@ const (
 	actCompacting // a compaction (/compact) runs as the turn
 )
 
+// quietAfter is how long a model call may go without any event before the
+// status bar says that tick is waiting for the server.
+const quietAfter = 5 * time.Second
+
 // statusInfo is everything the status bar shows.
 type statusInfo struct {
 	model, workspace string
@@ -31,6 +35,7 @@ type statusInfo struct {
 	tool             string // the running tool (actTool)
 	spin             string // spinner frame, unstyled
 	elapsed          time.Duration
+	quiet            time.Duration // a model call's silence, once past quietAfter
 	running          bool
 	tokens           int
 	estimated        bool
@@ -120,6 +125,9 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 		state = "compacting"
 	default:
 		state = "idle"
+	}
+	if s.quiet > 0 {
+		state = "waiting for the server" + st.sep + formatDuration(s.quiet)
 	}
 	stateF := statusField{parts: []statusPart{part(state, st.state)}}
 	if s.running && s.spin != "" {

@@ -93,6 +93,9 @@ type Config struct {
 	// Prompt, when set, is sent as the first turn once the app is up
 	// (tick "fix the build").
 	Prompt string
+	// Models, when set, offers /model: a picker over the server's models
+	// that switches the conversation's model.
+	Models *ModelConfig
 	// Custom are the user's own slash commands; a name taken by a
 	// built-in or by Commands is left out with a notice.
 	Custom []CustomCommand
@@ -123,7 +126,8 @@ type Model struct {
 	seq        int      // the id of the last turn
 	handed     handover // the user's text waiting for a turn
 	approvals  []*approval
-	picker     *picker // the /sessions dialog, when open
+	picker     *picker      // the /sessions dialog, when open
+	modelPick  *modelPicker // the /model dialog, when open
 	showHelp   bool
 	note       string    // transient hint in the status bar
 	lastKey    time.Time // when the last key came (see answerPause)
@@ -176,6 +180,7 @@ func New(cfg Config) Model {
 		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
 	}
 	m.now = m.clock()
+	m.addConfigCommands()
 	m.replay(cfg.History, cfg.Todos)
 	switch {
 	case len(cfg.History) > 0:
@@ -321,6 +326,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.picker != nil {
 		return m.pickerKey(k)
 	}
+	if m.modelPick != nil {
+		return m.modelPickerKey(k)
+	}
 	if m.showHelp && !key.Matches(k, keys.Quit) {
 		m.showHelp = false
 		return nil
@@ -440,6 +448,7 @@ func (m *Model) View() tea.View {
 	if m.paint.due() {
 		m.render()
 		m.overlayPicker()
+		m.overlayModels()
 		m.paint.done()
 	}
 	v := tea.NewView(m.frame)
