@@ -26,7 +26,9 @@ func TestE2EApprovalWhileTyping(t *testing.T) {
 	first.gate = hold
 	script(t, srv, first, textStep("Denied, fine."))
 	ws := t.TempDir()
-	p := startAppAt(t, srv, t.TempDir(), ws)
+	// Without the sandbox every command asks (in auto mode a sandboxed
+	// command runs without a dialog).
+	p := startAppAt(t, srv, t.TempDir(), ws, "--sandbox", "danger-full-access")
 	p.prompt("start")
 	hold.waitReached(t)
 

@@ -43,6 +43,7 @@ type statusInfo struct {
 	steering         int
 	notice           string // a transient hint ("ctrl+c again to quit")
 	mcp              string // "mcp 2/3" while MCP servers start
+	mode             string // "auto · sandbox: workspace-write"; "" for none
 }
 
 // sgr is a style reduced to the escape sequences around a one-line text,
@@ -149,6 +150,10 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 			tok = "~" + tok
 		}
 		right = append(right, statusField{parts: []statusPart{part(tok, st.dim)}, prio: 3})
+	}
+	if s.mode != "" {
+		short, _, _ := strings.Cut(s.mode, " · ")
+		right = append(right, statusField{parts: []statusPart{part(s.mode, st.dim)}, alts: []string{short}, prio: 3})
 	}
 	if s.mcp != "" {
 		right = append(right, statusField{parts: []statusPart{part(s.mcp, st.dim)}, prio: 3})
