@@ -101,6 +101,8 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		Workspace:     cfg.workspace,
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
+
+		NoCompletionReminder: cfg.noReminder,
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface
@@ -108,6 +110,9 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 	ag, err := agent.New(acfg)
 	if err != nil {
 		return nil, fmt.Errorf("start the agent: %w", err)
+	}
+	if cfg.plan {
+		ag.SetMode(agent.ModePlan)
 	}
 	return ag, nil
 }

@@ -71,6 +71,10 @@ type Config struct {
 	// ContextWindow is the model's context size in tokens; 0 picks a
 	// default from the model name. Compaction starts near it.
 	ContextWindow int
+	// NoCompletionReminder turns off the reminder sent once per turn when
+	// the model ends it while todo items are still open
+	// (completion_reminder = false in the configuration).
+	NoCompletionReminder bool
 }
 
 // ErrBusy is returned by Run's TurnEnd when a turn is already running.
@@ -90,6 +94,7 @@ type Agent struct {
 	approved   map[string]bool // tools the user allowed for the session
 	lastPrompt int             // tokens of the last request and its answer
 	mode       Mode            // see Mode; guarded by mu
+	plan       planState       // the user's side of the plan; guarded by mu
 }
 
 // New returns an Agent for cfg, with an empty history and todo list.
@@ -112,7 +117,9 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.MaxRounds <= 0 {
 		cfg.MaxRounds = 200
 	}
-	return &Agent{cfg: cfg, tools: base, approved: map[string]bool{}}, nil
+	a := &Agent{cfg: cfg, tools: base, approved: map[string]bool{}}
+	a.plan.init()
+	return a, nil
 }
 
 // Run starts a turn with the user's prompt and returns its events. The
@@ -172,6 +179,10 @@ func (a *Agent) Steer(text string) bool {
 		return false
 	}
 	a.steer = append(a.steer, text)
+	select { // a turn paused at a gate goes on with the message
+	case a.plan.resume <- struct{}{}:
+	default:
+	}
 	return true
 }
 
@@ -201,5 +212,7 @@ func (a *Agent) Restore(history []provider.Message, list todo.List) error {
 	}
 	a.history = Repair(append([]provider.Message(nil), history...))
 	a.todos = list.Clone()
+	a.plan = planState{}
+	a.plan.init()
 	return nil
 }

@@ -90,13 +90,14 @@ func (l *loop) call(ctx context.Context, c provider.ToolCall) (out string, isErr
 // returns the tool result to send when the call is not allowed.
 func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approvable, args json.RawMessage) (string, bool) {
 	mode := l.a.cfg.Approval
-	if mode == ApproveAll {
+	every := alwaysAsk(ap) // plan mode: ask for every call, even with --yolo
+	if mode == ApproveAll && !every {
 		return "", true
 	}
 	l.a.mu.Lock()
 	always := l.a.approved[c.Name]
 	l.a.mu.Unlock()
-	if always {
+	if always && !every {
 		return "", true
 	}
 	summary, detail, err := ap.Preview(args)
@@ -112,13 +113,13 @@ func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approv
 	case <-ctx.Done():
 		return interruptedResult + " while waiting for approval", false
 	case ans := <-reply:
-		if ans.Always {
+		if ans.Always && !every {
 			l.a.mu.Lock()
 			l.a.approved[c.Name] = true
 			l.a.mu.Unlock()
 			return "", true
 		}
-		if ans.Allow {
+		if ans.Allow || ans.Always {
 			return "", true
 		}
 		msg := fmt.Sprintf("Error: the user denied this %s call.", c.Name)

@@ -37,6 +37,7 @@ type loop struct {
 
 	sinceTodo     int  // consecutive tool rounds without a todo call
 	compactFailed bool // a compaction failed this turn; do not retry every round
+	reminded      bool // the model was reminded of open items this turn
 }
 
 // turn runs one parent turn and delivers its events on out.
@@ -50,7 +51,7 @@ func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
 		mu:        &a.mu,
 		hist:      &a.history,
 	}
-	l.tools = append(append([]tools.Tool(nil), a.tools...), &todoTool{l: l}, &taskTool{l: l})
+	l.tools = l.toolsFor(a.Mode())
 	l.add(provider.Message{Role: provider.RoleUser, Content: prompt})
 	a.finish(out, l.run(ctx))
 }
@@ -66,7 +67,9 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 			return TurnEnd{Reason: ReasonError, Err: fmt.Errorf("%w: stopped after %d model calls; send a message to continue", errRoundCap, l.maxRounds)}
 		}
 		if !l.child {
+			l.tools = l.toolsFor(l.a.Mode())
 			l.deliverSteers()
+			l.deliverPlanEdits()
 			l.maybeCompact(ctx)
 		}
 		msg, err := l.stream(ctx)
@@ -77,13 +80,20 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 			return TurnEnd{Reason: ReasonError, Err: err}
 		}
 		if len(msg.ToolCalls) == 0 {
+			if l.finalAnswer() {
+				continue
+			}
 			return TurnEnd{Reason: ReasonDone}
 		}
+		before := l.a.Todos()
 		usedTodo := l.dispatch(ctx, msg.ToolCalls)
 		if ctx.Err() != nil {
 			return TurnEnd{Reason: ReasonInterrupted}
 		}
 		l.nag(usedTodo)
+		if usedTodo && !l.gate(ctx, before) {
+			return TurnEnd{Reason: ReasonInterrupted}
+		}
 	}
 }
 
@@ -133,18 +143,24 @@ func (l *loop) add(m provider.Message) {
 // messages returns the request messages: the system prompt and a copy of
 // the conversation.
 func (l *loop) messages() []provider.Message {
+	system := l.system
+	if !l.child && l.a.Mode() == ModePlan { // before l.mu: it may be a.mu
+		system += "\n" + planModePrompt
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	msgs := make([]provider.Message, 0, len(*l.hist)+1)
-	msgs = append(msgs, provider.Message{Role: provider.RoleSystem, Content: l.system})
+	msgs = append(msgs, provider.Message{Role: provider.RoleSystem, Content: system})
 	return append(msgs, *l.hist...)
 }
 
 // specs returns the tool specs offered to the model.
 func (l *loop) specs() []provider.ToolSpec {
-	specs := make([]provider.ToolSpec, len(l.tools))
-	for i, t := range l.tools {
-		specs[i] = t.Spec()
+	specs := make([]provider.ToolSpec, 0, len(l.tools))
+	for _, t := range l.tools {
+		if offered(t) {
+			specs = append(specs, t.Spec())
+		}
 	}
 	return specs
 }

@@ -29,6 +29,9 @@ type ResetMsg struct {
 type command struct {
 	run     func(m *Model) tea.Cmd
 	builtin bool
+	// withArgs, when set, runs the command with the text after its name
+	// ("/plan add Write docs"); run is then unused.
+	withArgs func(m *Model, args string) tea.Cmd
 }
 
 // newCommands returns the built-in commands plus extra: /help, /quit
@@ -54,6 +57,7 @@ func newCommands(extra map[string]func() tea.Cmd, sessions bool) map[string]comm
 	if sessions {
 		cmds["sessions"] = command{builtin: true, run: (*Model).openSessions}
 	}
+	cmds["plan"] = command{builtin: true, withArgs: (*Model).planCommand}
 	return cmds
 }
 
@@ -71,6 +75,12 @@ func (m *Model) commandNames() []string {
 // "/"). Text like "/usr/bin is missing" is not a command and is sent.
 func (m *Model) runCommand(text string) (tea.Cmd, bool) {
 	t := strings.TrimSpace(text)
+	args := ""
+	if name, rest, ok := strings.Cut(t, " "); ok {
+		if c, known := m.commands[strings.ToLower(strings.TrimPrefix(name, "/"))]; known && c.withArgs != nil {
+			t, args = name, strings.TrimSpace(rest)
+		}
+	}
 	if !strings.HasPrefix(t, "/") || strings.ContainsAny(t, " \t\n") || len(t) < 2 {
 		return nil, false
 	}
@@ -84,11 +94,14 @@ func (m *Model) runCommand(text string) (tea.Cmd, bool) {
 		m.chat.addNotice("unknown command " + t + " · " + strings.Join(m.commandNames(), " "))
 		return nil, true
 	}
-	m.input.remember(t)
+	m.input.remember(strings.TrimSpace(text))
 	m.input.reset()
 	if !c.builtin && m.turn != nil {
 		m.chat.addNotice(t + " waits for the running turn: press esc to interrupt it first")
 		return nil, true
+	}
+	if c.withArgs != nil {
+		return c.withArgs(m, args), true
 	}
 	return c.run(m), true
 }

@@ -16,6 +16,8 @@ type KeyMap struct {
 	Interrupt   key.Binding // stop the running turn
 	Quit        key.Binding // interrupt, clear the input, or quit
 	TogglePanel key.Binding // expand or collapse the todo panel
+	CycleMode   key.Binding // switch the mode: auto, ask, plan
+	OpenPlan    key.Binding // open the plan editor (as /plan does)
 	Help        key.Binding // show or hide the help overlay
 	HelpOnEmpty key.Binding // the same, but only on an empty input ("?")
 
@@ -38,6 +40,10 @@ type KeyMap struct {
 	// Sessions picker (/sessions).
 	SelectPrev key.Binding
 	SelectNext key.Binding
+
+	// The plan editor and a proposed plan.
+	Plan     PlanKeyMap
+	Proposal ProposalKeyMap
 }
 
 // DefaultKeyMap returns tick's key bindings.
@@ -53,6 +59,8 @@ func DefaultKeyMap() KeyMap {
 		Interrupt:   b(k("esc"), h("esc", "interrupt")),
 		Quit:        b(k("ctrl+c"), h("ctrl+c", "interrupt · clear · quit")),
 		TogglePanel: b(k("ctrl+t"), h("ctrl+t", "todo panel")),
+		CycleMode:   b(k("shift+tab"), h("shift+tab", "mode: auto · ask · plan")),
+		OpenPlan:    b(k("ctrl+p"), h("ctrl+p", "plan editor (/plan)")),
 		Help:        b(k("ctrl+g"), h("?/ctrl+g", "help")),
 		HelpOnEmpty: b(k("?"), h("?", "help")),
 
@@ -72,6 +80,9 @@ func DefaultKeyMap() KeyMap {
 
 		SelectPrev: b(k("up", "k"), h("↑/k", "move up (/sessions)")),
 		SelectNext: b(k("down", "j"), h("↓/j", "move down")),
+
+		Plan:     DefaultPlanKeyMap(),
+		Proposal: DefaultProposalKeyMap(),
 	}
 }
 
@@ -104,6 +115,7 @@ func (k KeyMap) helpSections() []helpSection {
 		{"Input and turn", []key.Binding{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Quit}},
 		{"Chat", []key.Binding{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.ExpandTool, k.TogglePanel, k.Help}},
 		{"Approval dialog", []key.Binding{k.Allow, k.AllowAlways, k.Deny, k.Dismiss}},
+		{"Plan", []key.Binding{k.CycleMode, k.OpenPlan, k.Proposal.summary()}},
 	}
 }
 

@@ -140,6 +140,9 @@ func (m *Model) statusInfo() statusInfo {
 	if m.cfg.Yolo {
 		s.model += " (yolo)"
 	}
+	if pa := m.planAgent(); pa != nil {
+		s.mode = pa.Mode().String()
+	}
 	if t := m.turn; t != nil && !t.ended {
 		s.running = true
 		s.act, s.tool = t.act, t.tool

@@ -22,6 +22,7 @@ const (
 	actApproval
 	actInterrupting
 	actCompacting // a compaction (/compact) runs as the turn
+	actPaused     // paused at a gate; tool holds the item ("#2")
 )
 
 // statusInfo is everything the status bar shows.
@@ -37,6 +38,7 @@ type statusInfo struct {
 	queued           int
 	steering         int
 	notice           string // a transient hint ("ctrl+c again to quit")
+	mode             string // the agent's mode, when it has one ("plan")
 }
 
 // sgr is a style reduced to the escape sequences around a one-line text,
@@ -117,6 +119,8 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 		state = "interrupting"
 	case actCompacting:
 		state = "compacting"
+	case actPaused:
+		state = "paused after " + s.tool + " — enter to continue"
 	default:
 		state = "idle"
 	}
@@ -129,6 +133,7 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 	}
 
 	left := []statusField{
+		{parts: []statusPart{part(s.mode, st.key)}},
 		{parts: []statusPart{part(s.model, st.model)}, prio: 2},
 		{parts: []statusPart{part(s.workspace, st.dim)}, alts: pathAlts(s.workspace, st.ellipsis), prio: 4},
 		stateF,

@@ -98,6 +98,7 @@ type Model struct {
 	next      []string // sent as soon as the current turn is gone
 	approvals []*approval
 	picker    *picker // the /sessions dialog, when open
+	plan      planUI  // the plan's proposal, editor and gate
 	showHelp  bool
 	note      string // transient hint in the status bar
 	quitting  bool
@@ -273,6 +274,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.answer(k)
 	}
+	if cmd, ok := m.planKey(k); ok {
+		return cmd
+	}
 	if m.picker != nil {
 		return m.pickerKey(k)
 	}
@@ -362,6 +366,9 @@ func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 	}
 	if m.picker != nil {
 		return nil
+	}
+	if ed := m.plan.editor; ed != nil {
+		return ed.paste(p)
 	}
 	m.showHelp = false
 	return m.input.update(p)

@@ -272,7 +272,7 @@ func scanInfo(path string) (Info, error) {
 			// User messages are small: decode them whole to skip the
 			// agent's reminders, which are not turns.
 			var full record
-			if json.Unmarshal(text, &full) != nil || full.Message == nil || full.Message.Content == todo.Reminder {
+			if json.Unmarshal(text, &full) != nil || full.Message == nil || todo.IsReminder(full.Message.Content) {
 				break
 			}
 			if info.Turns == 0 {
