@@ -30,8 +30,8 @@ type panel struct {
 	removed []todo.Change              // a proposal's removed items, drawn at the end
 	sel     int                        // the plan editor's selection, -1 when closed
 	footer  func(w int) []string       // lines under the items (the proposal's question, the editor's keys), drawn
-	                                   // for width w
-	subs    []*subTask                 // subagents under the items they ran in
+	// for width w
+	subs []*subTask // subagents under the items they ran in
 }
 
 // itemStats is what the panel remembers of one item.
