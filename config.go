@@ -9,7 +9,11 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
+	tickcfg "github.com/tick-agent/tick/agent/config"
+	"github.com/tick-agent/tick/agent/instructions"
+	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/provider"
 )
 
@@ -25,8 +29,9 @@ const version = "0.1.0-dev"
 // stream and spend much longer thinking before each tool call.
 const defaultModel = provider.DefaultModel
 
-// config is everything tick was asked to do, from its flags and the
-// environment.
+// config is everything tick was asked to do, from its flags, the
+// environment and the config files (settings, loaded once here and handed
+// down; apiKey, baseURL, model and contextWindow are its resolution).
 type config struct {
 	// Headless (-p).
 	prompt   string // the prompt; "-" means read it from stdin
@@ -35,17 +40,33 @@ type config struct {
 	verbose  bool   // --verbose: more progress on stderr
 	noColor  bool   // NO_COLOR is set or TERM is dumb
 
-	// The model.
-	apiKey  string // OPENAI_API_KEY
-	baseURL string // --base-url or OPENAI_BASE_URL
-	model   string // --model or TICK_MODEL
+	// The model, resolved from flags, environment and config files.
+	apiKey  string // OPENAI_API_KEY or the provider's key
+	baseURL string // --base-url, OPENAI_BASE_URL or the provider's base_url
+	model   string // --model, TICK_MODEL or the files' model
+	// settings are the effective config-file settings with their sources;
+	// nil only for --help and --version.
+	settings *tickcfg.Settings
+	flags    tickcfg.Flags // the model flags, to load the settings again
+	notices  []string      // shown at the top of the full-screen app's chat
+	// ext are the MCP servers, hooks and custom commands (see
+	// newExtensions); nil in the subcommands.
+	ext *extensions
+
+	// The project instructions (AGENTS.md files) and the line naming them.
+	instructions     instructions.Set
+	instructionsLine string
 
 	// The agent.
-	yolo          bool   // --yolo: approve every tool call
-	plan          bool   // --plan: start in plan mode
-	noReminder    bool   // --completion-reminder=false
-	workspace     string // -C/--workspace, absolute; default the working directory
-	contextWindow int    // --context-window; 0 picks from the model name
+	yolo          bool            // --yolo: approve every tool call
+	plan          bool            // --plan: start in plan mode
+	noReminder    bool            // --completion-reminder=false (else completion_reminder)
+	workspace     string          // -C/--workspace, absolute; default the working directory
+	contextWindow int             // --context-window; 0 picks from the model name
+	envAllow      []string        // --env-allow NAME (repeatable): secrets commands may see
+	sandbox       sandbox.Mode    // --sandbox MODE
+	idleTimeout   time.Duration   // --idle-timeout or idle_timeout; 0: the provider's default, <0: none
+	runner        *sandbox.Runner // built by run from the above; nil: plain bash
 
 	// The full-screen app.
 	colorFGBG string // COLORFGBG, a fallback for the background colour
@@ -54,7 +75,13 @@ type config struct {
 	cont      bool   // -c/--continue: reopen the workspace's latest session
 	resume    string // --resume ID: reopen that session (a unique prefix is enough)
 	noSession bool   // --no-session: save nothing
-	cmd       string // a subcommand: "sessions"
+	cmd       string // a subcommand: "sessions", "config" or "config path"
+
+	// The full-screen app's first prompt: tick "fix the build".
+	initial string
+	// Where the app keeps the workspace's prompt history ("": nowhere);
+	// set by run, not by a flag.
+	historyFile string
 
 	help    bool // -h/--help
 	version bool // --version
@@ -80,17 +107,27 @@ func usagef(format string, args ...any) error {
 // find the working directory.
 func parseConfig(args []string, env func(string) string) (config, error) {
 	var c config
-	if len(args) > 0 && args[0] == "sessions" {
+	switch {
+	case len(args) > 1 && args[0] == "config" && args[1] == "path":
+		c.cmd, args = "config path", args[2:]
+	case len(args) > 0 && (args[0] == "sessions" || args[0] == "config"):
 		c.cmd, args = args[0], args[1:]
+	case len(args) > 0 && args[0] == "mcp":
+		if len(args) < 2 || (args[1] != "list" && args[1] != "trust") {
+			return c, usagef("tick mcp takes list or trust: tick mcp list, tick mcp trust")
+		}
+		c.cmd, args = "mcp "+args[1], args[2:]
 	}
+	var flags tickcfg.Flags
 	fs := flag.NewFlagSet("tick", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // run prints the error, and the usage for -h
 	fs.Usage = func() {}
 	prompt := fs.String("p", "", "")
 	fs.BoolVar(&c.json, "json", false, "")
 	fs.BoolVar(&c.verbose, "verbose", false, "")
-	fs.StringVar(&c.model, "model", "", "")
-	fs.StringVar(&c.baseURL, "base-url", "", "")
+	fs.StringVar(&flags.Model, "model", "", "")
+	fs.StringVar(&flags.BaseURL, "base-url", "", "")
+	fs.StringVar(&flags.Provider, "provider", "", "")
 	fs.BoolVar(&c.yolo, "yolo", false, "")
 	fs.BoolVar(&c.plan, "plan", false, "")
 	reminder := fs.Bool("completion-reminder", true, "")
@@ -100,6 +137,30 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	fs.BoolVar(&c.cont, "c", false, "")
 	fs.BoolVar(&c.cont, "continue", false, "")
 	fs.StringVar(&c.resume, "resume", "", "")
+	fs.Func("sandbox", "", func(v string) error {
+		m, err := sandbox.ParseMode(v)
+		c.sandbox = m
+		return err
+	})
+	fs.Func("env-allow", "", func(v string) error {
+		v = strings.TrimSpace(v)
+		if v == "" || strings.ContainsAny(v, "= \t") {
+			return fmt.Errorf("--env-allow needs a variable name, not %q", v)
+		}
+		c.envAllow = append(c.envAllow, v)
+		return nil
+	})
+	fs.Func("idle-timeout", "", func(v string) error {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		switch {
+		case err != nil || d < 0:
+			return fmt.Errorf("--idle-timeout needs a duration such as 90s or 5m (0 for none), not %q", v)
+		case d == 0:
+			d = -1 // none
+		}
+		c.idleTimeout = d
+		return nil
+	})
 	fs.BoolVar(&c.noSession, "no-session", false, "")
 	fs.BoolVar(&c.version, "version", false, "")
 	fs.BoolVar(&c.help, "h", false, "")
@@ -129,10 +190,13 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	c.prompt = *prompt
 	c.noReminder = !*reminder
 	if fs.NArg() > 0 {
-		if c.cmd != "" {
+		switch {
+		case c.cmd != "":
 			return c, usagef("unexpected argument %q: tick %s takes no arguments", fs.Arg(0), c.cmd)
+		case c.headless:
+			return c, usagef("unexpected argument %q: -p takes the prompt as its value (quote it: -p \"fix the build\"), and flags go before it", fs.Arg(0))
 		}
-		return c, usagef("unexpected argument %q: give the prompt with -p PROMPT, or run tick without arguments for the full-screen app", fs.Arg(0))
+		c.initial = strings.TrimSpace(strings.Join(fs.Args(), " "))
 	}
 	if err := c.checkSessionFlags(); err != nil {
 		return c, err
@@ -156,29 +220,59 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 
 	c.noColor = env("NO_COLOR") != "" || env("TERM") == "dumb"
 	c.colorFGBG = env("COLORFGBG")
-	c.apiKey = strings.TrimSpace(env("OPENAI_API_KEY"))
-	if c.baseURL == "" {
-		c.baseURL = strings.TrimSpace(env("OPENAI_BASE_URL"))
-	}
-	if c.model == "" {
-		c.model = strings.TrimSpace(env("TICK_MODEL"))
-	}
-	if c.model == "" {
-		c.model = defaultModel
-	}
 
 	ws, err := workspaceDir(c.workspace)
 	if err != nil {
 		return c, err
 	}
 	c.workspace = ws
+	flags.ContextWindow = c.contextWindow
+	c.flags = flags
+	if err := c.loadSettings(flags, env); err != nil {
+		return c, err
+	}
 	return c, nil
+}
+
+// loadSettings reads the config files and resolves them with the flags
+// and the environment into c.settings and the model fields. A bad file is
+// a usageError "path:line: ...".
+func (c *config) loadSettings(flags tickcfg.Flags, env func(string) string) error {
+	s, err := tickcfg.Load(tickcfg.Options{Env: env, Workspace: c.workspace, Flags: flags})
+	if err != nil {
+		return &usageError{msg: err.Error()}
+	}
+	c.settings = s
+	c.apiKey, c.baseURL, c.model, c.contextWindow = s.APIKey, s.BaseURL, s.Model, s.ContextWindow
+	if c.sandbox == "" {
+		m, err := sandbox.ParseMode(s.Sandbox)
+		if err != nil {
+			return &usageError{msg: fmt.Sprintf("config: sandbox: %v", err)}
+		}
+		c.sandbox = m
+	}
+	switch s.Network {
+	case "", sandbox.NetworkLoopback:
+	default:
+		return &usageError{msg: fmt.Sprintf("config: network = %q: use \"loopback\" or leave it out (no network)", s.Network)}
+	}
+	c.envAllow = append(c.envAllow, s.EnvAllow...)
+	if c.idleTimeout == 0 && s.IdleTimeout != "" {
+		if c.idleTimeout = s.IdleTimeoutDuration(); c.idleTimeout == 0 {
+			c.idleTimeout = -1 // "0s": none
+		}
+	}
+	return nil
 }
 
 // checkSessionFlags refuses combinations of the session flags that make no
 // sense.
 func (c config) checkSessionFlags() error {
 	switch {
+	case strings.HasPrefix(c.cmd, "config") && (c.headless || c.cont || c.resume != "" || c.yolo || c.json):
+		return usagef("tick %s takes only -C DIR and the model flags", c.cmd)
+	case strings.HasPrefix(c.cmd, "mcp") && (c.headless || c.cont || c.resume != "" || c.yolo):
+		return usagef("tick %s takes only -C DIR and --json", c.cmd)
 	case c.cmd == "sessions" && (c.headless || c.cont || c.resume != "" || c.yolo):
 		return usagef("tick sessions only lists this workspace's sessions; it takes -C DIR and --json")
 	case c.cont && c.resume != "":
@@ -189,8 +283,16 @@ func (c config) checkSessionFlags() error {
 
 // checkModelConfig says what to set when tick cannot reach any model.
 func (c config) checkModelConfig() error {
-	if c.apiKey == "" && c.baseURL == "" {
-		return &usageError{msg: "no model configured: set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL (or --base-url) for another OpenAI-compatible server such as Ollama (http://localhost:11434/v1)"}
+	if !c.settings.Configured() {
+		file := c.settings.UserFile
+		if file == "" {
+			file = "$XDG_CONFIG_HOME/tick/config.toml"
+		}
+		return &usageError{msg: "no model configured: run tick (without -p) to set one up, or write " + file +
+			", or set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL (or --base-url) for another OpenAI-compatible server such as Ollama (http://localhost:11434/v1)"}
+	}
+	if err := c.settings.NeedsKey(); err != nil {
+		return &usageError{msg: err.Error()}
 	}
 	return nil
 }
@@ -254,21 +356,37 @@ Chat Completions server.
 
 Usage:
   tick [flags]              open the full-screen app in the workspace
+  tick [flags] "PROMPT"     the same, with PROMPT sent as the first message
   tick -p PROMPT [flags]    run one turn headless: the answer on stdout,
                             progress (todo lists, tool calls) on stderr
   tick -p - [flags]         the same, reading the prompt from stdin
   tick -c [flags]           carry on with the workspace's latest session
                             (with -p too: tick -c -p "carry on")
   tick sessions [--json]    list the workspace's sessions, newest first
+  tick config               print the effective settings and where each
+                            came from (keys masked)
+  tick config path          print the config file's path
+  tick mcp list             start the MCP servers, list their state and tools
+  tick mcp trust            allow this project's MCP servers and hooks
+                            (from its .tick/config.toml), once
 
 Flags:
   -p PROMPT            run headless with this prompt ("-" reads stdin)
   --json               with -p: write every event as one JSON line on stdout
   --verbose            with -p: also show the model's text between tool calls,
                        its reasoning, tool output and token use on stderr
-  --model NAME         model name (default: $TICK_MODEL, else ` + defaultModel + `)
-  --base-url URL       API root of an OpenAI-compatible server
-                       (default: $OPENAI_BASE_URL, else the OpenAI API)
+  --model NAME         model name (default: $TICK_MODEL, else the config
+                       file's model, else ` + defaultModel + `)
+  --provider NAME      a provider of the config file, or a preset: openai,
+                       openrouter, deepseek, groq, mistral, ollama, lmstudio,
+                       llamacpp, vllm, jan
+  --base-url URL       API root of an OpenAI-compatible server (default:
+                       $OPENAI_BASE_URL, else the provider's, else OpenAI's)
+  --sandbox MODE       confine the model's commands: workspace-write (default:
+                       writes only in the workspace, its .git read-only, no
+                       network), read-only, or danger-full-access (none)
+  --env-allow NAME     let commands see the environment variable NAME even
+                       though its name looks like a secret (repeatable)
   --yolo               run commands and file changes without asking; with -p,
                        they are refused unless --yolo is given
   --plan               plan mode: the model investigates and proposes a plan
@@ -281,17 +399,32 @@ Flags:
   --context-window N   the model's context size in tokens (default: from the
                        model name, 128k when unknown); tick compacts the
                        conversation when a request comes near it
+  --idle-timeout D     end a model call when the server sends nothing for D
+                       (default 5m; 0 for none; config key idle_timeout)
   -c, --continue       reopen the latest session of the workspace
   --resume ID          reopen the session ID (a unique prefix is enough)
   --no-session         do not save this session
   --version            print the version and exit
   -h, --help           print this help and exit
 
+Configuration:
+  $XDG_CONFIG_HOME/tick/config.toml (default ~/.config/tick/config.toml),
+  then the project's .tick/config.toml, which may not set base URLs, keys
+  or commands. Flags win over the environment, which wins over the files:
+
+    provider = "local"
+    model = "qwen2.5-coder:7b"
+    [providers.local]
+    base_url = "http://127.0.0.1:11434/v1"
+    api_key_env = "MY_KEY_VAR"   # or api_key = "..." in a 0600 file
+    context_window = 32768
+
 Environment:
   OPENAI_API_KEY   API key; not needed for a local server set with OPENAI_BASE_URL
   OPENAI_BASE_URL  API root, e.g. http://localhost:11434/v1 for Ollama
   TICK_MODEL       the default model name
   NO_COLOR         set to disable colours in -p progress output
+  XDG_CONFIG_HOME  the config file is $XDG_CONFIG_HOME/tick/config.toml
   XDG_STATE_HOME   sessions are saved in $XDG_STATE_HOME/tick/sessions
                    (default ~/.local/state/tick/sessions)
 

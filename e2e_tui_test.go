@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/tick-agent/tick/agent/sandbox"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +35,9 @@ var e2eBuild struct {
 
 // TestMain runs the package's tests, then removes the shared binary.
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		os.Exit(sandbox.Main(os.Args[2:])) // tick re-executes itself for commands
+	}
 	code := m.Run()
 	if e2eBuild.dir != "" {
 		_ = os.RemoveAll(e2eBuild.dir)
@@ -69,15 +73,21 @@ func sharedTick(t *testing.T) string {
 // home, with extra flags, and waits for the idle input.
 func startApp(t *testing.T, srv *providertest.Server, extra ...string) *tmuxPane {
 	t.Helper()
+	return startAppAt(t, srv, t.TempDir(), t.TempDir(), extra...)
+}
+
+// startAppAt is startApp in the given home and workspace directories (a
+// test that restarts tick passes the same ones again).
+func startAppAt(t *testing.T, srv *providertest.Server, home, ws string, extra ...string) *tmuxPane {
+	t.Helper()
 	needTmux(t) // before the build
 	bin := sharedTick(t)
-	home := t.TempDir()
 	env := []string{
 		"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + home,
 		"XDG_STATE_HOME=" + filepath.Join(home, "state"),
 		"OPENAI_BASE_URL=" + srv.URL, "OPENAI_API_KEY=test-key",
 	}
-	p := startTmux(t, env, append([]string{bin, "-C", t.TempDir()}, extra...)...)
+	p := startTmux(t, env, append([]string{bin, "-C", ws}, extra...)...)
 	p.waitFor(placeholder)
 	return p
 }
@@ -427,7 +437,7 @@ func TestE2EHelp(t *testing.T) {
 	srv := providertest.New(t)
 	p := startApp(t, srv)
 	p.typeText("?")
-	p.waitFor("Keys", "interrupt", "queue as the next turn", "todo panel")
+	p.waitFor("Keys", "interrupt", "complete · queue (running)", "retry the failed turn", "quit (empty input)", "todo panel", "/retry")
 	p.send("Escape") // closes the help; the "?" was not typed into the input
 	p.waitGone("todo panel")
 	p.waitFor(placeholder)

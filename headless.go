@@ -14,6 +14,7 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/ui/printer"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // maxStdinPrompt caps a prompt read from stdin (-p -).
@@ -31,10 +32,15 @@ func runHeadless(cfg config, ag *agent.Agent, rec *sessionRecorder, ld *session.
 	if err != nil {
 		return fail(stderr, err)
 	}
+	if cfg.ext != nil {
+		for _, n := range cfg.ext.notices {
+			fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(n))
+		}
+	}
 	if ld != nil {
 		fmt.Fprintf(stderr, "tick: %s\n", resumedLine(ld))
 		if !ld.Todos.Empty() {
-			fmt.Fprintf(stderr, "%s\n", ld.Todos.Render())
+			fmt.Fprintf(stderr, "%s\n", termsafe.Text(ld.Todos.Render())) // written by the model
 		}
 	}
 	if cfg.verbose && rec != nil {

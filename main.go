@@ -14,9 +14,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/sandbox"
+	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // Exit codes.
@@ -29,6 +33,9 @@ const (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
+		os.Exit(sandbox.Main(os.Args[2:])) // a command the model runs
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
@@ -48,13 +55,28 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		fmt.Fprintln(stdout, versionString())
 		return exitOK
 	}
-	if cfg.cmd == "sessions" {
+	switch cfg.cmd {
+	case "sessions":
+		printWarnings(cfg, stderr)
 		return runSessions(cfg, env, stdout, stderr)
+	case "config", "config path":
+		return runConfigCmd(cfg, stdout, stderr)
+	case "mcp list", "mcp trust":
+		printWarnings(cfg, stderr)
+		return runMCPCmd(cfg, env, stdout, stderr)
+	}
+
+	if !cfg.headless && !cfg.settings.Configured() {
+		var code int
+		var ok bool
+		if cfg, code, ok = firstRun(cfg, env, stdin, stdout, stderr); !ok {
+			return code
+		}
 	}
 	if err := cfg.checkModelConfig(); err != nil {
 		return fail(stderr, err)
 	}
-	client, err := provider.New(provider.Config{APIKey: cfg.apiKey, BaseURL: cfg.baseURL, Model: cfg.model})
+	client, err := provider.New(provider.Config{APIKey: cfg.apiKey, BaseURL: cfg.baseURL, Model: cfg.model, IdleTimeout: cfg.idleTimeout})
 	if err != nil {
 		return fail(stderr, &usageError{msg: err.Error()})
 	}
@@ -63,6 +85,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 			return fail(stderr, err) // before a session is opened for nothing
 		}
 	}
+	cfg.notices = append(cfg.notices, discoverContext(&cfg)...)
+	loadInstructions(&cfg, env)
+	x, err := newExtensions(cfg, env, true) // servers start in the background
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer x.close()
+	cfg.ext = x
 	rec, ld, err := startSession(cfg, env, stderr)
 	if err != nil {
 		return fail(stderr, err)
@@ -70,6 +100,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	if rec != nil {
 		defer rec.Close()
 	}
+	runner, cleanup, err := newSandbox(cfg)
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer cleanup()
+	cfg.runner = runner
 	ag, err := newAgent(cfg, client, rec)
 	if err != nil {
 		return fail(stderr, err)
@@ -80,13 +116,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		}
 	}
 	if cfg.headless {
+		printWarnings(cfg, stderr)
+		if cfg.verbose && cfg.instructionsLine != "" {
+			fmt.Fprintf(stderr, "tick: %s\n", cfg.instructionsLine)
+		}
 		return runHeadless(cfg, ag, rec, ld, stdin, stdout, stderr)
+	}
+	if !cfg.noSession {
+		cfg.historyFile = promptHistoryFile(env, cfg.workspace)
 	}
 	return runTUI(cfg, client, ag, rec, ld, stdin, stdout, stderr)
 }
 
 // newAgent returns an agent for cfg talking to client, saving through rec
-// (nil: nothing is saved).
+// (nil: nothing is saved), running commands through cfg.runner.
 func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.Agent, error) {
 	mode := agent.ApproveAsk
 	switch {
@@ -101,12 +144,15 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		Workspace:     cfg.workspace,
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
+		Instructions:  cfg.instructions.Text,
+		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
 
-		NoCompletionReminder: cfg.noReminder,
+		NoCompletionReminder: cfg.noReminder || (cfg.settings != nil && !cfg.settings.CompletionReminderOn()),
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface
 	}
+	cfg.ext.configure(&acfg, rec)
 	ag, err := agent.New(acfg)
 	if err != nil {
 		return nil, fmt.Errorf("start the agent: %w", err)
@@ -117,10 +163,25 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 	return ag, nil
 }
 
+// commandEnv is the environment the model's commands get: environ without
+// the API key tick uses and every variable whose name looks like a secret,
+// except those the user allowed by name with --env-allow.
+func commandEnv(cfg config, environ []string) []string {
+	drop := []string{"OPENAI_API_KEY"}
+	if cfg.apiKey != "" { // whatever variable holds the key tick sends
+		for _, kv := range environ {
+			if name, v, _ := strings.Cut(kv, "="); v == cfg.apiKey {
+				drop = append(drop, name)
+			}
+		}
+	}
+	return sandbox.ScrubEnv(environ, drop, cfg.envAllow)
+}
+
 // fail reports err on stderr and returns its exit code: exitUsage for a
 // usageError, exitError otherwise.
 func fail(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "tick: %v\n", err)
+	fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(err.Error())) // errors may quote a server
 	var ue *usageError
 	if errors.As(err, &ue) {
 		if ue.help {

@@ -37,9 +37,11 @@ func quietReminder(args []string) []string {
 			return args
 		}
 	}
-	if len(args) > 0 && (args[0] == "sessions" || !strings.HasPrefix(args[0], "-")) {
-		// a subcommand, or the binary's path: the flag goes after it
-		return append([]string{args[0], "--completion-reminder=false"}, args[1:]...)
+	switch {
+	case len(args) > 0 && strings.Contains(args[0], "/"): // the binary's path
+		return append([]string{args[0]}, quietReminder(args[1:])...)
+	case len(args) > 0 && !strings.HasPrefix(args[0], "-"): // a subcommand runs no turn
+		return args
 	}
 	return append([]string{"--completion-reminder=false"}, args...)
 }
@@ -304,10 +306,16 @@ func TestErrors(t *testing.T) {
 			wantErr: []string{"--json works only with -p"},
 		},
 		{
-			name:    "a stray argument",
-			args:    func(url, ws string) []string { return []string{"fix the bug"} },
+			name:    "a stray argument after -p",
+			args:    func(url, ws string) []string { return []string{"-p", "x", "fix the bug"} },
 			code:    exitUsage,
-			wantErr: []string{`unexpected argument "fix the bug"`, "-p PROMPT"},
+			wantErr: []string{`unexpected argument "fix the bug"`, "-p takes the prompt"},
+		},
+		{
+			name:    "a prompt for the TUI needs a terminal",
+			args:    func(url, ws string) []string { return []string{"--base-url", url, "-C", ws, "fix the bug"} },
+			code:    exitUsage,
+			wantErr: []string{"needs a terminal"},
 		},
 		{
 			name:    "missing workspace",

@@ -16,6 +16,7 @@ import (
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // sessionRecorder saves the conversation as it happens: it is the agent's
@@ -163,6 +164,10 @@ func startSession(cfg config, env func(string) string, stderr io.Writer) (*sessi
 		}
 	} else {
 		st, loaded, err := session.Open(info.Path)
+		var locked *session.LockedError
+		if errors.As(err, &locked) {
+			return nil, nil, fmt.Errorf("session %s is open in another tick%s; quit that one first, or run tick without -c/--resume for a new session", info.ID, pidNote(locked.PID))
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("resume session %s: %w", info.ID, err)
 		}
@@ -253,7 +258,7 @@ func formatSessions(all []session.Info, width int) string {
 			started: in.Started.Local().Format("2006-01-02 15:04"),
 			turns:   fmt.Sprintf("%*d %s", wNum, in.Turns, plural(in.Turns, "turn")),
 			todo:    "-",
-			prompt:  in.FirstPrompt,
+			prompt:  termsafe.Line(in.FirstPrompt),
 		}
 		if in.Total > 0 {
 			r.todo = fmt.Sprintf("%d/%d", in.Done, in.Total)

@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -40,6 +43,8 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 	dark := detectDark(cfg.colorFGBG, bgQueryTimeout)
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP)
 	defer stop()
+	ctx, terminated, stopTerm := terminateContext(ctx)
+	defer stopTerm()
 	ts := &tuiSession{cfg: cfg, client: client, ag: ag, rec: rec}
 	defer ts.close()
 	uc := ui.Config{
@@ -52,16 +57,33 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Commands:  ts.commands(),
 		Sessions:  ts.sessions,
 		Resume:    ts.resume,
+		Fork:      ts.fork,
+		Screen:    out,
+		Env:       os.Environ(),
+
+		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md for this project", "trust": "allow this project's MCP servers and hooks"},
+		HistoryFile: cfg.historyFile,
+		Prompt:      cfg.initial,
+	}
+	if cfg.instructionsLine != "" {
+		uc.Notices = append(uc.Notices, cfg.instructionsLine)
+	}
+	uc.Notices = append(append(uc.Notices, cfg.notices...), cfg.settings.Warnings...)
+	if x := cfg.ext; x != nil {
+		uc.Notices = append(uc.Notices, x.notices...)
+		uc.Custom, uc.MCP = x.uiCustom(), x.uiMCP()
 	}
 	if ld != nil {
-		uc.History, uc.Todos = ld.History, ld.Todos
-		uc.Notices = sessionNotices(ld)
+		uc.History, uc.Todos = agent.Replay(ld.History, ld.CompactedAt...), ld.Todos
+		uc.Notices = append(uc.Notices, sessionNotices(ld)...)
 	}
 	if rec == nil && !cfg.noSession {
 		uc.Notices = append(uc.Notices, "this session is not saved: the sessions directory is not usable (the reason is printed on stderr)")
 	}
 	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
 	switch {
+	case terminated():
+		return exitTerminated
 	case errors.Is(err, tea.ErrInterrupted):
 		return exitInterrupted
 	case err != nil:
@@ -98,7 +120,11 @@ type tuiSession struct {
 
 // commands returns the slash commands for ui.Config.Commands.
 func (ts *tuiSession) commands() map[string]func() tea.Cmd {
-	return map[string]func() tea.Cmd{"new": ts.newSession}
+	cmds := map[string]func() tea.Cmd{"new": ts.newSession, "init": initCommand}
+	if ts.cfg.ext != nil && ts.cfg.ext.needsTrust() {
+		cmds["trust"] = ts.cfg.ext.trustCommand
+	}
+	return cmds
 }
 
 // current returns the agent and recorder in use.
@@ -174,8 +200,21 @@ func (ts *tuiSession) sessions() ([]ui.SessionInfo, error) {
 // resume switches to the workspace's session id, for the /sessions picker:
 // it opens the session's file (repairing it as tick -c does), gives a new
 // agent its history and todo list, and closes the session in use. On error
-// nothing changes. The app calls it only while no turn runs.
+// nothing changes; a session open in another tick gives an error wrapping
+// ui.ErrSessionOpen, and the picker offers fork. The app calls it only
+// while no turn runs.
 func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
+	return ts.switchTo(id, "resume", session.Open)
+}
+
+// fork copies the workspace's session id, open in another tick, into a new
+// session and switches to it, as resume does.
+func (ts *tuiSession) fork(id string) (ui.ResetMsg, error) {
+	return ts.switchTo(id, "fork", session.Fork)
+}
+
+// switchTo opens session id with open and makes it the conversation in use.
+func (ts *tuiSession) switchTo(id, verb string, open func(string) (*session.Store, *session.Loaded, error)) (ui.ResetMsg, error) {
 	_, old := ts.current()
 	if old == nil || old.dir == "" {
 		return ui.ResetMsg{}, errNotSaved
@@ -184,7 +223,11 @@ func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
 	if err != nil {
 		return ui.ResetMsg{}, fmt.Errorf("find session %s: %w", id, err)
 	}
-	st, ld, err := session.Open(info.Path)
+	st, ld, err := open(info.Path)
+	var locked *session.LockedError
+	if errors.As(err, &locked) {
+		return ui.ResetMsg{}, fmt.Errorf("%w%s", ui.ErrSessionOpen, pidNote(locked.PID))
+	}
 	if err != nil {
 		return ui.ResetMsg{}, err
 	}
@@ -195,18 +238,26 @@ func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
 	}
 	if err != nil {
 		_ = rec.Close()
-		return ui.ResetMsg{}, fmt.Errorf("resume session %s: %w", id, err)
+		return ui.ResetMsg{}, fmt.Errorf("%s session %s: %w", verb, id, err)
 	}
 	ts.mu.Lock()
 	if ts.closed {
 		ts.mu.Unlock()
 		_ = rec.Close()
-		return ui.ResetMsg{}, fmt.Errorf("resume session %s: the app has ended", id)
+		return ui.ResetMsg{}, fmt.Errorf("%s session %s: the app has ended", verb, id)
 	}
 	ts.ag, ts.rec = ag, rec
 	ts.mu.Unlock()
 	_ = old.Close()
-	return ui.ResetMsg{Agent: ag, History: ld.History, Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
+	return ui.ResetMsg{Agent: ag, History: agent.Replay(ld.History, ld.CompactedAt...), Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
+}
+
+// pidNote is " (pid N)", or "" for an unknown pid.
+func pidNote(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (pid %d)", pid)
 }
 
 // sessionNotices says which session was resumed and what its loading
@@ -218,4 +269,16 @@ func sessionNotices(ld *session.Loaded) []string {
 // noticeCmd returns a command that shows text in the chat.
 func noticeCmd(text string) tea.Cmd {
 	return func() tea.Msg { return ui.NoticeMsg{Text: text} }
+}
+
+// promptHistoryFile is where the app keeps the prompts sent in workspace:
+// beside the sessions directory, one file per workspace named by a hash of
+// its path. It is "" when there is no state directory.
+func promptHistoryFile(env func(string) string, workspace string) string {
+	dir, err := session.DefaultDir(env)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(workspace))
+	return filepath.Join(filepath.Dir(dir), "history", hex.EncodeToString(sum[:8])+".jsonl")
 }

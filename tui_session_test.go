@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/provider/providertest"
 )
@@ -195,10 +196,17 @@ func TestTUISessionPickerFuncs(t *testing.T) {
 }
 
 // dumpHistory flattens messages for a substring check.
-func dumpHistory(ms []provider.Message) string {
+func dumpHistory(evs []agent.Event) string {
 	var b strings.Builder
-	for _, m := range ms {
-		b.WriteString(string(m.Role) + ": " + m.Content + "\n")
+	for _, ev := range evs {
+		switch ev := ev.(type) {
+		case agent.UserMessage:
+			b.WriteString("user: " + ev.Text + "\n")
+		case agent.AssistantDone:
+			b.WriteString("assistant: " + ev.Text + "\n")
+		case agent.ToolEnd:
+			b.WriteString("tool: " + ev.Output + "\n")
+		}
 	}
 	return b.String()
 }

@@ -62,8 +62,15 @@ type Config struct {
 	// Tools overrides the base tools (bash and the file tools); nil means
 	// the standard set for Workspace. todo and task are always added.
 	Tools []tools.Tool
+	// ToolOptions tunes the base tools (timeouts, the commands'
+	// environment); ignored when Tools is set.
+	ToolOptions tools.Options
 	// SystemPrompt overrides the embedded system prompt.
 	SystemPrompt string
+	// Instructions are the user's project instructions (AGENTS.md files,
+	// see package instructions), appended to the system prompt of the
+	// agent and its subagents.
+	Instructions string
 	// MaxRounds caps the model calls of one turn; 0 means 200.
 	MaxRounds int
 	// Recorder, when set, persists every message and todo change.
@@ -75,6 +82,14 @@ type Config struct {
 	// the model ends it while todo items are still open
 	// (completion_reminder = false in the configuration).
 	NoCompletionReminder bool
+	// ToolSource, when set, adds tools at the start of every turn (the
+	// tools of MCP servers).
+	ToolSource ToolSource
+	// Hooks, when set, runs the user's hook commands (see Hooks).
+	Hooks Hooks
+	// SessionID, when set, names the session for hooks (it may return ""
+	// before the session's first message is saved).
+	SessionID func() string
 }
 
 // ErrBusy is returned by Run's TurnEnd when a turn is already running.
@@ -89,12 +104,14 @@ type Agent struct {
 	mu         sync.Mutex
 	history    []provider.Message // without the system prompt
 	todos      todo.List
-	steer      []string
+	steer      []steerMsg // handed to the running turn, not delivered yet
+	steerSeq   int        // the id of the last steer message
 	running    bool
 	approved   map[string]bool // tools the user allowed for the session
 	lastPrompt int             // tokens of the last request and its answer
 	mode       Mode            // see Mode; guarded by mu
 	plan       planState       // the user's side of the plan; guarded by mu
+	failed     bool            // the last model turn failed (see Retry)
 }
 
 // New returns an Agent for cfg, with an empty history and todo list.
@@ -112,7 +129,7 @@ func New(cfg Config) (*Agent, error) {
 			return nil, fmt.Errorf("agent: open workspace %q: %w", cfg.Workspace, err)
 		}
 		cfg.Workspace = ws.Root()
-		base = tools.Base(ws, tools.Options{})
+		base = tools.Base(ws, cfg.ToolOptions)
 	}
 	if cfg.MaxRounds <= 0 {
 		cfg.MaxRounds = 200
@@ -143,7 +160,7 @@ func (a *Agent) begin() (out chan Event, ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.running {
-		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error()}
+		out <- TurnEnd{Reason: ReasonError, Err: ErrBusy, Error: ErrBusy.Error(), Kind: KindBusy}
 		close(out)
 		return out, false
 	}
@@ -155,35 +172,48 @@ func (a *Agent) begin() (out chan Event, ok bool) {
 // marks the agent idle, sends end and closes out.
 func (a *Agent) finish(out chan<- Event, end TurnEnd) {
 	a.mu.Lock()
-	end.Undelivered = a.steer
+	for _, s := range a.steer {
+		end.Undelivered = append(end.Undelivered, s.text)
+	}
 	a.steer = nil
 	a.running = false
 	a.mu.Unlock()
 	if end.Err != nil {
 		end.Error = end.Err.Error()
+		if end.Kind == KindNone {
+			end.Kind = KindOf(end.Err)
+		}
 	}
 	out <- end
 	close(out)
 }
 
+// steerMsg is a message handed to the running turn with Steer.
+type steerMsg struct {
+	id   int
+	text string
+}
+
 // Steer hands a message to the running turn: it is added to the
-// conversation as a user message just before the next model call, and a
-// SteerDelivered event says so. It returns false, and keeps nothing, when
-// no turn is running; the caller should then start a turn with Run. A
-// message still undelivered when the turn ends comes back in
-// TurnEnd.Undelivered.
-func (a *Agent) Steer(text string) bool {
+// conversation as a user message just before the next model call (all
+// messages waiting then, in order), and a SteerDelivered event with the
+// returned id says so. It returns ok false, and keeps nothing, when no turn
+// is running; the caller should then start a turn with Run. Ids are
+// positive and unique for the Agent's life. A message still undelivered
+// when the turn ends comes back in TurnEnd.Undelivered.
+func (a *Agent) Steer(text string) (id int, ok bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if !a.running {
-		return false
+		return 0, false
 	}
-	a.steer = append(a.steer, text)
+	a.steerSeq++
+	a.steer = append(a.steer, steerMsg{id: a.steerSeq, text: text})
 	select { // a turn paused at a gate goes on with the message
 	case a.plan.resume <- struct{}{}:
 	default:
 	}
-	return true
+	return a.steerSeq, true
 }
 
 // History returns a copy of the conversation so far, without the system
@@ -214,5 +244,10 @@ func (a *Agent) Restore(history []provider.Message, list todo.List) error {
 	a.todos = list.Clone()
 	a.plan = planState{}
 	a.plan.init()
+	for _, ev := range Replay(a.history) { // go on counting revisions where the replay ends
+		if up, ok := ev.(TodoUpdate); ok {
+			a.plan.rev = up.Rev
+		}
+	}
 	return nil
 }

@@ -13,11 +13,10 @@ import (
 	"github.com/tick-agent/tick/provider"
 )
 
-// Results the model sees for calls cut short by the user.
-const (
-	interruptedResult = "Error: interrupted by the user"
-	notRunResult      = "Error: interrupted by the user before this tool ran"
-)
+// interruptedResult is what the model sees for a call cut short by the
+// user or never run (the one wording, shared with compaction and session
+// repair).
+const interruptedResult = provider.Interrupted
 
 // dispatch runs the calls of one assistant message in order and appends one
 // tool message per call. When ctx is cancelled, the running call ends and
@@ -25,24 +24,27 @@ const (
 // valid. It reports whether a todo call was among them.
 func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTodo bool) {
 	for _, c := range calls {
-		if c.Name == todoName {
+		if c.Name == TodoTool {
 			usedTodo = true
 		}
 		if ctx.Err() != nil {
-			l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: notRunResult})
+			l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: interruptedResult})
 			continue
 		}
-		l.emit(ToolStart{ID: c.ID, Name: c.Name, Args: c.Arguments, Summary: tools.Summary(c.Name, json.RawMessage(c.Arguments))})
+		l.emit(ToolStart{ID: c.ID, Name: c.Name, Args: c.Arguments, Summary: summary(c.Name, c.Arguments)})
 		start := time.Now()
-		out, isErr := l.call(withCallID(ctx, c.ID), c)
+		live := newLiveOutput(c.ID, l.emit)
+		out, isErr := l.call(tools.WithProgress(withCallID(ctx, c.ID), live), c)
+		live.stop() // no ToolOutput after ToolEnd
 		if ctx.Err() != nil && !isErr {
 			// The tool stopped early and said so in its output; flag it
 			// as an error so the model does not trust a partial result.
 			isErr = true
-			if !strings.Contains(out, "interrupted") {
+			if !strings.Contains(out, interruptedResult) {
 				out += "\n" + interruptedResult
 			}
 		}
+		l.postToolHook(ctx, c, out, isErr)
 		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: out, IsError: isErr, Duration: time.Since(start)})
 		l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: out})
 	}
@@ -67,6 +69,9 @@ func (l *loop) call(ctx context.Context, c provider.ToolCall) (out string, isErr
 	}
 	if !json.Valid(args) {
 		return fmt.Sprintf("Error: the arguments of %s are not valid JSON (%s); send one JSON object matching the tool's schema", c.Name, snippet(c.Arguments, 200)), true
+	}
+	if msg, blocked := l.preToolHook(ctx, c, args); blocked {
+		return msg, true
 	}
 	if ap, ok := t.(tools.Approvable); ok {
 		if msg, allowed := l.approve(ctx, c, ap, args); !allowed {
@@ -111,7 +116,7 @@ func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approv
 	l.emitApproval(ApprovalRequest{ID: c.ID, Tool: c.Name, Summary: summary, Detail: detail, Reply: reply})
 	select {
 	case <-ctx.Done():
-		return interruptedResult + " while waiting for approval", false
+		return interruptedResult + " (it was waiting for approval)", false
 	case ans := <-reply:
 		if ans.Always && !every {
 			l.a.mu.Lock()

@@ -122,8 +122,10 @@ type Approval struct {
 }
 
 // SteerDelivered reports that a message given to Steer was added to the
-// conversation, just before the next model call.
+// conversation, just before the next model call. ID is what Steer
+// returned for it.
 type SteerDelivered struct {
+	ID   int    `json:"id"`
 	Text string `json:"text"`
 }
 
@@ -152,13 +154,15 @@ const (
 )
 
 // TurnEnd is the last event of every turn. Err is set when Reason is
-// ReasonError. Undelivered holds Steer messages that never reached the
-// model, in order, so the front-end can give them back to the user.
+// ReasonError, and Kind then classifies it (see KindOf). Undelivered holds
+// Steer messages that never reached the model, in order, so the front-end
+// can give them back to the user.
 type TurnEnd struct {
-	Reason      Reason   `json:"reason"`
-	Err         error    `json:"-"`
-	Error       string   `json:"error,omitempty"`
-	Undelivered []string `json:"undelivered,omitempty"`
+	Reason      Reason    `json:"reason"`
+	Err         error     `json:"-"`
+	Error       string    `json:"error,omitempty"`
+	Kind        ErrorKind `json:"kind,omitempty"`
+	Undelivered []string  `json:"undelivered,omitempty"`
 }
 
 // Type implementations.

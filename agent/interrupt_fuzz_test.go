@@ -208,7 +208,8 @@ func interruptRun(t *testing.T, srv *providertest.Server, client *provider.Clien
 }
 
 // phaseOf says where in the turn the interrupt landed, from the history
-// it left.
+// it left. A call never run is answered with the bare interrupted wording
+// after a call of the same message that completed.
 func phaseOf(history []provider.Message) string {
 	names := map[string]string{}
 	for _, m := range history {
@@ -216,24 +217,26 @@ func phaseOf(history []provider.Message) string {
 			names[c.ID] = c.Name
 		}
 	}
-	phase := ""
+	ranBefore := false // a call of the current message completed
 	for _, m := range history {
-		if m.Role != provider.RoleTool || !strings.Contains(m.Content, "interrupted") {
+		if m.Role != provider.RoleTool {
+			ranBefore = false
+			continue
+		}
+		if !strings.Contains(m.Content, provider.Interrupted) {
+			ranBefore = true
 			continue
 		}
 		switch name := names[m.ToolCallID]; {
 		case strings.Contains(m.Content, "waiting for approval"):
 			return "approval wait"
-		case name == "task":
+		case name == agent.TaskTool:
 			return "subagent"
-		case strings.Contains(m.Content, "before this tool ran"):
-			phase = "between calls"
+		case m.Content == provider.Interrupted && ranBefore:
+			return "between calls"
 		default:
 			return name
 		}
-	}
-	if phase != "" {
-		return phase
 	}
 	if last := history[len(history)-1]; last.Role == provider.RoleAssistant && len(last.ToolCalls) == 0 {
 		return "stream"

@@ -38,11 +38,28 @@ type loop struct {
 	sinceTodo     int  // consecutive tool rounds without a todo call
 	compactFailed bool // a compaction failed this turn; do not retry every round
 	reminded      bool // the model was reminded of open items this turn
+	extra         []tools.Tool // a parent's extra tools (MCP), see addTools
 }
 
 // turn runs one parent turn and delivers its events on out.
 func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
-	l := &loop{
+	l := a.parentLoop(out)
+	if err := l.promptHook(ctx, prompt); err != nil {
+		a.mu.Lock()
+		a.failed = false // a refused prompt is nothing to retry
+		a.mu.Unlock()
+		a.finish(out, TurnEnd{Reason: ReasonError, Err: err})
+		return
+	}
+	l.addTools(ctx)
+	l.add(provider.Message{Role: provider.RoleUser, Content: prompt})
+	a.runParent(ctx, l, out)
+}
+
+// parentLoop returns the loop of a parent turn delivering events on out,
+// without its tools (see addTools).
+func (a *Agent) parentLoop(out chan<- Event) *loop {
+	return &loop{
 		a:         a,
 		system:    a.systemPrompt(),
 		emit:      func(ev Event) { out <- ev },
@@ -51,9 +68,21 @@ func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
 		mu:        &a.mu,
 		hist:      &a.history,
 	}
-	l.tools = l.toolsFor(a.Mode())
-	l.add(provider.Message{Role: provider.RoleUser, Content: prompt})
-	a.finish(out, l.run(ctx))
+}
+
+// addTools gives a parent loop its tools: the base ones, todo, task and
+// the extra tools (MCP).
+func (l *loop) addTools(ctx context.Context) {
+	l.extra = l.extraTools(ctx)
+	l.tools = l.toolsFor(l.a.Mode())
+}
+
+// runParent runs a parent loop to its end, runs the stop hook and ends the
+// turn.
+func (a *Agent) runParent(ctx context.Context, l *loop, out chan<- Event) {
+	end := l.run(ctx)
+	l.stopHook(ctx, end)
+	a.finishTurn(out, end)
 }
 
 // run calls the model until it answers without tool calls, the context is
@@ -122,9 +151,9 @@ func (l *loop) deliverSteers() {
 	msgs := l.a.steer
 	l.a.steer = nil
 	l.a.mu.Unlock()
-	for _, text := range msgs {
-		l.add(provider.Message{Role: provider.RoleUser, Content: text})
-		l.emit(SteerDelivered{Text: text})
+	for _, s := range msgs {
+		l.add(provider.Message{Role: provider.RoleUser, Content: s.text})
+		l.emit(SteerDelivered{ID: s.id, Text: s.text})
 	}
 }
 

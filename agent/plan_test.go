@@ -13,6 +13,10 @@ import (
 
 const twoOpen = `{"goal":"G","items":[{"id":"1","text":"ALPHA","status":"completed"},{"id":"2","text":"BRAVO","status":"in_progress"},{"id":"3","text":"CHARLIE","status":"pending"}]}`
 
+// noReminder turns the completion reminder off, for tests whose model
+// ends its turn with items open on purpose.
+func noReminder(c *agent.Config) { c.NoCompletionReminder = true }
+
 func eventsOf[T agent.Event](evs []agent.Event) []T {
 	var out []T
 	for _, ev := range evs {

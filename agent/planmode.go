@@ -44,14 +44,15 @@ func planTools(base []tools.Tool) []tools.Tool {
 	return out
 }
 
-// toolsFor returns the tools of a parent loop in mode m: the base tools
-// (filtered in plan mode) with todo and task.
+// toolsFor returns the tools of a parent loop in mode m: the base tools,
+// todo, task and the extra tools (MCP), filtered in plan mode.
 func (l *loop) toolsFor(m Mode) []tools.Tool {
-	base := l.a.tools
+	base, extra := l.a.tools, l.extra
 	if m == ModePlan {
-		base = planTools(base)
+		base, extra = planTools(base), planTools(extra)
 	}
-	return append(append([]tools.Tool(nil), base...), &todoTool{l: l}, &taskTool{l: l})
+	out := append(append([]tools.Tool(nil), base...), &todoTool{l: l}, &taskTool{l: l})
+	return append(out, extra...)
 }
 
 // childTools returns a subagent's tools: the base tools, read-only in plan

@@ -17,7 +17,7 @@ import (
 func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 	req := provider.Request{
 		Model:    l.a.cfg.ModelName,
-		Messages: l.messages(),
+		Messages: Repair(l.messages()), // no malformed history can wedge the session
 		Tools:    l.specs(),
 	}
 	h := provider.Handler{

@@ -12,8 +12,9 @@ import (
 	"github.com/tick-agent/tick/provider"
 )
 
-// taskName is the subagent tool's name.
-const taskName = "task"
+// TaskTool is the name of the agent's subagent tool; the events of its
+// child loop arrive wrapped in Subagent under its call.
+const TaskTool = "task"
 
 // subagentRounds caps the model calls of one subagent.
 const subagentRounds = 30
@@ -38,7 +39,7 @@ const taskSchema = `{
 type taskTool struct{ l *loop }
 
 func (t *taskTool) Spec() provider.ToolSpec {
-	return provider.ToolSpec{Name: taskName, Description: taskDescription, Parameters: json.RawMessage(taskSchema)}
+	return provider.ToolSpec{Name: TaskTool, Description: taskDescription, Parameters: json.RawMessage(taskSchema)}
 }
 
 type taskArgs struct {

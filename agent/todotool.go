@@ -10,8 +10,9 @@ import (
 	"github.com/tick-agent/tick/todo"
 )
 
-// todoName is the todo tool's name.
-const todoName = "todo"
+// TodoTool is the name of the agent's todo tool, which replaces the todo
+// list; front-ends show its calls as the plan, not as a command.
+const TodoTool = "todo"
 
 //go:embed prompts/todo.md
 var todoDescription string
@@ -46,7 +47,7 @@ const todoSchema = `{
 type todoTool struct{ l *loop }
 
 func (t *todoTool) Spec() provider.ToolSpec {
-	return provider.ToolSpec{Name: todoName, Description: todoDescription, Parameters: json.RawMessage(todoSchema)}
+	return provider.ToolSpec{Name: TodoTool, Description: todoDescription, Parameters: json.RawMessage(todoSchema)}
 }
 
 func (t *todoTool) Run(_ context.Context, args json.RawMessage) (string, error) {

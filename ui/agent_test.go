@@ -75,6 +75,7 @@ func TestAgentPlanApproveAndCollapse(t *testing.T) {
 			t.Fatalf("before approval, screen lacks %q:\n%s", want, s)
 		}
 	}
+	pause(m)
 	press(m, "y")
 	pump(t, m, idle(m))
 	s = screen(m)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/tick-agent/tick/agent"
 )
 
@@ -40,7 +41,7 @@ func benchView(b *testing.B, n int) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		m.dirty = true // draw the whole frame every time
+		m.paint.changed() // draw the whole frame every time
 		_ = m.View()
 	}
 }
@@ -108,5 +109,56 @@ func BenchmarkTyping(b *testing.B) {
 		if i%200 == 199 {
 			m.input.reset()
 		}
+	}
+}
+
+// BenchmarkStreamFrame is one frame while an answer streams at a reader's
+// pace (~2,000 characters a second at ~30 frames a second: ~67 characters
+// a frame) into the last block of a long answer: the batch of deltas, the
+// repaint tick and the frame. Its cost must not grow with the answer.
+func BenchmarkStreamFrame(b *testing.B) {
+	text := streamText()
+	m, _ := newTestModel(b, 120, 40)
+	submit(m, "write a long answer")
+	id, ch := m.turn.id, m.turn.ch
+	const perFrame = 67
+	send := func(s string) {
+		var evs []agent.Event
+		for i := 0; i < len(s); i += 4 {
+			evs = append(evs, agent.TextDelta{Text: s[i:min(i+4, len(s))]})
+		}
+		m.Update(eventsMsg{turn: id, ch: ch, events: evs})
+		_ = m.View()
+		m.Update(paintMsg{})
+		_ = m.View()
+	}
+	send(text[:20_000]) // an answer already on screen
+	pos := 20_000
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if pos+perFrame > len(text) {
+			b.StopTimer()
+			m, _ = newTestModel(b, 120, 40)
+			submit(m, "write a long answer")
+			id, ch = m.turn.id, m.turn.ch
+			send(text[:20_000])
+			pos = 20_000
+			b.StartTimer()
+		}
+		send(text[pos : pos+perFrame])
+		pos += perFrame
+	}
+}
+
+// BenchmarkFirstFrame is the start-up of the TUI up to its first frame:
+// the model, the size and the first View (drawn before Bubble Tea's first
+// frame tick, see firstframe.go).
+func BenchmarkFirstFrame(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		m := New(Config{Agent: &scriptAgent{}, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test"})
+		m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		_ = firstFrame(m.View(), 120, 40, colorprofile.TrueColor)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
 	"github.com/tick-agent/tick/ui/markdown"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // chat is the transcript pane. Each entry caches its rendered lines for the
@@ -72,8 +73,11 @@ func (c *chat) setSize(w, h int) {
 	c.width, c.height = max(w, 1), max(h, 1)
 }
 
-// add appends an entry and returns its index.
+// add appends an entry and returns its index. Its text and hint are made
+// safe for the terminal: user text (pasted too), notices and errors may
+// quote what the model or a server sent.
 func (c *chat) add(e *entry) int {
+	e.text, e.hint = termsafe.Text(e.text), termsafe.Text(e.hint)
 	e.dirty = true
 	c.entries = append(c.entries, e)
 	return len(c.entries) - 1
@@ -235,13 +239,14 @@ func finishTool(t *toolCall, ev agent.ToolEnd) {
 	}
 	t.dur = ev.Duration
 	t.output = sanitize(ev.Output)
+	t.live = ""
 }
 
 // plan shows the counts of list on the latest todo call.
 func (c *chat) plan(l todo.List) {
 	for i := len(c.entries) - 1; i >= 0; i-- {
 		e := c.entries[i]
-		if e.kind == entryTool && e.tool.name == "todo" {
+		if e.kind == entryTool && e.tool.name == agent.TodoTool {
 			e.tool.planDone, e.tool.planTotal = l.Counts()
 			e.tool.planSet = true
 			e.dirty = true
@@ -317,7 +322,7 @@ func (c *chat) clear() {
 	c.setSize(w, h)
 }
 
-// oneLine folds s into one line.
+// oneLine folds s into one line, safe for the terminal.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return termsafe.Line(s)
 }

@@ -12,6 +12,10 @@ func (c *chat) addMark(label string) {
 
 // compactedLabel is the marker label of a compaction: "compacted: 84.2k →
 // 12.1k tokens".
+// A replayed compaction has no figures: "compacted".
 func compactedLabel(ev agent.Compacted) string {
+	if ev.Before == 0 && ev.After == 0 {
+		return "compacted"
+	}
 	return "compacted: " + formatTokens(ev.Before) + " → " + formatTokens(ev.After) + " tokens"
 }

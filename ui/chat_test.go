@@ -191,7 +191,7 @@ func TestChatRendersOnlyWhatChanged(t *testing.T) {
 	last := len(m.chat.entries) - 1
 	m.chat.entries[last-1].lines = []string{"sentinel"} // must stay cached
 	m.chat.addNotice("new")
-	m.dirty = true
+	m.paint.changed()
 	m.View()
 	if got := m.chat.entries[last-1].lines; len(got) != 1 || got[0] != "sentinel" {
 		t.Fatal("an unchanged entry was rendered again")
@@ -212,7 +212,7 @@ func TestStreamingRepaintIsThrottled(t *testing.T) {
 	submit(m, "go")
 	m.View()
 	cmd := update(m, eventsMsg{turn: m.turn.id, ch: m.turn.ch, events: []agent.Event{agent.TextDelta{Text: "hello "}}})
-	if !m.paintPending {
+	if !m.paint.pending {
 		t.Fatal("a text batch did not schedule a repaint")
 	}
 	if cmd == nil {

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
 )
 
@@ -15,19 +15,21 @@ type NoticeMsg struct{ Text string }
 
 // ResetMsg replaces the conversation on screen, for example when a slash
 // command starts a new session or resumes another one: the chat shows
-// History, the panel shows Todos collapsed, and Agent (when not nil)
+// History (the events agent.Replay makes of a saved conversation), the panel shows Todos collapsed, and Agent (when not nil)
 // replaces Config.Agent for the next turns. Notice, when set, is shown
 // after the restored transcript. It is ignored while a turn runs.
 type ResetMsg struct {
 	Agent   Agent
-	History []provider.Message
+	History []agent.Event
 	Todos   todo.List
 	Notice  string
 }
 
-// command is one slash command.
+// command is one slash command: what it does, and one line saying so (for
+// the / completion popup and the help overlay).
 type command struct {
 	run     func(m *Model) tea.Cmd
+	desc    string
 	builtin bool
 	// withArgs, when set, runs the command with the text after its name
 	// ("/plan add Write docs"); run is then unused.
@@ -37,27 +39,39 @@ type command struct {
 // newCommands returns the built-in commands plus extra: /help, /quit
 // (/exit), /compact, and /sessions when sessions lists the saved sessions.
 // A built-in replaces an extra command of the same name.
-func newCommands(extra map[string]func() tea.Cmd, sessions bool) map[string]command {
+// descs gives the extra commands their one-line descriptions (by name,
+// with or without "/"); a command without one says "(no description)".
+func newCommands(extra map[string]func() tea.Cmd, descs map[string]string, sessions bool) map[string]command {
+	norm := func(name string) string { return strings.ToLower(strings.TrimPrefix(strings.TrimSpace(name), "/")) }
+	help := map[string]string{}
+	for name, d := range descs {
+		help[norm(name)] = oneLine(d)
+	}
 	cmds := map[string]command{}
 	for name, f := range extra {
-		name = strings.ToLower(strings.TrimPrefix(strings.TrimSpace(name), "/"))
+		name = norm(name)
 		if name == "" || f == nil {
 			continue
 		}
-		cmds[name] = command{run: func(*Model) tea.Cmd { return f() }}
+		d := help[name]
+		if d == "" {
+			d = "(no description)"
+		}
+		cmds[name] = command{desc: d, run: func(*Model) tea.Cmd { return f() }}
 	}
-	cmds["help"] = command{builtin: true, run: func(m *Model) tea.Cmd {
+	cmds["help"] = command{builtin: true, desc: "the keys and the commands", run: func(m *Model) tea.Cmd {
 		m.showHelp = true
 		return nil
 	}}
-	quit := command{builtin: true, run: func(m *Model) tea.Cmd { return m.quit() }}
+	quit := command{builtin: true, desc: "quit tick", run: func(m *Model) tea.Cmd { return m.quit() }}
 	cmds["quit"], cmds["exit"] = quit, quit
-	// These two say themselves why they wait while a turn runs.
-	cmds["compact"] = command{builtin: true, run: (*Model).startCompact}
+	// These say themselves why they wait while a turn runs.
+	cmds["compact"] = command{builtin: true, desc: "summarise old messages", run: (*Model).startCompact}
+	cmds["retry"] = command{builtin: true, desc: "resend the failed turn", run: func(m *Model) tea.Cmd { return m.retry(m) }}
 	if sessions {
-		cmds["sessions"] = command{builtin: true, run: (*Model).openSessions}
+		cmds["sessions"] = command{builtin: true, desc: "resume another session", run: (*Model).openSessions}
 	}
-	cmds["plan"] = command{builtin: true, withArgs: (*Model).planCommand}
+	cmds["plan"] = command{builtin: true, desc: "edit the plan (add TEXT · cancel N WHY · drop N · move N M)", withArgs: (*Model).planCommand}
 	return cmds
 }
 
@@ -75,13 +89,19 @@ func (m *Model) commandNames() []string {
 // "/"). Text like "/usr/bin is missing" is not a command and is sent.
 func (m *Model) runCommand(text string) (tea.Cmd, bool) {
 	t := strings.TrimSpace(text)
+	if !strings.HasPrefix(t, "/") || len(t) < 2 {
+		return nil, false
+	}
+	if cmd, ok := m.runCustom(t); ok {
+		return cmd, true
+	}
 	args := ""
 	if name, rest, ok := strings.Cut(t, " "); ok {
 		if c, known := m.commands[strings.ToLower(strings.TrimPrefix(name, "/"))]; known && c.withArgs != nil {
 			t, args = name, strings.TrimSpace(rest)
 		}
 	}
-	if !strings.HasPrefix(t, "/") || strings.ContainsAny(t, " \t\n") || len(t) < 2 {
+	if strings.ContainsAny(t, " \t\n") {
 		return nil, false
 	}
 	name := strings.ToLower(t[1:])
@@ -134,10 +154,10 @@ func (m *Model) reset(msg ResetMsg) {
 		m.cfg.Agent = msg.Agent
 	}
 	m.chat.clear()
-	m.panel.restore(msg.Todos)
 	m.tokens, m.estimated = 0, false
-	m.queued, m.steering, m.next = nil, nil, nil
-	loadHistory(m.chat, msg.History)
+	m.handed.clear()
+	m.panel.restore(todo.List{})
+	m.replay(msg.History, msg.Todos)
 	if msg.Notice != "" {
 		m.chat.addNotice(msg.Notice)
 	}

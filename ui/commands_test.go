@@ -43,7 +43,7 @@ func TestStartupNotices(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			mv := New(Config{Agent: &scriptAgent{}, History: tt.history, Notices: tt.notices})
+			mv := New(Config{Agent: &scriptAgent{}, History: agent.Replay(tt.history), Notices: tt.notices})
 			m := &mv
 			update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 			s := screen(m)

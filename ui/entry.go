@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/ui/markdown"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // entryKind says what an entry of the transcript shows.
@@ -61,6 +63,7 @@ type toolCall struct {
 	start             time.Time
 	dur               time.Duration
 	output            string // sanitized tool result
+	live              string // sanitized output so far, while it runs (ToolOutput)
 	expanded          bool   // show all of the output (and every child)
 
 	// todo calls: the plan's counts after the call.
@@ -155,7 +158,7 @@ func (t *toolCall) render(st *Styles, w int, now time.Time, indent string) []str
 	g := st.Glyphs
 	iw := ansi.StringWidth(indent)
 	out := []string{indent + t.headline(st, w-iw, now)}
-	if t.name == "task" && len(t.children) > 0 {
+	if t.name == agent.TaskTool && len(t.children) > 0 {
 		kids := t.children
 		hidden := 0
 		switch {
@@ -174,10 +177,10 @@ func (t *toolCall) render(st *Styles, w int, now time.Time, indent string) []str
 			out = append(out, c.render(st, w, now, nest)...)
 		}
 	}
-	if t.name == "todo" && t.state == toolOK && !t.expanded {
+	if t.name == agent.TodoTool && t.state == toolOK && !t.expanded {
 		return out // the list lives in the panel
 	}
-	if t.name == "task" && t.state == toolRunning {
+	if t.name == agent.TaskTool && t.state == toolRunning {
 		return out
 	}
 	return append(out, t.outputLines(st, w, indent)...)
@@ -195,7 +198,7 @@ func (t *toolCall) headline(st *Styles, w int, now time.Time) string {
 	default:
 		icon = st.ToolError.Render(g.ToolError)
 	}
-	if t.name == "todo" {
+	if t.name == agent.TodoTool {
 		text := "Plan"
 		switch {
 		case t.state == toolFailed:
@@ -206,7 +209,7 @@ func (t *toolCall) headline(st *Styles, w int, now time.Time) string {
 		return ansi.Truncate(icon+" "+st.PlanLine.Render(text), w, g.Ellipsis)
 	}
 	var meta []string
-	if t.name == "task" && len(t.children) > 0 {
+	if t.name == agent.TaskTool && len(t.children) > 0 {
 		meta = append(meta, plural(len(t.children), "tool call"))
 	}
 	switch {
@@ -231,6 +234,9 @@ func (t *toolCall) headline(st *Styles, w int, now time.Time) string {
 // outputLines returns the first lines of the output, dimmed, or all of it
 // when expanded.
 func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
+	if t.state == toolRunning && t.live != "" {
+		return t.liveLines(st, w, indent)
+	}
 	if strings.TrimSpace(t.output) == "" {
 		return nil
 	}
@@ -309,33 +315,10 @@ func firstLine(s string) string {
 	return s
 }
 
-// sanitize makes tool output safe to draw: no escape sequences or control
-// characters other than line breaks, tabs expanded.
+// sanitize makes tool output safe to draw (termsafe.Text), with tabs
+// expanded.
 func sanitize(s string) string {
-	s = ansi.Strip(s)
-	clean := true
-	for _, r := range s {
-		if r < 0x20 && r != '\n' || r == 0x7f {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r == '\t':
-			b.WriteString("    ")
-		case r == '\r':
-		case r < 0x20 && r != '\n' || r == 0x7f:
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return strings.ReplaceAll(termsafe.Text(s), "\t", "    ")
 }
 
 // formatDuration shows a duration the way a person reads it: 0.4s, 12s,

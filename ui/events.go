@@ -1,10 +1,10 @@
 package ui
 
 import (
-	"time"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // eventsMsg carries every event that was waiting on a turn's channel, in
@@ -24,13 +24,15 @@ const maxBatch = 4096
 // and drains whatever else is already queued on the channel into the same
 // message, so a fast stream costs one update and at most one repaint per
 // batch. The model re-arms it after each batch until the channel closes.
+// Every string of every event is made safe for the terminal here (see
+// termsafe.Strings), before the model sees it.
 func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-ch
 		if !ok {
 			return eventsMsg{turn: turn, ch: ch, closed: true}
 		}
-		msg := eventsMsg{turn: turn, ch: ch, events: []agent.Event{ev}}
+		msg := eventsMsg{turn: turn, ch: ch, events: []agent.Event{termsafe.Strings(ev)}}
 		for len(msg.events) < maxBatch {
 			select {
 			case ev, ok := <-ch:
@@ -38,7 +40,7 @@ func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
 					msg.closed = true
 					return msg
 				}
-				msg.events = append(msg.events, ev)
+				msg.events = append(msg.events, termsafe.Strings(ev))
 			default:
 				return msg
 			}
@@ -47,26 +49,10 @@ func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
 	}
 }
 
-// paintMsg asks for a repaint of streamed text (see frameInterval).
-type paintMsg struct{}
-
-// frameInterval is the least time between two repaints caused by streamed
-// text (~30 per second). Everything else repaints at once.
-const frameInterval = 33 * time.Millisecond
-
-// schedulePaint returns a repaint command unless one is already pending.
-func (m *Model) schedulePaint() tea.Cmd {
-	if m.paintPending {
-		return nil
-	}
-	m.paintPending = true
-	return tea.Tick(frameInterval, func(time.Time) tea.Msg { return paintMsg{} })
-}
-
 // isDelta reports whether ev only adds streamed text.
 func isDelta(ev agent.Event) bool {
 	switch ev := ev.(type) {
-	case agent.TextDelta, agent.ReasoningDelta:
+	case agent.TextDelta, agent.ReasoningDelta, agent.ToolOutput:
 		return true
 	case agent.Subagent:
 		return isDelta(ev.Event)
@@ -74,15 +60,16 @@ func isDelta(ev agent.Event) bool {
 	return false
 }
 
-// handleEvents applies one batch of a turn's events.
-func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
+// handleEvents applies one batch of a turn's events. A batch of streamed
+// text only is quiet: it is painted with the next paintMsg.
+func (m *Model) handleEvents(msg eventsMsg) (tea.Cmd, bool) {
 	t := m.turn
 	if t == nil || t.id != msg.turn {
 		// A stale turn: keep draining it so its loop never blocks.
 		if msg.closed {
-			return nil
+			return nil, true
 		}
-		return waitEvents(msg.turn, msg.ch)
+		return waitEvents(msg.turn, msg.ch), true
 	}
 	onlyText := len(msg.events) > 0 && !msg.closed
 	var cmds []tea.Cmd
@@ -98,10 +85,9 @@ func (m *Model) handleEvents(msg eventsMsg) tea.Cmd {
 		cmds = append(cmds, waitEvents(t.id, t.ch))
 	}
 	if onlyText {
-		m.dirty = m.wasDirty
-		cmds = append(cmds, m.schedulePaint())
+		cmds = append(cmds, m.paint.schedule())
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(cmds...), onlyText
 }
 
 // handleEvent applies one event of the running turn.
@@ -120,7 +106,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.ToolStart:
 		m.chat.now = m.clock()
 		m.chat.startTool(ev)
-		if ev.Name != "todo" {
+		if ev.Name != agent.TodoTool {
 			m.panel.toolCall()
 		}
 		if ev.Name == "task" {
@@ -131,6 +117,8 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.chat.endTool(ev)
 		m.panel.subEnd(ev)
 		t.setAct(actThinking, "")
+	case agent.ToolOutput:
+		m.chat.toolOutput(ev)
 	case agent.TodoUpdate:
 		m.applyTodo(ev)
 	case agent.Subagent:
@@ -145,13 +133,18 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.Retry:
 		m.chat.addNotice(retryText(ev))
 	case agent.ApprovalRequest:
-		m.approvals = append(m.approvals, newApproval(m.st, ev))
+		m.approvals = append(m.approvals, newApproval(m.st, ev, m.now))
 		m.input.blur()
 		t.setAct(actApproval, "")
+	case agent.UserMessage:
+		m.chat.addUser(ev.Text)
 	case agent.SteerDelivered:
-		m.steerDelivered(ev.Text)
+		m.handed.delivered(ev.ID)
+		m.chat.addUser(ev.Text)
 	case agent.Notice:
 		m.chat.addNotice(ev.Text)
+	case agent.HookFailed:
+		m.chat.addNotice(agent.HookFailureText(ev))
 	case agent.Compacted:
 		m.chat.addMark(compactedLabel(ev))
 	case agent.TurnEnd:
@@ -160,6 +153,34 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.handlePlanEvent(ev)
 	}
 	return nil
+}
+
+// replay shows a resumed conversation (the events of agent.Replay) through
+// the same handler as a live turn's, while no turn runs, then shows the
+// todo list collapsed: todos, the saved list, or else the last one
+// replayed.
+func (m *Model) replay(evs []agent.Event, todos todo.List) {
+	m.chat.now = m.now
+	for _, ev := range evs {
+		m.handleEvent(ev)
+	}
+	m.chat.endTurn()
+	if todos.Empty() {
+		todos = m.panel.list
+	}
+	m.panel.restore(todos)
+}
+
+// messages counts the user and assistant messages among replayed events.
+func messages(evs []agent.Event) int {
+	n := 0
+	for _, ev := range evs {
+		switch ev.(type) {
+		case agent.UserMessage, agent.AssistantDone:
+			n++
+		}
+	}
+	return n
 }
 
 // handleSubagent shows a subagent's event under its task call.
@@ -174,7 +195,7 @@ func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
 		m.panel.toolCall()
 		m.turn.setAct(actTool, inner.Name)
 	case agent.ToolEnd:
-		m.turn.setAct(actTool, "task")
+		m.turn.setAct(actTool, agent.TaskTool)
 	}
 	m.panel.subEvent(ev)
 	m.chat.subagent(ev.ParentID, ev.Event)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -61,14 +62,15 @@ func (a *scriptAgent) compactions() int {
 	return n
 }
 
-func (a *scriptAgent) Steer(text string) bool {
+// Steer records text; its id is its 1-based number among the steers.
+func (a *scriptAgent) Steer(text string) (int, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.refuse || !a.running {
-		return false
+		return 0, false
 	}
 	a.steers = append(a.steers, text)
-	return true
+	return len(a.steers), true
 }
 
 func (a *scriptAgent) last() *scriptRun {
@@ -211,3 +213,10 @@ func plan(goal string, items ...string) todo.List {
 func stripANSI(s string) string { return ansi.Strip(s) }
 
 func stripWidth(s string) int { return ansi.StringWidth(s) }
+
+// pause moves m's clock a second on, as if the user waited before the
+// next key (an approval dialog takes only keys that come after a pause).
+func pause(m *Model) {
+	clock := m.clock
+	m.clock = func() time.Time { return clock().Add(time.Second) }
+}

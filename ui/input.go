@@ -29,15 +29,16 @@ const (
 // history walked with up/down on an empty input, and large pastes folded
 // into tokens.
 type input struct {
-	ta     textarea.Model
-	keys   KeyMap
-	width  int
-	maxH   int
-	hist   []string
-	pos    int    // index into hist while walking it; len(hist) otherwise
-	draft  string // what was typed before walking the history
-	pastes map[string]string
-	nPaste int
+	ta      textarea.Model
+	keys    KeyMap
+	width   int
+	maxH    int
+	hist    []string
+	unsaved []string // remembered, not yet written to the history file
+	pos     int      // index into hist while walking it; len(hist) otherwise
+	draft   string   // what was typed before walking the history
+	pastes  map[string]string
+	nPaste  int
 
 	// The last view and cursor, valid until the textarea changes.
 	cache     string
@@ -172,8 +173,23 @@ func (in *input) remember(s string) {
 	}
 	if n := len(in.hist); n == 0 || in.hist[n-1] != s {
 		in.hist = append(in.hist, s)
+		in.unsaved = append(in.unsaved, s)
 	}
 	in.pos = len(in.hist)
+}
+
+// load puts prompts saved by earlier runs before this run's history.
+func (in *input) load(saved []string) {
+	if len(saved) == 0 {
+		return
+	}
+	walking := in.pos < len(in.hist)
+	in.hist = append(append([]string(nil), saved...), in.hist...)
+	if walking {
+		in.pos += len(saved)
+	} else {
+		in.pos = len(in.hist)
+	}
 }
 
 // walking reports whether the input shows an unchanged history entry.
@@ -264,4 +280,13 @@ func (in *input) refresh() {
 		return
 	}
 	in.cache, in.cacheCur, in.cacheGood = in.ta.View(), in.ta.Cursor(), true
+}
+
+// normalizeNewlines makes every line break LF: CRLF and a lone CR (what
+// terminals send for enter inside a paste) become "\n".
+func normalizeNewlines(s string) string {
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
 }

@@ -14,7 +14,9 @@ type KeyMap struct {
 
 	// Turn and app.
 	Interrupt   key.Binding // stop the running turn
-	Quit        key.Binding // interrupt, clear the input, or quit
+	Quit        key.Binding // interrupt, clear the input, or quit (pressed twice)
+	Exit        key.Binding // quit on an empty idle input (ctrl+d, as in a shell)
+	Retry       key.Binding // send the failed turn again
 	TogglePanel key.Binding // expand or collapse the todo panel
 	CycleMode   key.Binding // switch the mode: auto, ask, plan
 	OpenPlan    key.Binding // open the plan editor (as /plan does)
@@ -44,6 +46,7 @@ type KeyMap struct {
 	// The plan editor and a proposed plan.
 	Plan     PlanKeyMap
 	Proposal ProposalKeyMap
+	Fork     key.Binding // copy a session open in another tick into a new one
 }
 
 // DefaultKeyMap returns tick's key bindings.
@@ -51,13 +54,15 @@ func DefaultKeyMap() KeyMap {
 	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
 	return KeyMap{
 		Send:        b(k("enter"), h("enter", "send · steer while running")),
-		Queue:       b(k("tab"), h("tab", "queue as the next turn")),
+		Queue:       b(k("tab"), h("tab", "complete · queue (running)")),
 		Newline:     b(k("shift+enter", "ctrl+j", "alt+enter"), h("shift+enter/ctrl+j", "new line")),
 		HistoryPrev: b(k("up"), h("↑", "previous prompt")),
 		HistoryNext: b(k("down"), h("↓", "next prompt")),
 
 		Interrupt:   b(k("esc"), h("esc", "interrupt")),
-		Quit:        b(k("ctrl+c"), h("ctrl+c", "interrupt · clear · quit")),
+		Quit:        b(k("ctrl+c"), h("ctrl+c", "interrupt · clear · quit ×2")),
+		Exit:        b(k("ctrl+d"), h("ctrl+d", "quit (empty input)")),
+		Retry:       b(k("ctrl+r"), h("ctrl+r", "retry the failed turn")),
 		TogglePanel: b(k("ctrl+t"), h("ctrl+t", "todo panel")),
 		CycleMode:   b(k("shift+tab"), h("shift+tab", "mode: auto · ask · plan")),
 		OpenPlan:    b(k("ctrl+p"), h("ctrl+p", "plan editor (/plan)")),
@@ -83,6 +88,7 @@ func DefaultKeyMap() KeyMap {
 
 		Plan:     DefaultPlanKeyMap(),
 		Proposal: DefaultProposalKeyMap(),
+		Fork:     b(k("f"), h("f", "fork it into a new session")),
 	}
 }
 
@@ -112,7 +118,7 @@ type helpSection struct {
 // helpSections returns the groups of FullHelp with their titles.
 func (k KeyMap) helpSections() []helpSection {
 	return []helpSection{
-		{"Input and turn", []key.Binding{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Quit}},
+		{"Input and turn", []key.Binding{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Retry, k.Quit, k.Exit}},
 		{"Chat", []key.Binding{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.ExpandTool, k.TogglePanel, k.Help}},
 		{"Approval dialog", []key.Binding{k.Allow, k.AllowAlways, k.Deny, k.Dismiss}},
 		{"Plan", []key.Binding{k.CycleMode, k.OpenPlan, k.Proposal.summary()}},

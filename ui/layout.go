@@ -49,8 +49,7 @@ func (m *Model) layout() {
 		g.summary = true
 		rows--
 	}
-	n := len(m.steering) + len(m.queued) + len(m.next)
-	g.pendingH = min(n, pendingMax, max(rows-3, 0))
+	g.pendingH = min(m.handed.len(), pendingMax, max(rows-3, 0))
 	g.chatH = max(rows-g.pendingH, 1)
 	m.geo = g
 	m.chat.setSize(g.chatW, g.chatH)
@@ -71,9 +70,9 @@ func (m *Model) render() {
 	above := g.chatH + g.pendingH + g.panelH
 	switch {
 	case m.showHelp:
-		lines = append(lines, strings.Split(helpView(m.st, m.keys, m.commandNames(), w, above), "\n")...)
+		lines = append(lines, strings.Split(helpView(m.st, m.keys, m.matches("/"), w, above), "\n")...)
 	default:
-		left := append(m.chat.view(), m.pendingView(g.chatW, g.pendingH)...)
+		left := append(m.chat.view(), m.handed.view(m.st, g.chatW, g.pendingH)...)
 		if g.panelWide {
 			right := m.panel.view(g.panelW, len(left), m.spin.View())
 			sep := " " + m.st.PanelRule.Render(m.st.Glyphs.VRule) + " "
@@ -102,7 +101,9 @@ func (m *Model) render() {
 		lines = append(lines, "")
 	}
 	if len(m.approvals) > 0 { // the dialog covers the bottom of the area
-		box := m.approvals[0].view(m.st, m.help, m.keys, w, min(above, max(above*2/3, 12)))
+		box := m.approvals[0].view(m.st, m.keys, w, min(above, max(above*2/3, 12)))
+		copy(lines[above-len(box):], box)
+	} else if box := m.completeView(w, above); !m.showHelp && box != nil {
 		copy(lines[above-len(box):], box)
 	}
 	if g.summary {
@@ -133,10 +134,10 @@ func (m *Model) statusInfo() statusInfo {
 		workspace: shortPath(m.cfg.Workspace),
 		tokens:    m.tokens,
 		estimated: m.estimated,
-		queued:    len(m.queued) + len(m.next),
-		steering:  len(m.steering),
 		notice:    m.note,
+		mcp:       mcpField(m.cfg.MCP),
 	}
+	s.steering, s.queued = m.handed.waiting()
 	if m.cfg.Yolo {
 		s.model += " (yolo)"
 	}
@@ -150,34 +151,6 @@ func (m *Model) statusInfo() statusInfo {
 		s.elapsed = m.now.Sub(t.start)
 	}
 	return s
-}
-
-// pendingView lists the messages that wait: steering (until delivered)
-// and queued (until the next turn), in at most h lines of width w.
-func (m *Model) pendingView(w, h int) []string {
-	if h <= 0 {
-		return nil
-	}
-	st, g := m.st, m.st.Glyphs
-	var out []string
-	add := func(glyph, label, text string) {
-		head := st.Pending.Render(glyph + " " + label + ": ")
-		out = append(out, head+st.PendingTxt.Render(ansi.Truncate(oneLine(text), max(w-ansi.StringWidth(head), 1), g.Ellipsis)))
-	}
-	for _, s := range m.steering {
-		add(g.Steering, "steering", s)
-	}
-	for _, s := range m.queued {
-		add(g.Queued, "queued", s)
-	}
-	for _, s := range m.next {
-		add(g.Queued, "next", s)
-	}
-	if len(out) > h {
-		more := len(out) - h + 1
-		out = append(out[:h-1], st.PendingTxt.Render(fmt.Sprintf("  %s %d more", g.Ellipsis, more)))
-	}
-	return out
 }
 
 // tooSmall is the whole screen below the minimum size: a note, cut to fit.

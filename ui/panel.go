@@ -60,6 +60,7 @@ func (p *panel) restore(l todo.List) {
 	p.list = l.Clone()
 	p.expanded = false
 	p.stats = map[string]*itemStats{}
+	p.rev, p.hold, p.marks, p.removed, p.subs = 0, false, nil, nil, nil
 }
 
 // visible reports whether the panel shows anything at all.

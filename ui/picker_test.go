@@ -42,10 +42,10 @@ func (f *fakeSessions) resume(id string) (ResetMsg, error) {
 	f.agents[id] = a
 	return ResetMsg{
 		Agent: a,
-		History: []provider.Message{
+		History: agent.Replay([]provider.Message{
 			{Role: provider.RoleUser, Content: "prompt of " + id},
 			{Role: provider.RoleAssistant, Content: "answer of " + id},
-		},
+		}),
 		Todos:  todo.List{Goal: "Goal of " + id, Items: []todo.Item{{ID: "1", Text: "Only step", Status: todo.Pending}}},
 		Notice: "resumed session " + id,
 	}, nil

@@ -39,6 +39,7 @@ type statusInfo struct {
 	steering         int
 	notice           string // a transient hint ("ctrl+c again to quit")
 	mode             string // the agent's mode, when it has one ("plan")
+	mcp              string // "mcp 2/3" while MCP servers start
 }
 
 // sgr is a style reduced to the escape sequences around a one-line text,
@@ -145,6 +146,9 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 			tok = "~" + tok
 		}
 		right = append(right, statusField{parts: []statusPart{part(tok, st.dim)}, prio: 3})
+	}
+	if s.mcp != "" {
+		right = append(right, statusField{parts: []statusPart{part(s.mcp, st.dim)}, prio: 3})
 	}
 	if s.steering > 0 {
 		right = append(right, statusField{parts: []statusPart{part(strconv.Itoa(s.steering)+" steering", st.state)}, prio: 1})

@@ -100,13 +100,15 @@ func (m *Model) submit(queue bool) tea.Cmd {
 	case m.turn == nil:
 		return m.startTurn(text)
 	case m.turn.ended || m.turn.act == actInterrupting:
-		m.next = append(m.next, text) // sent as soon as the turn is gone
+		m.handed.later(text) // sent as soon as the turn is gone
 	case queue || m.turn.compact:
-		m.queued = append(m.queued, text)
-	case m.cfg.Agent.Steer(text):
-		m.steering = append(m.steering, text)
-	default: // the turn is just ending: this becomes the next prompt
-		m.next = append(m.next, text)
+		m.handed.queue(text)
+	default:
+		if id, ok := m.cfg.Agent.Steer(text); ok {
+			m.handed.steer(id, text)
+		} else { // the turn is just ending: this becomes the next prompt
+			m.handed.later(text)
+		}
 	}
 	return nil
 }
@@ -130,22 +132,6 @@ func (m *Model) dropApprovals() {
 	m.input.focus()
 }
 
-// steerDelivered moves a steer message from "steering" into the chat.
-func (m *Model) steerDelivered(text string) {
-	i := 0
-	for j, s := range m.steering {
-		if s == text {
-			i = j
-			break
-		}
-	}
-	if i < len(m.steering) {
-		m.steering = append(m.steering[:i], m.steering[i+1:]...)
-	}
-	m.chat.endStream()
-	m.chat.addUser(text)
-}
-
 // turnEnded applies a TurnEnd: the panel collapses, the chat says how the
 // turn ended, and nothing the user wrote is lost: after a finished turn,
 // undelivered and queued messages become the next turn; after an interrupt
@@ -161,11 +147,9 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 	}
 	m.dropApprovals()
 	m.input.setRunning(false)
-	back := append(append([]string(nil), ev.Undelivered...), m.queued...)
-	m.steering, m.queued = nil, nil
+	back := m.handed.turnEnded(ev.Undelivered, ev.Reason == agent.ReasonDone)
 	switch ev.Reason {
 	case agent.ReasonDone:
-		m.next = append(back, m.next...)
 		return
 	case agent.ReasonInterrupted:
 		note := "Interrupted"
@@ -187,7 +171,11 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 		if t.compact && !errors.Is(ev.Err, agent.ErrBusy) {
 			msg = "could not compact the conversation: " + msg
 		}
-		m.chat.addError(msg, errorHint(msg, ev.Err))
+		kind := ev.Kind
+		if kind == agent.KindNone {
+			kind = agent.KindOf(ev.Err)
+		}
+		m.chat.addError(msg, errorHint(kind, !t.compact && m.canRetry()))
 	}
 	m.restore(back)
 }
@@ -199,12 +187,10 @@ func (m *Model) turnClosed() tea.Cmd {
 		m.turnEnded(agent.TurnEnd{Reason: agent.ReasonError, Error: "the agent stopped without ending the turn"})
 	}
 	m.turn = nil
-	if len(m.next) == 0 {
-		return nil
+	if text, ok := m.handed.takeNext(); ok {
+		return m.startTurn(text)
 	}
-	text := strings.Join(m.next, "\n\n")
-	m.next = nil
-	return m.startTurn(text)
+	return nil
 }
 
 // restore puts texts back into the input, before what is typed there.
@@ -224,34 +210,38 @@ func (m *Model) restore(texts []string) {
 	m.input.setValue(strings.Join(parts, "\n"))
 }
 
-// errorHint says what to do about a failed turn.
-func errorHint(msg string, err error) string {
-	const retry = " The conversation is kept; ↑ recalls your last prompt."
-	l := strings.ToLower(msg)
-	has := func(words ...string) bool {
-		for _, w := range words {
-			if strings.Contains(l, w) {
-				return true
-			}
-		}
-		return false
+// errorHint says what to do about a failed turn, by the kind of its
+// error (agent.KindOf), never by its wording; canRetry says that ctrl+r
+// (Retrier) can send the turn again.
+func errorHint(kind agent.ErrorKind, canRetry bool) string {
+	retry := " The conversation is kept; ↑ recalls your last prompt."
+	if canRetry {
+		retry = " The conversation is kept; ctrl+r (or /retry) sends the failed turn again, without repeating your message."
 	}
-	switch {
-	case errors.Is(err, agent.ErrBusy):
+	switch kind {
+	case agent.KindBusy:
 		return "Wait for the running turn to end, or press esc to interrupt it."
-	case has("401", "unauthorized", "api key", "api_key"):
-		return "Check OPENAI_API_KEY (and OPENAI_BASE_URL), then send your message again." + retry
-	case has("403", "forbidden"):
+	case agent.KindAuth, agent.KindConfig:
+		return "Check OPENAI_API_KEY (and OPENAI_BASE_URL), then try again." + retry
+	case agent.KindForbidden:
 		return "The server refused access: check the key's permissions and the model name." + retry
-	case has("404", "not found", "does not exist", "unknown model"):
+	case agent.KindNotFound:
 		return "Check the model name (--model or TICK_MODEL) and OPENAI_BASE_URL." + retry
-	case has("429", "rate limit", "quota"):
-		return "The server is rate limiting: wait a moment, then send again." + retry
-	case has("model calls", "round cap"):
+	case agent.KindRateLimit:
+		return "The server is rate limiting: wait a moment, then try again." + retry
+	case agent.KindRoundCap:
 		return "Send a message (e.g. \"continue\") to let it carry on."
-	case has("connection refused", "no such host", "dial tcp", "timeout", "deadline", "network", "eof", "reset", "cut", "stream"):
-		return "Could not reach the model or the stream was cut: check the network and OPENAI_BASE_URL, then send again." + retry
-	case has("500", "502", "503", "504", "server error"):
+	case agent.KindContextWindow:
+		return "The conversation no longer fits the model's context: /compact it, or start a /new session." + retry
+	case agent.KindNetwork, agent.KindStreamCut:
+		return "Could not reach the model or the stream was cut: check the network and OPENAI_BASE_URL, then try again." + retry
+	case agent.KindTimeout:
+		return "The server went quiet for too long: check that it is running (a local model may still be loading), then try again." + retry
+	case agent.KindTooLarge:
+		return "The server's answer was too large to keep: ask for a shorter answer." + retry
+	case agent.KindEmptyStream:
+		return "The server answered with nothing: check the model name and the server, then try again." + retry
+	case agent.KindServer:
 		return "The model server failed: try again in a moment." + retry
 	}
 	return "Send a message to try again." + retry

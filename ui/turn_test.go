@@ -57,7 +57,7 @@ func TestCtrlC(t *testing.T) {
 	}{
 		{name: "running: interrupts", running: true, input: "draft", wantInput: "draft", cancelled: true},
 		{name: "idle with text: clears", input: "draft", wantInput: ""},
-		{name: "idle and empty: quits", wantQuit: true},
+		{name: "idle and empty: asks for a second press", wantInput: ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,7 +103,7 @@ func TestSteering(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "steering: also do X") || !strings.Contains(s, "1 steering") {
 		t.Fatalf("steer message not shown as steering:\n%s", s)
 	}
-	events(t, m, agent.SteerDelivered{Text: "also do X"})
+	events(t, m, agent.SteerDelivered{ID: 1, Text: "also do X"})
 	s := screen(m)
 	if strings.Contains(s, "steering:") {
 		t.Fatalf("still marked steering after delivery:\n%s", s)
@@ -113,6 +113,30 @@ func TestSteering(t *testing.T) {
 	}
 	if len(a.prompts()) != 1 {
 		t.Fatal("a steer message started a turn")
+	}
+}
+
+// TestSteerDeliveredById delivers the later of two messages with the same
+// text: the one Steer gave that id leaves the strip, the other waits.
+func TestSteerDeliveredById(t *testing.T) {
+	m, a := newTestModel(t, 100, 30)
+	submit(m, "start")
+	submit(m, "again")
+	submit(m, "other")
+	submit(m, "again")
+	if len(a.steers) != 3 {
+		t.Fatalf("Steer calls = %q", a.steers)
+	}
+	events(t, m, agent.SteerDelivered{ID: 3, Text: "again"})
+	var ids []int
+	for _, s := range m.handed.steering {
+		ids = append(ids, s.id)
+	}
+	if len(ids) != 2 || ids[0] != 1 || ids[1] != 2 {
+		t.Fatalf("waiting steer ids = %v, want [1 2]", ids)
+	}
+	if s := screen(m); !strings.Contains(s, "2 steering") || strings.Count(s, "steering: again") != 1 {
+		t.Fatalf("the strip does not show the two waiting messages:\n%s", s)
 	}
 }
 
@@ -179,21 +203,27 @@ func TestQueue(t *testing.T) {
 }
 
 func TestErrorBlock(t *testing.T) {
+	// The hint comes from the kind the agent gave, never from the words
+	// of the message ("preset" contains "reset").
 	tests := []struct {
 		err  string
+		kind agent.ErrorKind
 		hint string
 	}{
-		{"401 Unauthorized from http://x/v1: Incorrect API key provided", "OPENAI_API_KEY"},
-		{"dial tcp 127.0.0.1:1: connect: connection refused", "network"},
-		{"stream cut after 3 chunks: unexpected EOF", "stream was cut"},
-		{"404 Not Found: model gpt-9 does not exist", "model name"},
-		{"something odd", "try again"},
+		{"401 Unauthorized from http://x/v1: Incorrect API key provided", agent.KindAuth, "OPENAI_API_KEY"},
+		{"dial tcp 127.0.0.1:1: connect: connection refused", agent.KindNetwork, "network"},
+		{"stream cut after 3 chunks: unexpected EOF", agent.KindStreamCut, "stream was cut"},
+		{"404 Not Found: model gpt-9 does not exist", agent.KindNotFound, "model name"},
+		{"the preset has no 401 in it", agent.KindUnknown, "Send a message to try again"},
+		{"prompt is too long", agent.KindContextWindow, "/compact"},
+		{"no answer for 5m0s", agent.KindTimeout, "went quiet"},
+		{"something odd", "", "try again"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.err, func(t *testing.T) {
 			m, a := newTestModel(t, 100, 30)
 			submit(m, "hi")
-			endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonError, Err: errors.New(tt.err), Error: tt.err})
+			endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonError, Err: errors.New(tt.err), Error: tt.err, Kind: tt.kind})
 			s := screen(m)
 			if !strings.Contains(s, "Error") || !strings.Contains(s, firstWords(tt.err)) || !strings.Contains(s, tt.hint) {
 				t.Fatalf("error block lacks message or hint %q:\n%s", tt.hint, s)
@@ -236,6 +266,7 @@ func TestApprovalDialog(t *testing.T) {
 			if !strings.Contains(s, "Allow bash?") || !strings.Contains(s, "rm -rf build") || !strings.Contains(s, "waiting for approval") {
 				t.Fatalf("dialog not shown:\n%s", s)
 			}
+			pause(m)
 			for _, k := range tt.keys {
 				if k == " " {
 					update(m, tea.KeyPressMsg{Code: ' ', Text: " "})

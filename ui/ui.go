@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -28,7 +29,6 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
-	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
 
@@ -39,7 +39,7 @@ import (
 // channel carries Compacted or a Notice, then TurnEnd, and is closed.
 type Agent interface {
 	Run(ctx context.Context, prompt string) <-chan agent.Event
-	Steer(text string) bool
+	Steer(text string) (id int, ok bool)
 	Compact(ctx context.Context) <-chan agent.Event
 }
 
@@ -51,8 +51,10 @@ type Config struct {
 	Yolo      bool   // approvals are off (shown in the status bar)
 	Dark      bool   // the terminal has a dark background; styles are chosen once
 	Version   string
-	History   []provider.Message // a restored transcript to show (may be nil)
-	Todos     todo.List          // a restored todo list, shown collapsed
+	// History is a resumed conversation as the events agent.Replay makes
+	// of it, shown through the same handler as a live turn's (may be nil).
+	History []agent.Event
+	Todos   todo.List // a restored todo list, shown collapsed
 	// Notices are shown as notice lines at the top of the chat, after the
 	// restored transcript: what happened before the app started (a
 	// resumed session, repairs of its file). Without them a restored
@@ -63,6 +65,9 @@ type Config struct {
 	// command's tea.Cmd may return NoticeMsg or ResetMsg. Commands other
 	// than the built-ins wait until no turn runs.
 	Commands map[string]func() tea.Cmd
+	// CommandHelp is one line for each of Commands (by the same name),
+	// shown by the / completion popup and the help overlay.
+	CommandHelp map[string]string
 	// Sessions lists the workspace's saved sessions, most recently used
 	// first, for the /sessions picker; nil leaves /sessions out. Resume
 	// opens one of them and returns what replaces the conversation on
@@ -70,6 +75,29 @@ type Config struct {
 	// loop (in a tea.Cmd), never while a turn runs.
 	Sessions func() ([]SessionInfo, error)
 	Resume   func(id string) (ResetMsg, error)
+	// Fork copies a session that another tick has open (Resume returned
+	// an error wrapping ErrSessionOpen) into a new session and opens it,
+	// like Resume; nil leaves the offer out.
+	Fork func(id string) (ResetMsg, error)
+	// Screen, when not nil, is the terminal the program draws on (the
+	// file passed as tea.WithOutput): Run draws the first frame on it at
+	// once, before Bubble Tea's first frame tick (see firstframe.go). Env
+	// is the environment its colour support is judged by, as Bubble Tea
+	// judges it (TERM, COLORTERM, NO_COLOR, ...).
+	Screen *os.File
+	Env    []string
+	// HistoryFile keeps the prompts sent in this workspace across
+	// restarts (see package prompthist); empty keeps them only while the
+	// app runs. It is read and written off the update loop.
+	HistoryFile string
+	// Prompt, when set, is sent as the first turn once the app is up
+	// (tick "fix the build").
+	Prompt string
+	// Custom are the user's own slash commands; a name taken by a
+	// built-in or by Commands is left out with a notice.
+	Custom []CustomCommand
+	// MCP, when set, reports the MCP servers for the status bar and /mcp.
+	MCP MCPStatus
 }
 
 // Model is the root of the TUI. Use New; *Model implements tea.Model.
@@ -91,30 +119,30 @@ type Model struct {
 	width, height int
 	geo           geometry
 
-	turn      *turn
-	seq       int
-	steering  []string // sent with Steer, not delivered yet
-	queued    []string // tab: the next turn after this one ends well
-	next      []string // sent as soon as the current turn is gone
-	approvals []*approval
-	picker    *picker // the /sessions dialog, when open
-	plan      planUI  // the plan's proposal, editor and gate
-	showHelp  bool
-	note      string // transient hint in the status bar
-	quitting  bool
+	turn       *turn    // the running turn, nil when idle
+	seq        int      // the id of the last turn
+	handed     handover // the user's text waiting for a turn
+	approvals  []*approval
+	picker     *picker // the /sessions dialog, when open
+	plan       planUI  // the plan's proposal, editor and gate
+	showHelp   bool
+	note       string    // transient hint in the status bar
+	lastKey    time.Time // when the last key came (see answerPause)
+	quitArmed  bool      // the last key was a ctrl+c asking for a second one
+	complete   completion
+	histWarned bool // a failed save of the prompt history was reported
+	quitting   bool
 
 	tokens    int
 	estimated bool
 	commands  map[string]command
+	custom    map[string]CustomCommand // the user's commands, by name
 
-	// The last frame, drawn again only when something changed (dirty).
-	widths       widthCache
-	frame        string
-	cursor       *tea.Cursor
-	rendered     bool
-	dirty        bool
-	wasDirty     bool
-	paintPending bool
+	// The last frame, drawn again only when something changed.
+	paint  repaint
+	widths widthCache
+	frame  string
+	cursor *tea.Cursor
 }
 
 // frameRate is the most frames per second Bubble Tea writes. Its renderer
@@ -146,15 +174,14 @@ func New(cfg Config) Model {
 		input:    newInput(st, keys),
 		help:     helpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
-		commands: newCommands(cfg.Commands, cfg.Sessions != nil),
-		dirty:    true,
+		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
 	}
 	m.now = m.clock()
+	m.replay(cfg.History, cfg.Todos)
 	switch {
 	case len(cfg.History) > 0:
-		loadHistory(m.chat, cfg.History)
 		if len(cfg.Notices) == 0 {
-			m.chat.addNotice(fmt.Sprintf("resumed session · %s", plural(len(cfg.History), "message")))
+			m.chat.addNotice("resumed session · " + plural(messages(cfg.History), "message"))
 		}
 	default:
 		m.chat.addNotice("Welcome to tick. Describe a task: tick plans it as a todo list and works through it. ? shows the keys.")
@@ -164,9 +191,7 @@ func New(cfg Config) Model {
 			m.chat.addNotice(n)
 		}
 	}
-	if !cfg.Todos.Empty() {
-		m.panel.restore(cfg.Todos)
-	}
+	m.addExtensions()
 	return m
 }
 
@@ -177,6 +202,7 @@ func New(cfg Config) Model {
 func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	m := New(cfg)
 	m.ctx = ctx
+	m.paintScreen()
 	p := tea.NewProgram(&m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}, opts...)...)
 	_, err := p.Run()
 	m.shutdown(3 * time.Second)
@@ -207,7 +233,7 @@ func (m *Model) shutdown(wait time.Duration) {
 				return
 			}
 			if r, isReq := ev.(agent.ApprovalRequest); isReq {
-				newApproval(m.st, r).reply(agent.Approval{})
+				newApproval(m.st, r, m.now).reply(agent.Approval{})
 			}
 		case <-timeout.C:
 			return
@@ -215,27 +241,42 @@ func (m *Model) shutdown(wait time.Duration) {
 	}
 }
 
-// Init implements tea.Model. Nothing runs until the first key: no timers.
-func (m *Model) Init() tea.Cmd { return nil }
+// Init implements tea.Model. It loads the prompt history, sends
+// Config.Prompt and waits for the MCP servers' changes (when there are
+// any); no timer runs until the first turn.
+func (m *Model) Init() tea.Cmd { return tea.Batch(m.startCmds(), watchMCP(m.cfg.MCP)) }
 
-// Update implements tea.Model.
+// Update implements tea.Model. Every message marks the frame changed
+// except the quiet ones: streamed text (painted on the next paintMsg), an
+// idle spinner tick, and mouse, focus and key release events.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	m.wasDirty, m.dirty = m.dirty, true
 	m.now = m.clock()
 	m.panel.now = m.now
-	var cmd tea.Cmd
+	cmd, quiet := m.route(msg)
+	if !quiet {
+		m.paint.changed()
+	}
+	if save := m.saveHistory(); save != nil {
+		cmd = tea.Batch(cmd, save)
+	}
+	m.layout()
+	return m, cmd
+}
+
+// route applies one message; quiet reports that nothing on screen changed
+// (yet).
+func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, 0), max(msg.Height, 0)
 	case eventsMsg:
 		m.chat.now = m.now
-		cmd = m.handleEvents(msg)
+		return m.handleEvents(msg)
 	case paintMsg:
-		m.paintPending = false
+		m.paint.arrived()
 	case spinner.TickMsg:
 		if m.turn == nil { // idle: let the tick chain die
-			m.dirty = m.wasDirty
-			return m, nil
+			return nil, true
 		}
 		m.spin, cmd = m.spin.Update(msg)
 		m.chat.tick(m.now)
@@ -247,6 +288,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.handleWheel(msg.Mouse())
 	case NoticeMsg:
 		m.chat.addNotice(msg.Text)
+	case mcpChangedMsg:
+		cmd = watchMCP(m.cfg.MCP)
 	case ResetMsg:
 		m.reset(msg)
 	case sessionsMsg:
@@ -254,12 +297,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case resumedMsg:
 		m.handleResumed(msg)
 	case tea.MouseMsg, tea.KeyReleaseMsg, tea.FocusMsg, tea.BlurMsg:
-		m.dirty = m.wasDirty
+		return nil, true
 	default:
-		cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+		var ok bool
+		if cmd, ok = m.handleInputMsg(msg); !ok {
+			if cmd, ok = m.handleConfigMsg(msg); !ok {
+				cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+			}
+		}
 	}
-	m.layout()
-	return m, cmd
+	return cmd, false
 }
 
 // handleKey routes a key: the approval dialog first, then the sessions
@@ -267,12 +314,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := m.keys
 	m.note = ""
+	lastKey := m.lastKey
+	m.lastKey = m.now
 	if len(m.approvals) > 0 {
-		if key.Matches(k, keys.Quit) {
-			m.interrupt()
-			return nil
-		}
-		return m.answer(k)
+		return m.approvalKey(k, lastKey)
 	}
 	if cmd, ok := m.planKey(k); ok {
 		return cmd
@@ -283,6 +328,11 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.showHelp && !key.Matches(k, keys.Quit) {
 		m.showHelp = false
 		return nil
+	}
+	armed := m.quitArmed
+	m.quitArmed = false
+	if cmd, ok := m.inputKey(k, armed); ok {
+		return cmd
 	}
 	half := max(m.geo.chatH/2, 1)
 	switch {
@@ -321,47 +371,28 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.HistoryNext) && m.input.walking():
 		m.input.next()
 	default:
+		m.complete.sel = 0
 		return m.input.update(k)
 	}
 	return nil
 }
 
-// ctrlC interrupts a running turn; when idle it clears the input, or quits
-// when the input is empty.
+// ctrlC interrupts a running turn (see idleCtrlC for an idle one).
 func (m *Model) ctrlC() tea.Cmd {
 	if m.running() {
 		m.interrupt()
 		return nil
 	}
-	m.showHelp = false
-	if !m.input.empty() {
-		m.input.reset()
-		m.note = "input cleared · ctrl+c again to quit"
-		return nil
-	}
-	return m.quit()
+	return m.idleCtrlC(false)
 }
 
-// answer passes a key to the approval dialog and sends the answer.
-func (m *Model) answer(msg tea.Msg) tea.Cmd {
-	a := m.approvals[0]
-	ans, cmd := a.update(msg, m.keys)
-	if ans == nil {
-		return cmd
-	}
-	a.reply(*ans)
-	m.approvals = m.approvals[1:]
-	if len(m.approvals) == 0 {
-		m.input.focus()
-		m.turn.setAct(actTool, a.req.Tool)
-	}
-	return cmd
-}
-
-// handlePaste sends pasted text to the reason field of the dialog or to the
-// input.
+// handlePaste sends pasted text, its line breaks made LF, to the reason
+// field of the dialog or to the input (also while a dialog waits for its
+// answer: a paste never answers it).
 func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
-	if len(m.approvals) > 0 {
+	m.lastKey = m.now
+	p.Content = normalizeNewlines(p.Content)
+	if len(m.approvals) > 0 && m.approvals[0].typing {
 		return m.answer(p)
 	}
 	if m.picker != nil {
@@ -371,6 +402,11 @@ func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 		return ed.paste(p)
 	}
 	m.showHelp = false
+	if len(m.approvals) > 0 {
+		m.approvals[0].diverted = true
+		m.input.focus()
+		defer m.input.blur()
+	}
 	return m.input.update(p)
 }
 
@@ -408,10 +444,10 @@ func (m *Model) handleWheel(ms tea.Mouse) {
 // changed since the last frame; streamed text marks it changed at most ~30
 // times a second.
 func (m *Model) View() tea.View {
-	if m.dirty || !m.rendered {
+	if m.paint.due() {
 		m.render()
 		m.overlayPicker()
-		m.dirty, m.rendered = false, true
+		m.paint.done()
 	}
 	v := tea.NewView(m.frame)
 	v.AltScreen = true

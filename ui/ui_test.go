@@ -107,7 +107,7 @@ func TestIdleRunsNoTimers(t *testing.T) {
 	}
 	// Typing while idle schedules nothing either.
 	typeText(m, "hello")
-	if m.paintPending {
+	if m.paint.pending {
 		t.Fatal("typing scheduled a repaint tick")
 	}
 }
@@ -279,7 +279,7 @@ func TestRestoredSession(t *testing.T) {
 		{Role: provider.RoleAssistant, Content: "Fixed **it**."},
 	}
 	list := todo.List{Items: []todo.Item{{ID: "1", Text: "Fix", Status: todo.Completed}, {ID: "2", Text: "Test", Status: todo.Pending}}}
-	mv := New(Config{Agent: &scriptAgent{}, History: hist, Todos: list})
+	mv := New(Config{Agent: &scriptAgent{}, History: agent.Replay(hist), Todos: list})
 	m := &mv
 	update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	s := screen(m)

@@ -144,12 +144,9 @@ func fitRequest(msgs []provider.Message, budget int) ([]provider.Message, int) {
 	return out, cut - head
 }
 
-// interruptedText answers a tool call that has no result in old.
-const interruptedText = "Error: interrupted before this tool finished"
-
 // answerAll makes msgs valid for a strict server; see provider.Repair.
 func answerAll(msgs []provider.Message) []provider.Message {
-	out, _, _ := provider.Repair(msgs, interruptedText)
+	out, _, _ := provider.Repair(msgs, provider.Interrupted)
 	return out
 }
 

@@ -45,6 +45,18 @@
 // continues a session, cuts a truncated last line off the file before it
 // appends, and continues a file damaged in the middle in a new file (see
 // Open).
+//
+// # Locks and untrusted files
+//
+// A Store holds an exclusive flock on its file while it is open, so two
+// ticks never write one session: Open of a session open elsewhere fails at
+// once with a *LockedError naming the other process (its pid is in
+// <file>.lock while it holds the lock), and Fork copies such a session
+// into a new file instead. The kernel drops a lock when its process dies,
+// so a killed tick never blocks a session. Session files are opened
+// without following symbolic links, and read line by line, never whole:
+// Load and Open skip a line over 64 MiB (with a warning), List reads only
+// the first 64 KiB of a line, so a huge line costs the cap, not its size.
 package session
 
 import (
@@ -61,8 +73,9 @@ const Version = 1
 
 // Interrupted is the tool result Load gives a tool call that has none in
 // the file: the session stopped (an interrupt, a crash, a kill) before the
-// tool finished.
-const Interrupted = "Error: interrupted by the user before this tool finished"
+// tool finished. It is provider.Interrupted, the wording the live loop and
+// compaction use too.
+const Interrupted = provider.Interrupted
 
 // ErrNoSession is returned (wrapped) by Latest and Find when the workspace
 // has no matching session.
@@ -127,6 +140,10 @@ type Loaded struct {
 	Summary string
 	// Compactions counts the compaction lines.
 	Compactions int
+	// CompactedAt holds, for each compaction in order, the index in History
+	// of the first message recorded after it (len(History) when none was),
+	// so that a replay shows where compactions happened.
+	CompactedAt []int
 	// Warnings are human-readable notes on what was repaired or ignored,
 	// each said once: a truncated last line, interrupted tool calls,
 	// dropped results.

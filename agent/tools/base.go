@@ -2,9 +2,12 @@ package tools
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/tick-agent/tick/agent/sandbox"
 )
 
 // Defaults for the zero fields of Options.
@@ -23,6 +26,15 @@ type Options struct {
 	BashMaxTimeout time.Duration
 	// OutputCap is the most bytes of command output kept (head and tail).
 	OutputCap int
+	// Env is the environment bash commands get ("NAME=value"), already
+	// scrubbed of secrets by the caller (see sandbox.ScrubEnv). Nil means
+	// tick's own environment without secrets.
+	Env []string
+	// Sandbox starts bash commands (confined, and with every process a
+	// command leaves behind ended when it ends); nil runs plain bash.
+	// The mode comes from the call's context (sandbox.WithMode), else
+	// the runner's policy.
+	Sandbox *sandbox.Runner
 }
 
 func (o Options) withDefaults() Options {
@@ -37,6 +49,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.OutputCap <= 0 {
 		o.OutputCap = DefaultOutputCap
+	}
+	if o.Env == nil {
+		o.Env = sandbox.ScrubEnv(os.Environ(), []string{"OPENAI_API_KEY"}, nil)
 	}
 	return o
 }
@@ -58,9 +73,9 @@ const summaryMax = 120
 
 // Summary returns a tool call's key argument for a one-line display: the
 // first line of bash's command; the path of read_file, write_file and
-// edit_file; the description of task; the goal of todo (or ""). For other
-// tools it picks a likely key (path, command, description, ...); for
-// malformed arguments it returns a short prefix of the raw text. The result
+// edit_file. For other tools (the agent's own, MCP tools) it picks a likely
+// key (path, command, description, ..., goal); for malformed arguments it
+// returns a short prefix of the raw text. The result
 // is one line of at most about 120 characters; it may be "".
 func Summary(name string, args json.RawMessage) string {
 	var fields map[string]json.RawMessage
@@ -79,10 +94,6 @@ func Summary(name string, args json.RawMessage) string {
 		return get("command")
 	case "read_file", "write_file", "edit_file":
 		return get("path")
-	case "task":
-		return get("description")
-	case "todo":
-		return get("goal")
 	}
 	for _, key := range []string{"path", "file_path", "command", "description", "pattern", "query", "url", "goal"} {
 		if s := get(key); s != "" {

@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -84,12 +85,17 @@ func TestOptionsDefaults(t *testing.T) {
 	tests := []struct {
 		in, want Options
 	}{
-		{Options{}, Options{DefaultBashTimeout, DefaultBashMaxTimeout, DefaultOutputCap}},
-		{Options{BashTimeout: 5e9, BashMaxTimeout: 1e9, OutputCap: 10}, Options{1e9, 1e9, 10}},
+		{Options{}, Options{BashTimeout: DefaultBashTimeout, BashMaxTimeout: DefaultBashMaxTimeout, OutputCap: DefaultOutputCap}},
+		{Options{BashTimeout: 5e9, BashMaxTimeout: 1e9, OutputCap: 10}, Options{BashTimeout: 1e9, BashMaxTimeout: 1e9, OutputCap: 10}},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.in), func(t *testing.T) {
-			if got := tt.in.withDefaults(); got != tt.want {
+			got := tt.in.withDefaults()
+			if got.Env == nil {
+				t.Errorf("withDefaults() left Env nil, want the scrubbed environment")
+			}
+			got.Env = nil
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("withDefaults() = %+v, want %+v", got, tt.want)
 			}
 		})
@@ -105,9 +111,9 @@ func TestSummary(t *testing.T) {
 		{"read_file", "read_file", `{"path":"main.go","offset":3}`, "main.go"},
 		{"write_file", "write_file", `{"path":"a/b.txt","content":"..."}`, "a/b.txt"},
 		{"edit_file", "edit_file", `{"path":"x.go","old_string":"a","new_string":"b"}`, "x.go"},
-		{"task", "task", `{"description":"Find the tests","prompt":"..."}`, "Find the tests"},
-		{"todo with goal", "todo", `{"goal":"Ship it","items":[]}`, "Ship it"},
-		{"todo without goal", "todo", `{"items":[]}`, ""},
+		{"unknown with a description", "spawn", `{"description":"Find the tests","prompt":"..."}`, "Find the tests"},
+		{"unknown with a goal", "plan", `{"goal":"Ship it","items":[]}`, "Ship it"},
+		{"unknown with items only", "plan", `{"items":[]}`, ""},
 		{"unknown with a path", "grep", `{"pattern":"TODO","path":"src"}`, "src"},
 		{"unknown without keys", "mystery", `{"n":1}`, ""},
 		{"missing key", "bash", `{}`, ""},

@@ -9,10 +9,12 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/provider"
 )
 
@@ -126,15 +128,9 @@ func (b *Bash) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	}
 	defer pr.Close()
 
-	cmd := exec.Command("bash", "-c", c.command)
-	cmd.Dir = b.ws.Root()
+	cmd := b.command(ctx, c.command)
 	cmd.Stdin = nil // /dev/null
 	cmd.Stdout, cmd.Stderr = pw, pw
-	cmd.Env = append(os.Environ(), "PAGER=cat", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0")
-	// A session of its own: a new process group to kill as a whole, and no
-	// controlling terminal for sudo, ssh and the like to read the
-	// user's keystrokes from.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
 		pw.Close()
 		return "", fmt.Errorf("run bash command %q: %w", firstLine(c.command, 80), err)
@@ -145,16 +141,21 @@ func (b *Bash) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
-		_, _ = io.Copy(out, pr)
+		_, _ = io.Copy(progressTo(ctx, out), pr) // live to the front-end too
 	}()
 	waitDone := make(chan error, 1)
-	go func() { waitDone <- cmd.Wait() }()
+	exited := make(chan struct{})
+	go func() {
+		err := cmd.Wait()
+		close(exited)
+		waitDone <- err
+	}()
 
 	timer := time.NewTimer(c.timeout)
 	defer timer.Stop()
 	var waitErr error
 	var status string
-	killGroup := func() { _ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	killGroup := func() { sandbox.Stop(cmd, exited) }
 	select {
 	case waitErr = <-waitDone:
 	case <-timer.C:
@@ -203,6 +204,23 @@ func (b *Bash) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	}
 	res.WriteString(status)
 	return res.String(), nil
+}
+
+// command returns the command to run script: through the sandbox runner
+// in the context's mode when there is one, else plain bash. Either way it
+// runs in a session of its own: a new process group to kill as a whole,
+// and no controlling terminal for sudo, ssh and the like to read the
+// user's keystrokes from.
+func (b *Bash) command(ctx context.Context, script string) *exec.Cmd {
+	env := append(slices.Clip(b.opt.Env), "PAGER=cat", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0")
+	if b.opt.Sandbox != nil {
+		return b.opt.Sandbox.Command(sandbox.ModeFrom(ctx), script, env)
+	}
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = b.ws.Root()
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	return cmd
 }
 
 // exitStatus describes how the shell ended.

@@ -117,10 +117,11 @@ func groupDigits(n int64) string {
 }
 
 // cleanOutput makes terminal output fit for the model and the screen:
-// invalid UTF-8 becomes U+FFFD, ANSI escape sequences are removed, CRLF
-// becomes LF, a carriage return inside a line keeps only what was drawn
-// after it (progress bars), and other control characters except tab are
-// dropped.
+// invalid UTF-8 becomes U+FFFD, ANSI escape sequences are removed (in
+// their 7-bit ESC and their 8-bit C1 forms), CRLF becomes LF, a carriage
+// return inside a line keeps only what was drawn after it (progress bars),
+// and other control characters except tab are dropped, C1 (U+0080–U+009F)
+// included. (The screen gets its own, stricter pass in ui/termsafe.)
 func cleanOutput(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.ReplaceAll(s, "\r\n", "\n")
@@ -131,6 +132,8 @@ func cleanOutput(s string) string {
 		switch {
 		case c == 0x1b:
 			i = skipEscape(s, i)
+		case c == 0xc2 && i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f:
+			i = skipC1(s, i)
 		case c == '\r':
 			// Overwrite the line so far, as a terminal would (roughly).
 			if i+1 < len(s) && s[i+1] != '\n' {
@@ -172,6 +175,35 @@ func skipEscape(s string, i int) int {
 	default: // two-byte sequence such as ESC =
 		return i + 1
 	}
+}
+
+// skipC1 returns the index of the last byte of the C1 control (UTF-8:
+// 0xC2 and a byte 0x80..0x9F) that starts at s[i], with the sequence it
+// introduces: CSI (U+009B) takes its parameters and final byte, OSC, DCS,
+// SOS, PM and APC run up to their terminator.
+func skipC1(s string, i int) int {
+	switch s[i+1] {
+	case 0x9b:
+		j := i + 2
+		for j < len(s) && s[j] >= 0x20 && s[j] <= 0x3f {
+			j++
+		}
+		if j < len(s) && s[j] >= 0x40 && s[j] <= 0x7e {
+			return j
+		}
+		return j - 1
+	case 0x9d, 0x90, 0x98, 0x9e, 0x9f:
+		for j := i + 2; j < len(s); j++ {
+			switch {
+			case s[j] == 0x07:
+				return j
+			case s[j] == 0x1b && j+1 < len(s) && s[j+1] == '\\',
+				s[j] == 0xc2 && j+1 < len(s) && s[j+1] == 0x9c:
+				return j + 1
+			}
+		}
+	}
+	return i + 1
 }
 
 // looksBinary reports whether sample (the start of a file) is not text: it

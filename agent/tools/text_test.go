@@ -59,6 +59,11 @@ func TestCleanOutput(t *testing.T) {
 		{"control chars", "a\x00b\x07c\x7fd", "abcd"},
 		{"escape at the end", "abc\x1b", "abc"},
 		{"unicode kept", "héllo → 世界\n", "héllo → 世界\n"},
+		{"C1 CSI", "a\u009b2Jb\u009b8mc", "abc"},
+		{"C1 OSC 52", "a\u009d52;c;eA==\u0007b", "ab"},
+		{"C1 OSC with C1 ST", "a\u009d8;;http://x\u009clink", "alink"},
+		{"other C1", "a\u0085b\u0080", "ab"},
+		{"raw 0x9b byte", "a\x9b2J", "a\uFFFD2J"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -23,6 +23,7 @@
 package providertest
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -53,6 +54,14 @@ type Server struct {
 	errs    []string
 	changed chan struct{} // closed and replaced when a request is recorded
 	ids     int
+	models  []string // GET /v1/models lists these; nil: ModelName
+}
+
+// SetModels sets the models GET /v1/models lists (default: ModelName).
+func (s *Server) SetModels(names ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = append([]string(nil), names...)
 }
 
 // New starts a server that is closed by t.Cleanup.
@@ -175,8 +184,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimSuffix(r.URL.Path, "/")
 	switch {
 	case path == "/v1/models" && r.Method == http.MethodGet:
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = io.WriteString(w, `{"object":"list","data":[{"id":"`+ModelName+`","object":"model","created":1727346178,"owned_by":"providertest"}]}`)
+		s.writeModels(w)
 	case path == "/v1/chat/completions" && r.Method == http.MethodPost:
 		s.chat(w, r)
 	case path == "/v1/chat/completions" || path == "/v1/models":
@@ -187,7 +195,32 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// ModelName is the model GET /v1/models lists.
+// writeModels answers GET /v1/models.
+func (s *Server) writeModels(w http.ResponseWriter) {
+	s.mu.Lock()
+	names := s.models
+	s.mu.Unlock()
+	if names == nil {
+		names = []string{ModelName}
+	}
+	type model struct {
+		ID      string `json:"id"`
+		Object  string `json:"object"`
+		Created int64  `json:"created"`
+		OwnedBy string `json:"owned_by"`
+	}
+	list := struct {
+		Object string  `json:"object"`
+		Data   []model `json:"data"`
+	}{Object: "list", Data: []model{}}
+	for _, n := range names {
+		list.Data = append(list.Data, model{ID: n, Object: "model", Created: 1727346178, OwnedBy: "providertest"})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(list)
+}
+
+// ModelName is the model GET /v1/models lists by default.
 const ModelName = "providertest-model"
 
 // chat serves one chat-completions request.

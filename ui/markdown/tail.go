@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // The unfinished tail is shown as plain text, wrapped here rather than by
@@ -145,27 +146,28 @@ func wrapPlain(s string, limit int) (lines []string, lastStart int) {
 	return append(lines, strings.TrimRight(s[lineStart:], " ")), lineStart
 }
 
-// sanitize makes raw model text safe to render and measure: tabs become
-// spaces (tab stops every 4 columns), control characters other than
-// newline are dropped (no escape sequence from the model reaches the
-// terminal) and invalid UTF-8 becomes U+FFFD.
+// sanitize makes raw model text safe to render and measure: termsafe.Text
+// (no control character other than newline and tab, no escape sequence,
+// invisible characters shown as ⟨U+XXXX⟩, invalid UTF-8 as U+FFFD), then
+// tabs become spaces (tab stops every 4 columns).
 func sanitize(s string) string {
-	if isClean(s) {
+	s = termsafe.Text(s)
+	if !strings.Contains(s, "\t") {
 		return s
 	}
 	b := make([]byte, 0, len(s)+8)
 	col := 0
-	if n := sanitizeRunes(&b, []byte(s), &col); n < len(s) {
-		b = utf8.AppendRune(b, utf8.RuneError) // s ends inside a rune
-	}
+	sanitizeRunes(&b, []byte(s), &col)
 	return string(b)
 }
 
-// sanitizeRunes appends raw, sanitised, to dst and returns how many bytes of
-// raw it consumed: all of it, except an incomplete UTF-8 sequence at the end
-// (more bytes may complete it). col is the rune column in the current line.
+// sanitizeRunes appends raw, sanitised rune by rune (termsafe.AppendRune,
+// tabs expanded), to dst and returns how many bytes of raw it consumed:
+// all of it, except an incomplete UTF-8 sequence at the end (more bytes may
+// complete it). col is the rune column in the current line.
 func sanitizeRunes(dst *[]byte, raw []byte, col *int) int {
 	i := 0
+	prev := rune(0)
 	for i < len(raw) {
 		c, size := rune(raw[i]), 1
 		if c >= utf8.RuneSelf {
@@ -183,39 +185,12 @@ func sanitizeRunes(dst *[]byte, raw []byte, col *int) int {
 			n := 4 - *col%4
 			*dst = append(*dst, "    "[:n]...)
 			*col += n
-		case c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0):
 		default:
-			*dst = utf8.AppendRune(*dst, c) // RuneError for invalid bytes
-			*col++
+			n := len(*dst)
+			*dst = termsafe.AppendRune(*dst, prev, c) // RuneError for invalid bytes
+			*col += utf8.RuneCount((*dst)[n:])
 		}
+		prev = c
 	}
 	return i
-}
-
-// isClean reports whether sanitize would leave s unchanged.
-func isClean(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 && c != '\n' || c == 0x7f {
-			return false
-		}
-		if c >= utf8.RuneSelf {
-			return cleanRunes(s[i:])
-		}
-	}
-	return true
-}
-
-func cleanRunes(s string) bool {
-	for len(s) > 0 {
-		c, size := utf8.DecodeRuneInString(s)
-		if c == utf8.RuneError && size <= 1 {
-			return false
-		}
-		if c < 0x20 && c != '\n' || c == 0x7f || (c >= 0x80 && c < 0xa0) {
-			return false
-		}
-		s = s[size:]
-	}
-	return true
 }

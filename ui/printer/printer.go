@@ -7,6 +7,11 @@
 // its task call. In JSON mode every event is one JSON object per line on
 // stdout (see MarshalEvent) and nothing is written to stderr.
 //
+// Every string of every event goes through termsafe before it is written
+// in text mode, and the TurnEnd that Run returns is sanitised too: nothing
+// the model or a server sends can write a control sequence to the terminal.
+// (JSON mode escapes control characters instead.)
+//
 // The printer never stops reading its channel before it closes, so the agent
 // never blocks on it; a failed write is remembered and reported by Run once
 // the turn is over. It answers an ApprovalRequest at once with a denial,
@@ -23,6 +28,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // ErrNoTurnEnd is the error of the TurnEnd that Run reports when the event
@@ -66,10 +72,17 @@ func New(stdout, stderr io.Writer, opts Options) *Printer {
 
 // turn is the state of one Run in text mode.
 type turn struct {
-	pending   strings.Builder // top-level answer text streamed since the last AssistantDone
-	last      string          // text of the last top-level AssistantDone
-	final     bool            // the final answer was written
-	reasoning strings.Builder // verbose: reasoning waiting to be shown
+	pending   strings.Builder      // top-level answer text streamed since the last AssistantDone
+	last      string               // text of the last top-level AssistantDone
+	final     bool                 // the final answer was written
+	reasoning strings.Builder      // verbose: reasoning waiting to be shown
+	live      map[string]*liveTool // verbose: running calls' output shown so far
+}
+
+// liveTool is how much of a running call's output (ToolOutput) was shown.
+type liveTool struct {
+	seen    int64  // bytes of output accounted for
+	partial string // the start of a line not ended yet
 }
 
 // Run reads events until the channel closes and returns the turn's TurnEnd
@@ -85,11 +98,11 @@ func (p *Printer) Run(events <-chan agent.Event) (agent.TurnEnd, error) {
 	)
 	for ev := range events {
 		if e, ok := ev.(agent.TurnEnd); ok {
-			end, seen = e, true
-			if end.Err != nil && end.Error == "" {
-				end.Error = end.Err.Error()
+			if e.Err != nil && e.Error == "" {
+				e.Error = e.Err.Error()
 			}
-			ev = end
+			end, seen = termsafe.Strings(e), true
+			ev = e
 		}
 		if r, ok := ev.(agent.ApprovalRequest); ok {
 			deny(r)
@@ -97,7 +110,7 @@ func (p *Printer) Run(events <-chan agent.Event) (agent.TurnEnd, error) {
 		if p.opts.JSON {
 			p.json(ev)
 		} else {
-			p.text(&t, ev, 0)
+			p.text(&t, termsafe.Strings(ev), 0)
 		}
 		if len(events) == 0 {
 			p.flush()
@@ -175,7 +188,7 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 			p.progress(ind, p.dim(strings.TrimSpace(e.Text)))
 		}
 	case agent.ToolStart:
-		if e.Name == "todo" {
+		if e.Name == agent.TodoTool {
 			return // the list itself follows as a TodoUpdate
 		}
 		line := ind + p.dim("→ ") + p.bold(e.Name)
@@ -183,7 +196,12 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 			line += "  " + s
 		}
 		p.progress("", line)
+	case agent.ToolOutput:
+		if p.opts.Verbose {
+			p.toolOutput(t, ind, e)
+		}
 	case agent.ToolEnd:
+		delete(t.live, e.ID)
 		p.toolEnd(ind, e)
 	case agent.TodoUpdate:
 		if p.used {
@@ -206,8 +224,12 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 		p.progress(ind, p.yellow(fmt.Sprintf("! %s needs approval (%s): denied, rerun with --yolo to allow", e.Tool, oneLine(e.Summary, 80))))
 	case agent.SteerDelivered:
 		p.progress(ind, p.dim("» "+oneLine(e.Text, 120)))
+	case agent.UserMessage: // only in a replay
+		p.progress(ind, p.dim("› "+oneLine(e.Text, 120)))
 	case agent.Notice:
 		p.progress(ind, p.dim("· "+e.Text))
+	case agent.HookFailed:
+		p.progress(ind, p.yellow("! "+oneLine(agent.HookFailureText(e), 300)))
 	case agent.Compacted:
 		p.progress(ind, p.dim(fmt.Sprintf("· context compacted: ~%d → ~%d tokens", e.Before, e.After)))
 	case agent.Unfinished, agent.PlanProposed, agent.Paused, agent.PlanEditDelivered:
@@ -230,8 +252,8 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 func (p *Printer) toolEnd(ind string, e agent.ToolEnd) {
 	secs := fmt.Sprintf("%.1fs", e.Duration.Seconds())
 	if e.IsError {
-		if e.Name == "todo" {
-			p.progress("", ind+p.dim("→ ")+p.bold("todo"))
+		if e.Name == agent.TodoTool {
+			p.progress("", ind+p.dim("→ ")+p.bold(agent.TodoTool))
 		}
 		msg := oneLine(e.Output, 160)
 		if !strings.HasPrefix(msg, "Error") {
@@ -240,7 +262,7 @@ func (p *Printer) toolEnd(ind string, e agent.ToolEnd) {
 		p.progress(ind, "  "+p.red("✗")+" "+secs+"  "+msg)
 		return
 	}
-	if e.Name == "todo" {
+	if e.Name == agent.TodoTool {
 		return
 	}
 	line := "  " + p.green("✓") + " " + secs
@@ -252,6 +274,42 @@ func (p *Printer) toolEnd(ind string, e agent.ToolEnd) {
 	p.progress(ind, line)
 	if p.opts.Verbose {
 		p.progress(ind+"    ", p.dim(head(e.Output, 5)))
+	}
+}
+
+// toolOutput writes the complete lines a running call printed since its
+// last ToolOutput, dimmed under its tool line (verbose). Output that never
+// reached a tail (a flood between two events) is said to be skipped.
+func (p *Printer) toolOutput(t *turn, ind string, e agent.ToolOutput) {
+	if t.live == nil {
+		t.live = map[string]*liveTool{}
+	}
+	lt := t.live[e.ID]
+	if lt == nil {
+		lt = &liveTool{}
+		t.live[e.ID] = lt
+	}
+	n := e.Total - lt.seen
+	if n <= 0 {
+		return
+	}
+	lt.seen = e.Total
+	text := e.Tail
+	if n < int64(len(text)) {
+		text = text[len(text)-int(n):]
+	} else if skipped := n - int64(len(text)); skipped > 0 {
+		lt.partial = ""
+		p.progress(ind+"    ", p.dim(fmt.Sprintf("… %d bytes of output skipped", skipped)))
+	}
+	text = lt.partial + text
+	i := strings.LastIndexByte(text, '\n')
+	if i < 0 {
+		lt.partial = text[max(len(text)-agent.OutputTailMax, 0):]
+		return
+	}
+	lt.partial = text[i+1:]
+	for _, l := range strings.Split(text[:i], "\n") {
+		p.progress(ind+"    ", p.dim("│ "+strings.TrimRight(l, "\r")))
 	}
 }
 
@@ -305,10 +363,10 @@ func (p *Printer) red(s string) string    { return p.style("31", s) }
 func (p *Printer) green(s string) string  { return p.style("32", s) }
 func (p *Printer) yellow(s string) string { return p.style("33", s) }
 
-// oneLine returns the first non-empty line of s, cut to max runes with "…"
-// and followed by " …" when more lines follow.
+// oneLine returns the first non-empty line of s, made safe, cut to max
+// runes with "…" and followed by " …" when more lines follow.
 func oneLine(s string, max int) string {
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(termsafe.Text(s))
 	more := false
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s, more = strings.TrimSpace(s[:i]), true

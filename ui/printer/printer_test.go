@@ -97,6 +97,15 @@ func TestRunText(t *testing.T) {
 			wantReason: agent.ReasonDone,
 		},
 		{
+			name: "a replayed user message",
+			events: []agent.Event{
+				agent.UserMessage{Text: "fix\nthe build"},
+				agent.TurnEnd{Reason: agent.ReasonDone},
+			},
+			wantErr:    "› fix …\n",
+			wantReason: agent.ReasonDone,
+		},
+		{
 			name: "rejected todo call shows as a failed line",
 			events: []agent.Event{
 				agent.ToolStart{ID: "c1", Name: "todo"},
@@ -183,6 +192,32 @@ func TestRunText(t *testing.T) {
 			wantOut: "Done.\n",
 			wantErr: "think hard\nLooking.\ntokens: ~10 in, ~5 out\n→ bash  seq 7\n  ✓ 0.0s\n" +
 				"    1\n    2\n    3\n    4\n    5\n    … (3 more lines)\n",
+			wantReason: agent.ReasonDone,
+		},
+		{
+			name: "verbose streams a running command's output lines",
+			opts: printer.Options{Verbose: true},
+			events: []agent.Event{
+				agent.ToolStart{ID: "c1", Name: "bash", Summary: "make"},
+				agent.ToolOutput{ID: "c1", Tail: "building a\nbuil", Total: 15},
+				agent.ToolOutput{ID: "c1", Tail: "building a\nbuilding b\n", Total: 22},
+				agent.ToolOutput{ID: "c1", Tail: "step 9\n", Total: 1000},
+				agent.ToolOutput{ID: "c1", Tail: "step 9\n", Total: 1000},
+				agent.ToolEnd{ID: "c1", Name: "bash", Output: "ok\nexit status 0\n"},
+				agent.TurnEnd{Reason: agent.ReasonDone},
+			},
+			wantErr:    "→ bash  make\n    │ building a\n    │ building b\n    … 971 bytes of output skipped\n    │ step 9\n  ✓ 0.0s\n    ok\n    exit status 0\n",
+			wantReason: agent.ReasonDone,
+		},
+		{
+			name: "without verbose a running command's output is not shown",
+			events: []agent.Event{
+				agent.ToolStart{ID: "c1", Name: "bash", Summary: "make"},
+				agent.ToolOutput{ID: "c1", Tail: "building a\n", Total: 11},
+				agent.ToolEnd{ID: "c1", Name: "bash", Output: "ok\nexit status 0\n"},
+				agent.TurnEnd{Reason: agent.ReasonDone},
+			},
+			wantErr:    "→ bash  make\n  ✓ 0.0s\n",
 			wantReason: agent.ReasonDone,
 		},
 		{
@@ -379,6 +414,8 @@ func TestMarshalEvent(t *testing.T) {
 		{"text", agent.TextDelta{Text: "a"}, `{"type":"text","text":"a"}`},
 		{"turn end keeps error from Err", agent.TurnEnd{Reason: agent.ReasonError, Err: errors.New("x")}, `{"type":"turn_end","reason":"error","error":"x"}`},
 		{"turn end done", agent.TurnEnd{Reason: agent.ReasonDone}, `{"type":"turn_end","reason":"done"}`},
+		{"turn end with its kind", agent.TurnEnd{Reason: agent.ReasonError, Error: "401", Kind: agent.KindAuth}, `{"type":"turn_end","reason":"error","error":"401","kind":"auth"}`},
+		{"user message", agent.UserMessage{Text: "hi"}, `{"type":"user","text":"hi"}`},
 		{"nested", agent.Subagent{ParentID: "p", Event: agent.Notice{Text: "n"}}, `{"type":"subagent","parent_id":"p","event":{"type":"notice","text":"n"}}`},
 		{"usage is flat", agent.Usage{Usage: usage(1, 2)}, `{"type":"usage","prompt_tokens":1,"completion_tokens":2,"total_tokens":3,"estimated":false}`},
 	}

@@ -1,0 +1,212 @@
+// Package config is tick's configuration: the typed shape of the TOML files,
+// their loading and validation, and the resolution of flags, environment,
+// project file, user file and defaults into one effective Settings value.
+//
+// The user file is $XDG_CONFIG_HOME/tick/config.toml (default
+// ~/.config/tick/config.toml); the project file is .tick/config.toml in the
+// workspace. Precedence, highest first: flags, the environment
+// (OPENAI_API_KEY, OPENAI_BASE_URL, TICK_MODEL), the project file, the user
+// file, the defaults. A project file comes with a repository the user may
+// not have written, so it may not set base URLs or keys (refused with a
+// warning), may not loosen the sandbox, and its MCP servers, hooks and
+// allow rules are held apart as Pending until the user approves them.
+//
+// This package reads only the files and variables it is given through
+// Options; main calls Load once at start-up and hands the Settings down.
+// Other packages read their fields from Settings and never load files or
+// read the environment themselves.
+package config
+
+import (
+	"fmt"
+	"time"
+)
+
+// Config is the shape of a config.toml file. The key names are fixed: they
+// are the file format users write.
+type Config struct {
+	// Provider names the entry of Providers (or a built-in preset such as
+	// "openai" or "ollama") that tick talks to by default.
+	Provider string `toml:"provider"`
+	// Model is the default model name.
+	Model string `toml:"model"`
+	// Providers are the model servers the user has set up, by name.
+	Providers map[string]Provider `toml:"providers"`
+	// Sandbox is how commands are confined: "read-only", "workspace-write"
+	// or "danger-full-access"; "" lets the sandbox choose its default.
+	Sandbox string `toml:"sandbox"`
+	// WritableRoots are directories besides the workspace that commands
+	// may write.
+	WritableRoots []string `toml:"writable_roots"`
+	// Network is what a sandboxed command may reach: "" (nothing) or
+	// "loopback".
+	Network string `toml:"network"`
+	// EnvAllow names the environment variables passed to commands.
+	EnvAllow []string `toml:"env_allow"`
+	// Allow are rules for tool calls that run without asking, such as
+	// "bash(go test *)" or "write_file(.env)".
+	Allow []string `toml:"allow"`
+	// Deny are rules for tool calls that are refused outright.
+	Deny []string `toml:"deny"`
+	// IdleTimeout is a Go duration ("90s", "5m") after which a model call
+	// whose server sent nothing (no headers, no first or next chunk) ends
+	// with a timeout; "" keeps the default (5m), "0s" means none. The
+	// --idle-timeout flag wins over it.
+	IdleTimeout string `toml:"idle_timeout"`
+	// CompletionReminder turns the reminder to finish the todo list on or
+	// off; nil means on.
+	CompletionReminder *bool `toml:"completion_reminder"`
+	// MCPServers are Model Context Protocol servers whose tools join the
+	// registry, by name.
+	MCPServers map[string]MCPServer `toml:"mcp_servers"`
+	// Hooks are commands run around tool calls, prompts and turn ends.
+	Hooks Hooks `toml:"hooks"`
+}
+
+// Provider is one OpenAI-compatible server.
+type Provider struct {
+	// BaseURL is the API root, e.g. http://127.0.0.1:11434/v1.
+	BaseURL string `toml:"base_url"`
+	// APIKeyEnv names the environment variable that holds the key.
+	APIKeyEnv string `toml:"api_key_env"`
+	// APIKey is the key itself; the file holding it must be mode 0600.
+	APIKey string `toml:"api_key"`
+	// ContextWindow is the served context size in tokens; 0 leaves it to
+	// discovery and the built-in table.
+	ContextWindow int `toml:"context_window"`
+}
+
+// MCPServer is one MCP server: a command to start (stdio) or a URL
+// (streamable HTTP).
+type MCPServer struct {
+	Command string            `toml:"command"`
+	Args    []string          `toml:"args"`
+	Env     map[string]string `toml:"env"`
+	Cwd     string            `toml:"cwd"`
+	URL     string            `toml:"url"`
+	Headers map[string]string `toml:"headers"`
+	// Timeout is a Go duration for each request; "" keeps the default.
+	Timeout string `toml:"timeout"`
+}
+
+// Hooks are the commands run at each point of a turn.
+type Hooks struct {
+	PreToolUse       []Hook `toml:"pre_tool_use"`
+	PostToolUse      []Hook `toml:"post_tool_use"`
+	UserPromptSubmit []Hook `toml:"user_prompt_submit"`
+	Stop             []Hook `toml:"stop"`
+}
+
+// Empty reports whether no hook is set.
+func (h Hooks) Empty() bool {
+	return len(h.PreToolUse)+len(h.PostToolUse)+len(h.UserPromptSubmit)+len(h.Stop) == 0
+}
+
+// Hook is one hook command; Matcher selects the tools it runs for (empty:
+// all).
+type Hook struct {
+	Matcher string `toml:"matcher"`
+	Command string `toml:"command"`
+	// Timeout is a Go duration; "" keeps the default.
+	Timeout string `toml:"timeout"`
+}
+
+// Sandbox levels, loosest last.
+const (
+	SandboxReadOnly       = "read-only"
+	SandboxWorkspaceWrite = "workspace-write"
+	SandboxFullAccess     = "danger-full-access"
+)
+
+// NetworkLoopback lets sandboxed commands reach 127.0.0.1 and ::1 only.
+const NetworkLoopback = "loopback"
+
+// sandboxRank orders the sandbox levels from strictest to loosest; "" is
+// the default and ranks as workspace-write.
+func sandboxRank(s string) int {
+	switch s {
+	case SandboxReadOnly:
+		return 0
+	case SandboxFullAccess:
+		return 2
+	}
+	return 1
+}
+
+// IdleTimeoutDuration returns IdleTimeout parsed; 0 when unset. Load has
+// already refused a value that does not parse.
+func (c Config) IdleTimeoutDuration() time.Duration {
+	d, _ := time.ParseDuration(c.IdleTimeout)
+	return d
+}
+
+// CompletionReminderOn reports whether the completion reminder is on (the
+// default).
+func (c Config) CompletionReminderOn() bool {
+	return c.CompletionReminder == nil || *c.CompletionReminder
+}
+
+// validate checks the values the file format constrains; key is the
+// dotted path of the offending key for the caller to locate.
+func (c Config) validate() (key string, err error) {
+	switch c.Sandbox {
+	case "", SandboxReadOnly, SandboxWorkspaceWrite, SandboxFullAccess:
+	default:
+		return "sandbox", fmt.Errorf("sandbox = %q: want %q, %q or %q", c.Sandbox, SandboxReadOnly, SandboxWorkspaceWrite, SandboxFullAccess)
+	}
+	if c.Network != "" && c.Network != NetworkLoopback {
+		return "network", fmt.Errorf("network = %q: want \"\" (none) or %q", c.Network, NetworkLoopback)
+	}
+	if err := checkDuration("idle_timeout", c.IdleTimeout); err != nil {
+		return "idle_timeout", err
+	}
+	for name, p := range c.Providers {
+		if p.ContextWindow < 0 {
+			return "context_window", fmt.Errorf("providers.%s.context_window = %d: want a positive number of tokens", name, p.ContextWindow)
+		}
+		if p.BaseURL != "" {
+			if err := checkURL(p.BaseURL); err != nil {
+				return "base_url", fmt.Errorf("providers.%s.base_url: %w", name, err)
+			}
+		}
+	}
+	for name, s := range c.MCPServers {
+		if (s.Command == "") == (s.URL == "") {
+			return "mcp_servers", fmt.Errorf("mcp_servers.%s: set either command or url", name)
+		}
+		if err := checkDuration("mcp_servers."+name+".timeout", s.Timeout); err != nil {
+			return "timeout", err
+		}
+	}
+	return c.Hooks.validate()
+}
+
+// validate checks every hook has a command and a valid timeout.
+func (h Hooks) validate() (string, error) {
+	for _, set := range []struct {
+		name  string
+		hooks []Hook
+	}{{"pre_tool_use", h.PreToolUse}, {"post_tool_use", h.PostToolUse}, {"user_prompt_submit", h.UserPromptSubmit}, {"stop", h.Stop}} {
+		for i, hk := range set.hooks {
+			if hk.Command == "" {
+				return set.name, fmt.Errorf("hooks.%s[%d]: command is empty", set.name, i)
+			}
+			if err := checkDuration(fmt.Sprintf("hooks.%s[%d].timeout", set.name, i), hk.Timeout); err != nil {
+				return "timeout", err
+			}
+		}
+	}
+	return "", nil
+}
+
+// checkDuration refuses a duration that does not parse or is negative.
+func checkDuration(key, s string) error {
+	if s == "" {
+		return nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return fmt.Errorf("%s = %q: want a duration such as \"90s\" or \"5m\"", key, s)
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package config
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+)
+
+// Mask hides a secret for display: the last four characters of a long key,
+// nothing of a short one.
+func Mask(key string) string {
+	switch {
+	case key == "":
+		return ""
+	case len(key) < 12:
+		return "****"
+	}
+	return "****" + key[len(key)-4:]
+}
+
+// Describe writes the effective settings, one per line with where each
+// came from (keys masked), then the files, the pending project settings
+// and the warnings. It is the output of `tick config`.
+func (s *Settings) Describe(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	row := func(key, val string) {
+		src, ok := s.Sources[key]
+		from := "default"
+		if ok {
+			from = src.String()
+		}
+		if val == "" {
+			val = "(none)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", key, val, from)
+	}
+	cw := "(from the server or the model name)"
+	if s.ContextWindow > 0 {
+		cw = fmt.Sprint(s.ContextWindow)
+	}
+	base := s.BaseURL
+	if base == "" {
+		base = "(the OpenAI API)"
+	}
+	row("provider", s.Provider)
+	row("model", s.Model)
+	row("base_url", base)
+	row("api_key", Mask(s.APIKey))
+	row("context_window", cw)
+	row("sandbox", s.Sandbox)
+	row("writable_roots", strings.Join(s.WritableRoots, ", "))
+	row("network", s.Network)
+	row("env_allow", strings.Join(s.EnvAllow, ", "))
+	row("allow", strings.Join(s.Allow, ", "))
+	row("deny", strings.Join(s.Deny, ", "))
+	row("idle_timeout", s.IdleTimeout)
+	row("completion_reminder", fmt.Sprint(s.CompletionReminderOn()))
+	row("mcp_servers", strings.Join(sortedKeys(s.MCPServers), ", "))
+	row("hooks", hookSummary(s.Hooks))
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("write the settings: %w", err)
+	}
+	fmt.Fprintf(w, "\nuser file     %s%s\n", orNone(s.UserFile), missing(s.UserFile, s.UserFileExists))
+	fmt.Fprintf(w, "project file  %s%s\n", orNone(s.ProjectFile), missing(s.ProjectFile, s.ProjectFileExist))
+	if !s.Pending.Empty() {
+		fmt.Fprintf(w, "\nawaiting approval (from %s):\n", s.Pending.Path)
+		for _, n := range sortedKeys(s.Pending.MCPServers) {
+			fmt.Fprintf(w, "  mcp server %s\n", n)
+		}
+		if !s.Pending.Hooks.Empty() {
+			fmt.Fprintf(w, "  hooks: %s\n", hookSummary(s.Pending.Hooks))
+		}
+		for _, a := range s.Pending.Allow {
+			fmt.Fprintf(w, "  allow %s\n", a)
+		}
+	}
+	if len(s.Warnings) > 0 {
+		fmt.Fprintln(w, "\nwarnings:")
+		for _, m := range s.Warnings {
+			fmt.Fprintf(w, "  %s\n", m)
+		}
+	}
+	return nil
+}
+
+// hookSummary counts the hooks of each kind, e.g. "pre_tool_use 2, stop 1".
+func hookSummary(h Hooks) string {
+	var parts []string
+	for _, k := range []struct {
+		name string
+		n    int
+	}{{"pre_tool_use", len(h.PreToolUse)}, {"post_tool_use", len(h.PostToolUse)}, {"user_prompt_submit", len(h.UserPromptSubmit)}, {"stop", len(h.Stop)}} {
+		if k.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k.name, k.n))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func orNone(p string) string {
+	if p == "" {
+		return "(none: set XDG_CONFIG_HOME or HOME)"
+	}
+	return p
+}
+
+func missing(p string, exists bool) string {
+	if p != "" && !exists {
+		return " (not found)"
+	}
+	return ""
+}

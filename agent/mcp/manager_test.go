@@ -1,0 +1,206 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestStdioToolCalls(t *testing.T) {
+	m := startManager(t, time.Minute, stdioServer("t"))
+	ts, notes := m.Tools(context.Background())
+	if len(ts) == 0 {
+		t.Fatalf("no tools; status %+v", m.Status())
+	}
+	if !strings.Contains(strings.Join(notes, "\n"), "badprops") {
+		t.Errorf("notes %q do not report the tool with a bad schema", notes)
+	}
+	st := m.Status()[0]
+	if st.State != Ready || len(st.Skipped) != 1 || !strings.Contains(st.Skipped[0], `"properties" is not an object`) {
+		t.Errorf("status %+v: want ready with badprops skipped", st)
+	}
+	findTool(t, m, "mcp__t__dots_and_spaces")
+
+	tests := []struct {
+		tool, args string
+		want       string
+		wantErr    string
+	}{
+		{tool: "echo", args: `{"text":"hi"}`, want: "echo: hi"},
+		{tool: "echo", args: ``, want: "echo: <nil>"},
+		{tool: "image", args: `{}`, want: "a picture:\n[image image/png, 7 bytes: not shown"},
+		{tool: "fail", args: `{}`, wantErr: "the disk is on fire (from MCP server t)"},
+		{tool: "echo", args: `[1,2]`, wantErr: "must be one JSON object"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.tool, func(t *testing.T) {
+			out, err := findTool(t, m, "mcp__t__"+tc.tool).Run(context.Background(), json.RawMessage(tc.args))
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("Run = %q, %v; want error containing %q", out, err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || !strings.HasPrefix(out, tc.want) {
+				t.Fatalf("Run = %q, %v; want %q", out, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestPreviewForApproval(t *testing.T) {
+	m := startManager(t, time.Minute, stdioServer("t"))
+	sum, detail, err := findTool(t, m, "mcp__t__echo").Preview(json.RawMessage(`{"text":"x"}`))
+	if err != nil || sum != "MCP t: echo" || !strings.Contains(detail, `"text": "x"`) {
+		t.Fatalf("Preview = %q, %q, %v", sum, detail, err)
+	}
+}
+
+func TestHangingCallTimesOut(t *testing.T) {
+	srv := stdioServer("t")
+	srv.Timeout = 300 * time.Millisecond
+	m := startManager(t, time.Minute, srv)
+	_, err := findTool(t, m, "mcp__t__hang").Run(context.Background(), json.RawMessage(`{}`))
+	if err == nil || !strings.Contains(err.Error(), "did not answer hang within 300ms") {
+		t.Fatalf("Run err = %v, want a timeout", err)
+	}
+	if out, err := findTool(t, m, "mcp__t__echo").Run(context.Background(), json.RawMessage(`{"text":"after"}`)); err != nil || out != "echo: after" {
+		t.Fatalf("the server is unusable after a timed-out call: %q, %v", out, err)
+	}
+}
+
+func TestInterruptedCall(t *testing.T) {
+	m := startManager(t, time.Minute, stdioServer("t"))
+	ctx, cancel := context.WithCancel(context.Background())
+	hang := findTool(t, m, "mcp__t__hang")
+	done := make(chan error, 1)
+	go func() { _, err := hang.Run(ctx, json.RawMessage(`{}`)); done <- err }()
+	cancel()
+	select {
+	case err := <-done:
+		if err != context.Canceled {
+			t.Fatalf("Run err = %v, want context.Canceled", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Run did not return after cancel")
+	}
+}
+
+func TestCrashedServer(t *testing.T) {
+	m := startManager(t, time.Minute, stdioServer("t"))
+	echo := findTool(t, m, "mcp__t__echo")
+	if _, err := findTool(t, m, "mcp__t__crash").Run(context.Background(), json.RawMessage(`{}`)); err == nil {
+		t.Fatal("a call that crashed the server succeeded")
+	}
+	waitFor(t, "the server to be marked failed", func() bool { return m.Status()[0].State == Failed })
+	st := m.Status()[0]
+	if !strings.Contains(st.Stderr, "simulated crash") {
+		t.Errorf("stderr %q lacks the server's last words", st.Stderr)
+	}
+	_, err := echo.Run(context.Background(), json.RawMessage(`{"text":"x"}`))
+	if err == nil || !strings.Contains(err.Error(), "MCP server t is not running (failed") {
+		t.Fatalf("call to a crashed server: %v", err)
+	}
+	_, notes := m.Tools(context.Background())
+	if len(notes) != 1 || !strings.Contains(notes[0], "MCP server t failed") {
+		t.Fatalf("notes %q, want one saying the server failed", notes)
+	}
+	if _, notes := m.Tools(context.Background()); len(notes) != 0 {
+		t.Fatalf("the failure was noted twice: %q", notes)
+	}
+}
+
+func TestFailedStart(t *testing.T) {
+	m := startManager(t, time.Minute, Server{Name: "gone", Command: "/nonexistent/server"}, Server{Name: "empty"})
+	ts, notes := m.Tools(context.Background())
+	if len(ts) != 0 || len(notes) != 2 {
+		t.Fatalf("Tools = %d tools, notes %q; want none and two notes", len(ts), notes)
+	}
+	for _, st := range m.Status() {
+		if st.State != Failed || st.Err == "" {
+			t.Errorf("status %+v, want failed with a reason", st)
+		}
+	}
+}
+
+// A server slower than the start timeout is left out of the first request
+// and joins the next one once it is ready.
+func TestSlowServerJoinsLater(t *testing.T) {
+	gate := filepath.Join(t.TempDir(), "go")
+	slow := Server{Name: "slow", Command: "sh", Args: []string{"-c", `while [ ! -e "$GATE" ]; do sleep 0.05; done; exec "$BIN"`},
+		Env: map[string]string{serverEnv: "1", "GATE": gate, "BIN": os.Args[0]}}
+	m := startManager(t, 200*time.Millisecond, stdioServer("fast"), slow)
+	ts, notes := m.Tools(context.Background())
+	if len(ts) == 0 || len(notes) != 2 || !strings.Contains(notes[1], "MCP server slow is still starting") {
+		t.Fatalf("first Tools: %d tools, notes %q", len(ts), notes)
+	}
+	if r, total := m.Counts(); r != 1 || total != 2 {
+		t.Fatalf("Counts = %d/%d, want 1/2", r, total)
+	}
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the slow server", func() bool { r, _ := m.Counts(); return r == 2 })
+	_, notes = m.Tools(context.Background())
+	if len(notes) != 2 || !strings.Contains(notes[0], "slow is ready") || !strings.Contains(notes[1], "badprops") {
+		t.Fatalf("notes %q, want the slow server announced ready", notes)
+	}
+	findTool(t, m, "mcp__slow__echo")
+}
+
+// Close kills the server and whatever it started, so nothing outlives tick.
+func TestCloseLeavesNoProcess(t *testing.T) {
+	m := startManager(t, time.Minute, stdioServer("t"))
+	out, err := findTool(t, m, "mcp__t__spawn").Run(context.Background(), json.RawMessage(`{}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	child, err := strconv.Atoi(out)
+	if err != nil {
+		t.Fatalf("spawn returned %q", out)
+	}
+	srv := m.list()[0]
+	srv.mu.Lock()
+	pid := srv.cmd.Process.Pid
+	srv.mu.Unlock()
+	if !alive(pid) || !alive(child) {
+		t.Fatalf("server %d or its child %d is not running before Close", pid, child)
+	}
+	m.Close()
+	waitFor(t, "the server and its child to exit", func() bool { return !alive(pid) && !alive(child) })
+	if st := m.Status()[0].State; st != Stopped {
+		t.Errorf("state after Close = %s, want stopped", st)
+	}
+}
+
+func TestStreamableHTTPWithHeaders(t *testing.T) {
+	h := sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return testServer() }, nil)
+	var sawToken bool
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer s3cret" {
+			http.Error(w, "unauthorised", http.StatusUnauthorized)
+			return
+		}
+		sawToken = true
+		h.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	m := startManager(t, time.Minute, Server{Name: "web", URL: ts.URL + "/mcp?key=hidden", Headers: map[string]string{"Authorization": "Bearer s3cret"}})
+	out, err := findTool(t, m, "mcp__web__echo").Run(context.Background(), json.RawMessage(`{"text":"over http"}`))
+	if err != nil || out != "echo: over http" || !sawToken {
+		t.Fatalf("Run = %q, %v (token seen: %v)", out, err, sawToken)
+	}
+	if st := m.Status()[0]; st.Transport != "http" || strings.Contains(st.Target, "hidden") {
+		t.Errorf("status %+v: want http without the query", st)
+	}
+	m.Close()
+}

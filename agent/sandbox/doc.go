@@ -1,0 +1,19 @@
+// Package sandbox confines the commands the model runs.
+//
+// It has three parts:
+//
+//   - ScrubEnv: the environment a command gets, without tick's API key and
+//     anything whose name looks like a secret.
+//   - Runner.Command: how to start `bash -c SCRIPT` under a Policy. The
+//     command is a re-exec of tick itself (`tick __sandbox POLICY -- bash
+//     -c SCRIPT`, see Main) in new user, mount, network and PID namespaces
+//     where the kernel allows them; the helper applies the policy (Landlock
+//     file rules, a seccomp filter, a read-only .git, private /tmp and
+//     /run), starts bash, and when bash ends kills and reaps every process
+//     it left behind.
+//   - Probe: what this machine supports, the mode that is really in force
+//     and why (for the status bar and `tick doctor`).
+//
+// Nothing here reads tick's configuration or environment on its own: the
+// caller hands in a Policy and the environment.
+package sandbox

@@ -1,0 +1,34 @@
+package sandbox
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestScrubEnv(t *testing.T) {
+	environ := []string{
+		"PATH=/usr/bin", "HOME=/home/u", "OPENAI_API_KEY=sk-1", "GITHUB_TOKEN=ghp",
+		"aws_secret_access_key=x", "DB_Password=p", "MY_API_BASE=http://x", "KEYBOARD=us",
+		"NPM_TOKEN=n", "LLM_CREDENTIAL=c",
+	}
+	tests := []struct {
+		name        string
+		drop, allow []string
+		want        []string
+	}{
+		{"default", []string{"OPENAI_API_KEY"}, nil,
+			[]string{"PATH=/usr/bin", "HOME=/home/u", "MY_API_BASE=http://x", "LLM_CREDENTIAL=c"}},
+		{"allowed by name", []string{"OPENAI_API_KEY"}, []string{"NPM_TOKEN", "KEYBOARD"},
+			[]string{"PATH=/usr/bin", "HOME=/home/u", "MY_API_BASE=http://x", "KEYBOARD=us", "NPM_TOKEN=n", "LLM_CREDENTIAL=c"}},
+		{"dropped by name", []string{"LLM_CREDENTIAL"}, nil,
+			[]string{"PATH=/usr/bin", "HOME=/home/u", "MY_API_BASE=http://x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := ScrubEnv(environ, tt.drop, tt.allow)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("ScrubEnv = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

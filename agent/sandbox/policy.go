@@ -1,0 +1,89 @@
+package sandbox
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Mode is how far commands are confined; the names are Codex's so users
+// know them.
+type Mode string
+
+// The modes.
+const (
+	// ReadOnly: no writes anywhere except the private temporary
+	// directory; no network.
+	ReadOnly Mode = "read-only"
+	// WorkspaceWrite: writes in the workspace (except .git), the private
+	// temporary directory, the cache directory and the extra writable
+	// roots; no network unless Policy.Network allows loopback.
+	WorkspaceWrite Mode = "workspace-write"
+	// FullAccess: no confinement; commands run with the user's rights.
+	FullAccess Mode = "danger-full-access"
+)
+
+// ParseMode returns the Mode named s; "" is WorkspaceWrite.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(strings.TrimSpace(s)); m {
+	case "":
+		return WorkspaceWrite, nil
+	case ReadOnly, WorkspaceWrite, FullAccess:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown sandbox mode %q: use %s, %s or %s", s, ReadOnly, WorkspaceWrite, FullAccess)
+}
+
+// NetworkLoopback is the Policy.Network value that lets commands use a
+// loopback interface of their own (not the host's services).
+const NetworkLoopback = "loopback"
+
+// Policy is what a confined command may touch. Paths are absolute.
+type Policy struct {
+	Mode      Mode   `json:"mode"`
+	Workspace string `json:"workspace"`
+	// WritableRoots are extra directories writable in WorkspaceWrite.
+	WritableRoots []string `json:"writable_roots,omitempty"`
+	// Network is "" (none) or NetworkLoopback.
+	Network string `json:"network,omitempty"`
+	// TempDir is the private temporary directory (TMPDIR), writable in
+	// every mode; "" means none.
+	TempDir string `json:"temp_dir,omitempty"`
+	// CacheDir is the user's cache directory (~/.cache), writable in
+	// WorkspaceWrite; "" means none.
+	CacheDir string `json:"cache_dir,omitempty"`
+}
+
+// writable returns the directories commands may write under p, in order:
+// the temporary directory always, then for WorkspaceWrite the workspace,
+// the cache directory and the extra roots.
+func (p Policy) writable() []string {
+	var out []string
+	add := func(dir string) {
+		if dir != "" && filepath.IsAbs(dir) {
+			out = append(out, filepath.Clean(dir))
+		}
+	}
+	add(p.TempDir)
+	if p.Mode == WorkspaceWrite {
+		add(p.Workspace)
+		add(p.CacheDir)
+		for _, r := range p.WritableRoots {
+			add(r)
+		}
+	}
+	return out
+}
+
+// Describe says in a few words what p allows, for messages to the model:
+// "workspace-write: no network".
+func (p Policy) Describe() string {
+	if p.Mode == FullAccess {
+		return string(FullAccess)
+	}
+	net := "no network"
+	if p.Network == NetworkLoopback {
+		net = "loopback network only"
+	}
+	return string(p.Mode) + ": " + net
+}

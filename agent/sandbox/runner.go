@@ -1,0 +1,130 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// HelperArg is the first argument that makes tick run as the sandbox
+// helper (see Main); main.go hands such a run to Main before anything else.
+const HelperArg = "__sandbox"
+
+// spec is what the parent tells the helper: the policy and which
+// mechanisms to apply.
+type spec struct {
+	Policy     Policy `json:"policy"`
+	Landlock   int    `json:"landlock,omitempty"` // ABI to use; 0: none
+	Seccomp    bool   `json:"seccomp,omitempty"`
+	Namespaces bool   `json:"namespaces,omitempty"` // started in new user/mount/net namespaces
+	Probe      bool   `json:"probe,omitempty"`      // only check that the namespaces work
+}
+
+// Runner starts commands under a policy. It is safe for concurrent use.
+type Runner struct {
+	policy  Policy
+	support Support
+}
+
+// NewRunner returns a Runner for p on a machine with support s (see
+// Probe). p.Mode is the default mode of Command.
+func NewRunner(p Policy, s Support) *Runner {
+	return &Runner{policy: p, support: s}
+}
+
+// Policy returns the runner's policy.
+func (r *Runner) Policy() Policy { return r.policy }
+
+// Support returns what the machine offers.
+func (r *Runner) Support() Support { return r.support }
+
+// Mode returns m, or the policy's mode when m is "".
+func (r *Runner) Mode(m Mode) Mode {
+	if m == "" {
+		return r.policy.Mode
+	}
+	return m
+}
+
+// Confined reports whether a command run in mode m ("" for the policy's)
+// is really confined: the mode is not FullAccess and Landlock works.
+func (r *Runner) Confined(m Mode) bool {
+	return r.Mode(m) != FullAccess && r.support.Confines()
+}
+
+// Status is the status bar's line for mode m ("" for the policy's).
+func (r *Runner) Status(m Mode) string { return r.support.Status(r.Mode(m)) }
+
+// Describe says what a command in mode m may do, for the model:
+// "workspace-write: no network".
+func (r *Runner) Describe(m Mode) string {
+	p := r.policy
+	p.Mode = r.Mode(m)
+	return p.Describe()
+}
+
+// Command returns the command that runs `bash -c script` in the workspace
+// under the policy in mode m ("" for the policy's), with environment env
+// (TMPDIR is set to the private temporary directory). Start it, then end
+// it with Stop; its standard streams are the caller's to set. Without a
+// helper it is plain bash in a session of its own.
+func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
+	p := r.policy
+	p.Mode = r.Mode(m)
+	if p.TempDir != "" {
+		env = append(env[:len(env):len(env)], "TMPDIR="+p.TempDir)
+	}
+	var cmd *exec.Cmd
+	if r.support.Helper == "" {
+		cmd = exec.Command("bash", "-c", script)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	} else {
+		s := spec{Policy: p}
+		if p.Mode != FullAccess && r.support.Confines() {
+			s.Landlock = r.support.LandlockABI
+			s.Seccomp = r.support.Seccomp
+			s.Namespaces = r.support.Namespaces
+		}
+		b, _ := json.Marshal(s) // plain strings and numbers: cannot fail
+		cmd = exec.Command(r.support.Helper, HelperArg, string(b), "--", "bash", "-c", script)
+		cmd.SysProcAttr = sysProcAttr(s.Namespaces)
+	}
+	cmd.Dir = p.Workspace
+	cmd.Env = env
+	return cmd
+}
+
+// stopGrace is how long Stop lets the helper end what the command started
+// before it kills the whole process group itself.
+const stopGrace = 2 * time.Second
+
+// Stop ends a command started from Command and everything it started:
+// the helper kills and reaps every descendant; plain bash has its process
+// group killed. done is closed when the command has been waited for; Stop
+// returns when it is, or after a grace period in which it kills the
+// process group.
+func Stop(cmd *exec.Cmd, done <-chan struct{}) {
+	if cmd.Process == nil {
+		return
+	}
+	pid := cmd.Process.Pid
+	if len(cmd.Args) > 1 && cmd.Args[1] == HelperArg {
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+		t := time.NewTimer(stopGrace)
+		defer t.Stop()
+		select {
+		case <-done:
+			return
+		case <-t.C:
+		}
+	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+}
+
+// NewTempDir makes the private temporary directory of one session under
+// the system's; remove it with os.RemoveAll when the session ends.
+func NewTempDir() (string, error) {
+	return os.MkdirTemp("", "tick-tmp-")
+}

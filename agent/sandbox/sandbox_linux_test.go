@@ -1,0 +1,158 @@
+package sandbox
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == HelperArg {
+		os.Exit(Main(os.Args[2:]))
+	}
+	if len(os.Args) > 1 && os.Args[1] == escapeArg {
+		os.Exit(escape(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}
+
+// testRunner returns a runner for a fresh workspace with the test binary
+// as the helper, and the workspace.
+func testRunner(t testing.TB, mode Mode) (*Runner, string) {
+	t.Helper()
+	ws := t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Policy{Mode: mode, Workspace: ws, TempDir: t.TempDir(), CacheDir: t.TempDir()}
+	s := Probe(exe, p)
+	if !s.Confines() || !s.Seccomp || !s.Namespaces {
+		t.Fatalf("this machine should support the whole sandbox:\n%s", s.Report(mode))
+	}
+	return NewRunner(p, s), ws
+}
+
+// runIn runs script under r in mode m and returns its combined output and
+// exit code.
+func runIn(t testing.TB, r *Runner, m Mode, script string, env ...string) (string, int) {
+	t.Helper()
+	cmd := r.Command(m, script, append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return out.String(), 0
+	case errors.As(err, &ee):
+		return out.String(), ee.ExitCode()
+	}
+	t.Fatalf("run %q: %v", script, err)
+	return "", -1
+}
+
+func TestWorkspaceWriteAllowsWorkspaceAndTemp(t *testing.T) {
+	r, ws := testRunner(t, WorkspaceWrite)
+	out, code := runIn(t, r, "", `echo hi > made && mkdir -p d/e && mv made d/e/moved && echo tmp > "$TMPDIR/x" && cat "$TMPDIR/x" && echo null > /dev/null && ls d/e`)
+	if code != 0 || !strings.Contains(out, "tmp\nmoved") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "d/e/moved")); err != nil {
+		t.Errorf("the file written inside the sandbox is not in the workspace: %v", err)
+	}
+}
+
+func TestHelperReportsExitAndSignal(t *testing.T) {
+	r, _ := testRunner(t, WorkspaceWrite)
+	if _, code := runIn(t, r, "", "exit 3"); code != 3 {
+		t.Errorf("exit 3 gave %d", code)
+	}
+	// In its own PID namespace the shell is init and cannot kill itself;
+	// without the sandbox it can.
+	cmd := r.Command(FullAccess, "kill -KILL $$", []string{"PATH=" + os.Getenv("PATH")})
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ProcessState.String() != "signal: killed" {
+		t.Errorf("a shell killed by SIGKILL ended with %v, want signal: killed", err)
+	}
+}
+
+// TestLeftoversAreKilled starts processes that outlive the command in
+// every usual way and checks the process table once the call ended.
+func TestLeftoversAreKilled(t *testing.T) {
+	for _, mode := range []Mode{WorkspaceWrite, FullAccess} {
+		t.Run(string(mode), func(t *testing.T) {
+			r, ws := testRunner(t, mode)
+			marker := "tick-leftover-" + filepath.Base(ws)
+			script := `sleep 300 & nohup sleep 300 >/dev/null 2>&1 & setsid sleep 300 & (setsid bash -c 'sleep 300 & disown' &) ; exec -a ` + marker + ` sleep 0.1`
+			script = strings.ReplaceAll(script, "sleep 300", "bash -c 'exec -a "+marker+" sleep 300'")
+			start := time.Now()
+			if out, code := runIn(t, r, "", script); code != 0 {
+				t.Fatalf("exit %d:\n%s", code, out)
+			}
+			if d := time.Since(start); d > 30*time.Second {
+				t.Errorf("the call took %v: it waited for its leftovers", d)
+			}
+			if pids := processesNamed(t, marker); len(pids) > 0 {
+				t.Errorf("processes left behind after the call: %v", pids)
+			}
+		})
+	}
+}
+
+// processesNamed lists the pids whose command line starts with name.
+func processesNamed(t *testing.T, name string) []string {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && bytes.HasPrefix(b, []byte(name)) {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+func TestReadOnlyWritesOnlyTemp(t *testing.T) {
+	r, ws := testRunner(t, ReadOnly)
+	if out, code := runIn(t, r, "", `echo x > "$TMPDIR/ok" && cat "$TMPDIR/ok" && ls`); code != 0 {
+		t.Errorf("read-only: the private TMPDIR is not writable (exit %d):\n%s", code, out)
+	}
+	if out, code := runIn(t, r, "", "echo x > made"); code == 0 {
+		t.Errorf("read-only: a write in the workspace worked:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "made")); err == nil {
+		t.Error("read-only: the file exists in the workspace")
+	}
+}
+
+// BenchmarkCommand measures what one command costs with the sandbox
+// helper (namespaces, Landlock, seccomp, reaping) against plain bash.
+func BenchmarkCommand(b *testing.B) {
+	r, _ := testRunner(b, WorkspaceWrite)
+	plain := NewRunner(r.Policy(), Support{})
+	env := []string{"PATH=" + os.Getenv("PATH")}
+	for _, bm := range []struct {
+		name string
+		r    *Runner
+		m    Mode
+	}{{"plain-bash", plain, ""}, {"helper-full-access", r, FullAccess}, {"sandboxed", r, WorkspaceWrite}} {
+		b.Run(bm.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := bm.r.Command(bm.m, "true", env).Run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tick-agent/tick/provider/providertest"
+)
+
+// TestE2EFirstRunSetup is a new user's first run: nothing configured, a
+// local server (the fake, announced as Ollama on its own port so nothing
+// else on the machine is probed) answering /v1/models. The setup screen
+// lists it and its models, the user filters and picks one, the file is
+// written 0600 and the session starts; a later tick -p uses the file with
+// no variables.
+func TestE2EFirstRunSetup(t *testing.T) {
+	needTmux(t)
+	bin := sharedTick(t)
+	srv := providertest.New(t)
+	srv.SetModels("llama3.2:3b", "qwen2.5-coder:7b", "qwen2.5:14b")
+	srv.Enqueue(providertest.Reply{Text: "Hello from the local model."})
+	home, ws := t.TempDir(), t.TempDir()
+	env := []string{
+		"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + home,
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"),
+		"TICK_LOCAL_SERVERS=ollama=" + srv.URL + "," + deadAPI(t),
+	}
+	p := startTmux(t, env, bin, "-C", ws)
+	p.waitFor("Welcome to tick", "Ollama", "3 models", "OpenRouter", "Custom URL")
+	p.send("Enter")
+	p.waitFor("llama3.2:3b", "qwen2.5-coder:7b", "type to filter")
+	p.typeText("coder")
+	p.waitGone("llama3.2:3b")
+	p.send("Enter")
+	p.waitFor(placeholder, "qwen2.5-coder:7b", "set up: qwen2.5-coder:7b on Ollama")
+	p.prompt("hi")
+	p.waitFor("Hello from the local model.")
+	if got := srv.Requests()[0].Model; got != "qwen2.5-coder:7b" {
+		t.Errorf("the first turn asked for %q, want the picked qwen2.5-coder:7b", got)
+	}
+
+	path := filepath.Join(home, ".config", "tick", "config.toml")
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("config file: %v, mode %v; want 0600", err, st.Mode())
+	}
+	if dst, _ := os.Stat(filepath.Dir(path)); dst.Mode().Perm() != 0o700 {
+		t.Errorf("config directory mode %v, want 0700", dst.Mode())
+	}
+
+	srv.Enqueue(providertest.Reply{Text: "headless answer"})
+	r := tick(t, map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(home, "state")}, "", "-p", "again", "-C", ws)
+	if r.code != exitOK || !strings.Contains(r.stdout, "headless answer") {
+		t.Fatalf("tick -p after setup: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// deadAPI returns the API root of a loopback port nothing listens on.
+func deadAPI(t *testing.T) string {
+	t.Helper()
+	srv := providertest.NewServer()
+	u := srv.URL
+	srv.Close()
+	return u
+}
+
+// TestE2EInstructionsAndInit: the welcome names the AGENTS.md loaded, and
+// /init asks the model to write one.
+func TestE2EInstructionsAndInit(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Text: "I will look around and write it."})
+	home, ws := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "AGENTS.md"), []byte("Use tabs."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := startAppAt(t, srv, home, ws)
+	p.waitFor("project instructions: AGENTS.md")
+	p.typeText("/init")
+	p.send("Enter")
+	p.waitFor("I will look around and write it.")
+	req := srv.Requests()[0]
+	if last := req.Last().Content; !strings.Contains(last, "Write an AGENTS.md") {
+		t.Errorf("/init sent %q", last)
+	}
+	if !strings.Contains(req.Messages[0].Content, "Use tabs.") {
+		t.Errorf("the system prompt lacks AGENTS.md")
+	}
+}

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tick-agent/tick/provider/providertest"
+)
+
+// TestCommandsSeeNoSecrets runs `env` as the model would and checks that
+// neither tick's API key nor any secret-looking variable reaches the
+// command, unless allowed by name with --env-allow.
+func TestCommandsSeeNoSecrets(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-tick-own-key")
+	t.Setenv("GITHUB_TOKEN", "ghp-secret-token")
+	t.Setenv("Db_Password", "hunter2")
+	t.Setenv("MY_SECRET_THING", "s3cr3t")
+	t.Setenv("NPM_TOKEN", "npm-allowed")
+	t.Setenv("TICK_TEST_PLAIN", "plain-value")
+	srv := providertest.New(t)
+	srv.Enqueue(
+		call("bash", map[string]any{"command": "env; cat /proc/$PPID/environ 2>/dev/null | tr '\\0' '\\n'"}),
+		providertest.Reply{Text: "done"},
+	)
+	args, _ := headless(t, srv, "show the environment", "--yolo", "--env-allow", "NPM_TOKEN")
+	r := tick(t, map[string]string{"OPENAI_API_KEY": "sk-tick-own-key"}, "", args...)
+	if r.code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	res := strings.Join(toolResults(srv.Requests()), "\n")
+	if !strings.Contains(res, "TICK_TEST_PLAIN=plain-value") {
+		t.Fatalf("env output lacks an ordinary variable; result:\n%s", res)
+	}
+	for _, secret := range []string{"sk-tick-own-key", "ghp-secret-token", "hunter2", "s3cr3t"} {
+		if strings.Contains(res, secret) {
+			t.Errorf("a command saw the secret %q; result:\n%s", secret, res)
+		}
+	}
+	if !strings.Contains(res, "NPM_TOKEN=npm-allowed") {
+		t.Errorf("--env-allow NPM_TOKEN did not pass the variable; result:\n%s", res)
+	}
+	checkValid(t, srv)
+}

@@ -1,0 +1,346 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/tick-agent/tick/agent"
+)
+
+// answerPause is how long the keyboard must have rested, since the dialog
+// appeared and since the previous key, before a key answers the approval
+// dialog. Keys that come faster are the user still typing a message: they
+// go to the input, so that the "a" of "also" never allows a tool for the
+// whole session.
+const answerPause = 500 * time.Millisecond
+
+// approval is the dialog for one ApprovalRequest: the whole command or
+// diff (wrapped, scrollable), y / a / n (then an optional reason) / esc.
+type approval struct {
+	req      agent.ApprovalRequest
+	summary  string   // shown above the detail when the detail does not hold it
+	detail   []string // the detail's lines, sanitized (or the summary's)
+	shown    time.Time
+	diverted bool // keys typed while it was open went to the input
+
+	off    int // first wrapped line shown
+	room   int // wrapped lines the last view had room for
+	total  int // wrapped lines in the last view
+	typing bool
+	reason textinput.Model
+
+	wrapW   int        // width the wrapped lines are for
+	wrapped []wrapLine // detail wrapped at wrapW
+}
+
+// wrapLine is one line of the wrapped detail and the source line's style.
+type wrapLine struct {
+	text string
+	src  string // the unwrapped line, for its diff style
+}
+
+// newApproval returns the dialog for req, shown at now.
+func newApproval(st *Styles, req agent.ApprovalRequest, now time.Time) *approval {
+	ti := textinput.New()
+	ti.Prompt = "Reason: "
+	ti.Placeholder = "optional, told to the model"
+	s := textinput.DefaultStyles(st.Dark)
+	s.Cursor.Blink = false // no ticking while the dialog is open
+	ti.SetStyles(s)
+	ti.CharLimit = 500
+	a := &approval{req: req, reason: ti, shown: now}
+	sum := oneLine(sanitize(req.Summary))
+	d := strings.TrimRight(sanitize(req.Detail), "\n")
+	switch {
+	case strings.TrimSpace(d) == "":
+		d = strings.TrimSpace(sanitize(req.Summary))
+	case !strings.Contains(oneLine(d), strings.TrimSuffix(strings.TrimSuffix(sum, "…"), " ")):
+		a.summary = sum
+	}
+	if d != "" {
+		a.detail = strings.Split(d, "\n")
+	}
+	return a
+}
+
+// reply sends the answer on the request's channel without ever blocking.
+func (a *approval) reply(ans agent.Approval) {
+	if a.req.Reply == nil {
+		return
+	}
+	select {
+	case a.req.Reply <- ans:
+	default:
+	}
+}
+
+// hasty reports whether a key pressed at now, after a previous key at
+// lastKey, comes too soon to be a deliberate answer.
+func (a *approval) hasty(now, lastKey time.Time) bool {
+	if a.typing {
+		return false
+	}
+	return now.Sub(a.shown) < answerPause || now.Sub(lastKey) < answerPause
+}
+
+// isTyping reports whether k is text or enter: what a user typing a message
+// presses, and what would answer the dialog. esc, ctrl+c and the scroll
+// keys are never taken for typing.
+func isTyping(k tea.KeyPressMsg, keys KeyMap) bool {
+	return k.Text != "" || key.Matches(k, keys.Send)
+}
+
+// uses reports whether the dialog (not typing a reason) has a meaning for k.
+func (a *approval) uses(k tea.KeyPressMsg, keys KeyMap) bool {
+	return key.Matches(k, keys.Allow, keys.AllowAlways, keys.Deny, keys.Dismiss, keys.HistoryPrev, keys.HistoryNext,
+		keys.PageUp, keys.PageDown, keys.HalfUp, keys.HalfDown, keys.Top, keys.Bottom)
+}
+
+// approvalKey routes a key while the dialog is open: ctrl+c interrupts the
+// turn; text typed without a pause (lastKey is the previous key's time),
+// and text the dialog has no use for, goes to the input; anything else
+// goes to the dialog.
+func (m *Model) approvalKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
+	a := m.approvals[0]
+	switch {
+	case key.Matches(k, m.keys.Quit):
+		m.interrupt()
+		return nil
+	case isTyping(k, m.keys) && !a.typing && (a.hasty(m.now, lastKey) || !a.uses(k, m.keys)):
+		a.diverted = true
+		if key.Matches(k, m.keys.Send) {
+			return m.submit(false)
+		}
+		m.input.focus()
+		cmd := m.input.update(k)
+		m.input.blur()
+		return cmd
+	}
+	return m.answer(k)
+}
+
+// answer passes a key (or a paste, for the reason) to the approval dialog
+// and sends the answer. The next dialog, if any, counts as shown now.
+func (m *Model) answer(msg tea.Msg) tea.Cmd {
+	a := m.approvals[0]
+	ans, cmd := a.update(msg, m.keys)
+	if ans == nil {
+		return cmd
+	}
+	a.reply(*ans)
+	m.approvals = m.approvals[1:]
+	if len(m.approvals) == 0 {
+		m.input.focus()
+		m.turn.setAct(actTool, a.req.Tool)
+	} else {
+		m.approvals[0].shown = m.now
+	}
+	return cmd
+}
+
+// update handles a key. It returns the answer once the user gave one.
+func (a *approval) update(msg tea.Msg, keys KeyMap) (*agent.Approval, tea.Cmd) {
+	k, isKey := msg.(tea.KeyPressMsg)
+	if a.typing {
+		switch {
+		case isKey && key.Matches(k, keys.Confirm):
+			return &agent.Approval{Reason: strings.TrimSpace(a.reason.Value())}, nil
+		case isKey && key.Matches(k, keys.Dismiss):
+			return &agent.Approval{}, nil
+		}
+		var cmd tea.Cmd
+		a.reason, cmd = a.reason.Update(msg)
+		return nil, cmd
+	}
+	if !isKey {
+		return nil, nil
+	}
+	page := max(a.room-1, 1)
+	switch {
+	case key.Matches(k, keys.Allow):
+		return &agent.Approval{Allow: true}, nil
+	case key.Matches(k, keys.AllowAlways):
+		return &agent.Approval{Allow: true, Always: true}, nil
+	case key.Matches(k, keys.Deny):
+		a.typing = true
+		return nil, a.reason.Focus()
+	case key.Matches(k, keys.Dismiss):
+		return &agent.Approval{}, nil
+	case key.Matches(k, keys.HistoryPrev):
+		a.scroll(-1)
+	case key.Matches(k, keys.HistoryNext):
+		a.scroll(1)
+	case key.Matches(k, keys.PageUp, keys.HalfUp):
+		a.scroll(-page)
+	case key.Matches(k, keys.PageDown, keys.HalfDown):
+		a.scroll(page)
+	case key.Matches(k, keys.Top):
+		a.off = 0
+	case key.Matches(k, keys.Bottom):
+		a.off = max(a.total-a.room, 0)
+	}
+	return nil, nil
+}
+
+// scroll moves the detail by n wrapped lines, within what the last view
+// showed.
+func (a *approval) scroll(n int) {
+	a.off = max(min(a.off+n, a.total-a.room), 0)
+}
+
+// wrap returns the detail wrapped at w cells, computed once per width.
+func (a *approval) wrap(w int) []wrapLine {
+	if w == a.wrapW && a.wrapped != nil {
+		return a.wrapped
+	}
+	a.wrapW, a.wrapped = w, a.wrapped[:0]
+	for _, l := range a.detail {
+		for _, piece := range wrapHard(l, w) {
+			a.wrapped = append(a.wrapped, wrapLine{text: piece, src: l})
+		}
+	}
+	return a.wrapped
+}
+
+// wrapHard wraps s at w cells, at spaces where it can and inside long
+// words where it must; an empty s is one empty line.
+func wrapHard(s string, w int) []string {
+	if s == "" {
+		return []string{""}
+	}
+	return strings.Split(ansi.Wrap(s, max(w, 1), ""), "\n")
+}
+
+// scopeText says what "allow for the session" covers.
+func (a *approval) scopeText() string {
+	if s := oneLine(sanitize(a.req.Scope)); s != "" {
+		return "allow `" + s + "` for this session"
+	}
+	return "allow every " + a.req.Tool + " call for this session"
+}
+
+// footKeys are the dialog's keys as (key, description) pairs.
+func (a *approval) footKeys(keys KeyMap) [][2]string {
+	h := func(b key.Binding, desc string) [2]string {
+		if desc == "" {
+			desc = b.Help().Desc
+		}
+		return [2]string{b.Help().Key, desc}
+	}
+	if a.typing {
+		return [][2]string{h(keys.Confirm, "deny with this reason"), h(keys.Dismiss, "deny without reason")}
+	}
+	return [][2]string{h(keys.Allow, ""), h(keys.AllowAlways, a.scopeText()), h(keys.Deny, ""), h(keys.Dismiss, "")}
+}
+
+// footLines lays the keys out in as many lines of w cells as they need,
+// never cutting one, so every answer key stays visible.
+func footLines(st *Styles, items [][2]string, w int) []string {
+	sep := st.HelpSep.Render(" · ")
+	var lines []string
+	cur, curW := "", 0
+	for _, it := range items {
+		k, d := it[0], it[1]
+		iw := ansi.StringWidth(k) + 1 + ansi.StringWidth(d)
+		if iw > w { // too wide alone: cut the description
+			d = ansi.Truncate(d, max(w-ansi.StringWidth(k)-1, 1), st.Glyphs.Ellipsis)
+			iw = ansi.StringWidth(k) + 1 + ansi.StringWidth(d)
+		}
+		s := st.DialogKey.Render(k) + " " + st.DialogDesc.Render(d)
+		switch {
+		case curW == 0:
+			cur, curW = s, iw
+		case curW+3+iw <= w:
+			cur, curW = cur+sep+s, curW+3+iw
+		default:
+			lines = append(lines, cur)
+			cur, curW = s, iw
+		}
+	}
+	if curW > 0 {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// view renders the dialog as a box of width w and at most h lines, to be
+// drawn at the bottom of the area above the input. The answer keys are
+// always drawn; the detail gets the lines that are left, and says when it
+// scrolls.
+func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
+	g := st.Glyphs
+	iw := max(w-4, 1) // border and padding take 4 columns
+	var head []string
+	head = append(head, st.DialogTitle.Render(ansi.Truncate("Allow "+a.req.Tool+"?", iw, g.Ellipsis)))
+	guard := "waiting for a deliberate answer · keys typed without a pause go to the input"
+	if a.diverted {
+		guard = "your typing went to the input · pause, then answer"
+	}
+	for _, l := range wrapHard(guard, iw)[:1] {
+		head = append(head, st.DialogDesc.Render(l))
+	}
+	if a.summary != "" {
+		head = append(head, st.DialogText.Render(ansi.Truncate(a.summary, iw, g.Ellipsis)))
+	}
+	var foot []string
+	if a.typing {
+		a.reason.SetWidth(max(iw-len(a.reason.Prompt)-1, 1))
+		foot = append(foot, ansi.Truncate(a.reason.View(), iw, ""))
+	}
+	foot = append(foot, footLines(st, a.footKeys(keys), iw)...)
+	body := a.wrap(iw)
+	room := h - 2 - len(head) - 1 - len(foot) // borders, the blank line before the keys
+	a.total = len(body)
+	lines := append([]string(nil), head...)
+	if len(body) > 0 && room >= 1 {
+		if room >= 4 {
+			lines = append(lines, "")
+			room--
+		}
+		more := len(body) > room
+		note := more && room >= 2
+		if note {
+			room-- // the scroll note
+		}
+		a.room = room
+		a.off = max(min(a.off, len(body)-room), 0)
+		end := min(a.off+room, len(body))
+		for _, l := range body[a.off:end] {
+			lines = append(lines, diffStyle(st, l.src).Render(l.text))
+		}
+		if note {
+			n := "scrolls: ↑/↓ pgup/pgdn · lines " + itoa(a.off+1) + "–" + itoa(end) + " of " + itoa(len(body))
+			lines = append(lines, st.DialogDesc.Render(ansi.Truncate(n, iw, g.Ellipsis)))
+		}
+	}
+	lines = append(lines, "")
+	lines = append(lines, foot...)
+	for i, l := range lines {
+		lines[i] = l + strings.Repeat(" ", max(iw-ansi.StringWidth(l), 0))
+	}
+	box := strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")
+	if len(box) > h { // keep the keys visible
+		box = append(box[:max(h-len(foot)-1, 0)], box[len(box)-min(len(foot)+1, h):]...)
+	}
+	return box
+}
+
+// diffStyle picks the style of one line of a diff (or of a command).
+func diffStyle(st *Styles, l string) lipgloss.Style {
+	switch {
+	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		return st.DialogDesc
+	case strings.HasPrefix(l, "+"):
+		return st.DiffAdd
+	case strings.HasPrefix(l, "-"):
+		return st.DiffDel
+	case strings.HasPrefix(l, "@@"):
+		return st.DiffHunk
+	}
+	return st.DialogText
+}

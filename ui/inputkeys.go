@@ -1,0 +1,95 @@
+package ui
+
+import (
+	"context"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/tick-agent/tick/agent"
+)
+
+// Retrier is what an Agent may also offer: sending the failed turn again
+// without a second user message (*agent.Agent implements it). CanRetry
+// reports whether the last turn failed.
+type Retrier interface {
+	Retry(ctx context.Context) <-chan agent.Event
+	CanRetry() bool
+}
+
+// Notes in the status bar for the keys of an idle input.
+const (
+	noteQuitAgain   = "ctrl+c again to quit · ctrl+d quits on an empty input"
+	noteClearedQuit = "input cleared · ctrl+c again to quit"
+	noteTabIdle     = "tab completes /commands · enter sends"
+)
+
+// inputKey handles the keys of an idle input and of the / popup before the
+// root's own keys: completion, ctrl+c twice and ctrl+d to quit, ctrl+r to
+// retry, and tab (which never sends on an idle screen). armed says that
+// the previous key was a ctrl+c that asked for a second one. ok is false
+// when the key is not one of these.
+func (m *Model) inputKey(k tea.KeyPressMsg, armed bool) (cmd tea.Cmd, ok bool) {
+	if cmd, ok := m.completeKey(k); ok {
+		return cmd, true
+	}
+	if m.running() {
+		return nil, false
+	}
+	keys := m.keys
+	switch {
+	case key.Matches(k, keys.Quit):
+		return m.idleCtrlC(armed), true
+	case key.Matches(k, keys.Exit) && m.input.empty():
+		return m.quit(), true
+	case key.Matches(k, keys.Retry):
+		return m.retry(m), true
+	case key.Matches(k, keys.Queue) && m.turn == nil:
+		m.note = noteTabIdle
+		return nil, true
+	}
+	return nil, false
+}
+
+// idleCtrlC clears a non-empty input; on an empty one it quits when the
+// previous key was ctrl+c too, and otherwise asks for a second press.
+func (m *Model) idleCtrlC(armed bool) tea.Cmd {
+	m.showHelp = false
+	switch {
+	case !m.input.empty():
+		m.input.reset()
+		m.note = noteClearedQuit
+	case armed:
+		return m.quit()
+	default:
+		m.note = noteQuitAgain
+	}
+	m.quitArmed = true
+	return nil
+}
+
+// canRetry reports whether the last turn failed and the agent can send it
+// again.
+func (m *Model) canRetry() bool {
+	r, ok := m.cfg.Agent.(Retrier)
+	return ok && r.CanRetry()
+}
+
+// retry sends the failed turn again (ctrl+r, /retry) through the same
+// machinery as a turn, without adding the prompt to the chat a second
+// time.
+func (m *Model) retry(*Model) tea.Cmd {
+	if m.turn != nil {
+		m.chat.addNotice("/retry waits for the running turn: press esc to interrupt it first")
+		return nil
+	}
+	r, ok := m.cfg.Agent.(Retrier)
+	if !ok || !r.CanRetry() {
+		m.chat.addNotice("nothing to retry: the last turn did not fail")
+		return nil
+	}
+	m.chat.addNotice("retrying the failed turn")
+	m.chat.toBottom()
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.panel.turnStart(m.now)
+	return m.begin(&turn{cancel: cancel, act: actThinking, ch: r.Retry(ctx)})
+}

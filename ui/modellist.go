@@ -1,0 +1,142 @@
+package ui
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// maxFilter bounds the filter text of a model list.
+const maxFilter = 200
+
+// modelList is a list of model names filtered as the user types: every
+// word of the filter must occur in a name (case-insensitive). The setup
+// screen and the /model picker use it.
+type modelList struct {
+	all     []string // every model, as given
+	current string   // the model in use, marked
+	filter  string
+	shown   []int // indexes into all that match the filter
+	sel     int   // index into shown
+	off     int   // first row shown
+}
+
+// newModelList returns a list over models with current selected when it
+// is among them.
+func newModelList(models []string, current string) *modelList {
+	l := &modelList{all: models, current: current}
+	l.refilter()
+	for i, idx := range l.shown {
+		if models[idx] == current {
+			l.sel = i
+		}
+	}
+	return l
+}
+
+// refilter recomputes the matches, keeping the selected name when it
+// still matches.
+func (l *modelList) refilter() {
+	prev := l.selected()
+	words := strings.Fields(strings.ToLower(l.filter))
+	l.shown = l.shown[:0]
+	for i, m := range l.all {
+		lm := strings.ToLower(m)
+		ok := true
+		for _, w := range words {
+			if !strings.Contains(lm, w) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			l.shown = append(l.shown, i)
+		}
+	}
+	l.sel = 0
+	for i, idx := range l.shown {
+		if l.all[idx] == prev {
+			l.sel = i
+		}
+	}
+}
+
+// typeText appends printable text to the filter.
+func (l *modelList) typeText(s string) {
+	s = strings.Map(func(r rune) rune {
+		if r < ' ' || r == 0x7f {
+			return -1
+		}
+		return r
+	}, s)
+	if s == "" || len(l.filter)+len(s) > maxFilter {
+		return
+	}
+	l.filter += s
+	l.refilter()
+}
+
+// backspace removes the last character of the filter; false when it was
+// already empty.
+func (l *modelList) backspace() bool {
+	if l.filter == "" {
+		return false
+	}
+	_, n := utf8.DecodeLastRuneInString(l.filter)
+	l.filter = l.filter[:len(l.filter)-n]
+	l.refilter()
+	return true
+}
+
+// move moves the selection by n, staying inside the matches.
+func (l *modelList) move(n int) {
+	l.sel = max(min(l.sel+n, len(l.shown)-1), 0)
+}
+
+// selected returns the selected model, "" when nothing matches.
+func (l *modelList) selected() string {
+	if l.sel < 0 || l.sel >= len(l.shown) {
+		return ""
+	}
+	return l.all[l.shown[l.sel]]
+}
+
+// lines renders the filter line and up to rows models, each at most w
+// cells wide, the selected one marked and the current one labelled.
+func (l *modelList) lines(st *Styles, w, rows int) []string {
+	g := st.Glyphs
+	out := []string{st.DialogDesc.Render("filter: ") + st.DialogText.Render(ansi.Truncate(l.filter, max(w-9, 1), g.Ellipsis))}
+	rows = max(rows, 1)
+	switch {
+	case l.sel < l.off:
+		l.off = l.sel
+	case l.sel >= l.off+rows:
+		l.off = l.sel - rows + 1
+	}
+	l.off = max(min(l.off, len(l.shown)-rows), 0)
+	if len(l.shown) == 0 {
+		return append(out, st.DialogDesc.Render("no model matches"))
+	}
+	for i := l.off; i < min(l.off+rows, len(l.shown)); i++ {
+		name := l.all[l.shown[i]]
+		mark := "  "
+		if i == l.sel {
+			mark = g.UserPrompt
+		}
+		line := mark + name
+		if name == l.current {
+			line += " (current)"
+		}
+		line = ansi.Truncate(line, w, g.Ellipsis)
+		if i == l.sel {
+			out = append(out, st.PickerSel.Render(line))
+		} else {
+			out = append(out, st.DialogText.Render(line))
+		}
+	}
+	if n := len(l.shown); n > rows {
+		out = append(out, st.DialogDesc.Render(itoa(l.sel+1)+"/"+itoa(n)))
+	}
+	return out
+}

@@ -1,0 +1,114 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// View implements tea.Model: the setup screen, full screen.
+func (m *Setup) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "tick · setup"
+	return v
+}
+
+// render draws the current stage in a box.
+func (m *Setup) render() string {
+	st, g := m.st, m.st.Glyphs
+	w, h := max(m.width, 40), max(m.height, 12)
+	iw := max(min(w-4, dialogMaxWidth), 20)
+	lines := []string{st.DialogTitle.Render("Welcome to tick"), st.DialogDesc.Render("No model is set up yet. Pick one; tick saves it in " + m.cfg.ConfigPath), ""}
+	switch m.stage {
+	case stageChoose:
+		lines = append(lines, m.chooseLines(iw)...)
+	case stageURL:
+		lines = append(lines, st.DialogText.Render("The server's API root (the part before /chat/completions):"), "", m.text.View())
+	case stageKey:
+		title := "API key for " + m.target.Title + " (" + hostOf(m.target.BaseURL) + ")"
+		if m.target.Provider == "custom" {
+			title += ", empty if it needs none"
+		}
+		lines = append(lines, st.DialogText.Render(title+":"), "", m.text.View())
+	case stageModels:
+		lines = append(lines, st.DialogText.Render("Models of "+m.target.Title+g.Separator+hostOf(m.target.BaseURL)+" (type to filter)"), "")
+		lines = append(lines, m.models.lines(st, iw, max(h-14, 3))...)
+	}
+	lines = append(lines, "")
+	switch {
+	case m.busy != "":
+		lines = append(lines, st.ToolRun.Render(m.busy))
+	case m.errText != "":
+		lines = append(lines, wrapStyled(st.ErrorTitle, m.errText, iw)...)
+	}
+	hm := helpModel(st)
+	hm.SetWidth(iw)
+	lines = append(lines, hm.ShortHelpView(m.helpKeys()))
+	for i, l := range lines {
+		l = ansi.Truncate(l, iw, g.Ellipsis)
+		lines[i] = l + strings.Repeat(" ", max(iw-ansi.StringWidth(l), 0))
+	}
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, st.DialogBox.Render(strings.Join(lines, "\n")))
+}
+
+// chooseLines lists the local servers found and the hosted providers.
+func (m *Setup) chooseLines(w int) []string {
+	st := m.st
+	out := []string{st.HelpGroup.Render("On this machine")}
+	if m.probing {
+		out = append(out, st.DialogDesc.Render("  looking for Ollama, LM Studio, llama.cpp, vLLM and Jan…"))
+	} else if len(m.found) == 0 {
+		out = append(out, st.DialogDesc.Render("  no local server answered (start Ollama or another server, then look again)"))
+	}
+	titleW := 0
+	for _, r := range m.rows {
+		titleW = max(titleW, ansi.StringWidth(r.title))
+	}
+	hostedStarted := false
+	for i, r := range m.rows {
+		if (r.hosted != nil || r.custom) && !hostedStarted {
+			hostedStarted = true
+			out = append(out, "", st.HelpGroup.Render("Hosted (needs an API key)"))
+		}
+		mark := "  "
+		if i == m.sel {
+			mark = st.Glyphs.UserPrompt
+		}
+		line := ansi.Truncate(mark+pad(r.title, titleW)+"  "+r.detail, w, st.Glyphs.Ellipsis)
+		if i == m.sel {
+			out = append(out, st.PickerSel.Render(line))
+		} else {
+			out = append(out, st.DialogText.Render(line))
+		}
+	}
+	return out
+}
+
+// wrapStyled wraps text to w cells and styles each line.
+func wrapStyled(s lipgloss.Style, text string, w int) []string {
+	var out []string
+	for _, l := range wrapText(text, w) {
+		out = append(out, s.Render(l))
+	}
+	return out
+}
+
+// helpKeys are the keys shown at the bottom for the current stage.
+func (m *Setup) helpKeys() []key.Binding {
+	k := m.keys
+	switch m.stage {
+	case stageChoose:
+		return []key.Binding{k.Up, k.Down, k.Confirm, k.Quit}
+	case stageModels:
+		pick := k.Confirm
+		pick.SetHelp(pick.Help().Key, "use this model")
+		return []key.Binding{k.Up, k.Down, pick, k.Back, k.Quit}
+	}
+	next := k.Confirm
+	next.SetHelp(next.Help().Key, "next")
+	return []key.Binding{next, k.Back, k.Quit}
+}

@@ -1,0 +1,113 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/todo"
+)
+
+// hostile are payloads a prompt-injected model or a hostile server sends to
+// take over the terminal.
+var hostile = []string{
+	"\x1b]52;c;cm0gLXJmIH4K\x07",         // OSC 52: write the clipboard
+	"\x1b]8;;https://evil.example\x1b\\", // OSC 8: a fake link
+	"\x1b[2J\x1b[H",                      // clear the screen
+	"\x1b[8m",                            // conceal
+	"\u009b2J",                           // C1 CSI
+	"\u009d0;title\u009c",                // C1 OSC
+	"\u202e",                             // bidi override
+	"\u2066",                             // bidi isolate
+	"\u200b",                             // zero width space
+}
+
+// attack returns word with every hostile payload around it.
+func attack(word string) string {
+	return strings.Join(hostile, word) + word
+}
+
+// frameProblem returns what in a raw frame a terminal would act on beyond
+// the styling the TUI draws itself, or "".
+func frameProblem(frame string) string {
+	for _, bad := range []string{"\x1b]", "\x1bP", "\x1b_", "\x1b^", "\x1bX", "\x1b[2J", "\x1b[H", "\x1b[8m", "\x07"} {
+		if strings.Contains(frame, bad) {
+			return "sequence " + strings.ReplaceAll(bad, "\x1b", "ESC")
+		}
+	}
+	for _, r := range frame {
+		switch {
+		case r >= 0x80 && r < 0xa0:
+			return "C1 control"
+		case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200b:
+			return "invisible bidi or zero-width character"
+		}
+	}
+	return ""
+}
+
+// deliver puts evs on the running turn's channel and hands them to the
+// model the way the app does (waitEvents), then repaints.
+func deliver(t *testing.T, m *Model, a *scriptAgent, evs ...agent.Event) {
+	t.Helper()
+	for _, ev := range evs {
+		a.last().ch <- ev
+	}
+	msg := waitEvents(m.turn.id, m.turn.ch)()
+	update(m, msg, paintMsg{})
+}
+
+// TestViewIsSafe sends every kind of model-, tool- and server-chosen text
+// with terminal attacks through the app and checks the raw frames.
+func TestViewIsSafe(t *testing.T) {
+	m, a := newTestModel(t, 120, 40)
+	m.clock = func() time.Time { return time.Unix(1000, 0) }
+	submit(m, "hi "+attack("pasted"))
+	list := todo.List{Goal: attack("goal"), Items: []todo.Item{
+		{ID: "1", Text: attack("item"), Status: todo.InProgress, ActiveForm: attack("doing")},
+		{ID: "2", Text: "x", Status: todo.Cancelled, Note: attack("note")},
+	}}
+	check := func(step string) {
+		t.Helper()
+		frame := m.View().Content
+		if p := frameProblem(frame); p != "" {
+			t.Fatalf("%s: the frame holds a %s:\n%q", step, p, frame)
+		}
+	}
+	check("user text")
+	deliver(t, m, a,
+		agent.ReasoningDelta{Text: attack("thinking")},
+		agent.TextDelta{Text: attack("streaming")},
+	)
+	check("streaming")
+	deliver(t, m, a,
+		agent.AssistantDone{Text: attack("streaming")},
+		agent.TodoUpdate{List: list},
+		agent.ToolStart{ID: "c1", Name: attack("tool"), Args: "{}", Summary: attack("summary")},
+		agent.ToolEnd{ID: "c1", Name: attack("tool"), Output: attack("output")},
+		agent.Retry{Attempt: 1, Max: 3, Wait: time.Second, Err: attack("server body")},
+		agent.Notice{Text: attack("notice")},
+		agent.ToolStart{ID: "c2", Name: "bash", Args: "{}", Summary: attack("command")},
+	)
+	check("tools, todo list, notices")
+	deliver(t, m, a, agent.ApprovalRequest{ID: "c2", Tool: "bash", Summary: attack("command"), Detail: attack("detail"), Scope: attack("scope"), Reply: make(chan agent.Approval, 1)})
+	check("approval dialog")
+	if s := screen(m); !strings.Contains(s, "⟨U+202E⟩") {
+		t.Fatalf("the bidi override is not shown visibly:\n%s", s)
+	}
+	press(m, "n")
+	deliver(t, m, a,
+		agent.ToolEnd{ID: "c2", Name: "bash", Output: attack("denied"), IsError: true},
+		agent.TextDelta{Text: attack("answer")},
+		agent.AssistantDone{Text: "# " + attack("answer") + "\n\n```\n" + attack("code") + "\n```\n", Final: true},
+		agent.TurnEnd{Reason: agent.ReasonError, Err: errors.New(attack("error body"))},
+	)
+	check("answer and error")
+	for _, want := range []string{"summary", "item", "notice", "answer", "error body"} {
+		if !strings.Contains(screen(m), want) {
+			t.Errorf("the screen lost the visible text %q:\n%s", want, screen(m))
+		}
+	}
+}
