@@ -35,9 +35,9 @@ type loop struct {
 	mu   *sync.Mutex         // guards *hist
 	hist *[]provider.Message // the conversation, without the system prompt
 
-	sinceTodo     int  // consecutive tool rounds without a todo call
-	compactFailed bool // a compaction failed this turn; do not retry every round
-	reminded      bool // the model was reminded of open items this turn
+	sinceTodo     int          // consecutive tool rounds without a todo call
+	compactFailed bool         // a compaction failed this turn; do not retry every round
+	reminded      bool         // the model was reminded of open items this turn
 	extra         []tools.Tool // a parent's extra tools (MCP), see addTools
 }
 
