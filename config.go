@@ -13,6 +13,7 @@ import (
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
 	"github.com/tick-agent/tick/agent/instructions"
+	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/provider"
 )
@@ -58,15 +59,16 @@ type config struct {
 	instructionsLine string
 
 	// The agent.
-	yolo          bool            // --yolo: approve every tool call
-	plan          bool            // --plan: start in plan mode
-	noReminder    bool            // --completion-reminder=false (else completion_reminder)
-	workspace     string          // -C/--workspace, absolute; default the working directory
-	contextWindow int             // --context-window; 0 picks from the model name
-	envAllow      []string        // --env-allow NAME (repeatable): secrets commands may see
-	sandbox       sandbox.Mode    // --sandbox MODE
-	idleTimeout   time.Duration   // --idle-timeout or idle_timeout; 0: the provider's default, <0: none
-	runner        *sandbox.Runner // built by run from the above; nil: plain bash
+	yolo          bool             // --yolo: approve every tool call
+	plan          bool             // --plan: start in plan mode
+	noReminder    bool             // --completion-reminder=false (else completion_reminder)
+	workspace     string           // -C/--workspace, absolute; default the working directory
+	contextWindow int              // --context-window; 0 picks from the model name
+	envAllow      []string         // --env-allow NAME (repeatable): secrets commands may see
+	sandbox       sandbox.Mode     // --sandbox MODE
+	idleTimeout   time.Duration    // --idle-timeout or idle_timeout; 0: the provider's default, <0: none
+	runner        *sandbox.Runner  // built by run from the above; nil: plain bash
+	rules         permission.Rules // the config file's allow and deny rules
 
 	// The full-screen app.
 	colorFGBG string // COLORFGBG, a fallback for the background colour
@@ -110,7 +112,7 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	switch {
 	case len(args) > 1 && args[0] == "config" && args[1] == "path":
 		c.cmd, args = "config path", args[2:]
-	case len(args) > 0 && (args[0] == "sessions" || args[0] == "config"):
+	case len(args) > 0 && (args[0] == "sessions" || args[0] == "config" || args[0] == "doctor"):
 		c.cmd, args = args[0], args[1:]
 	case len(args) > 0 && args[0] == "mcp":
 		if len(args) < 2 || (args[1] != "list" && args[1] != "trust") {
@@ -262,6 +264,9 @@ func (c *config) loadSettings(flags tickcfg.Flags, env func(string) string) erro
 			c.idleTimeout = -1 // "0s": none
 		}
 	}
+	if c.rules, err = permission.ParseRules(s.Allow, s.Deny); err != nil {
+		return &usageError{msg: fmt.Sprintf("config: %v", err)}
+	}
 	return nil
 }
 
@@ -273,6 +278,8 @@ func (c config) checkSessionFlags() error {
 		return usagef("tick %s takes only -C DIR and the model flags", c.cmd)
 	case strings.HasPrefix(c.cmd, "mcp") && (c.headless || c.cont || c.resume != "" || c.yolo):
 		return usagef("tick %s takes only -C DIR and --json", c.cmd)
+	case c.cmd == "doctor" && (c.headless || c.cont || c.resume != "" || c.yolo || c.json):
+		return usagef("tick doctor takes only -C DIR and --sandbox MODE")
 	case c.cmd == "sessions" && (c.headless || c.cont || c.resume != "" || c.yolo):
 		return usagef("tick sessions only lists this workspace's sessions; it takes -C DIR and --json")
 	case c.cont && c.resume != "":
@@ -366,6 +373,8 @@ Usage:
   tick config               print the effective settings and where each
                             came from (keys masked)
   tick config path          print the config file's path
+  tick doctor               say what the command sandbox can do on this machine,
+                            what it cannot and why, and whether git is there
   tick mcp list             start the MCP servers, list their state and tools
   tick mcp trust            allow this project's MCP servers and hooks
                             (from its .tick/config.toml), once

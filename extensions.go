@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -176,7 +175,7 @@ func (x *extensions) trustProject() (string, error) {
 }
 
 // configure wires the extensions into an agent's config.
-func (x *extensions) configure(acfg *agent.Config, rec *sessionRecorder) {
+func (x *extensions) configure(acfg *agent.Config, rec *session.Recorder) {
 	if x == nil {
 		return
 	}
@@ -244,23 +243,21 @@ func (x *extensions) trustCommand() tea.Cmd {
 	}
 }
 
-// terminateContext returns ctx cancelled by SIGTERM too, and a function
-// reporting whether SIGTERM came, so that the app ends like a quit (the
-// turn stopped, the MCP servers closed) and exits 143.
-func terminateContext(ctx context.Context) (context.Context, func() bool, func()) {
-	ctx, cancel := context.WithCancel(ctx)
+// watchTerm records a SIGTERM without acting on it: the full-screen app
+// quits on SIGTERM by itself (Bubble Tea's handler), stopping the turn and
+// then the MCP servers; terminated reports afterwards whether it came, so
+// that tick exits 143.
+func watchTerm() (terminated func() bool, stop func()) {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM)
-	var got atomic.Bool
-	go func() {
+	return func() bool {
 		select {
 		case <-sigs:
-			got.Store(true)
-			cancel()
-		case <-ctx.Done():
+			return true
+		default:
+			return false
 		}
-	}()
-	return ctx, got.Load, func() { signal.Stop(sigs); cancel() }
+	}, func() { signal.Stop(sigs) }
 }
 
 // uiCustom returns the custom commands for ui.Config.Custom.

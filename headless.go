@@ -27,7 +27,7 @@ const maxStdinPrompt = 10 << 20
 // restored into ag): a line about it and its todo list go to stderr first.
 // rec is the session being saved (may be nil); --verbose names it at the
 // end.
-func runHeadless(cfg config, ag *agent.Agent, rec *sessionRecorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) int {
+func runHeadless(cfg config, ag *agent.Agent, rec *session.Recorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) int {
 	prompt, err := readPrompt(cfg.prompt, stdin)
 	if err != nil {
 		return fail(stderr, err)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/sandbox"
+	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/ui/termsafe"
@@ -61,6 +62,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		return runSessions(cfg, env, stdout, stderr)
 	case "config", "config path":
 		return runConfigCmd(cfg, stdout, stderr)
+	case "doctor":
+		return runDoctor(cfg, stdout, stderr)
 	case "mcp list", "mcp trust":
 		printWarnings(cfg, stderr)
 		return runMCPCmd(cfg, env, stdout, stderr)
@@ -100,6 +103,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	if rec != nil {
 		defer rec.Close()
 	}
+	useSessionModel(&cfg, ld)
 	runner, cleanup, err := newSandbox(cfg)
 	if err != nil {
 		return fail(stderr, err)
@@ -130,7 +134,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 
 // newAgent returns an agent for cfg talking to client, saving through rec
 // (nil: nothing is saved), running commands through cfg.runner.
-func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.Agent, error) {
+func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.Agent, error) {
 	mode := agent.ApproveAsk
 	switch {
 	case cfg.yolo:
@@ -145,7 +149,10 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
 		Instructions:  cfg.instructions.Text,
+		Mentions:      true,
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
+		Headless:      cfg.headless,
+		Rules:         cfg.rules,
 
 		NoCompletionReminder: cfg.noReminder || (cfg.settings != nil && !cfg.settings.CompletionReminderOn()),
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/provider/providertest"
 )
@@ -139,7 +140,7 @@ func TestTUISessionPickerFuncs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := newRecorder(sessionsIn(state), cfg.workspace, cfg.model)
+	rec := session.NewRecorder(sessionsIn(state), cfg.workspace, cfg.model)
 	ag, err := newAgent(cfg, client, rec)
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
@@ -65,12 +66,21 @@ type Config struct {
 	// ToolOptions tunes the base tools (timeouts, the commands'
 	// environment); ignored when Tools is set.
 	ToolOptions tools.Options
+	// Headless means nobody can answer an approval request (tick -p):
+	// what would ask is refused, even with ApproveAll (a write into .git).
+	Headless bool
+	// Rules are the config file's allow and deny rules, matched before
+	// anything asks.
+	Rules permission.Rules
 	// SystemPrompt overrides the embedded system prompt.
 	SystemPrompt string
 	// Instructions are the user's project instructions (AGENTS.md files,
 	// see package instructions), appended to the system prompt of the
 	// agent and its subagents.
 	Instructions string
+	// Mentions attaches the files and directories a prompt names with
+	// @path to it (see package mention), capped.
+	Mentions bool
 	// MaxRounds caps the model calls of one turn; 0 means 200.
 	MaxRounds int
 	// Recorder, when set, persists every message and todo change.
@@ -107,11 +117,17 @@ type Agent struct {
 	steer      []steerMsg // handed to the running turn, not delivered yet
 	steerSeq   int        // the id of the last steer message
 	running    bool
-	approved   map[string]bool // tools the user allowed for the session
-	lastPrompt int             // tokens of the last request and its answer
-	mode       Mode            // see Mode; guarded by mu
-	plan       planState       // the user's side of the plan; guarded by mu
-	failed     bool            // the last model turn failed (see Retry)
+	approved   []permission.Rule // what the user allowed for the session
+	outside    []permission.Rule // commands allowed to run again outside the sandbox
+	lastPrompt int               // tokens of the last request and its answer
+	mode       Mode              // see Mode; guarded by mu
+	plan       planState         // the user's side of the plan; guarded by mu
+	// The model chosen with SetModel (modelSet), replacing
+	// Config.ModelName and Config.ContextWindow; guarded by mu.
+	model       string
+	modelWindow int
+	modelSet    bool
+	failed      bool // the last model turn failed (see Retry)
 }
 
 // New returns an Agent for cfg, with an empty history and todo list.
@@ -134,7 +150,7 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.MaxRounds <= 0 {
 		cfg.MaxRounds = 200
 	}
-	a := &Agent{cfg: cfg, tools: base, approved: map[string]bool{}}
+	a := &Agent{cfg: cfg, tools: base}
 	a.plan.init()
 	return a, nil
 }

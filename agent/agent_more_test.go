@@ -397,6 +397,7 @@ func TestApprovalAlwaysAndInterrupt(t *testing.T) {
 	}
 	// An interrupt while waiting for approval ends the turn cleanly.
 	h2 := newHarness(t, func(cfg *agent.Config) { cfg.Approval = agent.ApproveAsk })
+	h2.ag.SetMode(agent.ModeAsk) // auto mode writes inside the workspace without asking
 	h2.srv.Enqueue(calls(call("write_file", `{"path":"x","content":"y"}`)))
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
@@ -30,15 +31,17 @@ type loop struct {
 	emit      func(Event) // sends an event of this loop (wrapped for a subagent)
 	raw       func(Event) // sends an event to the front-end as is
 	maxRounds int
-	child     bool // a subagent: no steering, no nag, no recorder
+	child     bool         // a subagent: no steering, no nag, no recorder
+	extra     []tools.Tool // the ToolSource's tools of this turn (MCP), also a subagent's
 
 	mu   *sync.Mutex         // guards *hist
 	hist *[]provider.Message // the conversation, without the system prompt
 
-	sinceTodo     int          // consecutive tool rounds without a todo call
-	compactFailed bool         // a compaction failed this turn; do not retry every round
-	reminded      bool         // the model was reminded of open items this turn
-	extra         []tools.Tool // a parent's extra tools (MCP), see addTools
+	sinceTodo     int  // consecutive tool rounds without a todo call
+	compactFailed bool // a compaction failed this turn; do not retry every round
+	reminded      bool // the model was reminded of open items this turn
+
+	approvalWait time.Duration // time the current call waited for the user
 }
 
 // turn runs one parent turn and delivers its events on out.
@@ -48,11 +51,11 @@ func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
 		a.mu.Lock()
 		a.failed = false // a refused prompt is nothing to retry
 		a.mu.Unlock()
-		a.finish(out, TurnEnd{Reason: ReasonError, Err: err})
+		a.finish(out, TurnEnd{Reason: ReasonError, Err: err, Kind: KindPromptBlocked})
 		return
 	}
 	l.addTools(ctx)
-	l.add(provider.Message{Role: provider.RoleUser, Content: prompt})
+	l.add(provider.Message{Role: provider.RoleUser, Content: a.withMentions(prompt, l.emit)})
 	a.runParent(ctx, l, out)
 }
 

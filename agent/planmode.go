@@ -55,13 +55,14 @@ func (l *loop) toolsFor(m Mode) []tools.Tool {
 	return append(out, extra...)
 }
 
-// childTools returns a subagent's tools: the base tools, read-only in plan
-// mode.
-func (a *Agent) childTools() []tools.Tool {
-	if a.Mode() == ModePlan {
-		return planTools(a.tools)
+// childTools returns the tools of a subagent of l: the base tools and the
+// extra ones, read-only in plan mode.
+func (l *loop) childTools() []tools.Tool {
+	all := append(append([]tools.Tool(nil), l.a.tools...), l.extra...)
+	if l.a.Mode() == ModePlan {
+		return planTools(all)
 	}
-	return a.tools
+	return all
 }
 
 // askEveryTime is a tool that needs the user's approval for every call,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -372,6 +373,21 @@ func TestSecretsNotInErrors(t *testing.T) {
 	var rec recorder
 	_, err := stream(t, c, &rec)
 	if err == nil || strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "t0ken") {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestListModelsRedacts: listing the models of a server whose URL holds
+// credentials names it without them, whatever fails.
+func TestListModelsRedacts(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	_, err = provider.ListModels(context.Background(), "http://bob:hunter2@"+addr+"/v1?key=s3cret", "")
+	if err == nil || strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), addr) {
 		t.Fatalf("err = %v", err)
 	}
 }

@@ -20,6 +20,7 @@ type NoticeMsg struct{ Text string }
 // after the restored transcript. It is ignored while a turn runs.
 type ResetMsg struct {
 	Agent   Agent
+	Model   string // the model of the conversation, for the status bar ("" keeps it)
 	History []agent.Event
 	Todos   todo.List
 	Notice  string
@@ -152,6 +153,9 @@ func (m *Model) reset(msg ResetMsg) {
 	}
 	if msg.Agent != nil {
 		m.cfg.Agent = msg.Agent
+	}
+	if msg.Model != "" {
+		m.cfg.Model = msg.Model
 	}
 	m.chat.clear()
 	m.tokens, m.estimated = 0, false

@@ -71,6 +71,7 @@ func (m *Model) handleEvents(msg eventsMsg) (tea.Cmd, bool) {
 		}
 		return waitEvents(msg.turn, msg.ch), true
 	}
+	t.heard = m.now
 	onlyText := len(msg.events) > 0 && !msg.closed
 	var cmds []tea.Cmd
 	for _, ev := range msg.events {
@@ -131,7 +132,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.tokens += n
 		m.estimated = m.estimated || ev.Estimated
 	case agent.Retry:
-		m.chat.addNotice(retryText(ev))
+		m.chat.retryNotice(retryText(ev))
 	case agent.ApprovalRequest:
 		m.approvals = append(m.approvals, newApproval(m.st, ev, m.now))
 		m.input.blur()

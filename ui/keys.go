@@ -18,7 +18,7 @@ type KeyMap struct {
 	Exit        key.Binding // quit on an empty idle input (ctrl+d, as in a shell)
 	Retry       key.Binding // send the failed turn again
 	TogglePanel key.Binding // expand or collapse the todo panel
-	CycleMode   key.Binding // switch the mode: auto, ask, plan
+	CycleMode   key.Binding // switch the agent's mode: auto, plan, ask
 	OpenPlan    key.Binding // open the plan editor (as /plan does)
 	Help        key.Binding // show or hide the help overlay
 	HelpOnEmpty key.Binding // the same, but only on an empty input ("?")
@@ -64,7 +64,7 @@ func DefaultKeyMap() KeyMap {
 		Exit:        b(k("ctrl+d"), h("ctrl+d", "quit (empty input)")),
 		Retry:       b(k("ctrl+r"), h("ctrl+r", "retry the failed turn")),
 		TogglePanel: b(k("ctrl+t"), h("ctrl+t", "todo panel")),
-		CycleMode:   b(k("shift+tab"), h("shift+tab", "mode: auto · ask · plan")),
+		CycleMode:   b(k("shift+tab"), h("shift+tab", "mode: auto · plan · ask")),
 		OpenPlan:    b(k("ctrl+p"), h("ctrl+p", "plan editor (/plan)")),
 		Help:        b(k("ctrl+g"), h("?/ctrl+g", "help")),
 		HelpOnEmpty: b(k("?"), h("?", "help")),
@@ -118,10 +118,10 @@ type helpSection struct {
 // helpSections returns the groups of FullHelp with their titles.
 func (k KeyMap) helpSections() []helpSection {
 	return []helpSection{
-		{"Input and turn", []key.Binding{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Retry, k.Quit, k.Exit}},
+		{"Input and turn", []key.Binding{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Retry, k.CycleMode, k.Quit, k.Exit}},
 		{"Chat", []key.Binding{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.ExpandTool, k.TogglePanel, k.Help}},
 		{"Approval dialog", []key.Binding{k.Allow, k.AllowAlways, k.Deny, k.Dismiss}},
-		{"Plan", []key.Binding{k.CycleMode, k.OpenPlan, k.Proposal.summary()}},
+		{"Plan", []key.Binding{k.OpenPlan, k.Proposal.summary()}},
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 	"github.com/tick-agent/tick/todo"
 )
 
-// panel is the todo panel (DESIGN.md "The panel"). It opens on a todo
+// panel is the todo panel (docs/architecture.md, "The panel"). It opens on a todo
 // update, shows the goal, done/total and every item (the running one with
 // its active form, a spinner and its elapsed time), collapses to one
 // summary line when the turn ends, and is toggled by hand with ctrl+t. It

@@ -77,7 +77,7 @@ func (m *Model) planTurnStart() {
 }
 
 // planKey handles the plan's keys before the others: the open editor takes
-// every key; shift+tab cycles the mode; ctrl+p opens the editor; enter on
+// every key; ctrl+p opens the editor; enter on
 // an empty input continues a paused turn; y and e answer a proposal on an
 // empty input while idle.
 func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
@@ -97,8 +97,6 @@ func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	}
 	empty := m.input.empty()
 	switch {
-	case key.Matches(k, m.keys.CycleMode):
-		m.cycleMode(pa)
 	case key.Matches(k, m.keys.OpenPlan):
 		m.openEditor()
 	case m.plan.paused != "" && m.running() && empty && key.Matches(k, m.keys.Send):
@@ -113,16 +111,6 @@ func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	return nil, true
-}
-
-// cycleMode switches to the next mode: auto → ask → plan → auto.
-func (m *Model) cycleMode(pa PlanAgent) {
-	next := (pa.Mode() + 1) % 3
-	pa.SetMode(next)
-	m.note = next.String() + " mode"
-	if next == agent.ModePlan {
-		m.note += ": nothing changes until you approve a plan"
-	}
 }
 
 // approvePlan approves the proposal and starts the turn that carries it

@@ -25,6 +25,10 @@ const (
 	actPaused     // paused at a gate; tool holds the item ("#2")
 )
 
+// quietAfter is how long a model call may go without any event before the
+// status bar says that tick is waiting for the server.
+const quietAfter = 5 * time.Second
+
 // statusInfo is everything the status bar shows.
 type statusInfo struct {
 	model, workspace string
@@ -32,14 +36,15 @@ type statusInfo struct {
 	tool             string // the running tool (actTool)
 	spin             string // spinner frame, unstyled
 	elapsed          time.Duration
+	quiet            time.Duration // a model call's silence, once past quietAfter
 	running          bool
 	tokens           int
 	estimated        bool
 	queued           int
 	steering         int
 	notice           string // a transient hint ("ctrl+c again to quit")
-	mode             string // the agent's mode, when it has one ("plan")
 	mcp              string // "mcp 2/3" while MCP servers start
+	mode             string // "auto · sandbox: workspace-write"; "" for none
 }
 
 // sgr is a style reduced to the escape sequences around a one-line text,
@@ -125,6 +130,9 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 	default:
 		state = "idle"
 	}
+	if s.quiet > 0 {
+		state = "waiting for the server" + st.sep + formatDuration(s.quiet)
+	}
 	stateF := statusField{parts: []statusPart{part(state, st.state)}}
 	if s.running && s.spin != "" {
 		stateF.parts = append([]statusPart{part(s.spin+" ", st.state)}, stateF.parts...)
@@ -134,7 +142,6 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 	}
 
 	left := []statusField{
-		{parts: []statusPart{part(s.mode, st.key)}},
 		{parts: []statusPart{part(s.model, st.model)}, prio: 2},
 		{parts: []statusPart{part(s.workspace, st.dim)}, alts: pathAlts(s.workspace, st.ellipsis), prio: 4},
 		stateF,
@@ -146,6 +153,10 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 			tok = "~" + tok
 		}
 		right = append(right, statusField{parts: []statusPart{part(tok, st.dim)}, prio: 3})
+	}
+	if s.mode != "" {
+		short, _, _ := strings.Cut(s.mode, " · ")
+		right = append(right, statusField{parts: []statusPart{part(s.mode, st.dim)}, alts: []string{short}, prio: 3})
 	}
 	if s.mcp != "" {
 		right = append(right, statusField{parts: []statusPart{part(s.mcp, st.dim)}, prio: 3})

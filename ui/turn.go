@@ -21,7 +21,8 @@ type turn struct {
 	ended   bool
 	act     activity
 	tool    string
-	compact bool // a compaction (/compact), not a model turn: nothing to steer
+	heard   time.Time // when the last event arrived (or the turn began)
+	compact bool      // a compaction (/compact), not a model turn: nothing to steer
 }
 
 // setAct records what the turn does, unless it is being interrupted or is
@@ -77,7 +78,7 @@ func (m *Model) startCompact() tea.Cmd {
 // spinner.
 func (m *Model) begin(t *turn) tea.Cmd {
 	m.seq++
-	t.id, t.start = m.seq, m.now
+	t.id, t.start, t.heard = m.seq, m.now, m.now
 	m.turn = t
 	m.input.setRunning(true)
 	return tea.Batch(waitEvents(t.id, t.ch), m.spin.Tick)
@@ -229,6 +230,8 @@ func errorHint(kind agent.ErrorKind, canRetry bool) string {
 		return "Check the model name (--model or TICK_MODEL) and OPENAI_BASE_URL." + retry
 	case agent.KindRateLimit:
 		return "The server is rate limiting: wait a moment, then try again." + retry
+	case agent.KindPromptBlocked:
+		return "One of your user_prompt_submit hooks refused this prompt (its message is above): change the prompt, or the hook in your config."
 	case agent.KindRoundCap:
 		return "Send a message (e.g. \"continue\") to let it carry on."
 	case agent.KindContextWindow:

@@ -59,6 +59,7 @@ type collected struct {
 	compacts  int
 	updated   time.Time
 	warnings  []string
+	model     string // the last model line's
 }
 
 // add applies one decoded line.
@@ -77,6 +78,8 @@ func (c *collected) add(rec *record) {
 		c.hist = append(c.hist, *rec.Message)
 	case rec.Type == typeTodo:
 		c.todos = *rec.List
+	case rec.Type == typeModel && rec.Model != "":
+		c.model = rec.Model
 	case rec.Type == typeCompaction:
 		c.summary, c.kept, c.compactAt = *rec.Summary, rec.Kept, len(c.hist)
 		c.marks = append(c.marks, len(c.hist))
@@ -87,6 +90,9 @@ func (c *collected) add(rec *record) {
 // loaded builds the Loaded.
 func (c *collected) loaded(path string) *Loaded {
 	ld := assemble(c.hdr, path, c.hist, c.kept, c.compactAt, c.todos, c.updated)
+	if c.model != "" {
+		ld.Info.Model = c.model
+	}
 	ld.Summary, ld.Compactions = c.summary, c.compacts
 	ld.CompactedAt = repairedIndexes(c.hist, c.marks)
 	ld.Warnings = append(c.warnings, ld.Warnings...)

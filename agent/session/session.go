@@ -23,6 +23,7 @@
 //	{"type":"message","time":"…","message":{provider.Message}}
 //	{"type":"todo","time":"…","list":{todo.List}}
 //	{"type":"compaction","time":"…","summary":"…","kept":[provider.Message…]}
+//	{"type":"model","time":"…","model":"…"}
 //
 // The header comes first. A message line records one complete message
 // appended to the conversation; a todo line the whole list after a change;
@@ -107,7 +108,7 @@ type Info struct {
 	ID        string    // short id, unique in the workspace
 	Path      string    // the session file
 	Workspace string    // absolute workspace directory
-	Model     string    // model named when the session was created
+	Model     string    // the model in use: the header's, or the last model line's
 	Started   time.Time // when it was created
 	Updated   time.Time // time of its last complete line
 	// FirstPrompt is the first line of the first user message, at most
@@ -156,7 +157,14 @@ const (
 	typeMessage    = "message"
 	typeTodo       = "todo"
 	typeCompaction = "compaction"
+	typeModel      = "model" // the user switched models (/model)
 )
+
+type modelLine struct {
+	Type  string    `json:"type"`
+	Time  time.Time `json:"time"`
+	Model string    `json:"model"`
+}
 
 type headerLine struct {
 	Type      string    `json:"type"`

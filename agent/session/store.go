@@ -75,6 +75,11 @@ func (s *Store) Compaction(summary string, kept []provider.Message) error {
 	return s.write("a compaction", compactionLine{Type: typeCompaction, Time: now(), Summary: summary, Kept: kept})
 }
 
+// Model records that the conversation goes on with another model.
+func (s *Store) Model(name string) error {
+	return s.write("the model", modelLine{Type: typeModel, Time: now(), Model: name})
+}
+
 // Close closes the file. Later writes fail; a second Close does nothing.
 func (s *Store) Close() error {
 	s.mu.Lock()
