@@ -383,7 +383,8 @@ Flags:
   -p PROMPT            run headless with this prompt ("-" reads stdin)
   --json               with -p: write every event as one JSON line on stdout
   --verbose            with -p: also show the model's text between tool calls,
-                       its reasoning, tool output and token use on stderr
+                       its reasoning, commands' output as it comes, tool
+                       results and token use on stderr
   --model NAME         model name (default: $TICK_MODEL, else the config
                        file's model, else ` + defaultModel + `)
   --provider NAME      a provider of the config file, or a preset: openai,
@@ -435,7 +436,16 @@ Environment:
   NO_COLOR         set to disable colours in -p progress output
   XDG_CONFIG_HOME  the config file is $XDG_CONFIG_HOME/tick/config.toml
   XDG_STATE_HOME   sessions are saved in $XDG_STATE_HOME/tick/sessions
-                   (default ~/.local/state/tick/sessions)
+                   (default ~/.local/state/tick/sessions), the prompt
+                   history in $XDG_STATE_HOME/tick/history
+
+Keys in the full-screen app (? shows them all):
+  enter sends (steers a running turn), tab completes /commands (queues
+  while a turn runs, never sends on an idle screen), ↑ recalls earlier
+  prompts (kept across restarts), ctrl+r retries a failed turn, esc
+  interrupts, ctrl+o shows a tool's whole output (live while it runs),
+  ctrl+c twice or ctrl+d on an empty input quits. Approval dialogs take
+  y / a / n only after a pause: keys typed while you type go to the input.
 
 Exit status:
   0 the turn finished, 1 it failed (the error is on stderr), 2 bad usage or
@@ -443,6 +453,7 @@ Exit status:
 
 Examples:
   OPENAI_API_KEY=sk-... tick
+  tick "fix the build"
   tick -p "what does main.go do?"
   tick -p "add a --verbose flag and test it" --yolo
   echo "fix the failing test" | tick -p - --yolo --json

@@ -386,7 +386,7 @@ func TestHelpAndVersion(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"--help"}, []string{"Usage:", "-p PROMPT", "--json", "--yolo", "OPENAI_API_KEY", "OPENAI_BASE_URL", "TICK_MODEL", "Exit status", "Examples:"}},
+		{[]string{"--help"}, []string{"Usage:", "-p PROMPT", "--json", "--yolo", "OPENAI_API_KEY", "OPENAI_BASE_URL", "TICK_MODEL", "Exit status", "Examples:", `tick [flags] "PROMPT"`, "ctrl+r retries", "tab completes /commands", "ctrl+d on an empty input quits", "after a pause"}},
 		{[]string{"-h"}, []string{"Usage:"}},
 		{[]string{"--version"}, []string{"tick " + version}},
 		{[]string{"-p", "x", "--version"}, []string{"tick " + version}},
