@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -50,41 +49,20 @@ func runHeadless(cfg config, ag *agent.Agent, rec *session.Recorder, ld *session
 			}
 		}()
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-
 	pr := printer.New(stdout, stderr, printer.Options{
 		JSON:    cfg.json,
 		Verbose: cfg.verbose,
 		Color:   !cfg.noColor && isTerminal(stderr),
 	})
-	type result struct {
-		end agent.TurnEnd
-		err error
+	out := pr.RunTurn(ag, prompt, sigs)
+	if out.Abandoned {
+		fmt.Fprintln(stderr, "tick: interrupted again; exiting without waiting for the turn to end")
+		return signalExit(out.Signal)
 	}
-	done := make(chan result, 1)
-	events := ag.Run(ctx, prompt)
-	go func() {
-		end, err := pr.Run(events)
-		done <- result{end, err}
-	}()
-	var sig os.Signal
-	for {
-		select {
-		case r := <-done:
-			return headlessExit(r.end, r.err, sig, stderr)
-		case s := <-sigs:
-			if sig != nil {
-				fmt.Fprintln(stderr, "tick: interrupted again; exiting without waiting for the turn to end")
-				return signalExit(s)
-			}
-			sig = s
-			cancel()
-		}
-	}
+	return headlessExit(out.End, out.Err, out.Signal, stderr)
 }
 
 // headlessExit reports how the turn ended and returns the exit code.

@@ -25,14 +25,14 @@ const maxBatch = 4096
 // message, so a fast stream costs one update and at most one repaint per
 // batch. The model re-arms it after each batch until the channel closes.
 // Every string of every event is made safe for the terminal here (see
-// termsafe.Strings), before the model sees it.
+// safeEvent), before the model sees it.
 func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-ch
 		if !ok {
 			return eventsMsg{turn: turn, ch: ch, closed: true}
 		}
-		msg := eventsMsg{turn: turn, ch: ch, events: []agent.Event{termsafe.Strings(ev)}}
+		msg := eventsMsg{turn: turn, ch: ch, events: []agent.Event{safeEvent(ev)}}
 		for len(msg.events) < maxBatch {
 			select {
 			case ev, ok := <-ch:
@@ -40,7 +40,7 @@ func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
 					msg.closed = true
 					return msg
 				}
-				msg.events = append(msg.events, termsafe.Strings(ev))
+				msg.events = append(msg.events, safeEvent(ev))
 			default:
 				return msg
 			}
@@ -211,4 +211,16 @@ func retryText(ev agent.Retry) string {
 		s += " in " + formatDuration(ev.Wait)
 	}
 	return s
+}
+
+// safeEvent returns ev with every string made safe for the terminal
+// (termsafe.Strings), except the answer's text deltas: the Markdown
+// renderer sanitises the answer itself, as a whole, so that an escape
+// sequence split between two deltas is removed whole rather than leaving
+// its body on the screen.
+func safeEvent(ev agent.Event) agent.Event {
+	if _, ok := ev.(agent.TextDelta); ok {
+		return ev
+	}
+	return termsafe.Strings(ev)
 }

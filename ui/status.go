@@ -134,7 +134,7 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 	if s.running && s.spin != "" {
 		stateF.parts = append([]statusPart{part(s.spin+" ", st.state)}, stateF.parts...)
 	}
-	if s.running {
+	if s.running && !(s.quiet > 0 && s.elapsed-s.quiet < time.Second) { // not the same time twice
 		stateF.parts = append(stateF.parts, part(st.sep, st.dim), part(formatDuration(s.elapsed), st.dim))
 	}
 
