@@ -60,6 +60,8 @@ type config struct {
 
 	// The agent.
 	yolo          bool             // --yolo: approve every tool call
+	plan          bool             // --plan: start in plan mode
+	noReminder    bool             // --completion-reminder=false (else completion_reminder)
 	workspace     string           // -C/--workspace, absolute; default the working directory
 	contextWindow int              // --context-window; 0 picks from the model name
 	envAllow      []string         // --env-allow NAME (repeatable): secrets commands may see
@@ -129,6 +131,8 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	fs.StringVar(&flags.BaseURL, "base-url", "", "")
 	fs.StringVar(&flags.Provider, "provider", "", "")
 	fs.BoolVar(&c.yolo, "yolo", false, "")
+	fs.BoolVar(&c.plan, "plan", false, "")
+	reminder := fs.Bool("completion-reminder", true, "")
 	fs.StringVar(&c.workspace, "C", "", "")
 	fs.StringVar(&c.workspace, "workspace", "", "")
 	fs.IntVar(&c.contextWindow, "context-window", 0, "")
@@ -186,6 +190,7 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 		return c, usagef("--resume needs a session id (see tick sessions)")
 	}
 	c.prompt = *prompt
+	c.noReminder = !*reminder
 	if fs.NArg() > 0 {
 		switch {
 		case c.cmd != "":
@@ -394,6 +399,12 @@ Flags:
                        though its name looks like a secret (repeatable)
   --yolo               run commands and file changes without asking; with -p,
                        they are refused unless --yolo is given
+  --plan               plan mode: the model investigates and proposes a plan
+                       without changing anything; with -p the plan is printed
+                       as Markdown after the answer
+  --completion-reminder=false
+                       do not remind the model of open todo items when it
+                       ends its turn (it is reminded once per turn)
   -C, --workspace DIR  the directory tick works in (default: the current one)
   --context-window N   the model's context size in tokens (default: from the
                        model name, 128k when unknown); tick compacts the

@@ -153,6 +153,8 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
 		Headless:      cfg.headless,
 		Rules:         cfg.rules,
+
+		NoCompletionReminder: cfg.noReminder || (cfg.settings != nil && !cfg.settings.CompletionReminderOn()),
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface
@@ -161,6 +163,9 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 	ag, err := agent.New(acfg)
 	if err != nil {
 		return nil, fmt.Errorf("start the agent: %w", err)
+	}
+	if cfg.plan {
+		ag.SetMode(agent.ModePlan)
 	}
 	return ag, nil
 }

@@ -132,7 +132,7 @@ func TestTUISessionPickerFuncs(t *testing.T) {
 	mustRun(t, env, "-p", "greet me please", "--base-url", srv.URL, "-C", ws)
 	first := listSessions(t, state, ws)[0]
 
-	cfg, err := parseConfig([]string{"--base-url", srv.URL, "-C", ws}, func(k string) string { return env[k] })
+	cfg, err := parseConfig(quietReminder([]string{"--base-url", srv.URL, "-C", ws}), func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}

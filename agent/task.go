@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
 )
 
@@ -62,7 +61,7 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	child := &loop{
 		a:         parent.a,
 		system:    parent.a.subagentPrompt(),
-		tools:     append(append([]tools.Tool(nil), parent.a.tools...), parent.extra...),
+		tools:     parent.childTools(),
 		emit:      func(ev Event) { parent.emit(Subagent{ParentID: id, Event: ev}) },
 		raw:       parent.raw,
 		maxRounds: subagentRounds,

@@ -391,3 +391,25 @@ func TestListModelsRedacts(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+func TestEndlessEmptyChunksEnd(t *testing.T) {
+	url, _ := hostile(t, func(w http.ResponseWriter, r *http.Request) {
+		sse(w)
+		fmt.Fprint(w, chunk("hi"))
+		empty := `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{}}]}` + "\n\n"
+		for r.Context().Err() == nil {
+			if _, err := fmt.Fprint(w, empty); err != nil {
+				return
+			}
+		}
+	})
+	c := newClient(t, url, nil)
+	var rec recorder
+	resp, err := stream(t, c, &rec)
+	if !errors.Is(err, provider.ErrTooLarge) || !strings.Contains(err.Error(), "chunks without content") {
+		t.Fatalf("err = %v, want ErrTooLarge", err)
+	}
+	if resp == nil || resp.Message.Content != "hi" {
+		t.Fatalf("resp %+v, want the text kept", resp)
+	}
+}

@@ -40,6 +40,9 @@ type Item struct {
 	Status     Status `json:"status"`
 	ActiveForm string `json:"active_form,omitempty"`
 	Note       string `json:"note,omitempty"`
+	// StopAfter marks a gate set by the user: when the item is completed,
+	// the turn pauses before the next model call. The model never sets it.
+	StopAfter bool `json:"stop_after,omitempty"`
 }
 
 // List is the whole plan: an optional one-line goal and its items in order.

@@ -110,15 +110,18 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		if ev.Name != agent.TodoTool {
 			m.panel.toolCall()
 		}
+		if ev.Name == "task" {
+			m.panel.subStart(ev.ID, ev.Summary)
+		}
 		t.setAct(actTool, ev.Name)
 	case agent.ToolEnd:
 		m.chat.endTool(ev)
+		m.panel.subEnd(ev)
 		t.setAct(actThinking, "")
 	case agent.ToolOutput:
 		m.chat.toolOutput(ev)
 	case agent.TodoUpdate:
-		m.panel.update(ev.List, m.clock())
-		m.chat.plan(ev.List)
+		m.applyTodo(ev)
 	case agent.Subagent:
 		return m.handleSubagent(ev)
 	case agent.Usage:
@@ -147,6 +150,8 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.chat.addMark(compactedLabel(ev))
 	case agent.TurnEnd:
 		m.turnEnded(ev)
+	default:
+		m.handlePlanEvent(ev)
 	}
 	return nil
 }
@@ -193,6 +198,7 @@ func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
 	case agent.ToolEnd:
 		m.turn.setAct(actTool, agent.TaskTool)
 	}
+	m.panel.subEvent(ev)
 	m.chat.subagent(ev.ParentID, ev.Event)
 	return nil
 }

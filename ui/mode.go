@@ -9,10 +9,13 @@ type modeAgent interface {
 	SetMode(agent.Mode)
 }
 
-// nextMode is the mode shift+tab switches to from m: auto and ask take
-// turns.
+// nextMode is the mode shift+tab switches to from m: auto, plan, ask and
+// auto again.
 func nextMode(m agent.Mode) agent.Mode {
-	if m == agent.ModeAuto {
+	switch m {
+	case agent.ModeAuto:
+		return agent.ModePlan
+	case agent.ModePlan:
 		return agent.ModeAsk
 	}
 	return agent.ModeAuto
@@ -22,7 +25,11 @@ func nextMode(m agent.Mode) agent.Mode {
 // tool call.
 func (m *Model) cycleMode() {
 	if a, ok := m.cfg.Agent.(modeAgent); ok {
-		a.SetMode(nextMode(a.Mode()))
+		next := nextMode(a.Mode())
+		a.SetMode(next)
+		if next == agent.ModePlan {
+			m.note = "plan mode: nothing changes until you approve a plan"
+		}
 	}
 }
 

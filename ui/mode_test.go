@@ -17,8 +17,9 @@ type modalAgent struct {
 func (a *modalAgent) Mode() agent.Mode     { return a.mode }
 func (a *modalAgent) SetMode(m agent.Mode) { a.mode = m }
 
-// TestCycleMode: shift+tab switches the agent between auto and ask, and
-// the status bar shows the mode with the sandbox's status.
+// TestCycleMode: shift+tab switches the agent from auto to plan to ask and
+// back to auto, and the status bar shows the mode with the sandbox's
+// status.
 func TestCycleMode(t *testing.T) {
 	a := &modalAgent{scriptAgent: &scriptAgent{}}
 	m := New(Config{Agent: a, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test", Sandbox: "sandbox: workspace-write"})
@@ -28,8 +29,12 @@ func TestCycleMode(t *testing.T) {
 		t.Fatalf("the status bar lacks the mode and sandbox:\n%s", s)
 	}
 	press(mp, "shift+tab")
-	if a.mode != agent.ModeAsk || !strings.Contains(screen(mp), "ask · sandbox: workspace-write") {
+	if a.mode != agent.ModePlan || !strings.Contains(screen(mp), "plan · sandbox: workspace-write") {
 		t.Fatalf("after shift+tab: mode %v, screen:\n%s", a.mode, screen(mp))
+	}
+	press(mp, "shift+tab")
+	if a.mode != agent.ModeAsk || !strings.Contains(screen(mp), "ask · sandbox: workspace-write") {
+		t.Fatalf("after shift+tab twice: mode %v, screen:\n%s", a.mode, screen(mp))
 	}
 	press(mp, "shift+tab")
 	if a.mode != agent.ModeAuto {

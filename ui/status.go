@@ -22,6 +22,7 @@ const (
 	actApproval
 	actInterrupting
 	actCompacting // a compaction (/compact) runs as the turn
+	actPaused     // paused at a gate; tool holds the item ("#2")
 )
 
 // quietAfter is how long a model call may go without any event before the
@@ -124,6 +125,8 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 		state = "interrupting"
 	case actCompacting:
 		state = "compacting"
+	case actPaused:
+		state = "paused after " + s.tool + " — enter to continue"
 	default:
 		state = "idle"
 	}

@@ -49,6 +49,7 @@ func (m *Model) startTurn(text string) tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
+	m.planTurnStart()
 	m.panel.turnStart(m.now)
 	return m.begin(&turn{cancel: cancel, act: actThinking, ch: m.cfg.Agent.Run(ctx, text)})
 }

@@ -138,6 +138,7 @@ type Model struct {
 	handed     handover // the user's text waiting for a turn
 	approvals  []*approval
 	picker     *picker      // the /sessions dialog, when open
+	plan       planUI       // the plan's proposal, editor and gate
 	modelPick  *modelPicker // the /model dialog, when open
 	mention    mentionState // the @ file picker
 	showHelp   bool
@@ -338,6 +339,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if len(m.approvals) > 0 {
 		return m.approvalKey(k, lastKey)
 	}
+	if cmd, ok := m.planKey(k); ok {
+		return cmd
+	}
 	if m.picker != nil {
 		return m.pickerKey(k)
 	}
@@ -418,6 +422,9 @@ func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 	}
 	if m.picker != nil {
 		return nil
+	}
+	if ed := m.plan.editor; ed != nil {
+		return ed.paste(p)
 	}
 	m.showHelp = false
 	if len(m.approvals) > 0 {

@@ -243,6 +243,10 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 		p.progress(ind, p.yellow("! "+oneLine(agent.HookFailureText(e), 300)))
 	case agent.Compacted:
 		p.progress(ind, p.dim(fmt.Sprintf("· context compacted: ~%d → ~%d tokens", e.Before, e.After)))
+	case agent.Unfinished, agent.PlanProposed, agent.Paused, agent.PlanEditDelivered:
+		if depth == 0 {
+			p.planText(ind, ev)
+		}
 	case agent.TurnEnd:
 		if !t.final {
 			switch {
