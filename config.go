@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
 	"github.com/tick-agent/tick/agent/instructions"
+	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/provider"
 )
@@ -48,18 +50,23 @@ type config struct {
 	settings *tickcfg.Settings
 	flags    tickcfg.Flags // the model flags, to load the settings again
 	notices  []string      // shown at the top of the full-screen app's chat
+	// ext are the MCP servers, hooks and custom commands (see
+	// newExtensions); nil in the subcommands.
+	ext *extensions
 
 	// The project instructions (AGENTS.md files) and the line naming them.
 	instructions     instructions.Set
 	instructionsLine string
 
 	// The agent.
-	yolo          bool            // --yolo: approve every tool call
-	workspace     string          // -C/--workspace, absolute; default the working directory
-	contextWindow int             // --context-window; 0 picks from the model name
-	envAllow      []string        // --env-allow NAME (repeatable): secrets commands may see
-	sandbox       sandbox.Mode    // --sandbox MODE
-	runner        *sandbox.Runner // built by run from the above; nil: plain bash
+	yolo          bool             // --yolo: approve every tool call
+	workspace     string           // -C/--workspace, absolute; default the working directory
+	contextWindow int              // --context-window; 0 picks from the model name
+	envAllow      []string         // --env-allow NAME (repeatable): secrets commands may see
+	sandbox       sandbox.Mode     // --sandbox MODE
+	idleTimeout   time.Duration    // --idle-timeout or idle_timeout; 0: the provider's default, <0: none
+	runner        *sandbox.Runner  // built by run from the above; nil: plain bash
+	rules         permission.Rules // the config file's allow and deny rules
 
 	// The full-screen app.
 	colorFGBG string // COLORFGBG, a fallback for the background colour
@@ -103,8 +110,13 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	switch {
 	case len(args) > 1 && args[0] == "config" && args[1] == "path":
 		c.cmd, args = "config path", args[2:]
-	case len(args) > 0 && (args[0] == "sessions" || args[0] == "config"):
+	case len(args) > 0 && (args[0] == "sessions" || args[0] == "config" || args[0] == "doctor"):
 		c.cmd, args = args[0], args[1:]
+	case len(args) > 0 && args[0] == "mcp":
+		if len(args) < 2 || (args[1] != "list" && args[1] != "trust") {
+			return c, usagef("tick mcp takes list or trust: tick mcp list, tick mcp trust")
+		}
+		c.cmd, args = "mcp "+args[1], args[2:]
 	}
 	var flags tickcfg.Flags
 	fs := flag.NewFlagSet("tick", flag.ContinueOnError)
@@ -134,6 +146,17 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 			return fmt.Errorf("--env-allow needs a variable name, not %q", v)
 		}
 		c.envAllow = append(c.envAllow, v)
+		return nil
+	})
+	fs.Func("idle-timeout", "", func(v string) error {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		switch {
+		case err != nil || d < 0:
+			return fmt.Errorf("--idle-timeout needs a duration such as 90s or 5m (0 for none), not %q", v)
+		case d == 0:
+			d = -1 // none
+		}
+		c.idleTimeout = d
 		return nil
 	})
 	fs.BoolVar(&c.noSession, "no-session", false, "")
@@ -231,6 +254,14 @@ func (c *config) loadSettings(flags tickcfg.Flags, env func(string) string) erro
 		return &usageError{msg: fmt.Sprintf("config: network = %q: use \"loopback\" or leave it out (no network)", s.Network)}
 	}
 	c.envAllow = append(c.envAllow, s.EnvAllow...)
+	if c.idleTimeout == 0 && s.IdleTimeout != "" {
+		if c.idleTimeout = s.IdleTimeoutDuration(); c.idleTimeout == 0 {
+			c.idleTimeout = -1 // "0s": none
+		}
+	}
+	if c.rules, err = permission.ParseRules(s.Allow, s.Deny); err != nil {
+		return &usageError{msg: fmt.Sprintf("config: %v", err)}
+	}
 	return nil
 }
 
@@ -240,6 +271,10 @@ func (c config) checkSessionFlags() error {
 	switch {
 	case strings.HasPrefix(c.cmd, "config") && (c.headless || c.cont || c.resume != "" || c.yolo || c.json):
 		return usagef("tick %s takes only -C DIR and the model flags", c.cmd)
+	case strings.HasPrefix(c.cmd, "mcp") && (c.headless || c.cont || c.resume != "" || c.yolo):
+		return usagef("tick %s takes only -C DIR and --json", c.cmd)
+	case c.cmd == "doctor" && (c.headless || c.cont || c.resume != "" || c.yolo || c.json):
+		return usagef("tick doctor takes only -C DIR and --sandbox MODE")
 	case c.cmd == "sessions" && (c.headless || c.cont || c.resume != "" || c.yolo):
 		return usagef("tick sessions only lists this workspace's sessions; it takes -C DIR and --json")
 	case c.cont && c.resume != "":
@@ -333,6 +368,11 @@ Usage:
   tick config               print the effective settings and where each
                             came from (keys masked)
   tick config path          print the config file's path
+  tick doctor               say what the command sandbox can do on this machine,
+                            what it cannot and why, and whether git is there
+  tick mcp list             start the MCP servers, list their state and tools
+  tick mcp trust            allow this project's MCP servers and hooks
+                            (from its .tick/config.toml), once
 
 Flags:
   -p PROMPT            run headless with this prompt ("-" reads stdin)
@@ -357,6 +397,8 @@ Flags:
   --context-window N   the model's context size in tokens (default: from the
                        model name, 128k when unknown); tick compacts the
                        conversation when a request comes near it
+  --idle-timeout D     end a model call when the server sends nothing for D
+                       (default 5m; 0 for none; config key idle_timeout)
   -c, --continue       reopen the latest session of the workspace
   --resume ID          reopen the session ID (a unique prefix is enough)
   --no-session         do not save this session

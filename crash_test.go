@@ -103,10 +103,11 @@ func (c crashRun) command(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buff
 // the strict server, holds every message that was complete in the
 // session file in order (plus "interrupted" answers for the tool calls the
 // kill cut short) and the todo list, and that no command is left running.
+//
+// The kills must land in every phase of a run: before the first session
+// line, while the model streams (or is waited for), while a tool runs, and
+// after the turn (the last kill waits for the run to end).
 func TestKillAndContinue(t *testing.T) {
-	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
-		t.Skip("needs /proc")
-	}
 	bin := buildTick(t)
 	started := time.Now()
 
@@ -131,34 +132,79 @@ func TestKillAndContinue(t *testing.T) {
 	rng := rand.New(rand.NewPCG(crashSeed, crashSeed))
 	var (
 		mu      sync.Mutex
-		byRound = map[int]int{} // requests received when the kill landed
-		noFile  int
+		byRound = map[int]int{}    // requests received when the kill landed
+		byPhase = map[string]int{} // where in the run it landed
 	)
 	t.Run("kills", func(t *testing.T) {
 		for i := range crashKills {
-			// One kill in each 1/50th of the run, at a random point of it.
-			frac := (float64(i) + rng.Float64()) / crashKills
+			// One kill in each 1/50th of the run, at a random point of it;
+			// the last one after the run has ended.
+			frac := (float64(i) + rng.Float64()) / (crashKills - 1)
 			delay := time.Duration(frac * float64(length))
-			t.Run(fmt.Sprintf("%02d-at-%dms", i, delay.Milliseconds()), func(t *testing.T) {
+			name := fmt.Sprintf("%02d-at-%dms", i, delay.Milliseconds())
+			if i == crashKills-1 {
+				delay, name = afterTheRun, fmt.Sprintf("%02d-after-the-run", i)
+			}
+			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				round, saved := killAndContinue(t, bin, i, delay)
+				round, phase := killAndContinue(t, bin, i, delay)
 				mu.Lock()
 				byRound[round]++
-				if !saved {
-					noFile++
-				}
+				byPhase[phase]++
 				mu.Unlock()
 			})
 		}
 	})
-	t.Logf("kills by requests received before them: %v; %d before any session line; total %v",
-		byRound, noFile, time.Since(started).Round(time.Millisecond))
+	t.Logf("kills by requests received before them: %v; by phase: %v; total %v",
+		byRound, byPhase, time.Since(started).Round(time.Millisecond))
+	for _, p := range []string{phaseNoFile, phaseStream, phaseTool, phaseDone} {
+		if byPhase[p] == 0 {
+			t.Errorf("no kill landed %s (by phase: %v)", p, byPhase)
+		}
+	}
+}
+
+// afterTheRun as the delay of killAndContinue kills after tick has exited.
+const afterTheRun = time.Duration(-1)
+
+// The phases of a run a kill can land in, by what the session file holds.
+const (
+	phaseNoFile = "before the first session line"
+	phaseStream = "while the model answers" // the file ends with a prompt or all results of a round
+	phaseTool   = "while a tool runs"       // it ends with calls not all answered
+	phaseDone   = "after the turn"          // it ends with the final answer
+)
+
+// killPhase says where a kill landed from the messages the file held.
+func killPhase(raw []wireMsg, saved bool) string {
+	if !saved || len(raw) == 0 {
+		return phaseNoFile
+	}
+	last := raw[len(raw)-1]
+	switch {
+	case last.Role == "assistant" && last.Calls == "":
+		return phaseDone
+	case last.Role == "assistant":
+		return phaseTool
+	case last.Role == "tool":
+		// Find the round's calls: answered all of them?
+		for i := len(raw) - 1; i >= 0; i-- {
+			if raw[i].Role == "assistant" {
+				if strings.Count(raw[i].Calls, "\n")+1 > len(raw)-1-i {
+					return phaseTool
+				}
+				break
+			}
+		}
+	}
+	return phaseStream
 }
 
 // killAndContinue runs tick, kills it after delay, checks the session file
 // and resumes it. It returns how many requests the server had received at
-// the kill and whether a session was saved by then.
-func killAndContinue(t *testing.T, bin string, n int, delay time.Duration) (round int, saved bool) {
+// the kill and the phase of the run it landed in (see killPhase). With
+// delay afterTheRun it waits for tick to end on its own.
+func killAndContinue(t *testing.T, bin string, n int, delay time.Duration) (round int, phase string) {
 	srv := providertest.New(t)
 	marker := fmt.Sprintf("tick-crash-%d-%02d", os.Getpid(), n)
 	srv.SetFunc(crashScript(marker))
@@ -169,10 +215,16 @@ func killAndContinue(t *testing.T, bin string, n int, delay time.Duration) (roun
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start tick: %v", err)
 	}
-	time.Sleep(delay)
-	round = len(srv.Requests())
-	_ = cmd.Process.Signal(syscall.SIGKILL)
-	err := cmd.Wait()
+	var err error
+	if delay == afterTheRun {
+		err = cmd.Wait()
+		round = len(srv.Requests())
+	} else {
+		time.Sleep(delay)
+		round = len(srv.Requests())
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		err = cmd.Wait()
+	}
 	var ee *exec.ExitError
 	switch {
 	case errors.As(err, &ee) && ee.ProcessState.Sys().(syscall.WaitStatus).Signal() == syscall.SIGKILL:
@@ -204,7 +256,7 @@ func killAndContinue(t *testing.T, bin string, n int, delay time.Duration) (roun
 			t.Errorf("tick -c without a saved session: %v, want exit 1 and a clear message; stderr:\n%s", cerr, errb)
 		}
 		checkValid(t, srv)
-		return round, false
+		return round, phaseNoFile
 	}
 	if len(all) != 1 {
 		t.Fatalf("%d sessions after one run, want 1", len(all))
@@ -250,7 +302,7 @@ func killAndContinue(t *testing.T, bin string, n int, delay time.Duration) (roun
 	if !waitFor(5*time.Second, func() bool { return len(processesWith(marker)) == 0 }) {
 		t.Errorf("commands of the killed run are still running: pids %v", processesWith(marker))
 	}
-	return round, true
+	return round, killPhase(raw, true)
 }
 
 // rawMessages returns the messages of the complete message lines of a

@@ -26,7 +26,9 @@ func TestE2EApprovalWhileTyping(t *testing.T) {
 	first.gate = hold
 	script(t, srv, first, textStep("Denied, fine."))
 	ws := t.TempDir()
-	p := startAppAt(t, srv, t.TempDir(), ws)
+	// Without the sandbox every command asks (in auto mode a sandboxed
+	// command runs without a dialog).
+	p := startAppAt(t, srv, t.TempDir(), ws, "--sandbox", "danger-full-access")
 	p.prompt("start")
 	hold.waitReached(t)
 
@@ -87,8 +89,9 @@ func TestE2ESlashCompletion(t *testing.T) {
 	srv := providertest.New(t)
 	p := startApp(t, srv)
 	p.typeText("/")
-	p.waitFor("/compact", "summarise old messages", "/new", "start a new conversation", "/sessions", "resume another session")
+	p.waitFor("/compact", "summarise old messages", "/new", "start a new conversation")
 	p.typeText("se")
+	p.waitFor("/sessions", "resume another session") // the list has more commands than rows
 	p.send("Tab")
 	p.waitUntil("/sessions completed in the input", func(s string) bool {
 		return strings.Contains(lastLines(s, 3), "› /sessions") && !strings.Contains(s, "/compact")
@@ -230,4 +233,29 @@ func TestE2EPromptArgument(t *testing.T) {
 	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].LastUser() != "fix the build" {
 		t.Fatalf("requests %d, want one with the prompt", len(reqs))
 	}
+}
+
+// TestE2ELiveOutput: a command that prints for a few seconds shows its
+// lines under its tool line while it runs; ctrl+o shows all of them live.
+func TestE2ELiveOutput(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	script(t, srv,
+		bashStep("for i in 1 2 3 4 5 6 7 8; do echo progress-$i; sleep 0.4; done"),
+		textStep("The loop finished."),
+	)
+	p := startApp(t, srv, "--yolo")
+	p.prompt("run the loop")
+	scr := p.waitFor("progress-3", "running bash")
+	if strings.Contains(scr, "progress-8") || strings.Contains(scr, "The loop finished.") {
+		t.Fatalf("the output came only at the end:\n%s", scr)
+	}
+	p.waitUntil("earlier lines folded while running", func(s string) bool {
+		return strings.Contains(s, "lines above (ctrl+o shows all)") && !strings.Contains(s, "progress-1\n") && strings.Contains(s, "running bash")
+	})
+	p.send("C-o")
+	p.waitUntil("every line shown while running", func(s string) bool {
+		return strings.Contains(s, "progress-1") && strings.Contains(s, "progress-5") && strings.Contains(s, "running bash")
+	})
+	p.waitFor("progress-8", "The loop finished.")
 }

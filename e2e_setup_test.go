@@ -88,3 +88,65 @@ func TestE2EInstructionsAndInit(t *testing.T) {
 		t.Errorf("the system prompt lacks AGENTS.md")
 	}
 }
+
+// TestE2EModelPicker: /model lists the server's models with the current
+// one marked, filters as you type, switches from the next request (status
+// bar too), saves the default after a confirmation, and tick -c keeps the
+// session's model.
+func TestE2EModelPicker(t *testing.T) {
+	srv := providertest.New(t)
+	srv.SetModels("alpha-7b", "beta-13b", "gamma-70b")
+	srv.Enqueue(providertest.Reply{Text: "first answer"}, providertest.Reply{Text: "second answer"}, providertest.Reply{Text: "third answer"})
+	home, ws := t.TempDir(), t.TempDir()
+	p := startAppAt(t, srv, home, ws, "--model", "alpha-7b")
+	p.prompt("one")
+	p.waitFor("first answer")
+	p.typeText("/model")
+	p.send("Enter")
+	p.waitFor("alpha-7b (current)", "beta-13b", "gamma-70b")
+	p.typeText("gam")
+	p.waitGone("beta-13b")
+	p.send("Enter")
+	p.waitFor("Also make gamma-70b the default")
+	p.send("y")
+	p.waitFor("gamma-70b is now the default model")
+	if scr := p.screen(); !strings.Contains(lastLine(scr), "gamma-70b") {
+		t.Errorf("the status bar does not show the new model:\n%s", scr)
+	}
+	p.prompt("two")
+	p.waitFor("second answer")
+	if got := srv.Requests()[1].Model; got != "gamma-70b" {
+		t.Errorf("the next request asked for %q, want gamma-70b", got)
+	}
+	data, err := os.ReadFile(filepath.Join(home, ".config", "tick", "config.toml"))
+	if err != nil || !strings.Contains(string(data), "gamma-70b") {
+		t.Errorf("the default was not saved: %v\n%s", err, data)
+	}
+	// Switched again but only for this session: the default stays.
+	p.typeText("/model")
+	p.send("Enter")
+	p.waitFor("gamma-70b (current)")
+	p.typeText("beta")
+	p.send("Enter")
+	p.waitFor("Also make beta-13b the default")
+	p.send("n")
+	p.waitFor("model: beta-13b from the next request")
+	p.send("C-c")
+	p.send("C-c")
+	waitFor(screenTimeout, func() bool { gone, _ := p.dead(); return gone })
+
+	// tick -c carries on with the session's model, not the default.
+	r := tick(t, map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(home, "state"), "OPENAI_BASE_URL": srv.URL}, "", "-c", "-p", "three", "-C", ws)
+	if r.code != exitOK {
+		t.Fatalf("tick -c: exit %d: %s", r.code, r.stderr)
+	}
+	if got := srv.Requests()[2].Model; got != "beta-13b" {
+		t.Errorf("tick -c asked for %q, want the session's beta-13b", got)
+	}
+}
+
+// lastLine returns the last non-empty line of a screen.
+func lastLine(scr string) string {
+	lines := strings.Split(strings.TrimRight(scr, "\n "), "\n")
+	return lines[len(lines)-1]
+}

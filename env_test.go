@@ -41,3 +41,25 @@ func TestCommandsSeeNoSecrets(t *testing.T) {
 	}
 	checkValid(t, srv)
 }
+
+// TestDoctor: tick doctor says what the sandbox does here, mechanism by
+// mechanism, and whether git is installed; it needs no model.
+func TestDoctor(t *testing.T) {
+	ws := t.TempDir()
+	r := tick(t, nil, "", "doctor", "-C", ws)
+	if r.code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	for _, want := range []string{"sandbox: workspace-write", "Landlock ABI", "seccomp", "namespaces", "Unix sockets", "git version", ws} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("tick doctor does not mention %q:\n%s", want, r.stdout)
+		}
+	}
+	r = tick(t, nil, "", "doctor", "-C", ws, "--sandbox", "danger-full-access")
+	if !strings.Contains(r.stdout, "sandbox: off (danger-full-access)") || !strings.Contains(r.stdout, "each one asks first") {
+		t.Errorf("tick doctor --sandbox danger-full-access:\n%s", r.stdout)
+	}
+	if r := tick(t, nil, "", "doctor", "--yolo"); r.code != exitUsage {
+		t.Errorf("tick doctor --yolo: exit %d, want %d", r.code, exitUsage)
+	}
+}

@@ -32,6 +32,11 @@ func runHeadless(cfg config, ag *agent.Agent, rec *sessionRecorder, ld *session.
 	if err != nil {
 		return fail(stderr, err)
 	}
+	if cfg.ext != nil {
+		for _, n := range cfg.ext.notices {
+			fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(n))
+		}
+	}
 	if ld != nil {
 		fmt.Fprintf(stderr, "tick: %s\n", resumedLine(ld))
 		if !ld.Todos.Empty() {

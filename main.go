@@ -61,6 +61,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		return runSessions(cfg, env, stdout, stderr)
 	case "config", "config path":
 		return runConfigCmd(cfg, stdout, stderr)
+	case "doctor":
+		return runDoctor(cfg, stdout, stderr)
+	case "mcp list", "mcp trust":
+		printWarnings(cfg, stderr)
+		return runMCPCmd(cfg, env, stdout, stderr)
 	}
 
 	if !cfg.headless && !cfg.settings.Configured() {
@@ -73,7 +78,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	if err := cfg.checkModelConfig(); err != nil {
 		return fail(stderr, err)
 	}
-	client, err := provider.New(provider.Config{APIKey: cfg.apiKey, BaseURL: cfg.baseURL, Model: cfg.model})
+	client, err := provider.New(provider.Config{APIKey: cfg.apiKey, BaseURL: cfg.baseURL, Model: cfg.model, IdleTimeout: cfg.idleTimeout})
 	if err != nil {
 		return fail(stderr, &usageError{msg: err.Error()})
 	}
@@ -84,6 +89,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	}
 	cfg.notices = append(cfg.notices, discoverContext(&cfg)...)
 	loadInstructions(&cfg, env)
+	x, err := newExtensions(cfg, env, true) // servers start in the background
+	if err != nil {
+		return fail(stderr, err)
+	}
+	defer x.close()
+	cfg.ext = x
 	rec, ld, err := startSession(cfg, env, stderr)
 	if err != nil {
 		return fail(stderr, err)
@@ -91,6 +102,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	if rec != nil {
 		defer rec.Close()
 	}
+	useSessionModel(&cfg, ld)
 	runner, cleanup, err := newSandbox(cfg)
 	if err != nil {
 		return fail(stderr, err)
@@ -137,10 +149,13 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		ContextWindow: cfg.contextWindow,
 		Instructions:  cfg.instructions.Text,
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
+		Headless:      cfg.headless,
+		Rules:         cfg.rules,
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface
 	}
+	cfg.ext.configure(&acfg, rec)
 	ag, err := agent.New(acfg)
 	if err != nil {
 		return nil, fmt.Errorf("start the agent: %w", err)

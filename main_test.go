@@ -175,36 +175,45 @@ func TestJSONLines(t *testing.T) {
 	checkValid(t, srv)
 }
 
-// TestHeadlessRefusesWithoutYolo checks that -p without --yolo refuses a
-// command, that the model is told why, and that the turn goes on.
-func TestHeadlessRefusesWithoutYolo(t *testing.T) {
+// TestHeadlessWithoutYolo checks -p without --yolo: sandboxed commands
+// and file changes inside the workspace run; a command the sandbox cannot
+// contain (here: --sandbox danger-full-access) is refused, the model is
+// told to ask for --yolo, and the turn goes on.
+func TestHeadlessWithoutYolo(t *testing.T) {
 	srv := providertest.New(t)
 	srv.Enqueue(
 		call("bash", map[string]any{"command": "touch made-by-bash"}),
 		call("write_file", map[string]any{"path": "made-by-write", "content": "x"}),
-		providertest.Reply{Text: "I was not allowed to run commands."},
+		providertest.Reply{Text: "Both ran."},
 	)
-	args, ws := headless(t, srv, "make a file")
-	r := tick(t, nil, "", args...)
-	if r.code != exitOK {
-		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
-	}
-	if r.stdout != "I was not allowed to run commands.\n" {
-		t.Errorf("stdout = %q", r.stdout)
+	args, ws := headless(t, srv, "make two files")
+	if r := tick(t, nil, "", args...); r.code != exitOK || r.stdout != "Both ran.\n" {
+		t.Fatalf("exit %d, stdout %q; stderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 	for _, f := range []string{"made-by-bash", "made-by-write"} {
-		if _, err := os.Stat(filepath.Join(ws, f)); err == nil {
-			t.Errorf("%s exists: the call ran without --yolo", f)
+		if _, err := os.Stat(filepath.Join(ws, f)); err != nil {
+			t.Errorf("%s was not made in the sandbox without --yolo: %v", f, err)
 		}
+	}
+
+	srv = providertest.New(t)
+	srv.Enqueue(
+		call("bash", map[string]any{"command": "touch made-by-bash"}),
+		providertest.Reply{Text: "I was not allowed to run commands."},
+	)
+	args, ws = headless(t, srv, "make a file", "--sandbox", "danger-full-access")
+	r := tick(t, nil, "", args...)
+	if r.code != exitOK || r.stdout != "I was not allowed to run commands.\n" {
+		t.Fatalf("exit %d, stdout %q; stderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "made-by-bash")); err == nil {
+		t.Errorf("an unsandboxed command ran without --yolo")
 	}
 	if !strings.Contains(r.stderr, "→ bash  touch made-by-bash\n  ✗") {
 		t.Errorf("stderr does not show the refused call; stderr:\n%s", r.stderr)
 	}
-	reqs := srv.Requests()
-	for i, res := range [][]string{toolResults(reqs[:2]), toolResults(reqs[:3])} {
-		if len(res) == 0 || !strings.HasPrefix(res[len(res)-1], "Error:") || !strings.Contains(res[len(res)-1], "--yolo") {
-			t.Errorf("request %d: the model was not told to ask for --yolo: %q", i+2, res)
-		}
+	if res := toolResults(srv.Requests()); len(res) == 0 || !strings.HasPrefix(res[0], "Error:") || !strings.Contains(res[0], "--yolo") {
+		t.Errorf("the model was not told to ask for --yolo: %q", res)
 	}
 	checkValid(t, srv)
 }

@@ -164,6 +164,10 @@ func startSession(cfg config, env func(string) string, stderr io.Writer) (*sessi
 		}
 	} else {
 		st, loaded, err := session.Open(info.Path)
+		var locked *session.LockedError
+		if errors.As(err, &locked) {
+			return nil, nil, fmt.Errorf("session %s is open in another tick%s; quit that one first, or run tick without -c/--resume for a new session", info.ID, pidNote(locked.PID))
+		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("resume session %s: %w", info.ID, err)
 		}

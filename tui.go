@@ -45,6 +45,8 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 	defer runtime.GOMAXPROCS(tuiProcs(os.Getenv("GOMAXPROCS")))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP)
 	defer stop()
+	terminated, stopTerm := watchTerm()
+	defer stopTerm()
 	ts := &tuiSession{cfg: cfg, client: client, ag: ag, rec: rec}
 	defer ts.close()
 	uc := ui.Config{
@@ -57,17 +59,23 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Commands:  ts.commands(),
 		Sessions:  ts.sessions,
 		Resume:    ts.resume,
+		Fork:      ts.fork,
 		Screen:    out,
 		Env:       os.Environ(),
 
-		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md for this project"},
+		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md", "trust": "allow this project's MCP servers and hooks"},
 		HistoryFile: cfg.historyFile,
 		Prompt:      cfg.initial,
+		Models:      ts.modelConfig(),
 	}
 	if cfg.instructionsLine != "" {
 		uc.Notices = append(uc.Notices, cfg.instructionsLine)
 	}
 	uc.Notices = append(append(uc.Notices, cfg.notices...), cfg.settings.Warnings...)
+	if x := cfg.ext; x != nil {
+		uc.Notices = append(uc.Notices, x.notices...)
+		uc.Custom, uc.MCP = x.uiCustom(), x.uiMCP()
+	}
 	if ld != nil {
 		uc.History, uc.Todos = agent.Replay(ld.History, ld.CompactedAt...), ld.Todos
 		uc.Notices = append(uc.Notices, sessionNotices(ld)...)
@@ -77,6 +85,8 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 	}
 	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
 	switch {
+	case terminated():
+		return exitTerminated
 	case errors.Is(err, tea.ErrInterrupted):
 		return exitInterrupted
 	case err != nil:
@@ -113,7 +123,11 @@ type tuiSession struct {
 
 // commands returns the slash commands for ui.Config.Commands.
 func (ts *tuiSession) commands() map[string]func() tea.Cmd {
-	return map[string]func() tea.Cmd{"new": ts.newSession, "init": initCommand}
+	cmds := map[string]func() tea.Cmd{"new": ts.newSession, "init": initCommand}
+	if ts.cfg.ext != nil && ts.cfg.ext.needsTrust() {
+		cmds["trust"] = ts.cfg.ext.trustCommand
+	}
+	return cmds
 }
 
 // current returns the agent and recorder in use.
@@ -142,9 +156,9 @@ func (ts *tuiSession) newSession() tea.Cmd {
 	_, old := ts.current()
 	var rec *sessionRecorder
 	if old != nil {
-		rec = newRecorder(old.dir, ts.cfg.workspace, ts.cfg.model)
+		rec = newRecorder(old.dir, ts.cfg.workspace, ts.model())
 	}
-	ag, err := newAgent(ts.cfg, ts.client, rec)
+	ag, err := newAgent(ts.config(), ts.client, rec)
 	if err != nil {
 		return noticeCmd(fmt.Sprintf("could not start a new session: %v", err))
 	}
@@ -189,8 +203,21 @@ func (ts *tuiSession) sessions() ([]ui.SessionInfo, error) {
 // resume switches to the workspace's session id, for the /sessions picker:
 // it opens the session's file (repairing it as tick -c does), gives a new
 // agent its history and todo list, and closes the session in use. On error
-// nothing changes. The app calls it only while no turn runs.
+// nothing changes; a session open in another tick gives an error wrapping
+// ui.ErrSessionOpen, and the picker offers fork. The app calls it only
+// while no turn runs.
 func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
+	return ts.switchTo(id, "resume", session.Open)
+}
+
+// fork copies the workspace's session id, open in another tick, into a new
+// session and switches to it, as resume does.
+func (ts *tuiSession) fork(id string) (ui.ResetMsg, error) {
+	return ts.switchTo(id, "fork", session.Fork)
+}
+
+// switchTo opens session id with open and makes it the conversation in use.
+func (ts *tuiSession) switchTo(id, verb string, open func(string) (*session.Store, *session.Loaded, error)) (ui.ResetMsg, error) {
 	_, old := ts.current()
 	if old == nil || old.dir == "" {
 		return ui.ResetMsg{}, errNotSaved
@@ -199,29 +226,44 @@ func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
 	if err != nil {
 		return ui.ResetMsg{}, fmt.Errorf("find session %s: %w", id, err)
 	}
-	st, ld, err := session.Open(info.Path)
+	st, ld, err := open(info.Path)
+	var locked *session.LockedError
+	if errors.As(err, &locked) {
+		return ui.ResetMsg{}, fmt.Errorf("%w%s", ui.ErrSessionOpen, pidNote(locked.PID))
+	}
 	if err != nil {
 		return ui.ResetMsg{}, err
 	}
-	rec := &sessionRecorder{dir: old.dir, workspace: ts.cfg.workspace, model: ts.cfg.model, st: st}
-	ag, err := newAgent(ts.cfg, ts.client, rec)
+	cfg := ts.config()
+	useSessionModel(&cfg, ld)
+	rec := &sessionRecorder{dir: old.dir, workspace: cfg.workspace, model: cfg.model, st: st}
+	ag, err := newAgent(cfg, ts.client, rec)
 	if err == nil {
 		err = ag.Restore(ld.ModelHistory, ld.Todos)
 	}
 	if err != nil {
 		_ = rec.Close()
-		return ui.ResetMsg{}, fmt.Errorf("resume session %s: %w", id, err)
+		return ui.ResetMsg{}, fmt.Errorf("%s session %s: %w", verb, id, err)
 	}
 	ts.mu.Lock()
 	if ts.closed {
 		ts.mu.Unlock()
 		_ = rec.Close()
-		return ui.ResetMsg{}, fmt.Errorf("resume session %s: the app has ended", id)
+		return ui.ResetMsg{}, fmt.Errorf("%s session %s: the app has ended", verb, id)
 	}
 	ts.ag, ts.rec = ag, rec
 	ts.mu.Unlock()
 	_ = old.Close()
-	return ui.ResetMsg{Agent: ag, History: agent.Replay(ld.History, ld.CompactedAt...), Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
+	ts.setModel(cfg.model, cfg.contextWindow)
+	return ui.ResetMsg{Agent: ag, Model: cfg.model, History: agent.Replay(ld.History, ld.CompactedAt...), Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
+}
+
+// pidNote is " (pid N)", or "" for an unknown pid.
+func pidNote(pid int) string {
+	if pid <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (pid %d)", pid)
 }
 
 // sessionNotices says which session was resumed and what its loading

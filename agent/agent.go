@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
@@ -65,6 +66,12 @@ type Config struct {
 	// ToolOptions tunes the base tools (timeouts, the commands'
 	// environment); ignored when Tools is set.
 	ToolOptions tools.Options
+	// Headless means nobody can answer an approval request (tick -p):
+	// what would ask is refused, even with ApproveAll (a write into .git).
+	Headless bool
+	// Rules are the config file's allow and deny rules, matched before
+	// anything asks.
+	Rules permission.Rules
 	// SystemPrompt overrides the embedded system prompt.
 	SystemPrompt string
 	// Instructions are the user's project instructions (AGENTS.md files,
@@ -83,8 +90,9 @@ type Config struct {
 	ToolSource ToolSource
 	// Hooks, when set, runs the user's hook commands (see Hooks).
 	Hooks Hooks
-	// SessionID is passed to hooks, to tell sessions apart.
-	SessionID string
+	// SessionID, when set, names the session for hooks (it may return ""
+	// before the session's first message is saved).
+	SessionID func() string
 }
 
 // ErrBusy is returned by Run's TurnEnd when a turn is already running.
@@ -102,10 +110,16 @@ type Agent struct {
 	steer      []steerMsg // handed to the running turn, not delivered yet
 	steerSeq   int        // the id of the last steer message
 	running    bool
-	approved   map[string]bool // tools the user allowed for the session
-	lastPrompt int             // tokens of the last request and its answer
-	mode       Mode            // see Mode; guarded by mu
-	failed     bool            // the last model turn failed (see Retry)
+	approved   []permission.Rule // what the user allowed for the session
+	outside    []permission.Rule // commands allowed to run again outside the sandbox
+	lastPrompt int               // tokens of the last request and its answer
+	mode       Mode              // see Mode; guarded by mu
+	// The model chosen with SetModel (modelSet), replacing
+	// Config.ModelName and Config.ContextWindow; guarded by mu.
+	model       string
+	modelWindow int
+	modelSet    bool
+	failed      bool // the last model turn failed (see Retry)
 }
 
 // New returns an Agent for cfg, with an empty history and todo list.
@@ -128,7 +142,7 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.MaxRounds <= 0 {
 		cfg.MaxRounds = 200
 	}
-	return &Agent{cfg: cfg, tools: base, approved: map[string]bool{}}, nil
+	return &Agent{cfg: cfg, tools: base}, nil
 }
 
 // Run starts a turn with the user's prompt and returns its events. The

@@ -11,14 +11,6 @@ import (
 // errNothingToCompact is returned when the history is too short to compact.
 var errNothingToCompact = errors.New("nothing to compact yet: the conversation is short")
 
-// window returns the model's context window in tokens.
-func (a *Agent) window() int {
-	if a.cfg.ContextWindow > 0 {
-		return a.cfg.ContextWindow
-	}
-	return compact.Window(a.cfg.ModelName)
-}
-
 // maybeCompact compacts the history before a model call when the request
 // would come near the context window: by the server's last usage figures,
 // or by an estimate of the request as it stands now (which includes the
@@ -50,7 +42,7 @@ func (l *loop) compact(ctx context.Context) (Compacted, error) {
 	if len(old) == 0 {
 		return Compacted{}, errNothingToCompact
 	}
-	summary, err := compact.Summarize(ctx, a.cfg.Model, a.cfg.ModelName, old, window*compact.SummaryPercent/100)
+	summary, err := compact.Summarize(ctx, a.cfg.Model, a.ModelName(), old, window*compact.SummaryPercent/100)
 	if err != nil {
 		return Compacted{}, fmt.Errorf("summarise %d messages: %w", len(old), err)
 	}

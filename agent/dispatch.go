@@ -33,7 +33,10 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 		}
 		l.emit(ToolStart{ID: c.ID, Name: c.Name, Args: c.Arguments, Summary: summary(c.Name, c.Arguments)})
 		start := time.Now()
-		out, isErr := l.call(withCallID(ctx, c.ID), c)
+		l.approvalWait = 0
+		live := newLiveOutput(c.ID, l.emit)
+		out, isErr := l.call(tools.WithProgress(withCallID(ctx, c.ID), live), c)
+		live.stop() // no ToolOutput after ToolEnd
 		if ctx.Err() != nil && !isErr {
 			// The tool stopped early and said so in its output; flag it
 			// as an error so the model does not trust a partial result.
@@ -43,7 +46,7 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 			}
 		}
 		l.postToolHook(ctx, c, out, isErr)
-		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: out, IsError: isErr, Duration: time.Since(start)})
+		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: out, IsError: isErr, Duration: time.Since(start) - l.approvalWait})
 		l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: out})
 	}
 	return usedTodo
@@ -76,7 +79,11 @@ func (l *loop) call(ctx context.Context, c provider.ToolCall) (out string, isErr
 			return msg, true
 		}
 	}
+	ctx = l.sandboxMode(ctx, c)
 	res, err := t.Run(ctx, args)
+	if err == nil {
+		res = l.afterSandbox(ctx, c, t, args, res)
+	}
 	if err != nil {
 		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
 			if res != "" {
@@ -87,51 +94,6 @@ func (l *loop) call(ctx context.Context, c provider.ToolCall) (out string, isErr
 		return "Error: " + err.Error(), true
 	}
 	return res, false
-}
-
-// approve asks for permission to run a call that changes something. It
-// returns the tool result to send when the call is not allowed.
-func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approvable, args json.RawMessage) (string, bool) {
-	mode := l.a.cfg.Approval
-	if mode == ApproveAll {
-		return "", true
-	}
-	l.a.mu.Lock()
-	always := l.a.approved[c.Name]
-	l.a.mu.Unlock()
-	if always {
-		return "", true
-	}
-	summary, detail, err := ap.Preview(args)
-	if err != nil {
-		return "Error: " + err.Error(), false
-	}
-	if mode == ApproveNone {
-		return fmt.Sprintf("Error: %s was not run: tick is running headless without --yolo, so the user has not allowed commands or file changes. Do what you can without them, and tell the user to rerun with --yolo to allow them.", c.Name), false
-	}
-	reply := make(chan Approval, 1)
-	l.emitApproval(ApprovalRequest{ID: c.ID, Tool: c.Name, Summary: summary, Detail: detail, Reply: reply})
-	select {
-	case <-ctx.Done():
-		return interruptedResult + " (it was waiting for approval)", false
-	case ans := <-reply:
-		if ans.Always {
-			l.a.mu.Lock()
-			l.a.approved[c.Name] = true
-			l.a.mu.Unlock()
-			return "", true
-		}
-		if ans.Allow {
-			return "", true
-		}
-		msg := fmt.Sprintf("Error: the user denied this %s call.", c.Name)
-		if r := strings.TrimSpace(ans.Reason); r != "" {
-			msg += " The user said: " + r
-		} else {
-			msg += " Do not retry it as is; ask the user or take another approach."
-		}
-		return msg, false
-	}
 }
 
 // toolNames lists the offered tools, sorted.

@@ -105,7 +105,14 @@ type ApprovalRequest struct {
 	Detail  string `json:"detail"`
 	// Scope says what "allow for the session" covers, for the dialog to
 	// show (e.g. "go test …" for a bash call); empty means the whole tool.
-	Scope string          `json:"scope,omitempty"`
+	Scope string `json:"scope,omitempty"`
+	// Once means only this very call can be allowed (a write into .git):
+	// the dialog offers no "for the session", and Always counts as Allow.
+	Once bool `json:"once,omitempty"`
+	// Rerun means the command already ran in the sandbox, which blocked
+	// it; allowing runs it again without the sandbox (Always: this same
+	// command, for the session).
+	Rerun bool            `json:"rerun,omitempty"`
 	Reply chan<- Approval `json:"-"`
 }
 

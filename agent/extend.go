@@ -78,7 +78,10 @@ func (l *loop) runHooks(ctx context.Context, in HookInput) HookOutcome {
 	if h == nil {
 		return HookOutcome{}
 	}
-	in.SessionID, in.Workspace = l.a.cfg.SessionID, l.a.cfg.Workspace
+	in.Workspace = l.a.cfg.Workspace
+	if id := l.a.cfg.SessionID; id != nil {
+		in.SessionID = id()
+	}
 	out := h.Run(ctx, in)
 	for _, f := range out.Failures {
 		l.emit(f)

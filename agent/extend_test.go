@@ -42,7 +42,7 @@ func TestHooksAroundAToolCall(t *testing.T) {
 	hooks := &fakeHooks{outcome: map[string]agent.HookOutcome{
 		agent.HookPostToolUse: {Failures: []agent.HookFailed{{Event: agent.HookPostToolUse, Command: "lint", Error: "exit status 1"}}},
 	}}
-	h := newHarness(t, func(c *agent.Config) { c.Hooks = hooks; c.SessionID = "s1" })
+	h := newHarness(t, func(c *agent.Config) { c.Hooks = hooks; c.SessionID = func() string { return "s1" } })
 	h.srv.Enqueue(calls(call("bash", `{"command":"echo hi"}`)), providertest.Reply{Text: "done"})
 	evs := h.run("say hi")
 	if te := end(t, evs); te.Reason != agent.ReasonDone {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
@@ -37,6 +38,8 @@ type loop struct {
 
 	sinceTodo     int  // consecutive tool rounds without a todo call
 	compactFailed bool // a compaction failed this turn; do not retry every round
+
+	approvalWait time.Duration // time the current call waited for the user
 }
 
 // turn runs one parent turn and delivers its events on out.

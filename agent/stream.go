@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/tick-agent/tick/agent/compact"
 	"github.com/tick-agent/tick/provider"
@@ -16,12 +17,17 @@ import (
 // incomplete), so the conversation stays valid and honest.
 func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 	req := provider.Request{
-		Model:    l.a.cfg.ModelName,
-		Messages: l.messages(),
+		Model:    l.a.ModelName(),
+		Messages: Repair(l.messages()), // no malformed history can wedge the session
 		Tools:    l.specs(),
 	}
+	var progressed time.Time // when the last StreamProgress was sent
 	h := provider.Handler{
 		OnDelta: func(d provider.Delta) {
+			if d.Content == "" && d.Reasoning == "" && time.Since(progressed) >= streamProgressEvery {
+				progressed = time.Now() // a tool call's arguments are streaming
+				l.emit(StreamProgress{})
+			}
 			if d.Reasoning != "" {
 				l.emit(ReasoningDelta{Text: d.Reasoning})
 			}

@@ -11,6 +11,8 @@ type partialCall struct {
 	id   string
 	name string
 	args strings.Builder
+	size int  // bytes of arguments received, kept or not
+	over bool // size went past the accumulator's maxArgs: args is incomplete
 }
 
 // accumulator reassembles one streamed answer from its chunks. It tolerates
@@ -28,14 +30,20 @@ type accumulator struct {
 	finish    string
 	usage     *Usage
 	got       bool // anything of the answer arrived (text, reasoning or a call)
+	chunks    int  // chunks received that were JSON chunk objects
+	size      int  // bytes of text, reasoning and arguments received
+	maxArgs   int  // cap on one call's kept arguments
 }
 
-func newAccumulator() *accumulator {
-	return &accumulator{byIndex: map[int]int{}, byID: map[string]int{}, last: -1}
+// newAccumulator returns an accumulator that keeps at most maxArgs bytes
+// of one call's arguments (a call past it is marked, see response).
+func newAccumulator(maxArgs int) *accumulator {
+	return &accumulator{byIndex: map[int]int{}, byID: map[string]int{}, last: -1, maxArgs: maxArgs}
 }
 
 // add folds one chunk in and returns the text increment it carried.
 func (a *accumulator) add(resp *openai.ChatCompletionStreamResponse) (d Delta, toolFragment bool) {
+	a.chunks++
 	if resp.Usage != nil {
 		a.usage = &Usage{
 			PromptTokens:     resp.Usage.PromptTokens,
@@ -48,6 +56,7 @@ func (a *accumulator) add(resp *openai.ChatCompletionStreamResponse) (d Delta, t
 			continue // only one choice is ever asked for
 		}
 		text := ch.Delta.Content + ch.Delta.Refusal
+		a.size += len(text) + len(ch.Delta.ReasoningContent)
 		d.Content += text
 		d.Reasoning += ch.Delta.ReasoningContent
 		a.content.WriteString(text)
@@ -78,10 +87,19 @@ func (a *accumulator) fragment(tc openai.ToolCall) {
 		c.id = tc.ID
 		a.byID[tc.ID] = pos
 	}
-	if n := tc.Function.Name; n != "" && n != c.name && c.args.Len() == 0 {
+	if n := tc.Function.Name; n != "" && n != c.name && c.size == 0 {
 		c.name += n // a name streamed in pieces; a repeated name is ignored
 	}
-	c.args.WriteString(tc.Function.Arguments)
+	n := len(tc.Function.Arguments)
+	a.size += n
+	c.size += n
+	if c.size > a.maxArgs && a.maxArgs > 0 {
+		c.over = true
+		c.args.Reset() // not kept: it is never sent anywhere
+	}
+	if !c.over {
+		c.args.WriteString(tc.Function.Arguments)
+	}
 	a.last = pos
 }
 
@@ -103,7 +121,7 @@ func (a *accumulator) target(tc openai.ToolCall) int {
 		if pos, ok := a.byID[tc.ID]; ok {
 			return pos
 		}
-		if a.last >= 0 && a.calls[a.last].id == "" && a.calls[a.last].args.Len() == 0 {
+		if a.last >= 0 && a.calls[a.last].id == "" && a.calls[a.last].size == 0 {
 			return a.last // the id came after the name
 		}
 		return a.newCall()
@@ -112,7 +130,7 @@ func (a *accumulator) target(tc openai.ToolCall) int {
 		return a.newCall()
 	}
 	if prev := a.calls[a.last]; tc.Function.Name != "" && prev.name != "" &&
-		(tc.Function.Name != prev.name || prev.args.Len() > 0) {
+		(tc.Function.Name != prev.name || prev.size > 0) {
 		return a.newCall() // a second name without index or id: the next whole call
 	}
 	return a.last
@@ -124,15 +142,25 @@ func (a *accumulator) newCall() int {
 }
 
 // response builds the Response from what arrived so far. newID supplies
-// ids for calls that came without one.
+// ids for calls that came without one, and for a call whose id an earlier
+// call of the message already has (some servers repeat ids; a strict
+// server refuses the history after that). A call whose arguments went past
+// the cap has a marker for arguments that is not JSON, so that it is
+// answered with an error that says why.
 func (a *accumulator) response(newID func() string) *Response {
 	msg := Message{Role: RoleAssistant, Content: a.content.String(), Reasoning: a.reasoning.String()}
+	seen := make(map[string]bool, len(a.calls))
 	for _, c := range a.calls {
 		id := c.id
-		if id == "" {
+		if id == "" || seen[id] {
 			id = newID()
 		}
-		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: id, Name: c.name, Arguments: c.args.String()})
+		seen[id] = true
+		args := c.args.String()
+		if c.over {
+			args = argsCutMarker(c.name, c.size, a.maxArgs)
+		}
+		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: id, Name: c.name, Arguments: args})
 	}
 	finish := a.finish
 	if len(msg.ToolCalls) > 0 && (finish == "" || finish == "stop") {

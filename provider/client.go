@@ -9,10 +9,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
+	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -27,6 +31,9 @@ const DefaultModel = "gpt-4.1-mini"
 // lines) may come between two chunks; some servers send comments while a
 // long prompt is processed.
 const emptyLinesLimit = 100000
+
+// maxErrorBody caps how much of an error answer's body is read.
+const maxErrorBody = 1 << 20
 
 // localKey is sent as the API key to servers that need none.
 const localKey = "sk-no-key-required"
@@ -56,6 +63,21 @@ type Config struct {
 	// OmitReasoning stops sending received reasoning back to the server as
 	// reasoning_content on assistant messages.
 	OmitReasoning bool
+
+	// IdleTimeout ends a call when the server sends nothing for this long:
+	// no response headers, no first byte of the stream, no next byte.
+	// 0 means DefaultIdleTimeout; negative means none.
+	IdleTimeout time.Duration
+	// MaxResponse caps one answer (text, reasoning and tool-call arguments
+	// together, in bytes); 0 means DefaultMaxResponse.
+	MaxResponse int
+	// MaxLine caps one line of the event stream, in bytes; 0 means
+	// DefaultMaxLine.
+	MaxLine int
+	// MaxArgs caps the arguments of one tool call, in bytes; 0 means
+	// DefaultMaxArgs. A call past it is returned with arguments that are
+	// a short note saying so, not JSON.
+	MaxArgs int
 }
 
 // Client streams chat completions from one OpenAI-compatible server. It is
@@ -63,7 +85,8 @@ type Config struct {
 type Client struct {
 	cfg   Config
 	key   string
-	base  string
+	url   string       // the API root requests go to
+	base  string       // the API root as shown in messages: credentials redacted
 	nonce string       // makes generated call ids unique across clients
 	ids   atomic.Int64 // counter for generated call ids
 
@@ -71,23 +94,26 @@ type Client struct {
 }
 
 // New checks cfg and returns a Client. It fails with ErrNoConfig when
-// neither APIKey nor BaseURL is set.
+// neither APIKey nor BaseURL is set, and with an error wrapping ErrBadConfig
+// when the base URL is malformed or the key cannot be sent in a header.
 func New(cfg Config) (*Client, error) {
 	cfg.APIKey = strings.TrimSpace(cfg.APIKey)
 	cfg.BaseURL = strings.TrimRight(strings.TrimSpace(cfg.BaseURL), "/")
 	if cfg.APIKey == "" && cfg.BaseURL == "" {
 		return nil, ErrNoConfig
 	}
-	if cfg.BaseURL != "" && !strings.HasPrefix(cfg.BaseURL, "http://") && !strings.HasPrefix(cfg.BaseURL, "https://") {
-		return nil, fmt.Errorf("create model client: base URL %q must start with http:// or https://", cfg.BaseURL)
+	if err := checkConfig(cfg); err != nil {
+		return nil, err
 	}
-	c := &Client{cfg: cfg, key: cfg.APIKey, base: cfg.BaseURL}
+	c := &Client{cfg: cfg, key: cfg.APIKey, url: cfg.BaseURL}
 	if c.key == "" {
 		c.key = localKey
 	}
-	if c.base == "" {
-		c.base = DefaultBaseURL
+	if c.url == "" {
+		c.url = DefaultBaseURL
 	}
+	c.base = RedactURL(c.url)
+	c.setLimits()
 	if c.cfg.Model == "" {
 		c.cfg.Model = DefaultModel
 	}
@@ -112,30 +138,60 @@ func New(cfg Config) (*Client, error) {
 	return c, nil
 }
 
+// setLimits fills in the defaults of the caps and the idle timeout.
+func (c *Client) setLimits() {
+	switch {
+	case c.cfg.IdleTimeout == 0:
+		c.cfg.IdleTimeout = DefaultIdleTimeout
+	case c.cfg.IdleTimeout < 0:
+		c.cfg.IdleTimeout = 0
+	}
+	if c.cfg.MaxResponse <= 0 {
+		c.cfg.MaxResponse = DefaultMaxResponse
+	}
+	if c.cfg.MaxLine <= 0 {
+		c.cfg.MaxLine = DefaultMaxLine
+	}
+	if c.cfg.MaxArgs <= 0 {
+		c.cfg.MaxArgs = DefaultMaxArgs
+	}
+}
+
 // Model returns the default model name.
 func (c *Client) Model() string { return c.cfg.Model }
 
-// BaseURL returns the API root requests go to.
+// BaseURL returns the API root requests go to, with any credentials in it
+// redacted (see RedactURL): it is for showing.
 func (c *Client) BaseURL() string { return c.base }
 
 // Stream sends req and streams the answer: text and reasoning increments
 // go to h.OnDelta as they arrive (an empty Delta when only a tool-call
 // fragment arrived), and the assembled assistant message comes back in
 // the Response. When tool calls are present, FinishReason is "tool_calls"
-// even if the server said "stop" or nothing.
+// even if the server said "stop" or nothing. Tool calls have unique ids:
+// an id the server repeats within the message is replaced.
 //
-// Failed attempts are retried (429, 5xx, connection errors, and error
-// events inside the stream whose type is server_error or a rate limit)
-// while nothing of the answer has been received, at most MaxRetries times,
-// calling h.OnRetry before each wait. Errors: *APIError for error answers
-// and error events; an error wrapping ErrStreamCut when the stream ends
-// early (also wrapping the *APIError when an error event ended it); an error
-// satisfying errors.Is(err, context.Canceled) (or DeadlineExceeded) when
-// ctx ends. When the stream had started, the Response holds what arrived
-// so far even when an error is returned (so partial text can be kept);
-// it is nil when no stream started, so check it before use.
+// Failed attempts are retried while nothing of the answer has been
+// received, calling h.OnRetry before each wait: 429, 5xx and error events
+// inside the stream whose type is server_error or a rate limit, and
+// connection errors other than a refused connection, at most MaxRetries
+// times; a refused connection, a stream cut before any content and an
+// empty stream once, a refused connection after a short wait.
+//
+// Errors: *APIError for error answers and error events; an error wrapping
+// ErrStreamCut when the stream ends early (also wrapping the *APIError
+// when an error event ended it); ErrEmptyStream when the stream carried no
+// answer (only [DONE], or a line that is not a JSON chunk); a *TimeoutError
+// (ErrTimeout) when the server was silent for IdleTimeout; ErrTooLarge
+// when the answer or one line went past its cap; an error satisfying
+// errors.Is(err, context.Canceled) (or DeadlineExceeded) when ctx ends.
+// When the stream had started, the Response holds what arrived so far even
+// when an error is returned (so partial text can be kept): without tool
+// calls after ErrTooLarge, and with its text cut to 64 KiB then. It is nil
+// when no stream started, so check it before use.
 func (c *Client) Stream(ctx context.Context, req Request, h Handler) (*Response, error) {
 	creq := c.chatRequest(req)
+	once := 0 // retries of the kind made at most once
 	for attempt := 0; ; attempt++ {
 		resp, got, err := c.attempt(ctx, creq, h)
 		if err != nil && !got && creq.StreamOptions != nil && rejectsStreamOptions(err) {
@@ -150,6 +206,14 @@ func (c *Client) Stream(ctx context.Context, req Request, h Handler) (*Response,
 			return resp, err
 		}
 		wait := c.backoff(attempt, err)
+		if retriedOnce(err) {
+			if once++; once > 1 {
+				return resp, err
+			}
+			if refused(err) {
+				wait = min(wait, quickRetry)
+			}
+		}
 		if h.OnRetry != nil {
 			h.OnRetry(Retry{Attempt: attempt + 1, Max: c.cfg.MaxRetries, Wait: wait, Err: err})
 		}
@@ -163,6 +227,9 @@ func (c *Client) Stream(ctx context.Context, req Request, h Handler) (*Response,
 	}
 }
 
+// quickRetry is the most a refused connection waits before its one retry.
+const quickRetry = 500 * time.Millisecond
+
 // retryable reports whether a failed attempt may be retried.
 func retryable(err error) bool {
 	var ae *APIError
@@ -170,7 +237,24 @@ func retryable(err error) bool {
 		return ae.Temporary()
 	}
 	var ce *connError
-	return errors.As(err, &ce) || errors.Is(err, ErrStreamCut)
+	return errors.As(err, &ce) || errors.Is(err, ErrStreamCut) || errors.Is(err, ErrEmptyStream)
+}
+
+// retriedOnce reports whether err is of a kind retried at most once: a cut
+// or empty stream, or a refused connection.
+func retriedOnce(err error) bool {
+	var ae *APIError
+	if errors.As(err, &ae) && !errors.Is(err, ErrStreamCut) {
+		return false
+	}
+	return errors.Is(err, ErrStreamCut) || errors.Is(err, ErrEmptyStream) || refused(err)
+}
+
+// refused reports whether err is a refused connection or an unknown host:
+// nothing listens there, and waiting long will not change that.
+func refused(err error) bool {
+	var dns *net.DNSError
+	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &dns)
 }
 
 // backoff returns the wait before retry number attempt+1: MinBackoff
@@ -194,36 +278,44 @@ func (c *Client) backoff(attempt int, err error) time.Duration {
 // attempt makes one request and reads its stream. got reports whether any
 // part of the answer arrived (then it must not be retried).
 func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest, h Handler) (_ *Response, got bool, _ error) {
-	doer := &captureDoer{client: c.cfg.HTTPClient}
+	actx, watch := watchIdle(ctx, c.cfg.IdleTimeout, c.base)
+	defer watch.stop()
+	doer := &captureDoer{client: c.cfg.HTTPClient, watch: watch, maxLine: c.cfg.MaxLine}
 	oc := openai.DefaultConfig(c.key)
-	oc.BaseURL = c.base
+	oc.BaseURL = c.url
 	oc.HTTPClient = doer
 	oc.EmptyMessagesLimit = emptyLinesLimit
-	stream, err := openai.NewClientWithConfig(oc).CreateChatCompletionStream(ctx, creq)
+	stream, err := openai.NewClientWithConfig(oc).CreateChatCompletionStream(actx, creq)
 	if err != nil {
+		if te := watch.fired(); te != nil && ctx.Err() == nil {
+			return nil, false, te
+		}
 		return nil, false, c.requestError(ctx, err, doer.header)
 	}
 	defer stream.Close()
 
-	acc := newAccumulator()
+	acc := newAccumulator(c.cfg.MaxArgs)
 	if doer.whole != nil { // the server answered without streaming
 		return c.wholeAnswer(acc, doer.whole, h)
 	}
-	bad := 0
 	for {
 		raw, err := stream.RecvRaw()
 		if err == nil && raw == nil {
 			err = errLostEvent // go-openai returns nothing for an error event it cannot parse
 		}
 		if err != nil {
+			if te := watch.fired(); te != nil && ctx.Err() == nil {
+				return c.partial(acc), acc.got, te
+			}
 			return c.endOfStream(ctx, acc, doer, err)
+		}
+		watch.kick(waitNext)
+		if len(bytes.TrimSpace(raw)) == 0 {
+			continue // "data:" with nothing: a keep-alive
 		}
 		var chunk openai.ChatCompletionStreamResponse
 		if err := json.Unmarshal(raw, &chunk); err != nil {
-			if bad++; bad > 20 {
-				return c.partial(acc), acc.got, fmt.Errorf("read stream from %s: malformed chunk %.80q: %w", c.base, raw, err)
-			}
-			continue
+			return c.malformed(acc, raw, err)
 		}
 		if len(chunk.Choices) == 0 && chunk.Usage == nil {
 			// an error object go-openai did not recognise (e.g. spaced JSON)
@@ -232,10 +324,40 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 			}
 		}
 		d, frag := acc.add(&chunk)
+		if acc.size > c.cfg.MaxResponse {
+			return c.cutTooLarge(acc), true, tooLarge(c.base, "the answer (text, reasoning and tool-call arguments)", c.cfg.MaxResponse)
+		}
 		if h.OnDelta != nil && (d.Content != "" || d.Reasoning != "" || frag) {
 			h.OnDelta(d)
 		}
 	}
+}
+
+// malformed ends a stream on a data line that is not a JSON chunk: an
+// empty stream when nothing of the answer came before it (retried once),
+// else a cut stream that keeps what arrived.
+func (c *Client) malformed(acc *accumulator, raw []byte, err error) (*Response, bool, error) {
+	if acc.got {
+		return c.partial(acc), true, fmt.Errorf("read stream from %s: %w: the server sent %.80q, which is not a JSON chunk (%v)", c.base, ErrStreamCut, raw, err)
+	}
+	return c.partial(acc), false, fmt.Errorf("read stream from %s: %w: the server sent %.80q, which is not a JSON chunk (%v)", c.base, ErrEmptyStream, raw, err)
+}
+
+// cutTooLarge builds the Response of an answer that went past its cap:
+// the start of its text, said to be cut, and no tool calls (they may be
+// incomplete and must not run).
+func (c *Client) cutTooLarge(acc *accumulator) *Response {
+	r := c.partial(acc)
+	r.Message.ToolCalls, r.Message.Reasoning = nil, ""
+	if text := r.Message.Content; len(text) > keptOfTooLarge {
+		cut := keptOfTooLarge
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		r.Message.Content = text[:cut] + fmt.Sprintf("\n\n[… the answer was cut here: it went past tick's limit of %s]", sizeText(c.cfg.MaxResponse))
+	}
+	r.FinishReason = "length"
+	return r
 }
 
 // endOfStream decides what the error that ended a stream means. An error
@@ -244,6 +366,10 @@ func (c *Client) endOfStream(ctx context.Context, acc *accumulator, doer *captur
 	body := doer.body
 	if ctx.Err() != nil {
 		return c.partial(acc), acc.got, fmt.Errorf("model request to %s: %w", c.base, ctx.Err())
+	}
+	var big *lineError
+	if errors.As(err, &big) {
+		return c.cutTooLarge(acc), acc.got, tooLarge(c.base, big.what, big.limit)
 	}
 	if ae, ok := apiError(err, c.base, doer.header); ok {
 		return c.streamFailed(acc, ae)
@@ -254,7 +380,10 @@ func (c *Client) endOfStream(ctx context.Context, acc *accumulator, doer *captur
 		}
 	}
 	if errors.Is(err, io.EOF) {
-		if body.sawDone() || acc.finish != "" {
+		switch {
+		case acc.chunks == 0 && body.sawDone():
+			return c.partial(acc), false, fmt.Errorf("read stream from %s: %w: it held only [DONE]", c.base, ErrEmptyStream)
+		case body.sawDone() || acc.finish != "":
 			return c.partial(acc), acc.got, nil
 		}
 		return c.partial(acc), acc.got, fmt.Errorf("read stream from %s: %w (the connection closed without [DONE])", c.base, ErrStreamCut)
@@ -291,21 +420,37 @@ func (c *Client) requestError(ctx context.Context, err error, header http.Header
 }
 
 // captureDoer sends requests with client, keeping the response header (for
-// Retry-After) and wrapping a successful body to notice [DONE].
+// Retry-After) and wrapping a successful body to notice [DONE], to bound
+// its lines and to tell the idle watch that bytes arrive.
 type captureDoer struct {
-	client *http.Client
-	header http.Header
-	body   *trackBody
-	whole  []byte // a successful non-streamed JSON answer
+	client  *http.Client
+	watch   *idleWatch
+	maxLine int
+	header  http.Header
+	body    *trackBody
+	whole   []byte // a successful non-streamed JSON answer
 }
 
 // Do implements go-openai's HTTPDoer.
 func (d *captureDoer) Do(req *http.Request) (*http.Response, error) {
 	resp, err := d.client.Do(req)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			ue.URL = RedactURL(ue.URL) // it is quoted in the message
+		}
 		return resp, err
 	}
+	d.watch.kick(waitFirst)
 	d.header = resp.Header
+	if resp.StatusCode >= 300 { // go-openai reads an error body whole
+		b, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		resp.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(b))
+	}
 	if resp.StatusCode < 300 && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		b, err := io.ReadAll(io.LimitReader(resp.Body, maxWhole))
 		resp.Body.Close()
@@ -317,7 +462,7 @@ func (d *captureDoer) Do(req *http.Request) (*http.Response, error) {
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(b))
 	}
-	d.body = &trackBody{rc: resp.Body}
+	d.body = &trackBody{rc: resp.Body, watch: d.watch, maxLine: d.maxLine}
 	resp.Body = d.body
 	return resp, nil
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/tick-agent/tick/provider/providertest"
 )
 
-// fixtureDir holds the recorded OpenAI streams, beside the repository.
-const fixtureDir = "../../shared/fixtures/openai-recorded"
+// fixtureDir holds the recorded OpenAI streams (see its README.md).
+const fixtureDir = "testdata/openai-recorded"
 
 // newClient returns a client for srv with tiny backoffs.
 func newClient(t testing.TB, url string, mod func(*provider.Config)) *provider.Client {
@@ -62,7 +62,7 @@ func readFixture(t *testing.T, name string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(fixtureDir, name))
 	if err != nil {
-		t.Skipf("recorded fixture not available (%v); it lives in shared/ beside the repository", err)
+		t.Fatalf("read the recorded fixture: %v", err)
 	}
 	return b
 }

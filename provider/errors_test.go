@@ -276,22 +276,32 @@ func equalDurations(a, b []time.Duration) bool {
 	return len(a) == len(b)
 }
 
+// TestConnectionRefused: nothing listens on the port. The error names the
+// URL with its credentials redacted, after one quick retry at most (not
+// after seconds of backoff meant for a busy server).
 func TestConnectionRefused(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	url := "http://" + l.Addr().String() + "/v1"
+	addr := l.Addr().String()
 	l.Close()
-	c := newClient(t, url, nil)
+	c := newClient(t, "http://alice:s3cret@"+addr+"/v1?api-key=k3y&x=1", func(cfg *provider.Config) {
+		cfg.MinBackoff, cfg.MaxBackoff = 10*time.Second, time.Minute // a retry may not wait this long
+	})
 	var rec recorder
 	_, err = c.Stream(context.Background(), userRequest("hi"), rec.handler())
-	want := "cannot reach " + url + ": connection refused — is the server running? check OPENAI_BASE_URL"
+	want := "cannot reach http://xxxxx@" + addr + "/v1?api-key=xxxxx&x=1: connection refused — is the server running? check OPENAI_BASE_URL"
 	if err == nil || err.Error() != want {
 		t.Fatalf("err = %v\nwant %s", err, want)
 	}
-	if len(rec.retries) != 3 {
-		t.Errorf("%d retries, want 3 (connection errors before the first byte are retried)", len(rec.retries))
+	if len(rec.retries) != 1 || rec.retries[0].Wait > 500*time.Millisecond {
+		t.Errorf("retries %+v, want one quick retry", rec.retries)
+	}
+	for _, r := range rec.retries {
+		if strings.Contains(r.Err.Error(), "s3cret") || strings.Contains(r.Err.Error(), "k3y") {
+			t.Errorf("a retry shows a secret: %v", r.Err)
+		}
 	}
 }
 

@@ -87,7 +87,7 @@ func TestAccumulatorFragments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			acc := newAccumulator()
+			acc := newAccumulator(DefaultMaxArgs)
 			for _, c := range chunks(t, tt.lines...) {
 				acc.add(&c)
 			}

@@ -46,7 +46,11 @@ var kindOfSentinel = []struct {
 	kind Kind
 }{
 	{ErrNoConfig, KindConfig},
+	{ErrBadConfig, KindConfig},
 	{ErrStreamCut, KindStreamCut},
+	{ErrTimeout, KindTimeout},
+	{ErrTooLarge, KindTooLarge},
+	{ErrEmptyStream, KindEmptyStream},
 }
 
 // KindOf returns the kind of a failed call's error (KindNone for nil). It

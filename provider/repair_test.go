@@ -25,10 +25,12 @@ func TestRepair(t *testing.T) {
 		answered, dropped int
 	}{
 		{"valid unchanged", []provider.Message{user, asst("a"), tool("a")}, "user assistant tool:a:ok", 0, 0},
-		{"missing answer at end", []provider.Message{user, asst("a", "b"), tool("b")}, "user assistant tool:b:ok tool:a:X", 1, 0},
+		{"missing answer at end", []provider.Message{user, asst("a", "b"), tool("b")}, "user assistant:a,b tool:b:ok tool:a:X", 1, 0},
 		{"missing answer before user", []provider.Message{user, asst("a"), user}, "user assistant tool:a:X user", 1, 0},
 		{"orphan dropped", []provider.Message{user, tool("z"), asst("a"), tool("a"), tool("a")}, "user assistant tool:a:ok", 0, 2},
 		{"empty assistant dropped", []provider.Message{user, {Role: provider.RoleAssistant}, user}, "user user", 0, 0},
+		{"duplicate ids renamed, answers follow", []provider.Message{user, asst("a", "a", "a"), tool("a"), tool("a")}, "user assistant:a,a_2,a_3 tool:a:ok tool:a_2:ok tool:a_3:X", 1, 0},
+		{"empty id named", []provider.Message{user, asst("", "b"), tool("b")}, "user assistant:call_2,b tool:b:ok tool:call_2:X", 1, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -39,6 +41,15 @@ func TestRepair(t *testing.T) {
 					got += " "
 				}
 				got += string(m.Role)
+				if len(m.ToolCalls) > 1 {
+					got += ":"
+					for j, c := range m.ToolCalls {
+						if j > 0 {
+							got += ","
+						}
+						got += c.ID
+					}
+				}
 				if m.Role == provider.RoleTool {
 					got += ":" + m.ToolCallID + ":" + m.Content
 				}

@@ -64,15 +64,36 @@ func isErrorLine(line []byte) bool {
 }
 
 // trackBody is a response body that remembers whether a "data: [DONE]"
-// line went through it, and the first error event.
+// line went through it, and the first error event. It also bounds what
+// go-openai's line reader buffers: a line longer than maxLine (the
+// client's cap, not the maxLine constant), or more than maxNonData bytes
+// of lines that are not data lines in all, fail the read with a
+// *lineError. Every read that brings bytes restarts the idle watch.
 type trackBody struct {
 	rc      io.ReadCloser
-	line    []byte // the start of the current line, at most maxLine bytes (maxEvent for an error event)
-	long    bool   // the current line is longer than kept
-	capture bool   // the current line is an error event being kept whole
+	watch   *idleWatch // nil: none
+	maxLine int        // cap on one line; 0: none
+	line    []byte     // the start of the current line, at most maxLine bytes (maxEvent for an error event)
+	long    bool       // the current line is longer than kept
+	capture bool       // the current line is an error event being kept whole
 	done    bool
 	event   []byte // the payload of the first error event, nil if none
+	lineLen int    // bytes of the current line so far
+	nonData int    // bytes of non-data lines so far
+	err     error  // a cap was passed: every later read fails with it
 }
+
+// lineError is a stream line, or the lines without data, past a cap.
+type lineError struct {
+	what  string
+	limit int
+}
+
+func (e *lineError) Error() string {
+	return fmt.Sprintf("%s: %s is over the limit of %s", ErrTooLarge, e.what, sizeText(e.limit))
+}
+
+func (e *lineError) Unwrap() error { return ErrTooLarge }
 
 const (
 	maxLine  = 32
@@ -80,11 +101,25 @@ const (
 )
 
 func (b *trackBody) Read(p []byte) (int, error) {
+	if b.err != nil {
+		return 0, b.err
+	}
 	n, err := b.rc.Read(p)
-	for _, ch := range p[:n] {
+	if n > 0 && b.watch != nil {
+		b.watch.kick("")
+	}
+	for i, ch := range p[:n] {
 		if ch == '\n' {
 			b.endLine()
+			if b.nonData > maxNonData {
+				b.err = &lineError{what: "the stream's lines without data", limit: maxNonData}
+				return i + 1, b.err
+			}
 			continue
+		}
+		if b.lineLen++; b.maxLine > 0 && b.lineLen > b.maxLine {
+			b.err = &lineError{what: "one line of the stream", limit: b.maxLine}
+			return i, b.err
 		}
 		switch {
 		case len(b.line) < maxLine || b.capture && len(b.line) < maxEvent:
@@ -103,6 +138,10 @@ func (b *trackBody) Read(p []byte) (int, error) {
 }
 
 func (b *trackBody) endLine() {
+	if !bytes.HasPrefix(bytes.TrimSpace(b.line), []byte("data:")) {
+		b.nonData += b.lineLen
+	}
+	b.lineLen = 0
 	if !b.long {
 		s := bytes.TrimSpace(b.line)
 		if rest, ok := bytes.CutPrefix(s, []byte("data:")); ok {

@@ -164,7 +164,7 @@ func (a *approval) update(msg tea.Msg, keys KeyMap) (*agent.Approval, tea.Cmd) {
 	switch {
 	case key.Matches(k, keys.Allow):
 		return &agent.Approval{Allow: true}, nil
-	case key.Matches(k, keys.AllowAlways):
+	case key.Matches(k, keys.AllowAlways) && !a.req.Once:
 		return &agent.Approval{Allow: true, Always: true}, nil
 	case key.Matches(k, keys.Deny):
 		a.typing = true
@@ -234,6 +234,9 @@ func (a *approval) footKeys(keys KeyMap) [][2]string {
 	}
 	if a.typing {
 		return [][2]string{h(keys.Confirm, "deny with this reason"), h(keys.Dismiss, "deny without reason")}
+	}
+	if a.req.Once { // a write into .git: this write only
+		return [][2]string{h(keys.Allow, "allow this write only"), h(keys.Deny, ""), h(keys.Dismiss, "")}
 	}
 	return [][2]string{h(keys.Allow, ""), h(keys.AllowAlways, a.scopeText()), h(keys.Deny, ""), h(keys.Dismiss, "")}
 }

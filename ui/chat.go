@@ -40,6 +40,7 @@ type chat struct {
 	live      map[int]bool         // entries whose content depends on the clock
 	streaming int                  // assistant entry receiving text, or -1
 	reasoning int                  // reasoning entry receiving text, or -1
+	retry     int                  // the last retry notice, or -1
 	now       time.Time
 }
 
@@ -61,6 +62,7 @@ func newChat(st *Styles) *chat {
 		live:      map[int]bool{},
 		blank:     []string{""},
 		streaming: -1,
+		retry:     -1,
 		reasoning: -1,
 		width:     80,
 		height:    10,
@@ -125,6 +127,18 @@ func (c *chat) addUser(text string) {
 
 func (c *chat) addNotice(text string) {
 	c.add(&entry{kind: entryNotice, text: text})
+}
+
+// retryNotice shows that a model call is retried: in the notice of the
+// previous retry when that is still the last entry, so that retries
+// replace each other in one line instead of piling up.
+func (c *chat) retryNotice(text string) {
+	if n := len(c.entries); n > 0 && c.retry == n-1 && c.entries[n-1].kind == entryNotice {
+		c.entries[n-1].text = termsafe.Text(text)
+		c.changed(n - 1)
+		return
+	}
+	c.retry = c.add(&entry{kind: entryNotice, text: text})
 }
 
 func (c *chat) addError(text, hint string) {
@@ -239,6 +253,7 @@ func finishTool(t *toolCall, ev agent.ToolEnd) {
 	}
 	t.dur = ev.Duration
 	t.output = sanitize(ev.Output)
+	t.live = ""
 }
 
 // plan shows the counts of list on the latest todo call.

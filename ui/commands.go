@@ -20,6 +20,7 @@ type NoticeMsg struct{ Text string }
 // after the restored transcript. It is ignored while a turn runs.
 type ResetMsg struct {
 	Agent   Agent
+	Model   string // the model of the conversation, for the status bar ("" keeps it)
 	History []agent.Event
 	Todos   todo.List
 	Notice  string
@@ -85,7 +86,13 @@ func (m *Model) commandNames() []string {
 // "/"). Text like "/usr/bin is missing" is not a command and is sent.
 func (m *Model) runCommand(text string) (tea.Cmd, bool) {
 	t := strings.TrimSpace(text)
-	if !strings.HasPrefix(t, "/") || strings.ContainsAny(t, " \t\n") || len(t) < 2 {
+	if !strings.HasPrefix(t, "/") || len(t) < 2 {
+		return nil, false
+	}
+	if cmd, ok := m.runCustom(t); ok {
+		return cmd, true
+	}
+	if strings.ContainsAny(t, " \t\n") {
 		return nil, false
 	}
 	name := strings.ToLower(t[1:])
@@ -133,6 +140,9 @@ func (m *Model) reset(msg ResetMsg) {
 	}
 	if msg.Agent != nil {
 		m.cfg.Agent = msg.Agent
+	}
+	if msg.Model != "" {
+		m.cfg.Model = msg.Model
 	}
 	m.chat.clear()
 	m.tokens, m.estimated = 0, false

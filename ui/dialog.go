@@ -13,21 +13,32 @@ import (
 const dialogMaxWidth = 100
 
 // helpView renders the help overlay: every key and every slash command
-// with its description, centred in a w×h area. The groups of keys are laid out in as many
-// columns as fit; every group uses the same width for its key column, so
-// the descriptions of a column start at one place.
+// with its description, centred in a w×h area. The groups of keys are laid
+// out in as many columns as fit; every group uses the same width for its
+// key column, so the descriptions of a column start at one place. When the
+// commands with their descriptions do not fit, they are listed by name
+// (the / popup describes them).
 func helpView(st *Styles, keys KeyMap, commands []cmdMatch, w, h int) string {
 	iw := max(min(w-4, dialogMaxWidth), 1)
 	lines := []string{st.DialogTitle.Render("Keys"), ""}
 	secs := keys.helpSections()
+	body := helpColumns(st, secs, iw)
 	if len(commands) > 0 {
 		cs := helpSection{title: "Commands"}
+		var names []string
 		for _, c := range commands {
-			cs.keys = append(cs.keys, key.NewBinding(key.WithKeys("/"+c.name), key.WithHelp("/"+c.name, c.desc)))
+			d := ansi.Truncate(c.desc, helpCommandDesc, st.Glyphs.Ellipsis)
+			cs.keys = append(cs.keys, key.NewBinding(key.WithKeys("/"+c.name), key.WithHelp("/"+c.name, d)))
+			names = append(names, "/"+c.name)
 		}
-		secs = append(secs, cs)
+		if full := helpColumns(st, append(secs, cs), iw); len(full)+4 <= h-2 {
+			body = full
+		} else {
+			body = append(body, "", st.HelpGroup.Render("Commands"))
+			body = append(body, wrapText(strings.Join(names, "  "), iw)...)
+		}
 	}
-	lines = append(lines, helpColumns(st, secs, iw)...)
+	lines = append(lines, body...)
 	lines = append(lines, "", st.DialogDesc.Render("any key closes this help"))
 	if len(lines) > h-2 {
 		lines = lines[:max(h-2, 0)]
@@ -43,6 +54,10 @@ func helpView(st *Styles, keys KeyMap, commands []cmdMatch, w, h int) string {
 	box := st.DialogBox.Render(strings.Join(lines, "\n"))
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
 }
+
+// helpCommandDesc is the most cells of a command's description in the
+// help overlay.
+const helpCommandDesc = 32
 
 // helpColumnGap is the space between two columns of the help overlay.
 const helpColumnGap = 4

@@ -63,6 +63,7 @@ type toolCall struct {
 	start             time.Time
 	dur               time.Duration
 	output            string // sanitized tool result
+	live              string // sanitized output so far, while it runs (ToolOutput)
 	expanded          bool   // show all of the output (and every child)
 
 	// todo calls: the plan's counts after the call.
@@ -233,6 +234,9 @@ func (t *toolCall) headline(st *Styles, w int, now time.Time) string {
 // outputLines returns the first lines of the output, dimmed, or all of it
 // when expanded.
 func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
+	if t.state == toolRunning && t.live != "" {
+		return t.liveLines(st, w, indent)
+	}
 	if strings.TrimSpace(t.output) == "" {
 		return nil
 	}

@@ -105,7 +105,7 @@ func lingerEvents(turn int, ch <-chan agent.Event, until time.Time) tea.Cmd {
 // isDelta reports whether ev only adds streamed text.
 func isDelta(ev agent.Event) bool {
 	switch ev := ev.(type) {
-	case agent.TextDelta, agent.ReasoningDelta:
+	case agent.TextDelta, agent.ReasoningDelta, agent.ToolOutput:
 		return true
 	case agent.Subagent:
 		return isDelta(ev.Event)
@@ -124,6 +124,7 @@ func (m *Model) handleEvents(msg eventsMsg) (tea.Cmd, bool) {
 		}
 		return waitEvents(msg.turn, msg.ch), true
 	}
+	t.heard = m.now
 	onlyText := len(msg.events) > 0 && !msg.closed
 	var cmds []tea.Cmd
 	for _, ev := range msg.events {
@@ -169,6 +170,8 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.ToolEnd:
 		m.chat.endTool(ev)
 		t.setAct(actThinking, "")
+	case agent.ToolOutput:
+		m.chat.toolOutput(ev)
 	case agent.TodoUpdate:
 		m.panel.update(ev.List, m.clock())
 		m.chat.plan(ev.List)
@@ -182,7 +185,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.tokens += n
 		m.estimated = m.estimated || ev.Estimated
 	case agent.Retry:
-		m.chat.addNotice(retryText(ev))
+		m.chat.retryNotice(retryText(ev))
 	case agent.ApprovalRequest:
 		m.approvals = append(m.approvals, newApproval(m.st, ev, m.now))
 		m.input.blur()

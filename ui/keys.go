@@ -40,6 +40,7 @@ type KeyMap struct {
 	// Sessions picker (/sessions).
 	SelectPrev key.Binding
 	SelectNext key.Binding
+	Fork       key.Binding // copy a session open in another tick into a new one
 }
 
 // DefaultKeyMap returns tick's key bindings.
@@ -76,6 +77,7 @@ func DefaultKeyMap() KeyMap {
 
 		SelectPrev: b(k("up", "k"), h("↑/k", "move up (/sessions)")),
 		SelectNext: b(k("down", "j"), h("↓/j", "move down")),
+		Fork:       b(k("f"), h("f", "fork it into a new session")),
 	}
 }
 

@@ -135,6 +135,7 @@ func (m *Model) statusInfo() statusInfo {
 		tokens:    m.tokens,
 		estimated: m.estimated,
 		notice:    m.note,
+		mcp:       mcpField(m.cfg.MCP),
 	}
 	s.steering, s.queued = m.handed.waiting()
 	if m.cfg.Yolo {
@@ -145,6 +146,9 @@ func (m *Model) statusInfo() statusInfo {
 		s.act, s.tool = t.act, t.tool
 		s.spin = ansi.Strip(m.spin.View()) // drawn in the bar's own style
 		s.elapsed = m.now.Sub(t.start)
+		if quiet := m.now.Sub(t.heard); quiet >= quietAfter && (t.act == actThinking || t.act == actAnswering) {
+			s.quiet = quiet // a model call, and the server sends nothing
+		}
 	}
 	return s
 }

@@ -39,6 +39,11 @@ type resumedMsg struct {
 // errNoResume is shown when the picker has no Config.Resume to call.
 var errNoResume = errors.New("resuming a session is not available in this run")
 
+// ErrSessionOpen is what Config.Resume returns (wrapped, with the other
+// process named in the message) for a session that another tick has open:
+// the picker then offers Config.Fork instead of resuming it.
+var ErrSessionOpen = errors.New("the session is open in another tick")
+
 // picker is the /sessions dialog: the workspace's sessions, one selected.
 type picker struct {
 	list []SessionInfo
@@ -47,6 +52,7 @@ type picker struct {
 	rows int    // rows shown at the last draw (a page)
 	busy bool   // a resume is under way: the keys wait for it
 	note string // shown instead of the keys' help (busy, refusals)
+	fork string // the session that is open elsewhere: Fork offers to copy it
 }
 
 // newPicker returns a picker over list with the most recent session that
@@ -65,7 +71,7 @@ func newPicker(list []SessionInfo) *picker {
 // move moves the selection by n rows, staying inside the list.
 func (p *picker) move(n int) {
 	p.sel = max(min(p.sel+n, len(p.list)-1), 0)
-	p.note = ""
+	p.note, p.fork = "", ""
 }
 
 // scrollTo keeps the selected row among the rows shown.
@@ -136,8 +142,26 @@ func (m *Model) pickerKey(k tea.KeyPressMsg) tea.Cmd {
 		p.move(len(p.list))
 	case key.Matches(k, keys.Confirm):
 		return m.resumeSelected()
+	case p.fork != "" && key.Matches(k, keys.Fork):
+		return m.forkSelected()
 	}
 	return nil
+}
+
+// forkSelected copies the selected session, open in another tick, into a
+// new one through Config.Fork, the way resumeSelected resumes.
+func (m *Model) forkSelected() tea.Cmd {
+	p := m.picker
+	if m.turn != nil || m.cfg.Fork == nil {
+		return nil
+	}
+	id := p.fork
+	p.busy, p.fork, p.note = true, "", "forking "+id+"…"
+	fork := m.cfg.Fork
+	return func() tea.Msg {
+		r, err := fork(id)
+		return resumedMsg{id: id, reset: r, err: err}
+	}
 }
 
 // resumeSelected resumes the selected session through Config.Resume (off
@@ -165,8 +189,14 @@ func (m *Model) resumeSelected() tea.Cmd {
 	}
 }
 
-// handleResumed closes the picker and shows the resumed session.
+// handleResumed closes the picker and shows the resumed session. A
+// session open in another tick keeps the picker open, offering to fork it.
 func (m *Model) handleResumed(msg resumedMsg) {
+	if p := m.picker; p != nil && errors.Is(msg.err, ErrSessionOpen) && m.cfg.Fork != nil {
+		p.busy, p.fork = false, msg.id
+		p.note = msg.err.Error() + m.st.Glyphs.Separator + m.keys.Fork.Help().Key + " " + m.keys.Fork.Help().Desc + m.st.Glyphs.Separator + m.keys.Dismiss.Help().Key + " close"
+		return
+	}
 	m.closePicker()
 	if msg.err != nil {
 		m.chat.addError("could not resume session "+msg.id+": "+msg.err.Error(), "The current conversation goes on unchanged.")

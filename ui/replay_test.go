@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/provider/providertest"
 )
 
@@ -73,5 +74,22 @@ func TestReplayRendersLikeLive(t *testing.T) {
 	}
 	if !strings.Contains(screen(resumed), "Greet 2/2") && !strings.Contains(screen(resumed), "Plan 2/2") {
 		t.Errorf("the resumed panel does not show the list collapsed:\n%s", screen(resumed))
+	}
+}
+
+// TestResumedInterruptedCall: a call cut short by an interrupt (its output
+// ends with the interrupted wording) shows as failed, not as a success.
+func TestResumedInterruptedCall(t *testing.T) {
+	hist := []provider.Message{
+		{Role: provider.RoleUser, Content: "run it"},
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "a", Name: "bash", Arguments: `{"command":"make test"}`}}},
+		{Role: provider.RoleTool, ToolCallID: "a", Content: "ok 1\nok 2\n" + provider.Interrupted},
+	}
+	mv := New(Config{Agent: &scriptAgent{}, History: agent.Replay(hist)})
+	m := &mv
+	update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	s := screen(m)
+	if !strings.Contains(s, "✗ bash  make test") || strings.Contains(s, "● bash") {
+		t.Fatalf("the interrupted call does not show as failed:\n%s", s)
 	}
 }

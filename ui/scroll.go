@@ -295,5 +295,5 @@ func (c *chat) toggleTool() bool {
 
 // expandable reports whether expanding the call shows more.
 func (t *toolCall) expandable() bool {
-	return t.output != "" || len(t.children) > 0
+	return t.output != "" || t.live != "" || len(t.children) > 0
 }

@@ -21,5 +21,12 @@ func (m *Model) handleConfigMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		}
 		return m.startTurn(msg.Text), true
 	}
-	return nil, false
+	return m.handleModelMsg(msg)
+}
+
+// addConfigCommands adds /model when Config.Models offers it.
+func (m *Model) addConfigCommands() {
+	if m.cfg.Models != nil && m.cfg.Models.List != nil && m.cfg.Models.Switch != nil {
+		m.commands["model"] = command{builtin: true, desc: "switch the model", run: (*Model).openModels}
+	}
 }

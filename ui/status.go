@@ -24,6 +24,10 @@ const (
 	actCompacting // a compaction (/compact) runs as the turn
 )
 
+// quietAfter is how long a model call may go without any event before the
+// status bar says that tick is waiting for the server.
+const quietAfter = 5 * time.Second
+
 // statusInfo is everything the status bar shows.
 type statusInfo struct {
 	model, workspace string
@@ -31,12 +35,14 @@ type statusInfo struct {
 	tool             string // the running tool (actTool)
 	spin             string // spinner frame, unstyled
 	elapsed          time.Duration
+	quiet            time.Duration // a model call's silence, once past quietAfter
 	running          bool
 	tokens           int
 	estimated        bool
 	queued           int
 	steering         int
 	notice           string // a transient hint ("ctrl+c again to quit")
+	mcp              string // "mcp 2/3" while MCP servers start
 }
 
 // sgr is a style reduced to the escape sequences around a one-line text,
@@ -120,6 +126,9 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 	default:
 		state = "idle"
 	}
+	if s.quiet > 0 {
+		state = "waiting for the server" + st.sep + formatDuration(s.quiet)
+	}
 	stateF := statusField{parts: []statusPart{part(state, st.state)}}
 	if s.running && s.spin != "" {
 		stateF.parts = append([]statusPart{part(s.spin+" ", st.state)}, stateF.parts...)
@@ -140,6 +149,9 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 			tok = "~" + tok
 		}
 		right = append(right, statusField{parts: []statusPart{part(tok, st.dim)}, prio: 3})
+	}
+	if s.mcp != "" {
+		right = append(right, statusField{parts: []statusPart{part(s.mcp, st.dim)}, prio: 3})
 	}
 	if s.steering > 0 {
 		right = append(right, statusField{parts: []statusPart{part(strconv.Itoa(s.steering)+" steering", st.state)}, prio: 1})

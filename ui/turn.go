@@ -21,7 +21,8 @@ type turn struct {
 	ended   bool
 	act     activity
 	tool    string
-	compact bool // a compaction (/compact), not a model turn: nothing to steer
+	heard   time.Time // when the last event arrived (or the turn began)
+	compact bool      // a compaction (/compact), not a model turn: nothing to steer
 }
 
 // setAct records what the turn does, unless it is being interrupted or is
@@ -76,7 +77,7 @@ func (m *Model) startCompact() tea.Cmd {
 // spinner.
 func (m *Model) begin(t *turn) tea.Cmd {
 	m.seq++
-	t.id, t.start = m.seq, m.now
+	t.id, t.start, t.heard = m.seq, m.now, m.now
 	m.turn = t
 	m.input.setRunning(true)
 	return tea.Batch(waitEvents(t.id, t.ch), m.spin.Tick)

@@ -75,6 +75,10 @@ type Config struct {
 	// loop (in a tea.Cmd), never while a turn runs.
 	Sessions func() ([]SessionInfo, error)
 	Resume   func(id string) (ResetMsg, error)
+	// Fork copies a session that another tick has open (Resume returned
+	// an error wrapping ErrSessionOpen) into a new session and opens it,
+	// like Resume; nil leaves the offer out.
+	Fork func(id string) (ResetMsg, error)
 	// Screen, when not nil, is the terminal the program draws on (the
 	// file passed as tea.WithOutput): Run draws the first frame on it at
 	// once, before Bubble Tea's first frame tick (see firstframe.go). Env
@@ -89,6 +93,14 @@ type Config struct {
 	// Prompt, when set, is sent as the first turn once the app is up
 	// (tick "fix the build").
 	Prompt string
+	// Models, when set, offers /model: a picker over the server's models
+	// that switches the conversation's model.
+	Models *ModelConfig
+	// Custom are the user's own slash commands; a name taken by a
+	// built-in or by Commands is left out with a notice.
+	Custom []CustomCommand
+	// MCP, when set, reports the MCP servers for the status bar and /mcp.
+	MCP MCPStatus
 }
 
 // Model is the root of the TUI. Use New; *Model implements tea.Model.
@@ -114,7 +126,8 @@ type Model struct {
 	seq        int      // the id of the last turn
 	handed     handover // the user's text waiting for a turn
 	approvals  []*approval
-	picker     *picker // the /sessions dialog, when open
+	picker     *picker      // the /sessions dialog, when open
+	modelPick  *modelPicker // the /model dialog, when open
 	showHelp   bool
 	note       string    // transient hint in the status bar
 	lastKey    time.Time // when the last key came (see answerPause)
@@ -126,6 +139,7 @@ type Model struct {
 	tokens    int
 	estimated bool
 	commands  map[string]command
+	custom    map[string]CustomCommand // the user's commands, by name
 
 	// The last frame, drawn again only when something changed.
 	paint  repaint
@@ -166,6 +180,7 @@ func New(cfg Config) Model {
 		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
 	}
 	m.now = m.clock()
+	m.addConfigCommands()
 	m.replay(cfg.History, cfg.Todos)
 	switch {
 	case len(cfg.History) > 0:
@@ -180,6 +195,7 @@ func New(cfg Config) Model {
 			m.chat.addNotice(n)
 		}
 	}
+	m.addExtensions()
 	return m
 }
 
@@ -229,9 +245,10 @@ func (m *Model) shutdown(wait time.Duration) {
 	}
 }
 
-// Init implements tea.Model. It loads the prompt history and sends
-// Config.Prompt; no timer runs until the first turn.
-func (m *Model) Init() tea.Cmd { return m.startCmds() }
+// Init implements tea.Model. It loads the prompt history, sends
+// Config.Prompt and waits for the MCP servers' changes (when there are
+// any); no timer runs until the first turn.
+func (m *Model) Init() tea.Cmd { return tea.Batch(m.startCmds(), watchMCP(m.cfg.MCP)) }
 
 // Update implements tea.Model. Every message marks the frame changed
 // except the quiet ones: streamed text (painted on the next paintMsg), an
@@ -275,6 +292,8 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		m.handleWheel(msg.Mouse())
 	case NoticeMsg:
 		m.chat.addNotice(msg.Text)
+	case mcpChangedMsg:
+		cmd = watchMCP(m.cfg.MCP)
 	case ResetMsg:
 		m.reset(msg)
 	case sessionsMsg:
@@ -306,6 +325,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.picker != nil {
 		return m.pickerKey(k)
+	}
+	if m.modelPick != nil {
+		return m.modelPickerKey(k)
 	}
 	if m.showHelp && !key.Matches(k, keys.Quit) {
 		m.showHelp = false
@@ -426,6 +448,7 @@ func (m *Model) View() tea.View {
 	if m.paint.due() {
 		m.render()
 		m.overlayPicker()
+		m.overlayModels()
 		m.paint.done()
 	}
 	v := tea.NewView(m.frame)

@@ -48,8 +48,10 @@ type Config struct {
 	Allow []string `toml:"allow"`
 	// Deny are rules for tool calls that are refused outright.
 	Deny []string `toml:"deny"`
-	// IdleTimeout is a Go duration ("90s", "5m") after which a command
-	// that printed nothing is stopped; "" keeps the default.
+	// IdleTimeout is a Go duration ("90s", "5m") after which a model call
+	// whose server sent nothing (no headers, no first or next chunk) ends
+	// with a timeout; "" keeps the default (5m), "0s" means none. The
+	// --idle-timeout flag wins over it.
 	IdleTimeout string `toml:"idle_timeout"`
 	// CompletionReminder turns the reminder to finish the todo list on or
 	// off; nil means on.

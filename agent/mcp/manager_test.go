@@ -120,10 +120,14 @@ func TestCrashedServer(t *testing.T) {
 }
 
 func TestFailedStart(t *testing.T) {
-	m := startManager(t, time.Minute, Server{Name: "gone", Command: "/nonexistent/server"}, Server{Name: "empty"})
+	exits := Server{Name: "exits", Command: "sh", Args: []string{"-c", "echo no token >&2; exit 1"}}
+	m := startManager(t, time.Minute, Server{Name: "gone", Command: "/nonexistent/server"}, Server{Name: "empty"}, exits)
 	ts, notes := m.Tools(context.Background())
-	if len(ts) != 0 || len(notes) != 2 {
-		t.Fatalf("Tools = %d tools, notes %q; want none and two notes", len(ts), notes)
+	if len(ts) != 0 || len(notes) != 3 {
+		t.Fatalf("Tools = %d tools, notes %q; want none and three notes", len(ts), notes)
+	}
+	if st := m.Status()[1]; !strings.Contains(st.Err, "closed its output before it answered") || st.Stderr != "no token\n" {
+		t.Errorf("status of a server that exits at once: %+v", st)
 	}
 	for _, st := range m.Status() {
 		if st.State != Failed || st.Err == "" {

@@ -96,3 +96,25 @@ func TestTailBufferKeepsTheEnd(t *testing.T) {
 		t.Fatalf("tail = %q", got)
 	}
 }
+
+func TestReport(t *testing.T) {
+	got := Report([]Status{
+		{Name: "everything", State: Ready, Transport: "stdio", Target: "node index.js", Tools: []string{"mcp__everything__echo", "mcp__everything__add"}, Skipped: []string{"bad: its schema has type \"string\""}},
+		{Name: "web", State: Failed, Transport: "http", Target: "http://127.0.0.1:1/mcp", Err: "connect: refused", Stderr: "line1\nline2\n", Project: true},
+	})
+	want := `everything · ready · stdio node index.js
+  tools: mcp__everything__echo, mcp__everything__add
+  left out: bad: its schema has type "string"
+
+web (project) · failed · http http://127.0.0.1:1/mcp
+  error: connect: refused
+  stderr:
+    line1
+    line2`
+	if got != want {
+		t.Fatalf("Report =\n%s\nwant\n%s", got, want)
+	}
+	if got := Report(nil); got != "no MCP servers are configured" {
+		t.Fatalf("Report(nil) = %q", got)
+	}
+}

@@ -100,6 +100,9 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, error) {
 		if errors.Is(cctx.Err(), context.DeadlineExceeded) {
 			return nil, fmt.Errorf("did not start within %s", connectTimeout)
 		}
+		if s.cfg.URL == "" && errors.Is(err, sdk.ErrConnectionClosed) {
+			return nil, errors.New("the server closed its output before it answered (it probably exited: see its stderr)")
+		}
 		return nil, fmt.Errorf("connect: %w", err)
 	}
 	var list []*sdk.Tool

@@ -9,12 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 )
 
-// Trust remembers the projects whose MCP servers the user approved. A
-// project's .tick/config.toml may start programs, so its servers run only
-// after the user said yes once for that project and exactly those server
+// Trust remembers the projects whose MCP servers (and hooks) the user
+// approved. A project's .tick/config.toml may start programs, so they run
+// only after the user said yes once for that project and exactly those
 // definitions: changing a definition asks again.
 //
 // The record is one JSON file in tick's state directory holding
@@ -29,34 +28,34 @@ func NewTrust(stateDir string) *Trust {
 	return &Trust{path: filepath.Join(stateDir, "mcp-trusted.json")}
 }
 
-// Fingerprint identifies project together with its servers' definitions.
-func Fingerprint(project string, servers []Server) string {
-	sorted := append([]Server(nil), servers...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
+// Fingerprint identifies project together with def, the definitions the
+// user approves (servers, hooks: any value that marshals to JSON; maps
+// marshal with sorted keys, so equal definitions match).
+func Fingerprint(project string, def any) string {
 	b, _ := json.Marshal(struct {
 		Project string
-		Servers []Server
-	}{project, sorted}) // maps marshal with sorted keys
+		Def     any
+	}{project, def})
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
 
-// Approved reports whether the user approved servers for project.
-func (t *Trust) Approved(project string, servers []Server) (bool, error) {
+// Approved reports whether the user approved def for project.
+func (t *Trust) Approved(project string, def any) (bool, error) {
 	set, err := t.load()
 	if err != nil {
 		return false, err
 	}
-	return set[Fingerprint(project, servers)], nil
+	return set[Fingerprint(project, def)], nil
 }
 
-// Approve records the user's approval of servers for project.
-func (t *Trust) Approve(project string, servers []Server) error {
+// Approve records the user's approval of def for project.
+func (t *Trust) Approve(project string, def any) error {
 	set, err := t.load()
 	if err != nil {
 		return err
 	}
-	set[Fingerprint(project, servers)] = true
+	set[Fingerprint(project, def)] = true
 	b, err := json.MarshalIndent(set, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode the MCP trust record: %w", err)

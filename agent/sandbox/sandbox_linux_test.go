@@ -33,7 +33,7 @@ func testRunner(t testing.TB, mode Mode) (*Runner, string) {
 	p := Policy{Mode: mode, Workspace: ws, TempDir: t.TempDir(), CacheDir: t.TempDir()}
 	s := Probe(exe, p)
 	if !s.Confines() || !s.Seccomp || !s.Namespaces {
-		t.Fatalf("this machine should support the whole sandbox:\n%s", s.Report(mode))
+		t.Fatalf("this machine should support the whole sandbox:\n%s", s.Report(p))
 	}
 	return NewRunner(p, s), ws
 }

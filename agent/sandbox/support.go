@@ -50,9 +50,10 @@ func (s Support) Status(m Mode) string {
 	return "sandbox: " + string(m)
 }
 
-// Report explains, one line per mechanism, what works and why not, for
-// `tick doctor`.
-func (s Support) Report(m Mode) string {
+// Report explains, one line per mechanism, what works and why not for
+// policy p, for `tick doctor`.
+func (s Support) Report(p Policy) string {
+	m := p.Mode
 	var b strings.Builder
 	line := func(ok bool, what, why string) {
 		mark := "ok  "
@@ -82,8 +83,13 @@ func (s Support) Report(m Mode) string {
 	} else {
 		line(false, "user namespaces", s.NamespacesWhy+"; .git stays writable, Unix sockets are refused, no loopback network")
 	}
-	if s.LandlockABI > 0 && s.LandlockABI < 9 && s.Namespaces {
-		line(false, "Landlock Unix socket rules (ABI 9)", "sockets under /tmp and /run are hidden, but a socket elsewhere outside the workspace (e.g. under $HOME) can still be connected to")
+	switch {
+	case s.LandlockABI >= 9:
+		line(true, "Landlock ABI 9: Unix sockets only inside the writable directories", "")
+	case p.Network != NetworkLoopback || !s.Namespaces:
+		line(true, "Unix sockets: refused (socketpair works); network = \"loopback\" in the config allows them", "")
+	default:
+		line(false, "Landlock Unix socket rules (ABI 9)", "network = \"loopback\": sockets under /tmp and /run are hidden, but one elsewhere outside the workspace (e.g. under $HOME) can be connected to")
 	}
 	return b.String()
 }

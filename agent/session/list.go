@@ -233,24 +233,30 @@ type scanRecord struct {
 }
 
 // scanInfo describes the session file at path, reading it the way Load
-// does but decoding only what Info needs.
+// does but line by line, decoding only what Info needs, and of a line
+// longer than maxListLine only its start (see prefixRecord).
 func scanInfo(path string) (Info, error) {
-	data, err := os.ReadFile(path)
+	f, err := openFile(path, os.O_RDONLY)
 	if err != nil {
 		return Info{}, fmt.Errorf("read session %s: %w", path, err)
 	}
+	defer f.Close()
 	var (
 		info  Info
 		todos todo.List
 		first = true
 	)
-	for _, ln := range splitLines(data) {
-		text := bytes.TrimSpace(data[ln.start:ln.end])
-		if len(text) == 0 {
+	lr := newLineReader(f, maxListLine)
+	for {
+		ln, err := lr.next()
+		if err != nil {
+			break // the end, or a read error: keep what was read
+		}
+		if ln.blank() {
 			continue
 		}
-		var rec scanRecord
-		if json.Unmarshal(text, &rec) != nil || rec.Type == "" {
+		rec, prompt, ok := scanLine(ln)
+		if !ok {
 			break // a truncated last line or a damaged one: stop, as Load does
 		}
 		if first {
@@ -263,20 +269,11 @@ func scanInfo(path string) (Info, error) {
 		}
 		switch rec.Type {
 		case typeMessage:
-			if rec.Message == nil {
-				break
-			}
-			if rec.Message.Role != provider.RoleUser {
-				break
-			}
-			// User messages are small: decode them whole to skip the
-			// agent's reminders, which are not turns.
-			var full record
-			if json.Unmarshal(text, &full) != nil || full.Message == nil || full.Message.Content == todo.Reminder {
+			if rec.Message == nil || rec.Message.Role != provider.RoleUser || prompt == todo.Reminder {
 				break
 			}
 			if info.Turns == 0 {
-				info.FirstPrompt = firstLine(full.Message.Content)
+				info.FirstPrompt = firstLine(prompt)
 			}
 			info.Turns++
 		case typeTodo:
@@ -293,4 +290,116 @@ func scanInfo(path string) (Info, error) {
 	}
 	info.Done, info.Total = todos.Counts()
 	return info, nil
+}
+
+// scanLine decodes a line for scanInfo: its record and, for a user
+// message, its text (the start of it for a long line). ok is false for a
+// line that is not a record.
+func scanLine(ln line) (rec scanRecord, prompt string, ok bool) {
+	text := bytes.TrimSpace(ln.text)
+	if ln.long {
+		if !ln.terminated {
+			return rec, "", false // a long truncated last line
+		}
+		rec, prompt = prefixRecord(text)
+		return rec, prompt, rec.Type != ""
+	}
+	if json.Unmarshal(text, &rec) != nil || rec.Type == "" {
+		return rec, "", false
+	}
+	if rec.Message != nil && rec.Message.Role == provider.RoleUser {
+		// User messages are small next to the cap: decode them whole.
+		var full record
+		if json.Unmarshal(text, &full) == nil && full.Message != nil {
+			prompt = full.Message.Content
+		}
+	}
+	return rec, prompt, true
+}
+
+// prefixRecord reads what it can of the start of a line too long to
+// decode: the fields before the long one (type, time, the message's role)
+// and as much of a user message's content as the start holds. The writer
+// puts these first (see messageLine).
+func prefixRecord(b []byte) (rec scanRecord, prompt string) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return rec, ""
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		key, _ := k.(string)
+		if err != nil {
+			break
+		}
+		switch key {
+		case "type", "time":
+			var s string
+			if dec.Decode(&s) != nil {
+				return rec, ""
+			}
+			if key == "type" {
+				rec.Type = s
+			} else {
+				rec.Time, _ = time.Parse(time.RFC3339Nano, s)
+			}
+		case "message":
+			role, content := prefixMessage(dec, b)
+			rec.Message = &struct {
+				Role provider.Role `json:"role"`
+			}{Role: role}
+			return rec, content
+		default:
+			return rec, ""
+		}
+	}
+	return rec, ""
+}
+
+// prefixMessage reads the role of a message whose content may be cut, and
+// the start of that content.
+func prefixMessage(dec *json.Decoder, b []byte) (provider.Role, string) {
+	var role provider.Role
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", ""
+	}
+	for {
+		k, err := dec.Token()
+		key, _ := k.(string)
+		if err != nil {
+			return role, ""
+		}
+		switch key {
+		case "role":
+			var s string
+			if dec.Decode(&s) != nil {
+				return role, ""
+			}
+			role = provider.Role(s)
+		case "content":
+			return role, partialString(b[dec.InputOffset():])
+		default:
+			return role, ""
+		}
+	}
+}
+
+// partialString decodes the JSON string that starts (after a colon) in b
+// and may be cut off: as much of it as b holds.
+func partialString(b []byte) string {
+	i := bytes.IndexByte(b, '"')
+	if i < 0 {
+		return ""
+	}
+	b = b[i:]
+	if end := bytes.IndexByte(b[1:], '"'); end >= 0 && !bytes.Contains(b[1:end+1], []byte{'\\'}) {
+		return string(b[1 : end+1])
+	}
+	for cut := 0; cut < 8 && cut < len(b); cut++ {
+		var s string
+		if json.Unmarshal(append(append([]byte(nil), b[:len(b)-cut]...), '"'), &s) == nil {
+			return s
+		}
+	}
+	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
@@ -19,15 +20,18 @@ import (
 // A truncated or garbled last line is ignored and said once in Warnings.
 // A damaged line followed by more lines stops the load: Load then returns
 // the session as it was before that line together with a *CorruptError
-// naming it (both non-nil). A file that does not start with a session
+// naming it (both non-nil). A line longer than the cap (64 MiB) is
+// skipped with a warning. A file that does not start with a session
 // header gives an error wrapping ErrNotSession; any other error (the file
-// cannot be read) comes with a nil *Loaded.
+// cannot be read, or is a symbolic link) comes with a nil *Loaded. The
+// file is read line by line, never whole.
 func Load(path string) (*Loaded, error) {
-	data, err := os.ReadFile(path)
+	f, err := openFile(path, os.O_RDONLY)
 	if err != nil {
 		return nil, fmt.Errorf("load session %s: %w", path, err)
 	}
-	p, err := parse(data, path)
+	defer f.Close()
+	p, err := parse(f, path)
 	if p == nil {
 		return nil, err
 	}
@@ -39,113 +43,123 @@ func Load(path string) (*Loaded, error) {
 // newline.
 type parsed struct {
 	loaded *Loaded
-	good   int
+	good   int64
 	needNL bool
 }
 
-// span is one line of a file: data[start:end], followed by a newline when
-// terminated; next is the offset after it.
-type span struct {
-	start, end, next int
-	terminated       bool
+// session is what parse collects, line by line.
+type collected struct {
+	hdr       *record
+	hist      []provider.Message
+	kept      []provider.Message
+	compactAt int   // len(hist) at the latest compaction, -1: none
+	marks     []int // len(hist) at each compaction
+	todos     todo.List
+	summary   string
+	compacts  int
+	updated   time.Time
+	warnings  []string
+	model     string // the last model line's
 }
 
-// splitLines cuts data into lines.
-func splitLines(data []byte) []span {
-	var out []span
-	for off := 0; off < len(data); {
-		i := bytes.IndexByte(data[off:], '\n')
-		if i < 0 {
-			out = append(out, span{start: off, end: len(data), next: len(data)})
+// add applies one decoded line.
+func (c *collected) add(rec *record) {
+	if !rec.Time.IsZero() {
+		c.updated = rec.Time
+	}
+	switch {
+	case c.hdr == nil:
+		c.hdr = rec
+		c.updated = rec.Started
+		if rec.Version > Version {
+			c.warnings = append(c.warnings, fmt.Sprintf("the session was written by a newer tick (format %d); unknown lines were skipped", rec.Version))
+		}
+	case rec.Type == typeMessage:
+		c.hist = append(c.hist, *rec.Message)
+	case rec.Type == typeTodo:
+		c.todos = *rec.List
+	case rec.Type == typeModel && rec.Model != "":
+		c.model = rec.Model
+	case rec.Type == typeCompaction:
+		c.summary, c.kept, c.compactAt = *rec.Summary, rec.Kept, len(c.hist)
+		c.marks = append(c.marks, len(c.hist))
+		c.compacts++
+	}
+}
+
+// loaded builds the Loaded.
+func (c *collected) loaded(path string) *Loaded {
+	ld := assemble(c.hdr, path, c.hist, c.kept, c.compactAt, c.todos, c.updated)
+	if c.model != "" {
+		ld.Info.Model = c.model
+	}
+	ld.Summary, ld.Compactions = c.summary, c.compacts
+	ld.CompactedAt = repairedIndexes(c.hist, c.marks)
+	ld.Warnings = append(c.warnings, ld.Warnings...)
+	return ld
+}
+
+// parse reads a session file from r, a line at a time. It returns nil (and
+// the error) when the file has no header or cannot be read; otherwise a
+// result, with a *CorruptError when a middle line is damaged.
+func parse(r io.Reader, path string) (*parsed, error) {
+	lr := newLineReader(r, maxLoadLine)
+	c := &collected{compactAt: -1}
+	var (
+		good    int64
+		needNL  bool
+		bad     *line // a damaged line, fatal if content follows it
+		badErr  error
+		badNum  int
+		readErr error
+	)
+	for num := 1; ; num++ {
+		ln, err := lr.next()
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				readErr = err
+			}
 			break
 		}
-		out = append(out, span{start: off, end: off + i, next: off + i + 1, terminated: true})
-		off += i + 1
-	}
-	return out
-}
-
-// lastNonBlank returns the index of the last line with content, or -1.
-func lastNonBlank(data []byte, lines []span) int {
-	for i := len(lines) - 1; i >= 0; i-- {
-		if len(bytes.TrimSpace(data[lines[i].start:lines[i].end])) > 0 {
-			return i
-		}
-	}
-	return -1
-}
-
-// parse reads a whole session file. It returns nil (and the error) when
-// data has no header; otherwise a result, with a *CorruptError when a
-// middle line is damaged.
-func parse(data []byte, path string) (*parsed, error) {
-	lines := splitLines(data)
-	last := lastNonBlank(data, lines)
-	var (
-		hdr       *record
-		hist      []provider.Message
-		kept      []provider.Message
-		compactAt = -1
-		marks     []int // len(hist) at each compaction
-		todos     todo.List
-		summary   string
-		compacts  int
-		updated   time.Time
-		warnings  []string
-		good      int
-		needNL    bool
-	)
-	build := func() *parsed {
-		ld := assemble(hdr, path, hist, kept, compactAt, todos, updated)
-		ld.Summary, ld.Compactions = summary, compacts
-		ld.CompactedAt = repairedIndexes(hist, marks)
-		ld.Warnings = append(warnings, ld.Warnings...)
-		return &parsed{loaded: ld, good: good, needNL: needNL}
-	}
-	for i, ln := range lines {
-		text := bytes.TrimSpace(data[ln.start:ln.end])
-		if len(text) == 0 {
-			if ln.terminated {
+		if ln.blank() {
+			if ln.terminated && bad == nil {
 				good = ln.next
 			}
 			continue
 		}
-		rec, err := decodeLine(text, hdr == nil)
+		if bad != nil { // content after a damaged line: the damage is in the middle
+			return &parsed{loaded: c.loaded(path), good: good, needNL: needNL}, &CorruptError{Path: path, Line: badNum, Err: badErr}
+		}
+		if ln.long && c.hdr != nil && ln.terminated {
+			c.warnings = append(c.warnings, fmt.Sprintf("skipped line %d: its %d bytes are over the %d MiB a line may have", num, ln.size(), maxLoadLine>>20))
+			good, needNL = ln.next, false
+			continue
+		}
+		rec, err := decodeLine(bytes.TrimSpace(ln.text), c.hdr == nil)
+		if ln.long && err == nil {
+			err = fmt.Errorf("the line is over %d MiB", maxLoadLine>>20)
+		}
 		if err != nil {
-			if hdr == nil {
+			if c.hdr == nil {
 				return nil, fmt.Errorf("load session %s: %w", path, ErrNotSession)
 			}
-			if i == last {
-				warnings = append(warnings, fmt.Sprintf("ignored a truncated last line (%d bytes)", len(data)-ln.start))
-				break
-			}
-			return build(), &CorruptError{Path: path, Line: i + 1, Err: err}
+			l := ln
+			bad, badErr, badNum = &l, err, num
+			continue
 		}
 		good, needNL = ln.next, !ln.terminated
-		if !rec.Time.IsZero() {
-			updated = rec.Time
-		}
-		switch {
-		case hdr == nil:
-			hdr = rec
-			updated = rec.Started
-			if rec.Version > Version {
-				warnings = append(warnings, fmt.Sprintf("the session was written by a newer tick (format %d); unknown lines were skipped", rec.Version))
-			}
-		case rec.Type == typeMessage:
-			hist = append(hist, *rec.Message)
-		case rec.Type == typeTodo:
-			todos = *rec.List
-		case rec.Type == typeCompaction:
-			summary, kept, compactAt = *rec.Summary, rec.Kept, len(hist)
-			marks = append(marks, len(hist))
-			compacts++
-		}
+		c.add(rec)
 	}
-	if hdr == nil {
+	if readErr != nil {
+		return nil, fmt.Errorf("load session %s: %w", path, readErr)
+	}
+	if c.hdr == nil {
 		return nil, fmt.Errorf("load session %s: %w", path, ErrNotSession)
 	}
-	return build(), nil
+	if bad != nil {
+		c.warnings = append(c.warnings, fmt.Sprintf("ignored a truncated last line (%d bytes)", lr.off-bad.start))
+	}
+	return &parsed{loaded: c.loaded(path), good: good, needNL: needNL}, nil
 }
 
 // decodeLine decodes and checks one non-blank line. first says whether it

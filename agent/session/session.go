@@ -23,6 +23,7 @@
 //	{"type":"message","time":"…","message":{provider.Message}}
 //	{"type":"todo","time":"…","list":{todo.List}}
 //	{"type":"compaction","time":"…","summary":"…","kept":[provider.Message…]}
+//	{"type":"model","time":"…","model":"…"}
 //
 // The header comes first. A message line records one complete message
 // appended to the conversation; a todo line the whole list after a change;
@@ -45,6 +46,18 @@
 // continues a session, cuts a truncated last line off the file before it
 // appends, and continues a file damaged in the middle in a new file (see
 // Open).
+//
+// # Locks and untrusted files
+//
+// A Store holds an exclusive flock on its file while it is open, so two
+// ticks never write one session: Open of a session open elsewhere fails at
+// once with a *LockedError naming the other process (its pid is in
+// <file>.lock while it holds the lock), and Fork copies such a session
+// into a new file instead. The kernel drops a lock when its process dies,
+// so a killed tick never blocks a session. Session files are opened
+// without following symbolic links, and read line by line, never whole:
+// Load and Open skip a line over 64 MiB (with a warning), List reads only
+// the first 64 KiB of a line, so a huge line costs the cap, not its size.
 package session
 
 import (
@@ -95,7 +108,7 @@ type Info struct {
 	ID        string    // short id, unique in the workspace
 	Path      string    // the session file
 	Workspace string    // absolute workspace directory
-	Model     string    // model named when the session was created
+	Model     string    // the model in use: the header's, or the last model line's
 	Started   time.Time // when it was created
 	Updated   time.Time // time of its last complete line
 	// FirstPrompt is the first line of the first user message, at most
@@ -144,7 +157,14 @@ const (
 	typeMessage    = "message"
 	typeTodo       = "todo"
 	typeCompaction = "compaction"
+	typeModel      = "model" // the user switched models (/model)
 )
+
+type modelLine struct {
+	Type  string    `json:"type"`
+	Time  time.Time `json:"time"`
+	Model string    `json:"model"`
+}
 
 type headerLine struct {
 	Type      string    `json:"type"`

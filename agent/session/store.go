@@ -22,13 +22,26 @@ import (
 // write call followed by fsync, done before the method returns. A failed
 // write is cut off the file again, so the file keeps only whole lines.
 // Its methods are safe for concurrent use.
+//
+// A Store holds an exclusive lock on its file (flock) until Close, so a
+// second tick cannot open the same session (Open fails with a
+// *LockedError); the kernel drops the lock when the process dies.
 type Store struct {
 	id, path string
 
-	mu     sync.Mutex
-	f      *os.File
-	size   int64 // bytes of complete lines in the file
-	closed bool
+	mu      sync.Mutex
+	f       File
+	pidFile string // the lock's pid file, removed on Close ("" if none)
+	size    int64  // bytes of complete lines in the file
+	closed  bool
+}
+
+// File is what a Store writes to; *os.File implements it.
+type File interface {
+	io.Writer
+	Sync() error
+	Truncate(size int64) error
+	Close() error
 }
 
 // ID returns the session's short id.
@@ -62,6 +75,11 @@ func (s *Store) Compaction(summary string, kept []provider.Message) error {
 	return s.write("a compaction", compactionLine{Type: typeCompaction, Time: now(), Summary: summary, Kept: kept})
 }
 
+// Model records that the conversation goes on with another model.
+func (s *Store) Model(name string) error {
+	return s.write("the model", modelLine{Type: typeModel, Time: now(), Model: name})
+}
+
 // Close closes the file. Later writes fail; a second Close does nothing.
 func (s *Store) Close() error {
 	s.mu.Lock()
@@ -70,6 +88,9 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
+	if s.pidFile != "" {
+		_ = os.Remove(s.pidFile) // while the lock is still held
+	}
 	if err := s.f.Close(); err != nil {
 		return fmt.Errorf("close session %s: %w", s.path, err)
 	}
@@ -148,7 +169,7 @@ func create(wsDir string, h headerLine) (*Store, error) {
 		}
 		h.ID = id
 		path = filepath.Join(wsDir, h.Started.Format("20060102T150405Z")+"-"+id+".jsonl")
-		f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
+		f, err = openFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o600)
 		if err == nil {
 			break
 		}
@@ -158,6 +179,9 @@ func create(wsDir string, h headerLine) (*Store, error) {
 	}
 	st := &Store{id: h.ID, path: path, f: f}
 	err := f.Chmod(0o600) // whatever the umask
+	if err == nil {
+		st.pidFile, err = lock(f, path)
+	}
 	if err == nil {
 		err = st.write("the header", h)
 	}
@@ -189,24 +213,33 @@ func syncDir(dir string) {
 // number, and the Store's ID differs from Loaded.Info.ID. The error is nil
 // in that case; it is non-nil (with nil results) only when nothing can be
 // continued: the file cannot be read or written, or is not a session.
+//
+// A session open in another tick is not touched: Open fails at once with a
+// *LockedError naming that process (Fork copies such a session instead).
+// The file is read line by line, never whole, and never through a
+// symbolic link.
 func Open(path string) (*Store, *Loaded, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	f, err := openFile(path, os.O_RDWR|os.O_APPEND)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open session %s: %w", path, err)
 	}
-	data, err := io.ReadAll(f)
+	pidFile, err := lock(f, path)
 	if err != nil {
 		_ = f.Close()
-		return nil, nil, fmt.Errorf("open session %s: %w", path, err)
+		return nil, nil, err
 	}
-	p, perr := parse(data, path)
+	release := func() {
+		_ = os.Remove(pidFile)
+		_ = f.Close()
+	}
+	p, perr := parse(f, path)
 	if p == nil {
-		_ = f.Close()
+		release()
 		return nil, nil, perr
 	}
 	ld := p.loaded
 	if perr != nil {
-		_ = f.Close()
+		release()
 		st, err := continueDamaged(path, ld)
 		if err != nil {
 			return nil, nil, fmt.Errorf("open session %s: %v; continue it in a new file: %w", path, perr, err)
@@ -215,23 +248,23 @@ func Open(path string) (*Store, *Loaded, error) {
 			fmt.Sprintf("continuing in the new session %s; the damaged file is left as it was", st.ID()))
 		return st, ld, nil
 	}
-	st := &Store{id: ld.Info.ID, path: path, f: f, size: int64(p.good)}
-	if p.good < len(data) {
-		if err := f.Truncate(int64(p.good)); err != nil {
-			_ = f.Close()
+	st := &Store{id: ld.Info.ID, path: path, f: f, pidFile: pidFile, size: p.good}
+	if fi, err := f.Stat(); err == nil && p.good < fi.Size() {
+		if err := f.Truncate(p.good); err != nil {
+			release()
 			return nil, nil, fmt.Errorf("open session %s: cut off the truncated last line: %w", path, err)
 		}
 	}
 	if p.needNL {
 		if _, err := f.Write([]byte("\n")); err != nil {
-			_ = f.Close()
+			release()
 			return nil, nil, fmt.Errorf("open session %s: end the last line: %w", path, err)
 		}
 		st.size++
 	}
 	_ = f.Chmod(0o600)
 	if err := f.Sync(); err != nil {
-		_ = f.Close()
+		release()
 		return nil, nil, fmt.Errorf("open session %s: sync: %w", path, err)
 	}
 	return st, ld, nil
@@ -270,4 +303,83 @@ func continueDamaged(path string, ld *Loaded) (*Store, error) {
 		}
 	}
 	return st, nil
+}
+
+// Fork copies the session at path into a new session file in the same
+// directory (header field "from" names the original) and returns a Store
+// for the copy: for continuing a session that is open in another tick,
+// which keeps its own file. The original is only read, and needs no lock.
+// Loaded describes the original; Loaded.Warnings says it was forked.
+func Fork(path string) (*Store, *Loaded, error) {
+	ld, err := Load(path)
+	if ld == nil {
+		return nil, nil, fmt.Errorf("fork session %s: %w", path, err)
+	}
+	if err != nil {
+		ld.Warnings = append(ld.Warnings, err.Error())
+	}
+	st, err := continueDamaged(path, ld)
+	if err != nil {
+		return nil, nil, fmt.Errorf("fork session %s: %w", path, err)
+	}
+	ld.Warnings = append(ld.Warnings, fmt.Sprintf("forked session %s into the new session %s; the original is left as it was", ld.Info.ID, st.ID()))
+	return st, ld, nil
+}
+
+// LockedError is returned by Open for a session file that another tick
+// has open. PID is that process (0 when it could not be read).
+type LockedError struct {
+	Path string
+	PID  int
+}
+
+// Error names the file and the process.
+func (e *LockedError) Error() string {
+	who := "another tick"
+	if e.PID > 0 {
+		who = fmt.Sprintf("another tick (pid %d)", e.PID)
+	}
+	return fmt.Sprintf("session %s is open in %s", e.Path, who)
+}
+
+// Unwrap makes errors.Is(err, ErrLocked) true.
+func (e *LockedError) Unwrap() error { return ErrLocked }
+
+// ErrLocked is wrapped by every *LockedError.
+var ErrLocked = errors.New("the session is open in another tick")
+
+// lock takes the exclusive lock of the session file f at path and writes
+// this process's pid next to it (path + ".lock"), for a second tick's
+// error message; it returns that file's path. It fails with a
+// *LockedError when another open file holds the lock.
+func lock(f *os.File, path string) (pidFile string, err error) {
+	ok, err := tryLock(f)
+	if err != nil {
+		return "", fmt.Errorf("lock session %s: %w", path, err)
+	}
+	pidFile = path + ".lock"
+	if !ok {
+		return "", &LockedError{Path: path, PID: readPID(pidFile)}
+	}
+	pf, err := openFile(pidFile, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+	if err != nil {
+		return "", nil // the lock holds; only the pid goes unsaid
+	}
+	_, _ = fmt.Fprintf(pf, "%d\n", os.Getpid())
+	_ = pf.Close()
+	return pidFile, nil
+}
+
+// readPID reads the pid a lock holder wrote; 0 when there is none.
+func readPID(pidFile string) int {
+	f, err := openFile(pidFile, os.O_RDONLY)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	var pid int
+	if _, err := fmt.Fscan(io.LimitReader(f, 32), &pid); err != nil || pid <= 0 {
+		return 0
+	}
+	return pid
 }

@@ -141,7 +141,7 @@ func (b *Bash) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	readDone := make(chan struct{})
 	go func() {
 		defer close(readDone)
-		_, _ = io.Copy(out, pr)
+		_, _ = io.Copy(progressTo(ctx, out), pr) // live to the front-end too
 	}()
 	waitDone := make(chan error, 1)
 	exited := make(chan struct{})

@@ -128,13 +128,17 @@ func TestWriteFileErrors(t *testing.T) {
 	root := ws.Root()
 	mustWrite(t, filepath.Join(root, "dir", "x"), "x")
 	mustWrite(t, filepath.Join(root, "file"), "x")
+	// A second temporary directory, outside the workspace: a write that
+	// breaks confinement lands there and is removed with it.
+	outside := filepath.Join(t.TempDir(), "should-not-exist.txt")
+	outsideArgs, _ := json.Marshal(map[string]string{"path": outside, "content": "x"})
 	tests := []struct{ name, args, want string }{
 		{"malformed JSON", `{"path":"a.txt","content":"x`, `invalid arguments for write_file: malformed JSON`},
 		{"missing content", `{"path":"a.txt"}`, `"content" is required (got "path"); expected {"path": "...", "content": "..."}`},
 		{"content not a string", `{"path":"a.json","content":{"a":1}}`, `"content" must be a string, not an object`},
 		{"missing path", `{"content":"x"}`, `"path" is required`},
 		{"outside", `{"path":"../x.txt","content":"x"}`, `path "../x.txt" is outside the workspace ` + root},
-		{"absolute outside", `{"path":"/tmp/tick-should-not-exist.txt","content":"x"}`, `is outside the workspace`},
+		{"absolute outside", string(outsideArgs), `is outside the workspace`},
 		{"a directory", `{"path":"dir","content":"x"}`, `write file "dir": it is a directory`},
 		{"below a file", `{"path":"file/x.txt","content":"x"}`, `write file "file/x.txt"`},
 	}
@@ -150,7 +154,7 @@ func TestWriteFileErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := os.Stat("/tmp/tick-should-not-exist.txt"); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(outside); !errors.Is(err, os.ErrNotExist) {
 		t.Error("a file was written outside the workspace")
 	}
 }

@@ -433,9 +433,9 @@ func TestHangEndsWhenClientGoesAway(t *testing.T) {
 }
 
 func TestRawReplay(t *testing.T) {
-	raw, err := os.ReadFile("../../../shared/fixtures/openai-recorded/tool-call-in-role-chunk.sse")
+	raw, err := os.ReadFile("../testdata/openai-recorded/tool-call-in-role-chunk.sse")
 	if err != nil {
-		t.Skipf("fixture not available: %v", err)
+		t.Fatalf("read the recorded fixture: %v", err)
 	}
 	srv := providertest.New(t)
 	srv.Enqueue(providertest.Reply{Raw: raw})

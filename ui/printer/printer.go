@@ -72,10 +72,17 @@ func New(stdout, stderr io.Writer, opts Options) *Printer {
 
 // turn is the state of one Run in text mode.
 type turn struct {
-	pending   strings.Builder // top-level answer text streamed since the last AssistantDone
-	last      string          // text of the last top-level AssistantDone
-	final     bool            // the final answer was written
-	reasoning strings.Builder // verbose: reasoning waiting to be shown
+	pending   strings.Builder      // top-level answer text streamed since the last AssistantDone
+	last      string               // text of the last top-level AssistantDone
+	final     bool                 // the final answer was written
+	reasoning strings.Builder      // verbose: reasoning waiting to be shown
+	live      map[string]*liveTool // verbose: running calls' output shown so far
+}
+
+// liveTool is how much of a running call's output (ToolOutput) was shown.
+type liveTool struct {
+	seen    int64  // bytes of output accounted for
+	partial string // the start of a line not ended yet
 }
 
 // Run reads events until the channel closes and returns the turn's TurnEnd
@@ -189,7 +196,12 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 			line += "  " + s
 		}
 		p.progress("", line)
+	case agent.ToolOutput:
+		if p.opts.Verbose {
+			p.toolOutput(t, ind, e)
+		}
 	case agent.ToolEnd:
+		delete(t.live, e.ID)
 		p.toolEnd(ind, e)
 	case agent.TodoUpdate:
 		if p.used {
@@ -258,6 +270,42 @@ func (p *Printer) toolEnd(ind string, e agent.ToolEnd) {
 	p.progress(ind, line)
 	if p.opts.Verbose {
 		p.progress(ind+"    ", p.dim(head(e.Output, 5)))
+	}
+}
+
+// toolOutput writes the complete lines a running call printed since its
+// last ToolOutput, dimmed under its tool line (verbose). Output that never
+// reached a tail (a flood between two events) is said to be skipped.
+func (p *Printer) toolOutput(t *turn, ind string, e agent.ToolOutput) {
+	if t.live == nil {
+		t.live = map[string]*liveTool{}
+	}
+	lt := t.live[e.ID]
+	if lt == nil {
+		lt = &liveTool{}
+		t.live[e.ID] = lt
+	}
+	n := e.Total - lt.seen
+	if n <= 0 {
+		return
+	}
+	lt.seen = e.Total
+	text := e.Tail
+	if n < int64(len(text)) {
+		text = text[len(text)-int(n):]
+	} else if skipped := n - int64(len(text)); skipped > 0 {
+		lt.partial = ""
+		p.progress(ind+"    ", p.dim(fmt.Sprintf("… %d bytes of output skipped", skipped)))
+	}
+	text = lt.partial + text
+	i := strings.LastIndexByte(text, '\n')
+	if i < 0 {
+		lt.partial = text[max(len(text)-agent.OutputTailMax, 0):]
+		return
+	}
+	lt.partial = text[i+1:]
+	for _, l := range strings.Split(text[:i], "\n") {
+		p.progress(ind+"    ", p.dim("│ "+strings.TrimRight(l, "\r")))
 	}
 }
 

@@ -195,6 +195,32 @@ func TestRunText(t *testing.T) {
 			wantReason: agent.ReasonDone,
 		},
 		{
+			name: "verbose streams a running command's output lines",
+			opts: printer.Options{Verbose: true},
+			events: []agent.Event{
+				agent.ToolStart{ID: "c1", Name: "bash", Summary: "make"},
+				agent.ToolOutput{ID: "c1", Tail: "building a\nbuil", Total: 15},
+				agent.ToolOutput{ID: "c1", Tail: "building a\nbuilding b\n", Total: 22},
+				agent.ToolOutput{ID: "c1", Tail: "step 9\n", Total: 1000},
+				agent.ToolOutput{ID: "c1", Tail: "step 9\n", Total: 1000},
+				agent.ToolEnd{ID: "c1", Name: "bash", Output: "ok\nexit status 0\n"},
+				agent.TurnEnd{Reason: agent.ReasonDone},
+			},
+			wantErr:    "→ bash  make\n    │ building a\n    │ building b\n    … 971 bytes of output skipped\n    │ step 9\n  ✓ 0.0s\n    ok\n    exit status 0\n",
+			wantReason: agent.ReasonDone,
+		},
+		{
+			name: "without verbose a running command's output is not shown",
+			events: []agent.Event{
+				agent.ToolStart{ID: "c1", Name: "bash", Summary: "make"},
+				agent.ToolOutput{ID: "c1", Tail: "building a\n", Total: 11},
+				agent.ToolEnd{ID: "c1", Name: "bash", Output: "ok\nexit status 0\n"},
+				agent.TurnEnd{Reason: agent.ReasonDone},
+			},
+			wantErr:    "→ bash  make\n  ✓ 0.0s\n",
+			wantReason: agent.ReasonDone,
+		},
+		{
 			name: "colour wraps the marks in ANSI codes",
 			opts: printer.Options{Color: true},
 			events: []agent.Event{

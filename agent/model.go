@@ -1,0 +1,63 @@
+package agent
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/tick-agent/tick/agent/compact"
+)
+
+// ModelRecorder is what a Recorder may also implement to save a change of
+// model with the session (so that resuming keeps it).
+type ModelRecorder interface {
+	Model(name string) error
+}
+
+// SetModel switches the model the agent asks from the next request on
+// (a running turn keeps its current request). window is the new model's
+// context size in tokens; 0 picks it from the model name. The change is
+// recorded when the Recorder is a ModelRecorder.
+func (a *Agent) SetModel(name string, window int) error {
+	name = strings.TrimSpace(name)
+	if name == "" {
+		return errors.New("set the model: the name is empty")
+	}
+	a.mu.Lock()
+	a.model, a.modelWindow, a.modelSet = name, window, true
+	a.mu.Unlock()
+	if r, ok := a.cfg.Recorder.(ModelRecorder); ok {
+		if err := r.Model(name); err != nil {
+			return fmt.Errorf("set the model: %w", err)
+		}
+	}
+	return nil
+}
+
+// ModelName returns the model the next request asks for ("" means the
+// client's default).
+func (a *Agent) ModelName() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.modelNameLocked()
+}
+
+func (a *Agent) modelNameLocked() string {
+	if a.modelSet {
+		return a.model
+	}
+	return a.cfg.ModelName
+}
+
+// window returns the model's context window in tokens.
+func (a *Agent) window() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch {
+	case a.modelSet && a.modelWindow > 0:
+		return a.modelWindow
+	case !a.modelSet && a.cfg.ContextWindow > 0:
+		return a.cfg.ContextWindow
+	}
+	return compact.Window(a.modelNameLocked())
+}

@@ -1,0 +1,17 @@
+//go:build !unix
+
+package session
+
+import "os"
+
+// openFile opens a session file (this system has no O_NOFOLLOW).
+func openFile(path string, flag int, perm ...os.FileMode) (*os.File, error) {
+	mode := os.FileMode(0o600)
+	if len(perm) > 0 {
+		mode = perm[0]
+	}
+	return os.OpenFile(path, flag, mode)
+}
+
+// tryLock does nothing on this system: sessions are not locked.
+func tryLock(*os.File) (bool, error) { return true, nil }

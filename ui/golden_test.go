@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/todo"
+)
+
+// Golden-file tests of the rendered parts that matter: the todo panel, the
+// status bar and the approval dialog, with their styles, beside the
+// strings.Contains checks, so a layout change shows as a diff. Run
+// `go test ./ui -run Golden -update` after a deliberate change and review
+// the diff of testdata/.
+
+// goldenT0 is the fixed clock of the golden tests.
+var goldenT0 = time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
+
+// goldenPanel is a panel with a list in every state, its second item
+// running for 75 s with 4 tool calls.
+func goldenPanel() *panel {
+	st := DefaultStyles(true)
+	p := newPanel(&st)
+	list := todo.List{Goal: "Make utils.py production-ready", Items: []todo.Item{
+		{ID: "1", Text: "Add type hints", Status: todo.Completed, Note: "14 functions annotated"},
+		{ID: "2", Text: "Add docstrings to every public function", Status: todo.InProgress, ActiveForm: "Adding docstrings"},
+		{ID: "3", Text: "Add a main guard", Status: todo.Pending},
+		{ID: "4", Text: "Add a CLI", Status: todo.Cancelled, Note: "not wanted"},
+	}}
+	p.turnStart(goldenT0)
+	p.update(list, goldenT0)
+	for range 4 {
+		p.toolCall()
+	}
+	p.now = goldenT0.Add(75 * time.Second)
+	return p
+}
+
+func TestGoldenPanel(t *testing.T) {
+	tests := []struct {
+		name string
+		w, h int
+	}{
+		{"wide", 56, 12},
+		{"narrow", 40, 12},
+		{"short", 56, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			golden.RequireEqual(t, strings.Join(goldenPanel().view(tt.w, tt.h, "⠋"), "\n"))
+		})
+	}
+	t.Run("summary", func(t *testing.T) {
+		p := goldenPanel()
+		p.turnEnd(p.now)
+		golden.RequireEqual(t, p.summary(100))
+	})
+}
+
+func TestGoldenStatusBar(t *testing.T) {
+	st := DefaultStyles(true)
+	bar := newStatusStyles(&st)
+	base := statusInfo{model: "gpt-4.1-mini", workspace: "~/src/tick", tokens: 12345}
+	running := base
+	running.running, running.act, running.tool, running.spin, running.elapsed = true, actTool, "bash", "⠋", 83*time.Second
+	running.queued, running.steering = 1, 2
+	estimated := base
+	estimated.estimated, estimated.notice = true, "ctrl+c again to quit"
+	tests := []struct {
+		name string
+		info statusInfo
+		w    int
+	}{
+		{"idle", base, 120},
+		{"running", running, 120},
+		{"running-narrow", running, 60},
+		{"notice", estimated, 80},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			golden.RequireEqual(t, statusView(bar, tt.info, tt.w))
+		})
+	}
+}
+
+func TestGoldenDialog(t *testing.T) {
+	st := DefaultStyles(true)
+	keys := DefaultKeyMap()
+	long := "go test ./... && " + strings.Repeat("echo a long command that wraps; ", 12) + "rm -rf ./build"
+	diff := "--- a/utils.py\n+++ b/utils.py\n@@ -1,3 +1,4 @@\n def f(x):\n-    return x\n+    \"\"\"Return x.\"\"\"\n+    return x\n"
+	tests := []struct {
+		name string
+		req  agent.ApprovalRequest
+		w, h int
+	}{
+		{"bash", agent.ApprovalRequest{ID: "1", Tool: "bash", Summary: "go test ./...", Detail: "go test ./...", Scope: "go test …"}, 80, 20},
+		{"bash-long-small", agent.ApprovalRequest{ID: "2", Tool: "bash", Summary: long, Detail: long, Scope: "go test …"}, 60, 14},
+		{"edit", agent.ApprovalRequest{ID: "3", Tool: "edit_file", Summary: "utils.py", Detail: diff}, 80, 20},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newApproval(&st, tt.req, goldenT0)
+			golden.RequireEqual(t, strings.Join(a.view(&st, keys, tt.w, tt.h), "\n"))
+		})
+	}
+}

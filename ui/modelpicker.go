@@ -1,0 +1,237 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// ModelConfig is what the /model picker needs; set Config.Models to offer
+// it. The functions run off the update loop.
+type ModelConfig struct {
+	// List returns the models the configured server lists.
+	List func() ([]string, error)
+	// Switch makes name the model of the conversation from the next
+	// request (and saves it with the session).
+	Switch func(name string) error
+	// SaveDefault writes name as the default model into the config file;
+	// nil leaves the question out. Path names the file in the question.
+	SaveDefault func(name string) error
+	Path        string
+}
+
+// ModelPickerKeyMap are the /model picker's keys.
+type ModelPickerKeyMap struct {
+	Up, Down key.Binding
+	Pick     key.Binding // use the selected model
+	Close    key.Binding // clear the filter, else close
+	Erase    key.Binding // delete the last character of the filter
+	Yes, No  key.Binding // answer "save as the default?"
+}
+
+// DefaultModelPickerKeyMap returns the /model picker's keys.
+func DefaultModelPickerKeyMap() ModelPickerKeyMap {
+	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
+	return ModelPickerKeyMap{
+		Up:    b(k("up", "ctrl+p"), h("↑", "up")),
+		Down:  b(k("down", "ctrl+n"), h("↓", "down")),
+		Pick:  b(k("enter"), h("enter", "use it")),
+		Close: b(k("esc"), h("esc", "close")),
+		Erase: b(k("backspace"), h("backspace", "erase")),
+		Yes:   b(k("y", "Y"), h("y", "save as default")),
+		No:    b(k("n", "N", "esc", "enter"), h("n", "only this session")),
+	}
+}
+
+// Messages of the picker's commands.
+type (
+	modelsListedMsg struct {
+		models []string
+		err    error
+	}
+	modelSwitchedMsg struct {
+		name string
+		err  error
+	}
+	modelSavedMsg struct {
+		name string
+		err  error
+	}
+)
+
+// modelPicker is the /model dialog: the server's models, filtered as the
+// user types, then the question whether to save the pick as the default.
+type modelPicker struct {
+	keys   ModelPickerKeyMap
+	list   *modelList
+	asking string // the model switched to, while asking "save as default?"
+	busy   string
+}
+
+// openModels is the /model command: it lists the models off the update
+// loop and opens the picker when they arrive.
+func (m *Model) openModels() tea.Cmd {
+	list := m.cfg.Models.List
+	m.note = "listing the models…"
+	return func() tea.Msg {
+		models, err := list()
+		return modelsListedMsg{models, err}
+	}
+}
+
+// handleModelMsg applies the picker's messages; ok is false for others.
+func (m *Model) handleModelMsg(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case modelsListedMsg:
+		m.note = ""
+		switch {
+		case msg.err != nil:
+			m.chat.addNotice("could not list the models: " + msg.err.Error())
+		case len(msg.models) == 0:
+			m.chat.addNotice("the server lists no models")
+		default:
+			m.modelPick = &modelPicker{keys: DefaultModelPickerKeyMap(), list: newModelList(msg.models, m.cfg.Model)}
+			m.input.blur()
+		}
+	case modelSwitchedMsg:
+		return m.modelSwitched(msg), true
+	case modelSavedMsg:
+		if msg.err != nil {
+			m.chat.addNotice("could not save the default model: " + msg.err.Error())
+		} else {
+			m.chat.addNotice(msg.name + " is now the default model (" + m.cfg.Models.Path + ")")
+		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// modelSwitched shows the new model and asks whether to keep it as the
+// default.
+func (m *Model) modelSwitched(msg modelSwitchedMsg) tea.Cmd {
+	p := m.modelPick
+	if msg.err != nil {
+		m.closeModels()
+		m.chat.addNotice("could not switch the model: " + msg.err.Error())
+		return nil
+	}
+	m.cfg.Model = msg.name
+	m.chat.addNotice("model: " + msg.name + " from the next request")
+	if p == nil || m.cfg.Models.SaveDefault == nil {
+		m.closeModels()
+		return nil
+	}
+	p.busy, p.asking = "", msg.name
+	return nil
+}
+
+// modelPickerKey handles a key while the picker is open.
+func (m *Model) modelPickerKey(k tea.KeyPressMsg) tea.Cmd {
+	p := m.modelPick
+	if key.Matches(k, m.keys.Quit) {
+		m.closeModels()
+		return nil
+	}
+	if p.busy != "" {
+		return nil
+	}
+	if p.asking != "" {
+		return m.answerDefault(k)
+	}
+	switch {
+	case key.Matches(k, p.keys.Close):
+		if p.list.filter != "" {
+			p.list.filter = ""
+			p.list.refilter()
+		} else {
+			m.closeModels()
+		}
+	case key.Matches(k, p.keys.Up):
+		p.list.move(-1)
+	case key.Matches(k, p.keys.Down):
+		p.list.move(1)
+	case key.Matches(k, p.keys.Erase):
+		p.list.backspace()
+	case key.Matches(k, p.keys.Pick):
+		name := p.list.selected()
+		if name == "" {
+			return nil
+		}
+		p.busy = "switching to " + name + "…"
+		sw := m.cfg.Models.Switch
+		return func() tea.Msg { return modelSwitchedMsg{name, sw(name)} }
+	case k.Text != "":
+		p.list.typeText(k.Text)
+	}
+	return nil
+}
+
+// answerDefault handles the answer to "save as the default?".
+func (m *Model) answerDefault(k tea.KeyPressMsg) tea.Cmd {
+	p := m.modelPick
+	switch {
+	case key.Matches(k, p.keys.Yes):
+		name, save := p.asking, m.cfg.Models.SaveDefault
+		m.closeModels()
+		return func() tea.Msg { return modelSavedMsg{name, save(name)} }
+	case key.Matches(k, p.keys.No):
+		m.closeModels()
+	}
+	return nil
+}
+
+// closeModels closes the picker and gives the focus back to the input.
+func (m *Model) closeModels() {
+	m.modelPick = nil
+	m.input.focus()
+}
+
+// overlayModels draws the open picker over the area above the input.
+func (m *Model) overlayModels() {
+	if m.modelPick == nil || m.geo.small {
+		return
+	}
+	above := m.geo.chatH + m.geo.pendingH + m.geo.panelH
+	lines := strings.Split(m.frame, "\n")
+	if above <= 0 || above > len(lines) {
+		return
+	}
+	box := strings.Split(m.modelPick.view(m.st, m.help, m.cfg.Model, m.cfg.Models.Path, m.width, above), "\n")
+	for i := range min(len(box), above) {
+		lines[i] = ansi.Truncate(box[i], m.width, "")
+	}
+	m.frame = strings.Join(lines, "\n")
+	m.cursor = nil
+}
+
+// view renders the picker centred in a w×h area.
+func (p *modelPicker) view(st *Styles, hm help.Model, current, path string, w, h int) string {
+	g := st.Glyphs
+	iw := max(min(w-4, dialogMaxWidth), 1)
+	lines := []string{ansi.Truncate(st.DialogTitle.Render("Model")+st.DialogDesc.Render(g.Separator+"now "+current), iw, g.Ellipsis), ""}
+	var keys []key.Binding
+	if p.asking != "" {
+		lines = append(lines, st.DialogText.Render("Also make "+p.asking+" the default in "+path+"?"))
+		keys = []key.Binding{p.keys.Yes, p.keys.No}
+	} else {
+		lines = append(lines, p.list.lines(st, iw, max(h-8, 1))...)
+		keys = []key.Binding{p.keys.Up, p.keys.Down, p.keys.Pick, p.keys.Close}
+	}
+	lines = append(lines, "")
+	if p.busy != "" {
+		lines = append(lines, st.DialogDesc.Render(p.busy))
+	} else {
+		hm.SetWidth(iw)
+		lines = append(lines, hm.ShortHelpView(keys))
+	}
+	for i, l := range lines {
+		l = ansi.Truncate(l, iw, g.Ellipsis)
+		lines[i] = l + strings.Repeat(" ", max(iw-ansi.StringWidth(l), 0))
+	}
+	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, st.DialogBox.Render(strings.Join(lines, "\n")))
+}
