@@ -60,6 +60,8 @@ type config struct {
 
 	// The agent.
 	yolo          bool             // --yolo: approve every tool call
+	plan          bool             // --plan: start in plan mode
+	noReminder    bool             // --completion-reminder=false (else completion_reminder)
 	workspace     string           // -C/--workspace, absolute; default the working directory
 	contextWindow int              // --context-window; 0 picks from the model name
 	envAllow      []string         // --env-allow NAME (repeatable): secrets commands may see
@@ -129,6 +131,8 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 	fs.StringVar(&flags.BaseURL, "base-url", "", "")
 	fs.StringVar(&flags.Provider, "provider", "", "")
 	fs.BoolVar(&c.yolo, "yolo", false, "")
+	fs.BoolVar(&c.plan, "plan", false, "")
+	reminder := fs.Bool("completion-reminder", true, "")
 	fs.StringVar(&c.workspace, "C", "", "")
 	fs.StringVar(&c.workspace, "workspace", "", "")
 	fs.IntVar(&c.contextWindow, "context-window", 0, "")
@@ -186,6 +190,7 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 		return c, usagef("--resume needs a session id (see tick sessions)")
 	}
 	c.prompt = *prompt
+	c.noReminder = !*reminder
 	if fs.NArg() > 0 {
 		switch {
 		case c.cmd != "":
@@ -378,7 +383,8 @@ Flags:
   -p PROMPT            run headless with this prompt ("-" reads stdin)
   --json               with -p: write every event as one JSON line on stdout
   --verbose            with -p: also show the model's text between tool calls,
-                       its reasoning, tool output and token use on stderr
+                       its reasoning, commands' output as it comes, tool
+                       results and token use on stderr
   --model NAME         model name (default: $TICK_MODEL, else the config
                        file's model, else ` + defaultModel + `)
   --provider NAME      a provider of the config file, or a preset: openai,
@@ -393,6 +399,12 @@ Flags:
                        though its name looks like a secret (repeatable)
   --yolo               run commands and file changes without asking; with -p,
                        they are refused unless --yolo is given
+  --plan               plan mode: the model investigates and proposes a plan
+                       without changing anything; with -p the plan is printed
+                       as Markdown after the answer
+  --completion-reminder=false
+                       do not remind the model of open todo items when it
+                       ends its turn (it is reminded once per turn)
   -C, --workspace DIR  the directory tick works in (default: the current one)
   --context-window N   the model's context size in tokens (default: from the
                        model name, 128k when unknown); tick compacts the
@@ -424,7 +436,16 @@ Environment:
   NO_COLOR         set to disable colours in -p progress output
   XDG_CONFIG_HOME  the config file is $XDG_CONFIG_HOME/tick/config.toml
   XDG_STATE_HOME   sessions are saved in $XDG_STATE_HOME/tick/sessions
-                   (default ~/.local/state/tick/sessions)
+                   (default ~/.local/state/tick/sessions), the prompt
+                   history in $XDG_STATE_HOME/tick/history
+
+Keys in the full-screen app (? shows them all):
+  enter sends (steers a running turn), tab completes /commands (queues
+  while a turn runs, never sends on an idle screen), ↑ recalls earlier
+  prompts (kept across restarts), ctrl+r retries a failed turn, esc
+  interrupts, ctrl+o shows a tool's whole output (live while it runs),
+  ctrl+c twice or ctrl+d on an empty input quits. Approval dialogs take
+  y / a / n only after a pause: keys typed while you type go to the input.
 
 Exit status:
   0 the turn finished, 1 it failed (the error is on stderr), 2 bad usage or
@@ -432,6 +453,7 @@ Exit status:
 
 Examples:
   OPENAI_API_KEY=sk-... tick
+  tick "fix the build"
   tick -p "what does main.go do?"
   tick -p "add a --verbose flag and test it" --yolo
   echo "fix the failing test" | tick -p - --yolo --json

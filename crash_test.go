@@ -85,7 +85,7 @@ type crashRun struct {
 
 // command returns the command running tick with args.
 func (c crashRun) command(args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
-	cmd := exec.Command(c.bin, append(args, "--yolo", "-C", c.ws)...)
+	cmd := exec.Command(c.bin, quietReminder(append(args, "--yolo", "-C", c.ws))...)
 	cmd.Env = []string{
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + filepath.Join(c.state, "home"),

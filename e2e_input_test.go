@@ -118,6 +118,12 @@ func TestE2EPaste(t *testing.T) {
 	srv := providertest.New(t)
 	script(t, srv, textStep("Got the paste."))
 	p := startApp(t, srv)
+	// The first frame may be drawn before the program turns bracketed
+	// paste on: a key it answered shows that it is running.
+	p.typeText("x")
+	p.waitUntil("the typed x", func(s string) bool { return strings.Contains(lastLines(s, 3), "› x") })
+	p.send("BSpace")
+	p.waitFor(placeholder)
 	var lines []string
 	for i := range 200 {
 		lines = append(lines, fmt.Sprintf("pasted line %d", i+1))
@@ -228,8 +234,7 @@ func TestE2EPromptArgument(t *testing.T) {
 	srv := providertest.New(t)
 	script(t, srv, textStep("Building fixed."))
 	p := startAppAt(t, srv, t.TempDir(), t.TempDir(), "fix the build")
-	scr := p.waitFor("› fix the build", "Building fixed.")
-	_ = scr
+	p.waitFor("› fix the build", "Building fixed.")
 	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].LastUser() != "fix the build" {
 		t.Fatalf("requests %d, want one with the prompt", len(reqs))
 	}
@@ -258,4 +263,33 @@ func TestE2ELiveOutput(t *testing.T) {
 		return strings.Contains(s, "progress-1") && strings.Contains(s, "progress-5") && strings.Contains(s, "running bash")
 	})
 	p.waitFor("progress-8", "The loop finished.")
+}
+
+// TestE2EApprovalLongCommand: a 500-character command is shown whole: the
+// dialog wraps it, says it scrolls, and pgdn reaches its tail; at 80x24 and
+// 60x20 the answer keys stay on screen.
+func TestE2EApprovalLongCommand(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	cmd := "echo start && " + strings.Repeat("true && ", 60) + "echo DANGER-TAIL"
+	script(t, srv, bashStep(cmd), textStep("Ran it."))
+	p := startApp(t, srv)
+	p.prompt("run the long one")
+	p.waitFor("Allow bash?", "echo start")
+	for _, size := range [][2]int{{80, 24}, {60, 20}} {
+		p.resize(size[0], size[1])
+		p.waitUntil(fmt.Sprintf("the answer keys and the scroll note at %dx%d", size[0], size[1]), func(s string) bool {
+			return strings.Contains(s, "y allow once") && strings.Contains(s, "n deny") && strings.Contains(s, "esc deny") &&
+				strings.Contains(s, "scrolls") && !strings.Contains(s, "DANGER-TAIL")
+		})
+	}
+	time.Sleep(600 * time.Millisecond) // the dialog takes keys after a pause
+	for i := 0; i < 30 && !strings.Contains(p.screen(), "DANGER-TAIL"); i++ {
+		p.send("PageDown")
+		time.Sleep(100 * time.Millisecond)
+	}
+	p.waitFor("DANGER-TAIL", "y allow once")
+	time.Sleep(600 * time.Millisecond)
+	p.send("y")
+	p.waitFor("Ran it.")
 }

@@ -150,3 +150,41 @@ func lastLine(scr string) string {
 	lines := strings.Split(strings.TrimRight(scr, "\n "), "\n")
 	return lines[len(lines)-1]
 }
+
+// TestE2EMention: @ opens a fuzzy picker over the workspace's files
+// (ignored ones left out), tab inserts the path, and on send the file's
+// content goes to the model with the prompt.
+func TestE2EMention(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Text: "read it"})
+	home, ws := t.TempDir(), t.TempDir()
+	for rel, text := range map[string]string{
+		"src/deep/notes.txt":      "the notes say 42",
+		"src/deep/notes.log":      "ignored log",
+		"node_modules/x/notes.js": "dependency",
+		".gitignore":              "*.log\n",
+	} {
+		p := filepath.Join(ws, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := startAppAt(t, srv, home, ws)
+	p.typeText("what is in @notes")
+	p.waitFor("@src/deep/notes.txt", "tab/enter inserts")
+	if scr := p.screen(); strings.Contains(scr, "notes.log") || strings.Contains(scr, "node_modules") {
+		t.Errorf("the picker offers ignored files:\n%s", scr)
+	}
+	p.send("Tab")
+	p.waitFor("› what is in @src/deep/notes.txt")
+	p.typeText("?")
+	p.send("Enter")
+	p.waitFor("attached src/deep/notes.txt", "read it")
+	last := srv.Requests()[0].Last().Content
+	if !strings.Contains(last, "the notes say 42") || !strings.Contains(last, `<file path="src/deep/notes.txt">`) {
+		t.Errorf("the request lacks the attached file:\n%s", last)
+	}
+}

@@ -175,7 +175,7 @@ func (x *extensions) trustProject() (string, error) {
 }
 
 // configure wires the extensions into an agent's config.
-func (x *extensions) configure(acfg *agent.Config, rec *sessionRecorder) {
+func (x *extensions) configure(acfg *agent.Config, rec *session.Recorder) {
 	if x == nil {
 		return
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -27,7 +26,7 @@ const maxStdinPrompt = 10 << 20
 // restored into ag): a line about it and its todo list go to stderr first.
 // rec is the session being saved (may be nil); --verbose names it at the
 // end.
-func runHeadless(cfg config, ag *agent.Agent, rec *sessionRecorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) int {
+func runHeadless(cfg config, ag *agent.Agent, rec *session.Recorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) int {
 	prompt, err := readPrompt(cfg.prompt, stdin)
 	if err != nil {
 		return fail(stderr, err)
@@ -50,41 +49,20 @@ func runHeadless(cfg config, ag *agent.Agent, rec *sessionRecorder, ld *session.
 			}
 		}()
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-
 	pr := printer.New(stdout, stderr, printer.Options{
 		JSON:    cfg.json,
 		Verbose: cfg.verbose,
 		Color:   !cfg.noColor && isTerminal(stderr),
 	})
-	type result struct {
-		end agent.TurnEnd
-		err error
+	out := pr.RunTurn(ag, prompt, sigs)
+	if out.Abandoned {
+		fmt.Fprintln(stderr, "tick: interrupted again; exiting without waiting for the turn to end")
+		return signalExit(out.Signal)
 	}
-	done := make(chan result, 1)
-	events := ag.Run(ctx, prompt)
-	go func() {
-		end, err := pr.Run(events)
-		done <- result{end, err}
-	}()
-	var sig os.Signal
-	for {
-		select {
-		case r := <-done:
-			return headlessExit(r.end, r.err, sig, stderr)
-		case s := <-sigs:
-			if sig != nil {
-				fmt.Fprintln(stderr, "tick: interrupted again; exiting without waiting for the turn to end")
-				return signalExit(s)
-			}
-			sig = s
-			cancel()
-		}
-	}
+	return headlessExit(out.End, out.Err, out.Signal, stderr)
 }
 
 // headlessExit reports how the turn ended and returns the exit code.

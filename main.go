@@ -18,6 +18,7 @@ import (
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/sandbox"
+	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/ui/termsafe"
@@ -133,7 +134,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 
 // newAgent returns an agent for cfg talking to client, saving through rec
 // (nil: nothing is saved), running commands through cfg.runner.
-func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.Agent, error) {
+func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.Agent, error) {
 	mode := agent.ApproveAsk
 	switch {
 	case cfg.yolo:
@@ -148,9 +149,12 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 		Approval:      mode,
 		ContextWindow: cfg.contextWindow,
 		Instructions:  cfg.instructions.Text,
+		Mentions:      true,
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
 		Headless:      cfg.headless,
 		Rules:         cfg.rules,
+
+		NoCompletionReminder: cfg.noReminder || (cfg.settings != nil && !cfg.settings.CompletionReminderOn()),
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface
@@ -159,6 +163,9 @@ func newAgent(cfg config, client agent.Streamer, rec *sessionRecorder) (*agent.A
 	ag, err := agent.New(acfg)
 	if err != nil {
 		return nil, fmt.Errorf("start the agent: %w", err)
+	}
+	if cfg.plan {
+		ag.SetMode(agent.ModePlan)
 	}
 	return ag, nil
 }

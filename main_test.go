@@ -23,8 +23,27 @@ type result struct {
 func tick(t *testing.T, env map[string]string, stdin string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := run(args, strings.NewReader(stdin), &out, &errb, func(k string) string { return env[k] })
+	code := run(quietReminder(args), strings.NewReader(stdin), &out, &errb, func(k string) string { return env[k] })
 	return result{code, out.String(), errb.String()}
+}
+
+// quietReminder turns the completion reminder off for the tests whose
+// scripted models end their turns with items open on purpose (a plan cut
+// short, to resume), unless args say otherwise: the reminder has tests of
+// its own (plan_e2e_test.go, agent/plan_test.go).
+func quietReminder(args []string) []string {
+	for _, a := range args {
+		if strings.HasPrefix(a, "--completion-reminder") {
+			return args
+		}
+	}
+	switch {
+	case len(args) > 0 && strings.Contains(args[0], "/"): // the binary's path
+		return append([]string{args[0]}, quietReminder(args[1:])...)
+	case len(args) > 0 && !strings.HasPrefix(args[0], "-"): // a subcommand runs no turn
+		return args
+	}
+	return append([]string{"--completion-reminder=false"}, args...)
 }
 
 // headless returns the args of a -p run against srv in a fresh workspace,
@@ -367,7 +386,7 @@ func TestHelpAndVersion(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"--help"}, []string{"Usage:", "-p PROMPT", "--json", "--yolo", "OPENAI_API_KEY", "OPENAI_BASE_URL", "TICK_MODEL", "Exit status", "Examples:"}},
+		{[]string{"--help"}, []string{"Usage:", "-p PROMPT", "--json", "--yolo", "OPENAI_API_KEY", "OPENAI_BASE_URL", "TICK_MODEL", "Exit status", "Examples:", `tick [flags] "PROMPT"`, "ctrl+r retries", "tab completes /commands", "ctrl+d on an empty input quits", "after a pause"}},
 		{[]string{"-h"}, []string{"Usage:"}},
 		{[]string{"--version"}, []string{"tick " + version}},
 		{[]string{"-p", "x", "--version"}, []string{"tick " + version}},

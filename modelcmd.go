@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"github.com/tick-agent/tick/agent/mention"
+	"sync"
 	"time"
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
@@ -12,21 +14,6 @@ import (
 
 // listTimeout bounds the /model picker's listing of the models.
 const listTimeout = 20 * time.Second
-
-// Model records a switch of model (/model): in the session file when it
-// exists, else as the model its header will name.
-func (r *sessionRecorder) Model(name string) error {
-	r.mu.Lock()
-	st := r.st
-	if st == nil {
-		r.model = name
-	}
-	r.mu.Unlock()
-	if st == nil {
-		return nil
-	}
-	return st.Model(name)
-}
 
 // useSessionModel carries on with a resumed session's model, unless
 // --model or TICK_MODEL chose one for this run.
@@ -105,4 +92,15 @@ func (ts *tuiSession) switchModel(name string) error {
 	}
 	ts.setModel(name, window)
 	return nil
+}
+
+// workspaceFiles returns the @ picker's file source: an index of the
+// workspace, started on the first @ and grown in the background.
+func workspaceFiles(workspace string) func() ([]string, bool) {
+	var once sync.Once
+	var ix *mention.Index
+	return func() ([]string, bool) {
+		once.Do(func() { ix = mention.NewIndex(workspace) })
+		return ix.Paths()
+	}
 }

@@ -53,3 +53,11 @@ func sandboxPolicy(cfg config, tmp string) sandbox.Policy {
 	}
 	return p
 }
+
+// sandboxStatus is the status bar's line for the command sandbox.
+func sandboxStatus(cfg config) string {
+	if cfg.runner == nil {
+		return ""
+	}
+	return cfg.runner.Status("")
+}

@@ -7,107 +7,14 @@ import (
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
 	"github.com/tick-agent/tick/agent/session"
-	"github.com/tick-agent/tick/provider"
-	"github.com/tick-agent/tick/todo"
 	"github.com/tick-agent/tick/ui/termsafe"
 )
-
-// sessionRecorder saves the conversation as it happens: it is the agent's
-// Recorder. A new session's file is created on the first write, so that a
-// run that never sends a prompt leaves no empty session behind (which
-// `tick -c` would otherwise pick over the last real one). A resumed session
-// appends to the Store that session.Open returned.
-//
-// When the file cannot be created, the first write returns the error (the
-// agent shows it once as a notice) and later writes are dropped silently.
-// Its methods are safe for concurrent use.
-type sessionRecorder struct {
-	dir, workspace, model string // where and for what a new file is created
-
-	mu     sync.Mutex
-	st     *session.Store
-	failed bool // creating the file failed; save nothing more
-	closed bool
-}
-
-// newRecorder returns a recorder that creates a session of workspace in
-// the sessions directory dir on its first write.
-func newRecorder(dir, workspace, model string) *sessionRecorder {
-	return &sessionRecorder{dir: dir, workspace: workspace, model: model}
-}
-
-// store returns the Store to write to, creating it on first use; nil (and
-// maybe an error to report once) when nothing is saved.
-func (r *sessionRecorder) store() (*session.Store, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.st != nil || r.failed || r.closed {
-		return r.st, nil
-	}
-	st, err := session.Create(r.dir, r.workspace, r.model)
-	if err != nil {
-		r.failed = true
-		return nil, fmt.Errorf("not saving this session: %w", err)
-	}
-	r.st = st
-	return st, nil
-}
-
-// Message records one complete message.
-func (r *sessionRecorder) Message(m provider.Message) error {
-	st, err := r.store()
-	if st == nil {
-		return err
-	}
-	return st.Message(m)
-}
-
-// Todo records the todo list after a change.
-func (r *sessionRecorder) Todo(l todo.List) error {
-	st, err := r.store()
-	if st == nil {
-		return err
-	}
-	return st.Todo(l)
-}
-
-// Compaction records a compaction; kept is the new history sent to the
-// model.
-func (r *sessionRecorder) Compaction(summary string, kept []provider.Message) error {
-	st, err := r.store()
-	if st == nil {
-		return err
-	}
-	return st.Compaction(summary, kept)
-}
-
-// ID returns the session's id, or "" while no file exists.
-func (r *sessionRecorder) ID() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.st == nil {
-		return ""
-	}
-	return r.st.ID()
-}
-
-// Close closes the file, if one was created. Later writes are dropped.
-func (r *sessionRecorder) Close() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.closed = true
-	if r.st == nil {
-		return nil
-	}
-	return r.st.Close()
-}
 
 // sessionsDir returns the sessions directory for env and makes sure it
 // exists (mode 0700), so that a problem with it is found before the run.
@@ -128,7 +35,7 @@ func sessionsDir(env func(string) string) (string, error) {
 // on without saving). For --continue and --resume it opens the session,
 // prints its warnings on stderr once, and returns what it loaded; failing
 // to find or open that session is an error.
-func startSession(cfg config, env func(string) string, stderr io.Writer) (*sessionRecorder, *session.Loaded, error) {
+func startSession(cfg config, env func(string) string, stderr io.Writer) (*session.Recorder, *session.Loaded, error) {
 	if !cfg.cont && cfg.resume == "" {
 		if cfg.noSession {
 			return nil, nil, nil
@@ -138,7 +45,7 @@ func startSession(cfg config, env func(string) string, stderr io.Writer) (*sessi
 			fmt.Fprintf(stderr, "tick: not saving this session: %v\n", err)
 			return nil, nil, nil
 		}
-		return newRecorder(dir, cfg.workspace, cfg.model), nil, nil
+		return session.NewRecorder(dir, cfg.workspace, cfg.model), nil, nil
 	}
 	dir, err := session.DefaultDir(env)
 	if err != nil {
@@ -149,7 +56,7 @@ func startSession(cfg config, env func(string) string, stderr io.Writer) (*sessi
 		return nil, nil, err
 	}
 	var (
-		rec *sessionRecorder
+		rec *session.Recorder
 		ld  *session.Loaded
 	)
 	if cfg.noSession {
@@ -171,7 +78,7 @@ func startSession(cfg config, env func(string) string, stderr io.Writer) (*sessi
 		if err != nil {
 			return nil, nil, fmt.Errorf("resume session %s: %w", info.ID, err)
 		}
-		rec, ld = &sessionRecorder{dir: dir, workspace: cfg.workspace, model: cfg.model, st: st}, loaded
+		rec, ld = session.Continue(dir, cfg.workspace, cfg.model, st), loaded
 	}
 	for _, w := range ld.Warnings {
 		fmt.Fprintf(stderr, "tick: session %s: %s\n", info.ID, w)

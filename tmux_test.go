@@ -30,6 +30,7 @@ const screenTimeout = 10 * time.Second
 func startTmux(t *testing.T, env []string, argv ...string) *tmuxPane {
 	t.Helper()
 	needTmux(t)
+	argv = quietReminder(argv)
 	// tmux leaves its socket file behind when the server exits, so it
 	// lives in a directory of its own, removed afterwards. The path stays
 	// short: a socket path has a limit of about 100 bytes.

@@ -36,7 +36,7 @@ import (
 // exits). rec is the session being saved (nil: nothing is saved). The
 // slash command /new and the /sessions picker are wired here (see
 // tuiSession); /compact is built into the app.
-func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionRecorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) int {
+func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Recorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) int {
 	in, out, err := terminals(stdin, stdout)
 	if err != nil {
 		return fail(stderr, err)
@@ -54,6 +54,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		Model:     cfg.model,
 		Workspace: cfg.workspace,
 		Yolo:      cfg.yolo,
+		Sandbox:   sandboxStatus(cfg),
 		Dark:      dark,
 		Version:   version,
 		Commands:  ts.commands(),
@@ -67,6 +68,8 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *sessionReco
 		HistoryFile: cfg.historyFile,
 		Prompt:      cfg.initial,
 		Models:      ts.modelConfig(),
+		Files:       workspaceFiles(cfg.workspace),
+		ConfigPath:  cfg.settings.UserFile,
 	}
 	if cfg.instructionsLine != "" {
 		uc.Notices = append(uc.Notices, cfg.instructionsLine)
@@ -117,8 +120,8 @@ type tuiSession struct {
 
 	mu     sync.Mutex
 	ag     *agent.Agent
-	rec    *sessionRecorder // nil: nothing is saved
-	closed bool             // the app has ended: resume nothing more
+	rec    *session.Recorder // nil: nothing is saved
+	closed bool              // the app has ended: resume nothing more
 }
 
 // commands returns the slash commands for ui.Config.Commands.
@@ -131,7 +134,7 @@ func (ts *tuiSession) commands() map[string]func() tea.Cmd {
 }
 
 // current returns the agent and recorder in use.
-func (ts *tuiSession) current() (*agent.Agent, *sessionRecorder) {
+func (ts *tuiSession) current() (*agent.Agent, *session.Recorder) {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	return ts.ag, ts.rec
@@ -154,9 +157,9 @@ func (ts *tuiSession) close() {
 // session stays on disk for tick -c and --resume.
 func (ts *tuiSession) newSession() tea.Cmd {
 	_, old := ts.current()
-	var rec *sessionRecorder
+	var rec *session.Recorder
 	if old != nil {
-		rec = newRecorder(old.dir, ts.cfg.workspace, ts.model())
+		rec = session.NewRecorder(old.Dir(), ts.cfg.workspace, ts.model())
 	}
 	ag, err := newAgent(ts.config(), ts.client, rec)
 	if err != nil {
@@ -182,10 +185,10 @@ var errNotSaved = errors.New("sessions are not saved in this run")
 // recently used first, marking the one in use.
 func (ts *tuiSession) sessions() ([]ui.SessionInfo, error) {
 	_, rec := ts.current()
-	if rec == nil || rec.dir == "" {
+	if rec == nil || rec.Dir() == "" {
 		return nil, errNotSaved
 	}
-	all, err := session.List(rec.dir, ts.cfg.workspace)
+	all, err := session.List(rec.Dir(), ts.cfg.workspace)
 	if err != nil {
 		return nil, err
 	}
@@ -219,10 +222,10 @@ func (ts *tuiSession) fork(id string) (ui.ResetMsg, error) {
 // switchTo opens session id with open and makes it the conversation in use.
 func (ts *tuiSession) switchTo(id, verb string, open func(string) (*session.Store, *session.Loaded, error)) (ui.ResetMsg, error) {
 	_, old := ts.current()
-	if old == nil || old.dir == "" {
+	if old == nil || old.Dir() == "" {
 		return ui.ResetMsg{}, errNotSaved
 	}
-	info, err := session.Find(old.dir, ts.cfg.workspace, id)
+	info, err := session.Find(old.Dir(), ts.cfg.workspace, id)
 	if err != nil {
 		return ui.ResetMsg{}, fmt.Errorf("find session %s: %w", id, err)
 	}
@@ -236,7 +239,7 @@ func (ts *tuiSession) switchTo(id, verb string, open func(string) (*session.Stor
 	}
 	cfg := ts.config()
 	useSessionModel(&cfg, ld)
-	rec := &sessionRecorder{dir: old.dir, workspace: cfg.workspace, model: cfg.model, st: st}
+	rec := session.Continue(old.Dir(), cfg.workspace, cfg.model, st)
 	ag, err := newAgent(cfg, ts.client, rec)
 	if err == nil {
 		err = ag.Restore(ld.ModelHistory, ld.Todos)

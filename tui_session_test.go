@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/provider/providertest"
 )
@@ -131,7 +132,7 @@ func TestTUISessionPickerFuncs(t *testing.T) {
 	mustRun(t, env, "-p", "greet me please", "--base-url", srv.URL, "-C", ws)
 	first := listSessions(t, state, ws)[0]
 
-	cfg, err := parseConfig([]string{"--base-url", srv.URL, "-C", ws}, func(k string) string { return env[k] })
+	cfg, err := parseConfig(quietReminder([]string{"--base-url", srv.URL, "-C", ws}), func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func TestTUISessionPickerFuncs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := newRecorder(sessionsIn(state), cfg.workspace, cfg.model)
+	rec := session.NewRecorder(sessionsIn(state), cfg.workspace, cfg.model)
 	ag, err := newAgent(cfg, client, rec)
 	if err != nil {
 		t.Fatal(err)

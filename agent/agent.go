@@ -78,6 +78,9 @@ type Config struct {
 	// see package instructions), appended to the system prompt of the
 	// agent and its subagents.
 	Instructions string
+	// Mentions attaches the files and directories a prompt names with
+	// @path to it (see package mention), capped.
+	Mentions bool
 	// MaxRounds caps the model calls of one turn; 0 means 200.
 	MaxRounds int
 	// Recorder, when set, persists every message and todo change.
@@ -85,6 +88,10 @@ type Config struct {
 	// ContextWindow is the model's context size in tokens; 0 picks a
 	// default from the model name. Compaction starts near it.
 	ContextWindow int
+	// NoCompletionReminder turns off the reminder sent once per turn when
+	// the model ends it while todo items are still open
+	// (completion_reminder = false in the configuration).
+	NoCompletionReminder bool
 	// ToolSource, when set, adds tools at the start of every turn (the
 	// tools of MCP servers).
 	ToolSource ToolSource
@@ -114,6 +121,7 @@ type Agent struct {
 	outside    []permission.Rule // commands allowed to run again outside the sandbox
 	lastPrompt int               // tokens of the last request and its answer
 	mode       Mode              // see Mode; guarded by mu
+	plan       planState         // the user's side of the plan; guarded by mu
 	// The model chosen with SetModel (modelSet), replacing
 	// Config.ModelName and Config.ContextWindow; guarded by mu.
 	model       string
@@ -142,7 +150,9 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.MaxRounds <= 0 {
 		cfg.MaxRounds = 200
 	}
-	return &Agent{cfg: cfg, tools: base}, nil
+	a := &Agent{cfg: cfg, tools: base}
+	a.plan.init()
+	return a, nil
 }
 
 // Run starts a turn with the user's prompt and returns its events. The
@@ -215,6 +225,10 @@ func (a *Agent) Steer(text string) (id int, ok bool) {
 	}
 	a.steerSeq++
 	a.steer = append(a.steer, steerMsg{id: a.steerSeq, text: text})
+	select { // a turn paused at a gate goes on with the message
+	case a.plan.resume <- struct{}{}:
+	default:
+	}
 	return a.steerSeq, true
 }
 
@@ -244,5 +258,12 @@ func (a *Agent) Restore(history []provider.Message, list todo.List) error {
 	}
 	a.history = Repair(append([]provider.Message(nil), history...))
 	a.todos = list.Clone()
+	a.plan = planState{}
+	a.plan.init()
+	for _, ev := range Replay(a.history) { // go on counting revisions where the replay ends
+		if up, ok := ev.(TodoUpdate); ok {
+			a.plan.rev = up.Rev
+		}
+	}
 	return nil
 }

@@ -177,6 +177,7 @@ func TestInvalidTodoCorrected(t *testing.T) {
 		calls(call("todo", `{"items":[{"id":"1","text":"A","status":"cancelled"}]}`)),
 		calls(call("todo", `{"items":[{"id":"1","text":"A","status":"in_progress"},{"id":"2","text":"B","status":"pending"}]}`)),
 		providertest.Reply{Text: "ok"},
+		providertest.Reply{Text: "ok"}, // after the reminder of the open items
 	)
 	evs := h.run("plan")
 	if te := end(t, evs); te.Reason != agent.ReasonDone {

@@ -79,7 +79,11 @@ func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approv
 	}
 	gitWrite := fileTools[c.Name] && inGit(subject)
 	mode := l.a.cfg.Approval
-	if !gitWrite {
+	every := alwaysAsk(ap) // plan mode's bash: it runs read-only in the sandbox, or asks every time
+	if every && l.confined(ctx) {
+		return "", true
+	}
+	if !gitWrite && !every {
 		if mode == ApproveAll || l.allowedByRule(c.Name, subject) || l.autoAllows(ctx, c.Name) {
 			return "", true
 		}
@@ -102,7 +106,7 @@ func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approv
 	if !ok {
 		return msg, false
 	}
-	if ans.Always && !gitWrite {
+	if ans.Always && !gitWrite && !every {
 		l.a.mu.Lock()
 		l.a.approved = append(l.a.approved, scope)
 		l.a.mu.Unlock()

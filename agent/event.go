@@ -68,9 +68,12 @@ type ToolEnd struct {
 }
 
 // TodoUpdate carries the whole todo list after an accepted todo call, or
-// after a session restore. The list is the receiver's own copy.
+// after a session restore. The list is the receiver's own copy. Rev is the
+// list's revision, counted up on every change (todo calls and the user's
+// edits); a front-end that applied a newer revision ignores older ones.
 type TodoUpdate struct {
 	List todo.List `json:"list"`
+	Rev  int       `json:"rev,omitempty"`
 }
 
 // Subagent wraps an event of a child loop started by the task tool whose

@@ -59,8 +59,12 @@ type Hooks interface {
 }
 
 // ErrPromptBlocked ends a turn whose prompt a user_prompt_submit hook
-// blocked; the TurnEnd's error carries the hook's message.
+// blocked; the TurnEnd's error carries the hook's message and its Kind is
+// KindPromptBlocked. The prompt is not added to the conversation.
 var ErrPromptBlocked = errors.New("prompt blocked by a user_prompt_submit hook")
+
+// KindPromptBlocked is the TurnEnd.Kind of a prompt a hook blocked.
+const KindPromptBlocked ErrorKind = "prompt_blocked"
 
 // extraTools returns the tool source's tools for this turn, reporting its
 // notes as Notice events.

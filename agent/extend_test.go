@@ -100,7 +100,7 @@ func TestPromptHookBlocksThePrompt(t *testing.T) {
 	}}
 	h := newHarness(t, func(c *agent.Config) { c.Hooks = hooks })
 	te := end(t, h.run("my password is hunter2"))
-	if te.Reason != agent.ReasonError || !errors.Is(te.Err, agent.ErrPromptBlocked) || !strings.Contains(te.Error, "no secrets in prompts") {
+	if te.Reason != agent.ReasonError || te.Kind != agent.KindPromptBlocked || !errors.Is(te.Err, agent.ErrPromptBlocked) || !strings.Contains(te.Error, "no secrets in prompts") {
 		t.Fatalf("TurnEnd %+v, want the prompt blocked with the hook's message", te)
 	}
 	if n := len(h.srv.Requests()); n != 0 {
@@ -149,5 +149,27 @@ func TestToolSourceJoinsTheTurn(t *testing.T) {
 	}
 	if got := reqs[1].Last().Content; got != `echoed {"text":"a"}` {
 		t.Fatalf("tool result %q", got)
+	}
+}
+
+func TestSubagentGetsTheSourceTools(t *testing.T) {
+	h := newHarness(t, func(c *agent.Config) { c.ToolSource = extraSource{} })
+	h.srv.Enqueue(
+		calls(call("task", `{"description":"echo","prompt":"echo b"}`)),
+		calls(call("mcp__x__echo", `{"text":"b"}`)),
+		providertest.Reply{Text: "child done"},
+		providertest.Reply{Text: "parent done"},
+	)
+	end(t, h.run("delegate"))
+	reqs := h.srv.Requests()
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4", len(reqs))
+	}
+	child := strings.Join(reqs[1].Tools, ",")
+	if !strings.Contains(child, "mcp__x__echo") || strings.Contains(child, "todo") {
+		t.Fatalf("the subagent was offered %s", child)
+	}
+	if got := reqs[2].Last().Content; got != `echoed {"text":"b"}` {
+		t.Fatalf("the subagent's MCP result %q", got)
 	}
 }

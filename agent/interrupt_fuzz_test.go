@@ -144,7 +144,7 @@ func interruptRun(t *testing.T, srv *providertest.Server, client *provider.Clien
 	t.Cleanup(func() { killWith(marker) })
 	srv.SetFunc(fuzzScript(marker))
 	errsBefore := len(srv.Errors())
-	ag, err := agent.New(agent.Config{Model: client, ModelName: "test-model", Workspace: t.TempDir(), Approval: agent.ApproveAsk})
+	ag, err := agent.New(agent.Config{Model: client, ModelName: "test-model", Workspace: t.TempDir(), Approval: agent.ApproveAsk, NoCompletionReminder: true}) // its follow-up answers with items open
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,13 +31,15 @@ type loop struct {
 	emit      func(Event) // sends an event of this loop (wrapped for a subagent)
 	raw       func(Event) // sends an event to the front-end as is
 	maxRounds int
-	child     bool // a subagent: no steering, no nag, no recorder
+	child     bool         // a subagent: no steering, no nag, no recorder
+	extra     []tools.Tool // the ToolSource's tools of this turn (MCP), also a subagent's
 
 	mu   *sync.Mutex         // guards *hist
 	hist *[]provider.Message // the conversation, without the system prompt
 
 	sinceTodo     int  // consecutive tool rounds without a todo call
 	compactFailed bool // a compaction failed this turn; do not retry every round
+	reminded      bool // the model was reminded of open items this turn
 
 	approvalWait time.Duration // time the current call waited for the user
 }
@@ -49,11 +51,11 @@ func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
 		a.mu.Lock()
 		a.failed = false // a refused prompt is nothing to retry
 		a.mu.Unlock()
-		a.finish(out, TurnEnd{Reason: ReasonError, Err: err})
+		a.finish(out, TurnEnd{Reason: ReasonError, Err: err, Kind: KindPromptBlocked})
 		return
 	}
 	l.addTools(ctx)
-	l.add(provider.Message{Role: provider.RoleUser, Content: prompt})
+	l.add(provider.Message{Role: provider.RoleUser, Content: a.withMentions(prompt, l.emit)})
 	a.runParent(ctx, l, out)
 }
 
@@ -74,8 +76,8 @@ func (a *Agent) parentLoop(out chan<- Event) *loop {
 // addTools gives a parent loop its tools: the base ones, todo, task and
 // the extra tools (MCP).
 func (l *loop) addTools(ctx context.Context) {
-	l.tools = append(append([]tools.Tool(nil), l.a.tools...), &todoTool{l: l}, &taskTool{l: l})
-	l.tools = append(l.tools, l.extraTools(ctx)...)
+	l.extra = l.extraTools(ctx)
+	l.tools = l.toolsFor(l.a.Mode())
 }
 
 // runParent runs a parent loop to its end, runs the stop hook and ends the
@@ -97,7 +99,9 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 			return TurnEnd{Reason: ReasonError, Err: fmt.Errorf("%w: stopped after %d model calls; send a message to continue", errRoundCap, l.maxRounds)}
 		}
 		if !l.child {
+			l.tools = l.toolsFor(l.a.Mode())
 			l.deliverSteers()
+			l.deliverPlanEdits()
 			l.maybeCompact(ctx)
 		}
 		msg, err := l.stream(ctx)
@@ -108,13 +112,20 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 			return TurnEnd{Reason: ReasonError, Err: err}
 		}
 		if len(msg.ToolCalls) == 0 {
+			if l.finalAnswer() {
+				continue
+			}
 			return TurnEnd{Reason: ReasonDone}
 		}
+		before := l.a.Todos()
 		usedTodo := l.dispatch(ctx, msg.ToolCalls)
 		if ctx.Err() != nil {
 			return TurnEnd{Reason: ReasonInterrupted}
 		}
 		l.nag(usedTodo)
+		if usedTodo && !l.gate(ctx, before) {
+			return TurnEnd{Reason: ReasonInterrupted}
+		}
 	}
 }
 
@@ -164,18 +175,24 @@ func (l *loop) add(m provider.Message) {
 // messages returns the request messages: the system prompt and a copy of
 // the conversation.
 func (l *loop) messages() []provider.Message {
+	system := l.system
+	if !l.child && l.a.Mode() == ModePlan { // before l.mu: it may be a.mu
+		system += "\n" + planModePrompt
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	msgs := make([]provider.Message, 0, len(*l.hist)+1)
-	msgs = append(msgs, provider.Message{Role: provider.RoleSystem, Content: l.system})
+	msgs = append(msgs, provider.Message{Role: provider.RoleSystem, Content: system})
 	return append(msgs, *l.hist...)
 }
 
 // specs returns the tool specs offered to the model.
 func (l *loop) specs() []provider.ToolSpec {
-	specs := make([]provider.ToolSpec, len(l.tools))
-	for i, t := range l.tools {
-		specs[i] = t.Spec()
+	specs := make([]provider.ToolSpec, 0, len(l.tools))
+	for _, t := range l.tools {
+		if offered(t) {
+			specs = append(specs, t.Spec())
+		}
 	}
 	return specs
 }

@@ -38,6 +38,9 @@ func (m Mode) String() string {
 // request.
 func (a *Agent) SetMode(m Mode) {
 	a.mu.Lock()
+	if m == ModePlan && a.mode != ModePlan {
+		a.plan.beforePlan = a.mode // where approving the plan returns
+	}
 	a.mode = m
 	a.mu.Unlock()
 }

@@ -52,6 +52,7 @@ type replayer struct {
 	out     []Event
 	marks   map[int]int         // compactions before the message at an index
 	pending []provider.ToolCall // calls of the last assistant message without a result yet
+	rev     int                 // revisions of the todo list so far, as the live loop counts them
 }
 
 // message adds the events of one saved message.
@@ -98,7 +99,8 @@ func (r *replayer) call(c provider.ToolCall, out string) {
 	r.out = append(r.out, ToolStart{ID: c.ID, Name: c.Name, Args: c.Arguments, Summary: summary(c.Name, c.Arguments)})
 	if c.Name == TodoTool && !isErr {
 		if l, err := todo.Parse([]byte(c.Arguments)); err == nil {
-			r.out = append(r.out, TodoUpdate{List: l})
+			r.rev++
+			r.out = append(r.out, TodoUpdate{List: l, Rev: r.rev})
 		}
 	}
 	r.out = append(r.out, ToolEnd{ID: c.ID, Name: c.Name, Output: out, IsError: isErr, Duration: DurationUnknown})

@@ -37,7 +37,7 @@ func replayed(t *testing.T, evs []agent.Event) []string {
 // are those of the live turn (the prompt aside, which the front-end shows
 // itself), and the loop's reminder is not among them.
 func TestReplayMatchesLive(t *testing.T) {
-	h := newHarness(t)
+	h := newHarness(t, noReminder) // the list stays open
 	todoArgs := `{"goal":"Check","items":[{"id":"1","text":"Look","status":"in_progress"}]}`
 	h.srv.Enqueue(
 		calls(call("todo", todoArgs)),

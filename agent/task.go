@@ -61,7 +61,7 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	child := &loop{
 		a:         parent.a,
 		system:    parent.a.subagentPrompt(),
-		tools:     parent.a.tools,
+		tools:     parent.childTools(),
 		emit:      func(ev Event) { parent.emit(Subagent{ParentID: id, Event: ev}) },
 		raw:       parent.raw,
 		maxRounds: subagentRounds,

@@ -57,13 +57,19 @@ func (t *todoTool) Run(_ context.Context, args json.RawMessage) (string, error) 
 	}
 	a := t.l.a
 	a.mu.Lock()
+	if err := a.checkUserEdits(&list); err != nil {
+		a.mu.Unlock()
+		return "", fmt.Errorf("%w. The list is unchanged; send the complete list with the user's edits kept", err)
+	}
 	a.todos = list
+	a.plan.rev++
+	rev := a.plan.rev
 	a.mu.Unlock()
 	if rec := a.cfg.Recorder; rec != nil {
 		if err := rec.Todo(list); err != nil {
 			t.l.emit(Notice{Text: fmt.Sprintf("could not save the todo list: %v", err)})
 		}
 	}
-	t.l.emit(TodoUpdate{List: list.Clone()})
+	t.l.emit(TodoUpdate{List: list.Clone(), Rev: rev})
 	return list.Render(), nil
 }

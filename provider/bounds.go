@@ -139,6 +139,12 @@ func tooLarge(url, what string, limit int) error {
 		url, ErrTooLarge, what, sizeText(limit))
 }
 
+// tooMany is the error for a run of chunks past a cap.
+func tooMany(url, what string, limit int) error {
+	return fmt.Errorf("read stream from %s: %w: %s is over the limit of %d; the answer was cut there",
+		url, ErrTooLarge, what, limit)
+}
+
 // sizeText renders a byte count: "32 MiB", "512 KiB", "100 bytes".
 func sizeText(n int) string {
 	switch {

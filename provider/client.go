@@ -32,6 +32,10 @@ const DefaultModel = "gpt-4.1-mini"
 // long prompt is processed.
 const emptyLinesLimit = 100000
 
+// maxEmptyChunks caps a run of chunks that carry nothing of the answer (an
+// endless stream of empty deltas would otherwise never end).
+const maxEmptyChunks = 100000
+
 // maxErrorBody caps how much of an error answer's body is read.
 const maxErrorBody = 1 << 20
 
@@ -298,6 +302,7 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 	if doer.whole != nil { // the server answered without streaming
 		return c.wholeAnswer(acc, doer.whole, h)
 	}
+	empty := 0 // chunks in a row that carried nothing of the answer
 	for {
 		raw, err := stream.RecvRaw()
 		if err == nil && raw == nil {
@@ -324,6 +329,11 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 			}
 		}
 		d, frag := acc.add(&chunk)
+		if empty = empty + 1; d.Content != "" || d.Reasoning != "" || frag {
+			empty = 0
+		} else if empty > maxEmptyChunks {
+			return c.cutTooLarge(acc), acc.got, tooMany(c.base, "the run of chunks without content", maxEmptyChunks)
+		}
 		if acc.size > c.cfg.MaxResponse {
 			return c.cutTooLarge(acc), true, tooLarge(c.base, "the answer (text, reasoning and tool-call arguments)", c.cfg.MaxResponse)
 		}
@@ -462,7 +472,7 @@ func (d *captureDoer) Do(req *http.Request) (*http.Response, error) {
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(b))
 	}
-	d.body = &trackBody{rc: resp.Body, watch: d.watch, maxLine: d.maxLine}
+	d.body = &trackBody{rc: newSSEFilter(resp.Body, d.watch), maxLine: d.maxLine}
 	resp.Body = d.body
 	return resp, nil
 }

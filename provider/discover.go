@@ -131,32 +131,37 @@ func ListModels(ctx context.Context, baseURL, apiKey string) ([]string, error) {
 // listModels is ListModels with a given HTTP client.
 func listModels(ctx context.Context, hc *http.Client, baseURL, apiKey string) ([]string, error) {
 	endpoint := strings.TrimRight(baseURL, "/") + "/models"
+	shown := RedactURL(endpoint) // for messages: no credentials
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, endpoint, nil)
 	if err != nil {
-		return nil, fmt.Errorf("list models at %s: %w", endpoint, err)
+		return nil, fmt.Errorf("list models at %s: the URL is not valid", shown)
 	}
 	if apiKey != "" {
 		req.Header.Set("Authorization", "Bearer "+apiKey)
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("list models at %s: %w", endpoint, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			ue.URL = RedactURL(ue.URL) // it is quoted in the message
+		}
+		return nil, fmt.Errorf("list models at %s: %w", shown, err)
 	}
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		return nil, fmt.Errorf("list models at %s: %s: %w", endpoint, resp.Status, ErrUnauthorized)
+		return nil, fmt.Errorf("list models at %s: %s: %w", shown, resp.Status, ErrUnauthorized)
 	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("list models at %s: %s", endpoint, resp.Status)
+		return nil, fmt.Errorf("list models at %s: %s", shown, resp.Status)
 	}
 	var body struct {
 		Data []modelEntry `json:"data"`
 	}
 	if err := json.NewDecoder(io.LimitReader(resp.Body, maxModelsBody)).Decode(&body); err != nil {
-		return nil, fmt.Errorf("list models at %s: not an OpenAI-style model list: %w", endpoint, err)
+		return nil, fmt.Errorf("list models at %s: not an OpenAI-style model list: %w", shown, err)
 	}
 	if body.Data == nil {
-		return nil, fmt.Errorf("list models at %s: the answer has no data list", endpoint)
+		return nil, fmt.Errorf("list models at %s: the answer has no data list", shown)
 	}
 	return cleanModels(body.Data), nil
 }

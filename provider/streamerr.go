@@ -68,14 +68,14 @@ func isErrorLine(line []byte) bool {
 // go-openai's line reader buffers: a line longer than maxLine (the
 // client's cap, not the maxLine constant), or more than maxNonData bytes
 // of lines that are not data lines in all, fail the read with a
-// *lineError. Every read that brings bytes restarts the idle watch.
+// *lineError. (An sseFilter in front of it has dropped comments and the
+// other fields without data, and restarts the idle watch.)
 type trackBody struct {
 	rc      io.ReadCloser
-	watch   *idleWatch // nil: none
-	maxLine int        // cap on one line; 0: none
-	line    []byte     // the start of the current line, at most maxLine bytes (maxEvent for an error event)
-	long    bool       // the current line is longer than kept
-	capture bool       // the current line is an error event being kept whole
+	maxLine int    // cap on one line; 0: none
+	line    []byte // the start of the current line, at most maxLine bytes (maxEvent for an error event)
+	long    bool   // the current line is longer than kept
+	capture bool   // the current line is an error event being kept whole
 	done    bool
 	event   []byte // the payload of the first error event, nil if none
 	lineLen int    // bytes of the current line so far
@@ -105,9 +105,6 @@ func (b *trackBody) Read(p []byte) (int, error) {
 		return 0, b.err
 	}
 	n, err := b.rc.Read(p)
-	if n > 0 && b.watch != nil {
-		b.watch.kick("")
-	}
 	for i, ch := range p[:n] {
 		if ch == '\n' {
 			b.endLine()

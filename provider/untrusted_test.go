@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -373,5 +374,42 @@ func TestSecretsNotInErrors(t *testing.T) {
 	_, err := stream(t, c, &rec)
 	if err == nil || strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "t0ken") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// TestListModelsRedacts: listing the models of a server whose URL holds
+// credentials names it without them, whatever fails.
+func TestListModelsRedacts(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	_, err = provider.ListModels(context.Background(), "http://bob:hunter2@"+addr+"/v1?key=s3cret", "")
+	if err == nil || strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), addr) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestEndlessEmptyChunksEnd(t *testing.T) {
+	url, _ := hostile(t, func(w http.ResponseWriter, r *http.Request) {
+		sse(w)
+		fmt.Fprint(w, chunk("hi"))
+		empty := `data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{}}]}` + "\n\n"
+		for r.Context().Err() == nil {
+			if _, err := fmt.Fprint(w, empty); err != nil {
+				return
+			}
+		}
+	})
+	c := newClient(t, url, nil)
+	var rec recorder
+	resp, err := stream(t, c, &rec)
+	if !errors.Is(err, provider.ErrTooLarge) || !strings.Contains(err.Error(), "chunks without content") {
+		t.Fatalf("err = %v, want ErrTooLarge", err)
+	}
+	if resp == nil || resp.Message.Content != "hi" {
+		t.Fatalf("resp %+v, want the text kept", resp)
 	}
 }

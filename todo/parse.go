@@ -143,7 +143,7 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// Validate checks the rules of DESIGN.md: at most MaxItems items, no empty
+// Validate checks the rules of docs/architecture.md: at most MaxItems items, no empty
 // text, unique ids, known statuses, at most one item in progress, and a
 // note on every cancelled item.
 func (l List) Validate() error {

@@ -1,7 +1,7 @@
 // Package todo is tick's todo list: the plan the model keeps while it works.
 //
 // A List is always replaced whole (the model sends every item on every
-// call). Parse validates an update against the rules in DESIGN.md and either
+// call). Parse validates an update against the rules in docs/architecture.md and either
 // returns the new list or an error naming what is wrong; a rejected update
 // never changes the caller's list. Render produces the text the model sees
 // as the tool's result. The package imports nothing of the project.
@@ -27,7 +27,7 @@ const (
 const MaxItems = 20
 
 // Reminder is the user message the agent adds when the model has worked for
-// a while without updating its list (see DESIGN.md, "Nag reminder"). It is
+// a while without updating its list (see docs/architecture.md, "Nag reminder"). It is
 // not a prompt of the user's, and session listings do not count it as one.
 const Reminder = "<reminder>Update your todos.</reminder>"
 
@@ -40,6 +40,9 @@ type Item struct {
 	Status     Status `json:"status"`
 	ActiveForm string `json:"active_form,omitempty"`
 	Note       string `json:"note,omitempty"`
+	// StopAfter marks a gate set by the user: when the item is completed,
+	// the turn pauses before the next model call. The model never sets it.
+	StopAfter bool `json:"stop_after,omitempty"`
 }
 
 // List is the whole plan: an optional one-line goal and its items in order.

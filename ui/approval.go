@@ -279,7 +279,11 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 	g := st.Glyphs
 	iw := max(w-4, 1) // border and padding take 4 columns
 	var head []string
-	head = append(head, st.DialogTitle.Render(ansi.Truncate("Allow "+a.req.Tool+"?", iw, g.Ellipsis)))
+	title := "Allow " + a.req.Tool + "?"
+	if a.req.Rerun {
+		title = "Run " + a.req.Tool + " again without the sandbox?"
+	}
+	head = append(head, st.DialogTitle.Render(ansi.Truncate(title, iw, g.Ellipsis)))
 	guard := "waiting for a deliberate answer · keys typed without a pause go to the input"
 	if a.diverted {
 		guard = "your typing went to the input · pause, then answer"

@@ -32,6 +32,9 @@ type command struct {
 	run     func(m *Model) tea.Cmd
 	desc    string
 	builtin bool
+	// withArgs, when set, runs the command with the text after its name
+	// ("/plan add Write docs"); run is then unused.
+	withArgs func(m *Model, args string) tea.Cmd
 }
 
 // newCommands returns the built-in commands plus extra: /help, /quit
@@ -69,6 +72,7 @@ func newCommands(extra map[string]func() tea.Cmd, descs map[string]string, sessi
 	if sessions {
 		cmds["sessions"] = command{builtin: true, desc: "resume another session", run: (*Model).openSessions}
 	}
+	cmds["plan"] = command{builtin: true, desc: "edit the plan (add TEXT · cancel N WHY · drop N · move N M)", withArgs: (*Model).planCommand}
 	return cmds
 }
 
@@ -92,6 +96,12 @@ func (m *Model) runCommand(text string) (tea.Cmd, bool) {
 	if cmd, ok := m.runCustom(t); ok {
 		return cmd, true
 	}
+	args := ""
+	if name, rest, ok := strings.Cut(t, " "); ok {
+		if c, known := m.commands[strings.ToLower(strings.TrimPrefix(name, "/"))]; known && c.withArgs != nil {
+			t, args = name, strings.TrimSpace(rest)
+		}
+	}
 	if strings.ContainsAny(t, " \t\n") {
 		return nil, false
 	}
@@ -105,11 +115,14 @@ func (m *Model) runCommand(text string) (tea.Cmd, bool) {
 		m.chat.addNotice("unknown command " + t + " · " + strings.Join(m.commandNames(), " "))
 		return nil, true
 	}
-	m.input.remember(t)
+	m.input.remember(strings.TrimSpace(text))
 	m.input.reset()
 	if !c.builtin && m.turn != nil {
 		m.chat.addNotice(t + " waits for the running turn: press esc to interrupt it first")
 		return nil, true
+	}
+	if c.withArgs != nil {
+		return c.withArgs(m, args), true
 	}
 	return c.run(m), true
 }

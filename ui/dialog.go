@@ -18,7 +18,8 @@ const dialogMaxWidth = 100
 // key column, so the descriptions of a column start at one place. When the
 // commands with their descriptions do not fit, they are listed by name
 // (the / popup describes them).
-func helpView(st *Styles, keys KeyMap, commands []cmdMatch, w, h int) string {
+// settings, when not empty, names the config file in the footer.
+func helpView(st *Styles, keys KeyMap, commands []cmdMatch, settings string, w, h int) string {
 	iw := max(min(w-4, dialogMaxWidth), 1)
 	lines := []string{st.DialogTitle.Render("Keys"), ""}
 	secs := keys.helpSections()
@@ -39,7 +40,11 @@ func helpView(st *Styles, keys KeyMap, commands []cmdMatch, w, h int) string {
 		}
 	}
 	lines = append(lines, body...)
-	lines = append(lines, "", st.DialogDesc.Render("any key closes this help"))
+	foot := "any key closes this help"
+	if settings != "" {
+		foot = "settings: " + settings + " (tick config lists them) · " + foot
+	}
+	lines = append(lines, "", st.DialogDesc.Render(foot))
 	if len(lines) > h-2 {
 		lines = lines[:max(h-2, 0)]
 	}

@@ -27,7 +27,7 @@ const maxBatch = 4096
 // message, so a fast stream costs one update and at most one repaint per
 // batch. The model re-arms it after each batch until the channel closes.
 // Every string of every event is made safe for the terminal here (see
-// termsafe.Strings), before the model sees it.
+// safeEvent), before the model sees it.
 func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
 	return lingerEvents(turn, ch, time.Time{})
 }
@@ -51,7 +51,7 @@ func lingerEvents(turn int, ch <-chan agent.Event, until time.Time) tea.Cmd {
 		if !ok {
 			return eventsMsg{turn: turn, ch: ch, closed: true}
 		}
-		msg := eventsMsg{turn: turn, ch: ch, events: []agent.Event{termsafe.Strings(ev)}}
+		msg := eventsMsg{turn: turn, ch: ch, events: []agent.Event{safeEvent(ev)}}
 		linger := !until.IsZero() && isDelta(ev)
 		var timer *time.Timer
 		defer func() {
@@ -78,7 +78,7 @@ func lingerEvents(turn int, ch <-chan agent.Event, until time.Time) tea.Cmd {
 					msg.closed = true
 					return msg
 				}
-				msg.events = append(msg.events, termsafe.Strings(ev))
+				msg.events = append(msg.events, safeEvent(ev))
 				linger = linger && isDelta(ev)
 				continue
 			default:
@@ -92,7 +92,7 @@ func lingerEvents(turn int, ch <-chan agent.Event, until time.Time) tea.Cmd {
 					msg.closed = true
 					return msg
 				}
-				msg.events = append(msg.events, termsafe.Strings(ev))
+				msg.events = append(msg.events, safeEvent(ev))
 				linger = linger && isDelta(ev)
 			case <-expired:
 				return msg
@@ -166,15 +166,18 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		if ev.Name != agent.TodoTool {
 			m.panel.toolCall()
 		}
+		if ev.Name == "task" {
+			m.panel.subStart(ev.ID, ev.Summary)
+		}
 		t.setAct(actTool, ev.Name)
 	case agent.ToolEnd:
 		m.chat.endTool(ev)
+		m.panel.subEnd(ev)
 		t.setAct(actThinking, "")
 	case agent.ToolOutput:
 		m.chat.toolOutput(ev)
 	case agent.TodoUpdate:
-		m.panel.update(ev.List, m.clock())
-		m.chat.plan(ev.List)
+		m.applyTodo(ev)
 	case agent.Subagent:
 		return m.handleSubagent(ev)
 	case agent.Usage:
@@ -203,6 +206,8 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.chat.addMark(compactedLabel(ev))
 	case agent.TurnEnd:
 		m.turnEnded(ev)
+	default:
+		m.handlePlanEvent(ev)
 	}
 	return nil
 }
@@ -249,6 +254,7 @@ func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
 	case agent.ToolEnd:
 		m.turn.setAct(actTool, agent.TaskTool)
 	}
+	m.panel.subEvent(ev)
 	m.chat.subagent(ev.ParentID, ev.Event)
 	return nil
 }
@@ -267,4 +273,16 @@ func retryText(ev agent.Retry) string {
 		s += " in " + formatDuration(ev.Wait)
 	}
 	return s
+}
+
+// safeEvent returns ev with every string made safe for the terminal
+// (termsafe.Strings), except the answer's text deltas: the Markdown
+// renderer sanitises the answer itself, as a whole, so that an escape
+// sequence split between two deltas is removed whole rather than leaving
+// its body on the screen.
+func safeEvent(ev agent.Event) agent.Event {
+	if _, ok := ev.(agent.TextDelta); ok {
+		return ev
+	}
+	return termsafe.Strings(ev)
 }

@@ -29,6 +29,9 @@ const (
 // the previous key was a ctrl+c that asked for a second one. ok is false
 // when the key is not one of these.
 func (m *Model) inputKey(k tea.KeyPressMsg, armed bool) (cmd tea.Cmd, ok bool) {
+	if cmd, ok := m.mentionKey(k); ok {
+		return cmd, true
+	}
 	if cmd, ok := m.completeKey(k); ok {
 		return cmd, true
 	}

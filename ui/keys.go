@@ -18,6 +18,8 @@ type KeyMap struct {
 	Exit        key.Binding // quit on an empty idle input (ctrl+d, as in a shell)
 	Retry       key.Binding // send the failed turn again
 	TogglePanel key.Binding // expand or collapse the todo panel
+	CycleMode   key.Binding // switch the agent's mode: auto, plan, ask
+	OpenPlan    key.Binding // open the plan editor (as /plan does)
 	Help        key.Binding // show or hide the help overlay
 	HelpOnEmpty key.Binding // the same, but only on an empty input ("?")
 
@@ -40,7 +42,11 @@ type KeyMap struct {
 	// Sessions picker (/sessions).
 	SelectPrev key.Binding
 	SelectNext key.Binding
-	Fork       key.Binding // copy a session open in another tick into a new one
+
+	// The plan editor and a proposed plan.
+	Plan     PlanKeyMap
+	Proposal ProposalKeyMap
+	Fork     key.Binding // copy a session open in another tick into a new one
 }
 
 // DefaultKeyMap returns tick's key bindings.
@@ -58,6 +64,8 @@ func DefaultKeyMap() KeyMap {
 		Exit:        b(k("ctrl+d"), h("ctrl+d", "quit (empty input)")),
 		Retry:       b(k("ctrl+r"), h("ctrl+r", "retry the failed turn")),
 		TogglePanel: b(k("ctrl+t"), h("ctrl+t", "todo panel")),
+		CycleMode:   b(k("shift+tab"), h("shift+tab", "mode: auto · plan · ask")),
+		OpenPlan:    b(k("ctrl+p"), h("ctrl+p", "plan editor (/plan)")),
 		Help:        b(k("ctrl+g"), h("?/ctrl+g", "help")),
 		HelpOnEmpty: b(k("?"), h("?", "help")),
 
@@ -77,7 +85,10 @@ func DefaultKeyMap() KeyMap {
 
 		SelectPrev: b(k("up", "k"), h("↑/k", "move up (/sessions)")),
 		SelectNext: b(k("down", "j"), h("↓/j", "move down")),
-		Fork:       b(k("f"), h("f", "fork it into a new session")),
+
+		Plan:     DefaultPlanKeyMap(),
+		Proposal: DefaultProposalKeyMap(),
+		Fork:     b(k("f"), h("f", "fork it into a new session")),
 	}
 }
 
@@ -107,9 +118,10 @@ type helpSection struct {
 // helpSections returns the groups of FullHelp with their titles.
 func (k KeyMap) helpSections() []helpSection {
 	return []helpSection{
-		{"Input and turn", []key.Binding{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Retry, k.Quit, k.Exit}},
+		{"Input and turn", []key.Binding{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Retry, k.CycleMode, k.Quit, k.Exit}},
 		{"Chat", []key.Binding{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.ExpandTool, k.TogglePanel, k.Help}},
 		{"Approval dialog", []key.Binding{k.Allow, k.AllowAlways, k.Deny, k.Dismiss}},
+		{"Plan", []key.Binding{k.OpenPlan, k.Proposal.summary()}},
 	}
 }
 

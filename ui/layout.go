@@ -70,7 +70,7 @@ func (m *Model) render() {
 	above := g.chatH + g.pendingH + g.panelH
 	switch {
 	case m.showHelp:
-		lines = append(lines, strings.Split(helpView(m.st, m.keys, m.matches("/"), w, above), "\n")...)
+		lines = append(lines, strings.Split(helpView(m.st, m.keys, m.matches("/"), m.cfg.ConfigPath, w, above), "\n")...)
 	default:
 		left := append(m.chat.view(), m.handed.view(m.st, g.chatW, g.pendingH)...)
 		if g.panelWide {
@@ -102,6 +102,8 @@ func (m *Model) render() {
 	}
 	if len(m.approvals) > 0 { // the dialog covers the bottom of the area
 		box := m.approvals[0].view(m.st, m.keys, w, min(above, max(above*2/3, 12)))
+		copy(lines[above-len(box):], box)
+	} else if box := m.mentionView(w, above); !m.showHelp && box != nil {
 		copy(lines[above-len(box):], box)
 	} else if box := m.completeView(w, above); !m.showHelp && box != nil {
 		copy(lines[above-len(box):], box)
@@ -136,6 +138,7 @@ func (m *Model) statusInfo() statusInfo {
 		estimated: m.estimated,
 		notice:    m.note,
 		mcp:       mcpField(m.cfg.MCP),
+		mode:      m.modeText(),
 	}
 	s.steering, s.queued = m.handed.waiting()
 	if m.cfg.Yolo {

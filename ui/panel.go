@@ -8,7 +8,7 @@ import (
 	"github.com/tick-agent/tick/todo"
 )
 
-// panel is the todo panel (DESIGN.md "The panel"). It opens on a todo
+// panel is the todo panel (docs/architecture.md, "The panel"). It opens on a todo
 // update, shows the goal, done/total and every item (the running one with
 // its active form, a spinner and its elapsed time), collapses to one
 // summary line when the turn ends, and is toggled by hand with ctrl+t. It
@@ -22,6 +22,16 @@ type panel struct {
 	running  bool // a turn is running: the in-progress item's clock runs
 	stats    map[string]*itemStats
 	now      time.Time
+
+	// The user's side of the plan (see plan.go).
+	rev     int                        // the newest revision applied
+	hold    bool                       // stay expanded when the turn ends (open items, a proposal)
+	marks   map[string]todo.ChangeKind // a proposal's changes by item
+	removed []todo.Change              // a proposal's removed items, drawn at the end
+	sel     int                        // the plan editor's selection, -1 when closed
+	footer  func(w int) []string       // lines under the items (the proposal's question, the editor's keys), drawn
+	// for width w
+	subs []*subTask // subagents under the items they ran in
 }
 
 // itemStats is what the panel remembers of one item.
@@ -42,7 +52,7 @@ const (
 )
 
 func newPanel(st *Styles) *panel {
-	return &panel{st: st, stats: map[string]*itemStats{}}
+	return &panel{st: st, stats: map[string]*itemStats{}, sel: -1}
 }
 
 // restore shows a list from a resumed session, collapsed.
@@ -50,6 +60,7 @@ func (p *panel) restore(l todo.List) {
 	p.list = l.Clone()
 	p.expanded = false
 	p.stats = map[string]*itemStats{}
+	p.rev, p.hold, p.marks, p.removed, p.subs = 0, false, nil, nil, nil
 }
 
 // visible reports whether the panel shows anything at all.
@@ -61,6 +72,7 @@ func (p *panel) open() bool { return p.visible() && p.expanded }
 // update takes a new list from a todo call.
 func (p *panel) update(l todo.List, now time.Time) {
 	p.now = now
+	p.sel = min(p.sel, len(l.Items)-1)
 	p.list = l.Clone()
 	if !p.byHand {
 		p.expanded = true
@@ -99,7 +111,8 @@ func (p *panel) toolCall() {
 
 // turnStart resumes the clock of the item in progress.
 func (p *panel) turnStart(now time.Time) {
-	p.now, p.running, p.byHand = now, true, false
+	p.now, p.running, p.byHand, p.hold = now, true, false, false
+	p.marks, p.removed, p.subs = nil, nil, nil
 	if it, ok := p.list.Current(); ok {
 		s := p.stats[it.ID]
 		if s == nil {
@@ -119,7 +132,7 @@ func (p *panel) turnEnd(now time.Time) {
 			s.since = time.Time{}
 		}
 	}
-	p.expanded = false
+	p.expanded = p.hold && p.visible()
 	p.byHand = false
 }
 

@@ -45,6 +45,9 @@ func (p *panel) lineCount(w int) int {
 	if heads, ok := titleRows(title, count, w); full && ok {
 		n = len(heads)
 	}
+	n += p.extraLines(w)
+	w -= p.gutterWidth()
+	full = w-2 >= panelMinText
 	for _, it := range p.list.Items {
 		_, _, _, text := p.itemLook(it, "")
 		rows, ok := p.fullRows(it, text, p.meta(it.ID), w)
@@ -85,6 +88,11 @@ func (p *panel) view(w, h int, spin string) []string {
 	if h <= 0 || w <= 0 {
 		return nil
 	}
+	foot := p.footLines(w)
+	if len(foot) >= h {
+		return foot[:h]
+	}
+	h -= len(foot)
 	lines := p.lines(w, spin, true)
 	if len(lines) > h {
 		lines = p.lines(w, spin, false)
@@ -95,11 +103,11 @@ func (p *panel) view(w, h int, spin string) []string {
 	if len(lines) > h {
 		lines = window(lines, h, p.runningIndex(), p.st.Glyphs.Ellipsis, p.st.ItemMeta.Render)
 	}
-	out := make([]string, len(lines))
+	out := make([]string, len(lines), len(lines)+len(foot))
 	for i, l := range lines {
 		out[i] = l.text
 	}
-	return out
+	return append(out, foot...)
 }
 
 // runningIndex returns the index of the item in progress, or -1.
@@ -139,14 +147,17 @@ func (p *panel) lines(w int, spin string, full bool) []panelLine {
 	if len(lines) == 0 {
 		lines = append(lines, panelLine{item: -1, text: st.PanelTitle.Render(ansi.Truncate(title, room, g.Ellipsis)) + st.PanelCount.Render(count)})
 	}
+	iw := w - p.gutterWidth()
 	for i, it := range p.list.Items {
-		if full && w-2 >= panelMinText {
-			lines = append(lines, p.fullLines(it, i, w, spin)...)
+		var ls []panelLine
+		if full && iw-2 >= panelMinText {
+			ls = p.fullLines(it, i, iw, spin)
 		} else {
-			lines = append(lines, p.itemLines(it, i, w, spin)...)
+			ls = p.itemLines(it, i, iw, spin)
 		}
+		lines = append(lines, p.decorate(it, i, iw, ls)...)
 	}
-	return lines
+	return append(lines, p.removedLines(w)...)
 }
 
 // itemLook returns how an item is drawn: its glyph, the glyph's style, the

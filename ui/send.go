@@ -21,11 +21,16 @@ func (m *Model) handleConfigMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		}
 		return m.startTurn(msg.Text), true
 	}
-	return m.handleModelMsg(msg)
+	if cmd, ok := m.handleModelMsg(msg); ok {
+		return cmd, true
+	}
+	return m.handleMentionMsg(msg)
 }
 
-// addConfigCommands adds /model when Config.Models offers it.
+// addConfigCommands adds /model when Config.Models offers it, and sets
+// the @ picker's keys.
 func (m *Model) addConfigCommands() {
+	m.mention.keys = DefaultMentionKeyMap()
 	if m.cfg.Models != nil && m.cfg.Models.List != nil && m.cfg.Models.Switch != nil {
 		m.commands["model"] = command{builtin: true, desc: "switch the model", run: (*Model).openModels}
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
 
@@ -24,5 +25,13 @@ func TestSendMsg(t *testing.T) {
 	endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
 	if got := a.prompts(); len(got) != 2 || got[1] != "second" {
 		t.Errorf("prompts %q, want the waiting one sent after the turn", got)
+	}
+}
+
+func TestHelpNamesConfigFile(t *testing.T) {
+	st := DefaultStyles(true)
+	out := ansi.Strip(helpView(&st, DefaultKeyMap(), nil, "/home/me/.config/tick/config.toml", 120, 80))
+	if !strings.Contains(out, "settings: /home/me/.config/tick/config.toml") {
+		t.Errorf("the help does not name the config file:\n%s", out)
 	}
 }

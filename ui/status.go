@@ -22,6 +22,7 @@ const (
 	actApproval
 	actInterrupting
 	actCompacting // a compaction (/compact) runs as the turn
+	actPaused     // paused at a gate; tool holds the item ("#2")
 )
 
 // quietAfter is how long a model call may go without any event before the
@@ -43,6 +44,7 @@ type statusInfo struct {
 	steering         int
 	notice           string // a transient hint ("ctrl+c again to quit")
 	mcp              string // "mcp 2/3" while MCP servers start
+	mode             string // "auto · sandbox: workspace-write"; "" for none
 }
 
 // sgr is a style reduced to the escape sequences around a one-line text,
@@ -123,6 +125,8 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 		state = "interrupting"
 	case actCompacting:
 		state = "compacting"
+	case actPaused:
+		state = "paused after " + s.tool + " — enter to continue"
 	default:
 		state = "idle"
 	}
@@ -133,7 +137,7 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 	if s.running && s.spin != "" {
 		stateF.parts = append([]statusPart{part(s.spin+" ", st.state)}, stateF.parts...)
 	}
-	if s.running {
+	if s.running && !(s.quiet > 0 && s.elapsed-s.quiet < time.Second) { // not the same time twice
 		stateF.parts = append(stateF.parts, part(st.sep, st.dim), part(formatDuration(s.elapsed), st.dim))
 	}
 
@@ -149,6 +153,10 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 			tok = "~" + tok
 		}
 		right = append(right, statusField{parts: []statusPart{part(tok, st.dim)}, prio: 3})
+	}
+	if s.mode != "" {
+		short, _, _ := strings.Cut(s.mode, " · ")
+		right = append(right, statusField{parts: []statusPart{part(s.mode, st.dim)}, alts: []string{short}, prio: 3})
 	}
 	if s.mcp != "" {
 		right = append(right, statusField{parts: []statusPart{part(s.mcp, st.dim)}, prio: 3})

@@ -32,6 +32,11 @@ type Glyphs struct {
 	Rule         string // one cell of a horizontal rule
 	VRule        string // one cell of a vertical rule
 	Ellipsis     string // where text was cut
+	Selected     string // the selected item of the plan editor
+	Gate         string // after an item marked "stop after"
+	Added        string // an item a plan revision added
+	Reworded     string // an item a plan revision reworded
+	Removed      string // an item a plan revision removed
 }
 
 // Styles holds every style of the TUI. DefaultStyles builds them for a dark
@@ -72,6 +77,12 @@ type Styles struct {
 	ItemNote      lipgloss.Style
 	ItemMeta      lipgloss.Style
 	PanelSummary  lipgloss.Style
+	PlanAdded     lipgloss.Style // a revision's marks: added,
+	PlanReworded  lipgloss.Style // reworded,
+	PlanRemoved   lipgloss.Style // removed
+	PlanSelected  lipgloss.Style // the plan editor's selection marker
+	PlanPrompt    lipgloss.Style // the proposal's question and the editor's keys
+	PlanGate      lipgloss.Style // the "stop after" marker
 
 	// Input.
 	InputRule   lipgloss.Style
@@ -130,6 +141,11 @@ func DefaultGlyphs() Glyphs {
 		Rule:         "─",
 		VRule:        "│",
 		Ellipsis:     "…",
+		Selected:     "▸",
+		Gate:         "⏹ stop after",
+		Added:        "+",
+		Reworded:     "~",
+		Removed:      "−",
 	}
 }
 
@@ -185,6 +201,12 @@ func DefaultStyles(dark bool) Styles {
 		ItemNote:      s().Foreground(dim),
 		ItemMeta:      s().Foreground(dim),
 		PanelSummary:  s().Foreground(accent),
+		PlanAdded:     s().Foreground(green).Bold(true),
+		PlanReworded:  s().Foreground(yellow).Bold(true),
+		PlanRemoved:   s().Foreground(red).Strikethrough(true),
+		PlanSelected:  s().Foreground(accent).Bold(true),
+		PlanPrompt:    s().Foreground(accent).Bold(true),
+		PlanGate:      s().Foreground(yellow),
 
 		InputRule:   s().Foreground(faint),
 		InputPrompt: s().Foreground(accent).Bold(true),

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
 )
@@ -109,5 +110,39 @@ func TestViewIsSafe(t *testing.T) {
 		if !strings.Contains(screen(m), want) {
 			t.Errorf("the screen lost the visible text %q:\n%s", want, screen(m))
 		}
+	}
+}
+
+// TestPasteIsSafe: pasted text reaches the input (and the chat) without
+// its control sequences, with its line breaks.
+func TestPasteIsSafe(t *testing.T) {
+	m, a := newTestModel(t, 100, 30)
+	update(m, tea.PasteMsg{Content: "line one\r\n\x1b]52;c;cm0gLXJmIH4K\x07line \x1b[2Jtwo \u202Eevil"})
+	if p := frameProblem(m.View().Content); p != "" {
+		t.Fatalf("the input shows a %s", p)
+	}
+	press(m, "enter")
+	if got := a.last().prompt; got != "line one\nline two ⟨U+202E⟩evil" {
+		t.Fatalf("sent %q", got)
+	}
+	if p := frameProblem(m.View().Content); p != "" {
+		t.Fatalf("the chat shows a %s", p)
+	}
+}
+
+// TestSplitSequenceGoesWhole: an escape sequence split between two text
+// deltas is removed whole from the finished answer, not left as text.
+func TestSplitSequenceGoesWhole(t *testing.T) {
+	m, a := newTestModel(t, 100, 30)
+	submit(m, "hi")
+	deliver(t, m, a, agent.TextDelta{Text: "Done \x1b]52;c;cm0g"}, agent.TextDelta{Text: "LXJmIH4K\x07 and \x1b"}, agent.TextDelta{Text: "[8mhidden\x1b[0m.\n"})
+	if p := frameProblem(m.View().Content); p != "" {
+		t.Fatalf("streaming: the frame holds a %s", p)
+	}
+	deliver(t, m, a, agent.AssistantDone{Text: "Done \x1b]52;c;cm0gLXJmIH4K\x07 and \x1b[8mhidden\x1b[0m.\n", Final: true})
+	endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
+	s := screen(m)
+	if !strings.Contains(s, "Done  and hidden.") || strings.Contains(s, "52;c") || strings.Contains(s, "[8m") {
+		t.Fatalf("the answer is not clean:\n%s", s)
 	}
 }

@@ -49,6 +49,7 @@ func (m *Model) startTurn(text string) tea.Cmd {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
+	m.planTurnStart()
 	m.panel.turnStart(m.now)
 	return m.begin(&turn{cancel: cancel, act: actThinking, ch: m.cfg.Agent.Run(ctx, text)})
 }
@@ -229,6 +230,8 @@ func errorHint(kind agent.ErrorKind, canRetry bool) string {
 		return "Check the model name (--model or TICK_MODEL) and OPENAI_BASE_URL." + retry
 	case agent.KindRateLimit:
 		return "The server is rate limiting: wait a moment, then try again." + retry
+	case agent.KindPromptBlocked:
+		return "One of your user_prompt_submit hooks refused this prompt (its message is above): change the prompt, or the hook in your config."
 	case agent.KindRoundCap:
 		return "Send a message (e.g. \"continue\") to let it carry on."
 	case agent.KindContextWindow:

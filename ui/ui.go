@@ -30,6 +30,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // Agent is what the TUI needs of the engine; *agent.Agent implements it.
@@ -49,8 +50,12 @@ type Config struct {
 	Model     string // model name, for the status bar
 	Workspace string // the directory tick works in, for the status bar
 	Yolo      bool   // approvals are off (shown in the status bar)
-	Dark      bool   // the terminal has a dark background; styles are chosen once
-	Version   string
+	// Sandbox is the command sandbox's status line for the status bar
+	// ("sandbox: workspace-write", "no sandbox — asking for every
+	// command"); "" shows none.
+	Sandbox string
+	Dark    bool // the terminal has a dark background; styles are chosen once
+	Version string
 	// History is a resumed conversation as the events agent.Replay makes
 	// of it, shown through the same handler as a live turn's (may be nil).
 	History []agent.Event
@@ -96,6 +101,12 @@ type Config struct {
 	// Models, when set, offers /model: a picker over the server's models
 	// that switches the conversation's model.
 	Models *ModelConfig
+	// Files, when set, offers the @ picker: it returns the workspace's
+	// files found so far (relative, slash-separated) and whether the index
+	// is complete. It is called off the update loop.
+	Files func() ([]string, bool)
+	// ConfigPath is the user's config file, named by the help overlay.
+	ConfigPath string
 	// Custom are the user's own slash commands; a name taken by a
 	// built-in or by Commands is left out with a notice.
 	Custom []CustomCommand
@@ -127,7 +138,9 @@ type Model struct {
 	handed     handover // the user's text waiting for a turn
 	approvals  []*approval
 	picker     *picker      // the /sessions dialog, when open
+	plan       planUI       // the plan's proposal, editor and gate
 	modelPick  *modelPicker // the /model dialog, when open
+	mention    mentionState // the @ file picker
 	showHelp   bool
 	note       string    // transient hint in the status bar
 	lastKey    time.Time // when the last key came (see answerPause)
@@ -267,6 +280,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if save := m.saveHistory(); save != nil {
 		cmd = tea.Batch(cmd, save)
 	}
+	if look := m.mentionRefresh(); look != nil {
+		cmd = tea.Batch(cmd, look)
+	}
 	m.layout()
 	return m, cmd
 }
@@ -327,6 +343,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if len(m.approvals) > 0 {
 		return m.approvalKey(k, lastKey)
 	}
+	if cmd, ok := m.planKey(k); ok {
+		return cmd
+	}
 	if m.picker != nil {
 		return m.pickerKey(k)
 	}
@@ -354,6 +373,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(k, keys.TogglePanel):
 		m.panel.toggle()
+	case key.Matches(k, keys.CycleMode):
+		m.cycleMode()
 	case key.Matches(k, keys.Help), key.Matches(k, keys.HelpOnEmpty) && m.input.empty():
 		m.showHelp = true
 	case key.Matches(k, keys.PageUp):
@@ -399,12 +420,15 @@ func (m *Model) ctrlC() tea.Cmd {
 // answer: a paste never answers it).
 func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 	m.lastKey = m.now
-	p.Content = normalizeNewlines(p.Content)
+	p.Content = termsafe.Text(normalizeNewlines(p.Content)) // shown as it will be sent
 	if len(m.approvals) > 0 && m.approvals[0].typing {
 		return m.answer(p)
 	}
 	if m.picker != nil {
 		return nil
+	}
+	if ed := m.plan.editor; ed != nil {
+		return ed.paste(p)
 	}
 	m.showHelp = false
 	if len(m.approvals) > 0 {

@@ -269,7 +269,7 @@ func scanInfo(path string) (Info, error) {
 		}
 		switch rec.Type {
 		case typeMessage:
-			if rec.Message == nil || rec.Message.Role != provider.RoleUser || prompt == todo.Reminder {
+			if rec.Message == nil || rec.Message.Role != provider.RoleUser || todo.IsReminder(prompt) {
 				break
 			}
 			if info.Turns == 0 {

@@ -240,7 +240,7 @@ func assemble(hdr *record, path string, hist, kept []provider.Message, compactAt
 	}
 	ld.Info.Done, ld.Info.Total = todos.Counts()
 	for _, m := range ld.History {
-		if m.Role == provider.RoleUser && m.Content != todo.Reminder {
+		if m.Role == provider.RoleUser && !todo.IsReminder(m.Content) {
 			if ld.Info.Turns == 0 {
 				ld.Info.FirstPrompt = firstLine(m.Content)
 			}

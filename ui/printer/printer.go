@@ -110,7 +110,7 @@ func (p *Printer) Run(events <-chan agent.Event) (agent.TurnEnd, error) {
 		if p.opts.JSON {
 			p.json(ev)
 		} else {
-			p.text(&t, termsafe.Strings(ev), 0)
+			p.text(&t, safeEvent(ev), 0)
 		}
 		if len(events) == 0 {
 			p.flush()
@@ -124,6 +124,17 @@ func (p *Printer) Run(events <-chan agent.Event) (agent.TurnEnd, error) {
 		return end, fmt.Errorf("printer: write output: %w", p.werr)
 	}
 	return end, nil
+}
+
+// safeEvent returns ev with every string made safe for the terminal
+// (termsafe.Strings), except the answer's text deltas: they are kept raw
+// until the answer is written whole (see answer), so that an escape
+// sequence split between two deltas is removed whole.
+func safeEvent(ev agent.Event) agent.Event {
+	if _, ok := ev.(agent.TextDelta); ok {
+		return ev
+	}
+	return termsafe.Strings(ev)
 }
 
 // deny answers an approval request with a denial without ever blocking.
@@ -232,6 +243,10 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 		p.progress(ind, p.yellow("! "+oneLine(agent.HookFailureText(e), 300)))
 	case agent.Compacted:
 		p.progress(ind, p.dim(fmt.Sprintf("· context compacted: ~%d → ~%d tokens", e.Before, e.After)))
+	case agent.Unfinished, agent.PlanProposed, agent.Paused, agent.PlanEditDelivered:
+		if depth == 0 {
+			p.planText(ind, ev)
+		}
 	case agent.TurnEnd:
 		if !t.final {
 			switch {
@@ -312,6 +327,7 @@ func (p *Printer) toolOutput(t *turn, ind string, e agent.ToolOutput) {
 // answer writes the final answer on stdout, once per turn.
 func (p *Printer) answer(t *turn, s string) {
 	t.final = true
+	s = termsafe.Text(s)
 	if s == "" {
 		return
 	}

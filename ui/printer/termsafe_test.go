@@ -105,3 +105,19 @@ func unsafeAt(s string) int {
 	}
 	return -1
 }
+
+// TestSplitSequenceGoesWhole: an escape sequence split between text deltas
+// is removed whole from the answer.
+func TestSplitSequenceGoesWhole(t *testing.T) {
+	var out, errOut bytes.Buffer
+	_, err := printer.New(&out, &errOut, printer.Options{}).Run(feed(
+		agent.TextDelta{Text: "Done \x1b]52;c;cm0g"}, agent.TextDelta{Text: "LXJmIH4K\x07 and \x1b"}, agent.TextDelta{Text: "[8mhidden."},
+		agent.TurnEnd{Reason: agent.ReasonError, Err: errors.New("cut")},
+	))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := out.String(); got != "Done  and hidden.\n" {
+		t.Fatalf("stdout %q", got)
+	}
+}

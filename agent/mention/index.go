@@ -1,0 +1,132 @@
+// Package mention serves @ mentions of workspace files: an Index of the
+// workspace's files built by a walk in the background (respecting
+// .gitignore files and skipping version-control and dependency trees), a
+// fuzzy Match over it for the picker, and Expand, which attaches the
+// content of each mentioned file (or the listing of a directory) to a
+// prompt.
+package mention
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+)
+
+// MaxFiles caps the index; a larger tree is indexed in part.
+const MaxFiles = 500_000
+
+// skipDirs are trees never indexed, ignored or not: version control and
+// dependency or cache directories.
+func skipDir(name string) bool {
+	switch name {
+	case ".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox",
+		".mypy_cache", ".pytest_cache", ".ruff_cache", ".next", ".nuxt", ".cache", ".gradle", ".idea", "bower_components":
+		return true
+	}
+	return false
+}
+
+// Index is the workspace's files, relative to the root with forward
+// slashes, in walk order. The walk runs in its own goroutine; Paths may be
+// called at any time and returns what was found so far.
+type Index struct {
+	root string
+
+	mu    sync.Mutex
+	paths []string
+	done  bool
+}
+
+// NewIndex starts indexing root (absolute) and returns at once.
+func NewIndex(root string) *Index {
+	ix := &Index{root: root}
+	go ix.walk()
+	return ix
+}
+
+// Paths returns the files found so far and whether the walk has finished.
+// The slice is shared: callers must not modify it.
+func (ix *Index) Paths() ([]string, bool) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.paths[:len(ix.paths):len(ix.paths)], ix.done
+}
+
+// batch is how many paths the walk collects before publishing them.
+const batch = 2048
+
+// walk indexes the tree, publishing paths in batches.
+func (ix *Index) walk() {
+	var pending []string
+	count := 0
+	publish := func(done bool) {
+		ix.mu.Lock()
+		ix.paths = append(ix.paths, pending...)
+		ix.done = done
+		ix.mu.Unlock()
+		pending = pending[:0]
+	}
+	rules := map[string]*ignoreSet{} // by directory, relative ("" for the root)
+	_ = filepath.WalkDir(ix.root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if d != nil && d.IsDir() && path != ix.root {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		rel, rerr := filepath.Rel(ix.root, path)
+		if rerr != nil {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		if rel == "." {
+			rules[""] = loadIgnore(ix.root, "", nil)
+			return nil
+		}
+		dir := parentOf(rel)
+		parent := rules[dir]
+		if d.IsDir() {
+			if skipDir(d.Name()) || parent.ignored(rel, true) {
+				return fs.SkipDir
+			}
+			rules[rel] = loadIgnore(path, rel, parent)
+			return nil
+		}
+		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		if parent.ignored(rel, false) {
+			return nil
+		}
+		pending = append(pending, rel)
+		count++
+		if len(pending) >= batch {
+			publish(false)
+		}
+		if count >= MaxFiles {
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	publish(true)
+}
+
+// parentOf returns the directory part of a slash path, "" at the top.
+func parentOf(rel string) string {
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		return rel[:i]
+	}
+	return ""
+}
+
+// loadIgnore reads dir's .gitignore (dir is absolute, rel its path in the
+// tree) on top of the parent's rules.
+func loadIgnore(dir, rel string, parent *ignoreSet) *ignoreSet {
+	data, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	if err != nil || len(data) == 0 {
+		return parent
+	}
+	return parent.with(rel, string(data))
+}

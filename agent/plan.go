@@ -1,0 +1,170 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/todo"
+)
+
+// planState is what the agent keeps of the plan besides the list itself:
+// its revision, the user's authoritative edits, edits not yet told to the
+// model, the last proposal of plan mode and the gate the loop waits on.
+// It is guarded by Agent.mu.
+type planState struct {
+	rev        int               // bumped on every change of the list
+	added      map[string]bool   // items the user added
+	cancelled  map[string]bool   // items the user cancelled
+	text       map[string]string // items whose text the user wrote
+	stopAfter  map[string]bool   // gates: pause after these complete
+	edits      []string          // edit notes not yet told to the model
+	proposal   *todo.List        // the last plan proposed in plan mode
+	beforePlan Mode              // the mode to return to on approval
+	resume     chan struct{}     // Continue and Steer wake a paused turn
+	undone     []string          // restore notes not yet told to the model
+}
+
+// init makes the maps and the resume channel.
+func (p *planState) init() {
+	if p.added != nil {
+		return
+	}
+	p.added, p.cancelled = map[string]bool{}, map[string]bool{}
+	p.text, p.stopAfter = map[string]string{}, map[string]bool{}
+	p.resume = make(chan struct{}, 1)
+}
+
+// openReminder is the message sent when the model ends its turn with items
+// still open.
+func openReminder(open []todo.Item) string {
+	return "<reminder>" + openSentence(open) + " — finish them, cancel them with a reason, or, if you need the user, say what you need.</reminder>"
+}
+
+// openSentence says which items are open: "2 items are still open: #2
+// Add docs, #3 Test".
+func openSentence(open []todo.Item) string {
+	parts := make([]string, len(open))
+	for i, it := range open {
+		parts[i] = "#" + it.ID + " " + it.Text
+	}
+	verb := "items are"
+	if len(open) == 1 {
+		verb = "item is"
+	}
+	return fmt.Sprintf("%d %s still open: %s", len(open), verb, strings.Join(parts, ", "))
+}
+
+// finalAnswer decides what happens when the model answers without tool
+// calls. It returns true when the loop should go on: the model is reminded
+// once per turn of items still open (not in plan mode, not for a
+// subagent, not when Config.NoCompletionReminder is set). Otherwise it
+// emits Unfinished or PlanProposed as the case may be and returns false.
+func (l *loop) finalAnswer() bool {
+	if l.child {
+		return false
+	}
+	a := l.a
+	a.mu.Lock()
+	list, mode := a.todos.Clone(), a.mode
+	a.mu.Unlock()
+	if mode == ModePlan {
+		l.propose(list)
+		return false
+	}
+	open := list.Open()
+	if len(open) == 0 {
+		return false
+	}
+	if !l.reminded && !a.cfg.NoCompletionReminder {
+		l.reminded = true
+		l.add(provider.Message{Role: provider.RoleUser, Content: openReminder(open)})
+		l.emit(Notice{Text: "reminded the model: " + openSentence(open)})
+		return true
+	}
+	l.emit(Unfinished{Items: open})
+	return false
+}
+
+// propose emits the plan of a plan-mode turn as a proposal and remembers it
+// to mark what the next revision changes.
+func (l *loop) propose(list todo.List) {
+	if list.Empty() {
+		return
+	}
+	a := l.a
+	a.mu.Lock()
+	var changes []todo.Change
+	if prev := a.plan.proposal; prev != nil {
+		changes = todo.Diff(*prev, list)
+	}
+	c := list.Clone()
+	a.plan.proposal = &c
+	rev := a.plan.rev
+	a.mu.Unlock()
+	l.emit(PlanProposed{List: list, Changes: changes, Rev: rev})
+}
+
+// gate pauses the turn when the todo call of this round completed an item
+// the user marked "stop after", until Continue, a steer or an interrupt.
+// It reports false when the turn was interrupted.
+func (l *loop) gate(ctx context.Context, before todo.List) bool {
+	if l.child {
+		return true
+	}
+	a := l.a
+	a.mu.Lock()
+	after := a.todos.Clone()
+	resume := a.plan.resume
+	a.mu.Unlock()
+	id := gateHit(before, after)
+	if id == "" || resume == nil {
+		return true
+	}
+	// A Continue from before this pause does not count.
+	select {
+	case <-resume:
+	default:
+	}
+	a.mu.Lock()
+	steered := len(a.steer) > 0
+	a.mu.Unlock()
+	if steered {
+		return true
+	}
+	l.emit(Paused{After: id, Text: fmt.Sprintf("paused after #%s — enter to continue", id)})
+	select {
+	case <-ctx.Done():
+		return false
+	case <-resume:
+		return true
+	}
+}
+
+// gateHit returns the id of a stop-after item that is completed in after
+// but was not in before, or "".
+func gateHit(before, after todo.List) string {
+	for _, it := range after.Items {
+		if !it.StopAfter || it.Status != todo.Completed {
+			continue
+		}
+		if i := before.Find(it.ID); i < 0 || before.Items[i].Status != todo.Completed {
+			return it.ID
+		}
+	}
+	return ""
+}
+
+// Continue lets a turn paused at a gate go on. It does nothing when no turn
+// is paused.
+func (a *Agent) Continue() {
+	a.mu.Lock()
+	a.plan.init()
+	r := a.plan.resume
+	a.mu.Unlock()
+	select {
+	case r <- struct{}{}:
+	default:
+	}
+}

@@ -1,0 +1,47 @@
+package ui
+
+import "github.com/tick-agent/tick/agent"
+
+// modeAgent is an Agent whose mode the user switches with shift+tab (the
+// agent owns the mode; the TUI only asks for the next one and shows it).
+type modeAgent interface {
+	Mode() agent.Mode
+	SetMode(agent.Mode)
+}
+
+// nextMode is the mode shift+tab switches to from m: auto, plan, ask and
+// auto again.
+func nextMode(m agent.Mode) agent.Mode {
+	switch m {
+	case agent.ModeAuto:
+		return agent.ModePlan
+	case agent.ModePlan:
+		return agent.ModeAsk
+	}
+	return agent.ModeAuto
+}
+
+// cycleMode switches the agent to the next mode; it applies from the next
+// tool call.
+func (m *Model) cycleMode() {
+	if a, ok := m.cfg.Agent.(modeAgent); ok {
+		next := nextMode(a.Mode())
+		a.SetMode(next)
+		if next == agent.ModePlan {
+			m.note = "plan mode: nothing changes until you approve a plan"
+		}
+	}
+}
+
+// modeText is the status bar's mode field: the agent's mode and the
+// sandbox's status, e.g. "auto · sandbox: workspace-write".
+func (m *Model) modeText() string {
+	a, ok := m.cfg.Agent.(modeAgent)
+	if !ok {
+		return m.cfg.Sandbox
+	}
+	if m.cfg.Sandbox == "" {
+		return a.Mode().String()
+	}
+	return a.Mode().String() + " · " + m.cfg.Sandbox
+}

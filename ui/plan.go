@@ -1,0 +1,251 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/tick-agent/tick/agent"
+)
+
+// PlanAgent is what the TUI needs of the engine for the user's side of the
+// plan: the mode (shift+tab), approving a proposed plan, editing the plan
+// and letting a turn paused at a gate go on. *agent.Agent implements it; a
+// Config.Agent without it has none of these features.
+type PlanAgent interface {
+	SetMode(agent.Mode)
+	Mode() agent.Mode
+	ApprovePlan() (string, error)
+	EditPlan(agent.PlanEdit) (agent.TodoUpdate, error)
+	Continue()
+}
+
+// planUI is the root's state of the plan's screens: the proposal of a
+// plan-mode turn, the plan editor and a gate the turn is paused at.
+type planUI struct {
+	proposal *proposal
+	editor   *planEditor
+	paused   string // the item a running turn is paused after
+}
+
+// planAgent returns the agent's plan side, or nil.
+func (m *Model) planAgent() PlanAgent {
+	pa, _ := m.cfg.Agent.(PlanAgent)
+	return pa
+}
+
+// handlePlanEvent applies the plan's events of a turn (see
+// agent/event_plan.go). It reports whether ev was one of them.
+func (m *Model) handlePlanEvent(ev agent.Event) bool {
+	switch ev := ev.(type) {
+	case agent.Unfinished:
+		ids := make([]string, len(ev.Items))
+		for i, it := range ev.Items {
+			ids[i] = "#" + it.ID
+		}
+		noun := " open items ("
+		if len(ev.Items) == 1 {
+			noun = " open item ("
+		}
+		m.chat.addInterrupted("Ended with " + itoa(len(ev.Items)) + noun + strings.Join(ids, ", ") + ") · the plan stays open")
+		m.panel.hold = true
+	case agent.PlanProposed:
+		m.panel.update(ev.List, m.now)
+		m.plan.proposal = newProposal(ev, m.keys.Proposal)
+		m.plan.proposal.show(m.panel)
+	case agent.Paused:
+		m.plan.paused = ev.After
+		m.chat.addNotice(ev.Text)
+		m.turn.setAct(actPaused, "#"+ev.After)
+	case agent.PlanEditDelivered:
+		m.chat.addNotice("your plan edits reached the model")
+	default:
+		return false
+	}
+	return true
+}
+
+// planTurnStart clears what belongs to the previous turn: a proposal (a
+// revision or the approved plan's turn follows) and a gate.
+func (m *Model) planTurnStart() {
+	if pr := m.plan.proposal; pr != nil {
+		pr.hide(m.panel)
+		m.plan.proposal = nil
+	}
+	m.plan.paused = ""
+}
+
+// planKey handles the plan's keys before the others: the open editor takes
+// every key; ctrl+p opens the editor; enter on
+// an empty input continues a paused turn; y and e answer a proposal on an
+// empty input while idle.
+func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	pa := m.planAgent()
+	if pa == nil {
+		return nil, false
+	}
+	if ed := m.plan.editor; ed != nil {
+		edit, closed, cmd := ed.update(k, m.panel)
+		if closed {
+			m.closeEditor()
+		}
+		if edit != nil {
+			m.applyPlanEdit(*edit)
+		}
+		return cmd, true
+	}
+	empty := m.input.empty()
+	switch {
+	case key.Matches(k, m.keys.OpenPlan):
+		m.openEditor()
+	case m.plan.paused != "" && m.running() && empty && key.Matches(k, m.keys.Send):
+		m.plan.paused = ""
+		m.turn.setAct(actThinking, "")
+		pa.Continue()
+	case m.plan.proposal != nil && m.turn == nil && empty && key.Matches(k, m.keys.Proposal.Approve):
+		return m.approvePlan(pa), true
+	case m.plan.proposal != nil && m.turn == nil && empty && key.Matches(k, m.keys.Proposal.Edit):
+		m.openEditor()
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// approvePlan approves the proposal and starts the turn that carries it
+// out.
+func (m *Model) approvePlan(pa PlanAgent) tea.Cmd {
+	prompt, err := pa.ApprovePlan()
+	if err != nil {
+		m.chat.addNotice("cannot approve the plan: " + err.Error())
+		return nil
+	}
+	m.planTurnStart()
+	m.note = pa.Mode().String() + " mode: carrying out the plan"
+	return m.startTurn(prompt)
+}
+
+// openEditor gives the panel focus for editing the plan.
+func (m *Model) openEditor() {
+	if m.planAgent() == nil {
+		m.chat.addNotice("this agent has no plan editor")
+		return
+	}
+	if m.panel.list.Empty() {
+		m.chat.addNotice("there is no plan yet: ask for one (shift+tab switches to plan mode)")
+		return
+	}
+	ed := newPlanEditor(m.st, m.keys.Plan)
+	m.plan.editor = ed
+	m.panel.sel = max(m.panel.runningIndex(), 0)
+	m.panel.expanded = true
+	m.panel.footer = func(w int) []string { return ed.footer(m.st, w) }
+	m.input.blur()
+}
+
+// closeEditor gives the focus back to the input.
+func (m *Model) closeEditor() {
+	m.plan.editor = nil
+	m.panel.sel = -1
+	m.panel.footer = nil
+	if pr := m.plan.proposal; pr != nil {
+		pr.show(m.panel)
+	}
+	m.input.focus()
+}
+
+// applyPlanEdit sends an edit to the agent and shows the result.
+func (m *Model) applyPlanEdit(e agent.PlanEdit) {
+	pa := m.planAgent()
+	if pa == nil {
+		return
+	}
+	up, err := pa.EditPlan(e)
+	if err != nil && up.Rev == 0 {
+		msg := err.Error()
+		if ed := m.plan.editor; ed != nil {
+			ed.err = msg
+		} else {
+			m.chat.addNotice(msg)
+		}
+		return
+	}
+	m.applyTodo(up)
+	if err != nil {
+		m.chat.addNotice(err.Error())
+	}
+}
+
+// applyTodo shows a todo update unless a newer revision is shown already.
+func (m *Model) applyTodo(up agent.TodoUpdate) {
+	if up.Rev != 0 && up.Rev < m.panel.rev {
+		return
+	}
+	m.panel.rev = max(m.panel.rev, up.Rev)
+	m.panel.update(up.List, m.clock())
+	m.chat.plan(up.List)
+}
+
+// errPlanUsage is the usage of /plan.
+var errPlanUsage = errors.New("usage: /plan · /plan add TEXT · /plan cancel N REASON · /plan drop N · /plan move N M")
+
+// planCommand runs /plan with its arguments: none opens the editor; the
+// slash forms edit at once.
+func (m *Model) planCommand(args string) tea.Cmd {
+	f := strings.Fields(args)
+	if len(f) == 0 {
+		m.openEditor()
+		return nil
+	}
+	rest := func(i int) string {
+		if len(f) <= i {
+			return ""
+		}
+		return strings.Join(f[i:], " ")
+	}
+	var e agent.PlanEdit
+	switch strings.ToLower(f[0]) {
+	case "add":
+		e = agent.PlanEdit{Op: agent.PlanAdd, Text: rest(1)}
+	case "cancel":
+		if len(f) < 3 {
+			m.chat.addNotice(errPlanUsage.Error())
+			return nil
+		}
+		e = agent.PlanEdit{Op: agent.PlanCancel, ID: f[1], Reason: rest(2)}
+	case "drop":
+		if len(f) != 2 {
+			m.chat.addNotice(errPlanUsage.Error())
+			return nil
+		}
+		e = agent.PlanEdit{Op: agent.PlanDrop, ID: f[1]}
+	case "move":
+		to := 0
+		if len(f) == 3 {
+			to = atoi(f[2])
+		}
+		if to <= 0 {
+			m.chat.addNotice(errPlanUsage.Error())
+			return nil
+		}
+		e = agent.PlanEdit{Op: agent.PlanMove, ID: f[1], To: to}
+	default:
+		m.chat.addNotice(errPlanUsage.Error())
+		return nil
+	}
+	m.applyPlanEdit(e)
+	return nil
+}
+
+// atoi parses a small positive number, or returns 0.
+func atoi(s string) int {
+	n := 0
+	for _, r := range strings.TrimPrefix(s, "#") {
+		if r < '0' || r > '9' || n > 1000 {
+			return 0
+		}
+		n = n*10 + int(r-'0')
+	}
+	return n
+}

@@ -1,0 +1,181 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/tick-agent/tick/agent"
+)
+
+// PlanKeyMap holds the keys of the plan editor (/plan or ctrl+p): the panel
+// takes focus, and each key is one edit the agent applies at once.
+type PlanKeyMap struct {
+	Up, Down         key.Binding // move the selection
+	Add              key.Binding // add an item after the selection
+	Edit             key.Binding // edit the selected item's text
+	Cancel           key.Binding // cancel the selected item, with a reason
+	Delete           key.Binding // delete the selected pending item
+	MoveUp, MoveDown key.Binding // move the selected item
+	Gate             key.Binding // toggle "stop after this item"
+	Close            key.Binding // close the editor (never interrupts the turn)
+	Confirm          key.Binding // apply the typed text
+}
+
+// DefaultPlanKeyMap returns the plan editor's keys.
+func DefaultPlanKeyMap() PlanKeyMap {
+	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
+	return PlanKeyMap{
+		Up:       b(k("up"), h("↑", "select up")),
+		Down:     b(k("down"), h("↓", "select down")),
+		Add:      b(k("a"), h("a", "add after")),
+		Edit:     b(k("e"), h("e", "edit text")),
+		Cancel:   b(k("x"), h("x", "cancel with reason")),
+		Delete:   b(k("d"), h("d", "delete pending")),
+		MoveUp:   b(k("K"), h("K", "move up")),
+		MoveDown: b(k("J"), h("J", "move down")),
+		Gate:     b(k("g"), h("g", "stop after this item")),
+		Close:    b(k("esc"), h("esc", "close the editor")),
+		Confirm:  b(k("enter"), h("enter", "apply")),
+	}
+}
+
+// bindings lists the keys for the editor's footer.
+func (k PlanKeyMap) bindings() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.Add, k.Edit, k.Cancel, k.Delete, k.MoveUp, k.MoveDown, k.Gate, k.Close}
+}
+
+// planEditor is the plan editor: the selection lives in the panel (its
+// sel), the editor holds the key map and the text being typed for an add,
+// an edit or a cancel reason.
+type planEditor struct {
+	keys   PlanKeyMap
+	typing agent.PlanOp // PlanAdd, PlanText or PlanCancel while typing; "" otherwise
+	target string       // the item the typed text applies to
+	ti     textinput.Model
+	err    string // the last refused edit
+}
+
+func newPlanEditor(st *Styles, keys PlanKeyMap) *planEditor {
+	ti := textinput.New()
+	s := textinput.DefaultStyles(st.Dark)
+	s.Cursor.Blink = false
+	ti.SetStyles(s)
+	ti.CharLimit = 500
+	return &planEditor{keys: keys, ti: ti}
+}
+
+// update handles a key with the panel p focused. It returns the edit to
+// apply, if any, and whether the editor closes.
+func (e *planEditor) update(k tea.KeyPressMsg, p *panel) (edit *agent.PlanEdit, closed bool, cmd tea.Cmd) {
+	if e.typing != "" {
+		return e.typed(k)
+	}
+	keys := e.keys
+	n := len(p.list.Items)
+	cur := ""
+	if p.sel >= 0 && p.sel < n {
+		cur = p.list.Items[p.sel].ID
+	}
+	e.err = ""
+	switch {
+	case key.Matches(k, keys.Close):
+		return nil, true, nil
+	case key.Matches(k, keys.Up):
+		p.sel = max(p.sel-1, 0)
+	case key.Matches(k, keys.Down):
+		p.sel = min(p.sel+1, n-1)
+	case key.Matches(k, keys.Add):
+		return nil, false, e.startTyping(agent.PlanAdd, cur, "")
+	case key.Matches(k, keys.Edit) && cur != "":
+		return nil, false, e.startTyping(agent.PlanText, cur, p.list.Items[p.sel].Text)
+	case key.Matches(k, keys.Cancel) && cur != "":
+		return nil, false, e.startTyping(agent.PlanCancel, cur, "")
+	case key.Matches(k, keys.Delete) && cur != "":
+		return &agent.PlanEdit{Op: agent.PlanDrop, ID: cur}, false, nil
+	case key.Matches(k, keys.MoveUp) && cur != "" && p.sel > 0:
+		p.sel--
+		return &agent.PlanEdit{Op: agent.PlanMove, ID: cur, To: p.sel + 1}, false, nil
+	case key.Matches(k, keys.MoveDown) && cur != "" && p.sel < n-1:
+		p.sel++
+		return &agent.PlanEdit{Op: agent.PlanMove, ID: cur, To: p.sel + 1}, false, nil
+	case key.Matches(k, keys.Gate) && cur != "":
+		return &agent.PlanEdit{Op: agent.PlanStopAfter, ID: cur}, false, nil
+	}
+	return nil, false, nil
+}
+
+// startTyping opens the text field for op on the item id.
+func (e *planEditor) startTyping(op agent.PlanOp, id, value string) tea.Cmd {
+	e.typing, e.target = op, id
+	switch op {
+	case agent.PlanAdd:
+		e.ti.Prompt = "Add after #" + id + ": "
+		if id == "" {
+			e.ti.Prompt = "Add: "
+		}
+	case agent.PlanText:
+		e.ti.Prompt = "Edit #" + id + ": "
+	case agent.PlanCancel:
+		e.ti.Prompt = "Cancel #" + id + ", because: "
+	}
+	e.ti.SetValue(value)
+	e.ti.CursorEnd()
+	return e.ti.Focus()
+}
+
+// typed handles a key while text is typed.
+func (e *planEditor) typed(k tea.KeyPressMsg) (*agent.PlanEdit, bool, tea.Cmd) {
+	switch {
+	case key.Matches(k, e.keys.Close):
+		e.typing = ""
+		e.ti.Blur()
+		return nil, false, nil
+	case key.Matches(k, e.keys.Confirm):
+		text := strings.TrimSpace(e.ti.Value())
+		op, id := e.typing, e.target
+		e.typing = ""
+		e.ti.Blur()
+		if text == "" {
+			return nil, false, nil
+		}
+		ed := &agent.PlanEdit{Op: op, ID: id, Text: text}
+		if op == agent.PlanCancel {
+			ed.Text, ed.Reason = "", text
+		}
+		return ed, false, nil
+	}
+	var cmd tea.Cmd
+	e.ti, cmd = e.ti.Update(k)
+	return nil, false, cmd
+}
+
+// paste sends pasted text to the text field.
+func (e *planEditor) paste(p tea.PasteMsg) tea.Cmd {
+	if e.typing == "" {
+		return nil
+	}
+	var cmd tea.Cmd
+	e.ti, cmd = e.ti.Update(p)
+	return cmd
+}
+
+// footer is what the editor shows under the panel's items at width w: the
+// text field while typing, else the refused edit and the keys.
+func (e *planEditor) footer(st *Styles, w int) []string {
+	if e.typing != "" {
+		e.ti.SetWidth(max(w-ansi.StringWidth(e.ti.Prompt)-1, 10))
+		return []string{e.ti.View()}
+	}
+	var out []string
+	if e.err != "" {
+		out = append(out, st.ErrorTitle.Render(oneLine(e.err)))
+	}
+	var parts []string
+	for _, b := range e.keys.bindings() {
+		parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+	}
+	return append(out, wrapHelp(st, parts, w)...)
+}

@@ -1,0 +1,68 @@
+package ui
+
+import (
+	"charm.land/bubbles/v2/key"
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/todo"
+)
+
+// ProposalKeyMap holds the keys of a plan proposed in plan mode, active
+// while the app is idle and the input is empty.
+type ProposalKeyMap struct {
+	Approve key.Binding // carry the plan out in the mode before plan mode
+	Edit    key.Binding // open the plan editor
+}
+
+// summary is one help entry for the proposal's keys.
+func (k ProposalKeyMap) summary() key.Binding {
+	return key.NewBinding(key.WithKeys(k.Approve.Keys()...), key.WithHelp(k.Approve.Help().Key+" / "+k.Edit.Help().Key, "approve / edit a proposal"))
+}
+
+// DefaultProposalKeyMap returns the proposal's keys.
+func DefaultProposalKeyMap() ProposalKeyMap {
+	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
+	return ProposalKeyMap{
+		Approve: b(k("y"), h("y", "approve")),
+		Edit:    b(k("e"), h("e", "edit")),
+	}
+}
+
+// proposal is a plan proposed by a plan-mode turn: it stays open in the
+// panel with what changed against the previous proposal marked, and asks
+// "Implement this plan?".
+type proposal struct {
+	keys    ProposalKeyMap
+	list    todo.List
+	changes []todo.Change
+}
+
+func newProposal(ev agent.PlanProposed, keys ProposalKeyMap) *proposal {
+	return &proposal{keys: keys, list: ev.List.Clone(), changes: ev.Changes}
+}
+
+// show puts the proposal into the panel: the list, the marks of its
+// changes, its removed items and the question.
+func (pr *proposal) show(p *panel) {
+	p.marks, p.removed = nil, nil
+	for _, c := range pr.changes {
+		switch c.Kind {
+		case todo.Removed:
+			p.removed = append(p.removed, c)
+		default:
+			if p.marks == nil {
+				p.marks = map[string]todo.ChangeKind{}
+			}
+			p.marks[c.ID] = c.Kind
+		}
+	}
+	p.hold, p.expanded = true, true
+	p.footer = func(w int) []string {
+		a, e := pr.keys.Approve.Help(), pr.keys.Edit.Help()
+		return wrapHelp(p.st, []string{"Implement this plan?", a.Key + " " + a.Desc, e.Key + " " + e.Desc, "or type to revise"}, w)
+	}
+}
+
+// hide takes the proposal out of the panel.
+func (pr *proposal) hide(p *panel) {
+	p.marks, p.removed, p.footer = nil, nil, nil
+}

@@ -1,0 +1,153 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/todo"
+)
+
+// planScript is a scriptAgent with the plan side of a real agent, which is
+// never asked to run a turn (its model refuses every call).
+type planScript struct {
+	*scriptAgent
+	real *agent.Agent
+}
+
+type noModel struct{}
+
+func (noModel) Stream(context.Context, provider.Request, provider.Handler) (*provider.Response, error) {
+	return nil, errors.New("no model in this test")
+}
+
+func (p planScript) SetMode(m agent.Mode)                                { p.real.SetMode(m) }
+func (p planScript) Mode() agent.Mode                                    { return p.real.Mode() }
+func (p planScript) ApprovePlan() (string, error)                        { return p.real.ApprovePlan() }
+func (p planScript) EditPlan(e agent.PlanEdit) (agent.TodoUpdate, error) { return p.real.EditPlan(e) }
+func (p planScript) Continue()                                           { p.real.Continue() }
+
+func newPlanModel(t *testing.T, list todo.List) (*Model, planScript) {
+	t.Helper()
+	real, err := agent.New(agent.Config{Model: noModel{}, Workspace: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := real.Restore(nil, list); err != nil {
+		t.Fatal(err)
+	}
+	a := planScript{scriptAgent: &scriptAgent{}, real: real}
+	m := New(Config{Agent: a, Model: "test-model", Workspace: "/tmp/ws", Dark: true})
+	mp := &m
+	mp.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	return mp, a
+}
+
+func TestPlanModeProposalApprove(t *testing.T) {
+	proposed := plan("Fix it", "p Read code", "p Change code")
+	m, a := newPlanModel(t, todo.List{})
+	press(m, "shift+tab")
+	if a.Mode() != agent.ModePlan || !strings.Contains(screen(m), "plan mode: nothing changes") {
+		t.Fatalf("shift+tab: mode %s, status bar:\n%s", a.Mode(), screen(m))
+	}
+	submit(m, "plan a fix")
+	a.real.Restore(nil, proposed) // what the turn's todo call left
+	events(t, m, agent.TodoUpdate{List: proposed, Rev: 1}, agent.PlanProposed{List: proposed, Rev: 1})
+	endTurn(t, m, a.scriptAgent, agent.TurnEnd{Reason: agent.ReasonDone})
+	s := screen(m)
+	for _, want := range []string{"Implement this plan?", "y approve", "e edit", "Read code", "Change code"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("proposal lacks %q:\n%s", want, s)
+		}
+	}
+	// A revision marks what changed.
+	submit(m, "drop the change, add a test")
+	revised := plan("Fix it", "p Read the code")
+	revised.Items = append(revised.Items, todo.Item{ID: "3", Text: "Test", Status: todo.Pending})
+	events(t, m, agent.PlanProposed{List: revised, Rev: 2, Changes: todo.Diff(proposed, revised)})
+	endTurn(t, m, a.scriptAgent, agent.TurnEnd{Reason: agent.ReasonDone})
+	s = screen(m)
+	for _, want := range []string{"~ ○ Read the code", "+ ○ Test", "−   Change code"} {
+		if !strings.Contains(s, want) {
+			t.Fatalf("revision lacks %q:\n%s", want, s)
+		}
+	}
+	a.real.Restore(nil, revised)
+	press(m, "y")
+	p := a.prompts()
+	if len(p) != 3 || !strings.Contains(p[2], "I approve this plan") || !strings.Contains(p[2], "#3: Test") {
+		t.Fatalf("prompts after y = %q", p)
+	}
+	if a.Mode() != agent.ModeAuto {
+		t.Errorf("mode after approval = %s, want auto (the mode before plan mode)", a.Mode())
+	}
+	if strings.Contains(screen(m), "Implement this plan?") {
+		t.Error("the proposal is still shown while the plan is carried out")
+	}
+}
+
+func TestPlanEditorKeys(t *testing.T) {
+	list := plan("G", "x ALPHA", "> BRAVO", "p CHARLIE")
+	m, a := newPlanModel(t, list)
+	m.panel.update(list, m.now)
+	submit(m, "go")
+	press(m, "ctrl+p")
+	if m.plan.editor == nil || m.panel.sel != 1 {
+		t.Fatalf("ctrl+p: editor %v, selection %d (want the running item)", m.plan.editor != nil, m.panel.sel)
+	}
+	press(m, "a")
+	typeText(m, "ZULU verify")
+	press(m, "enter")
+	press(m, "down")
+	press(m, "down")
+	press(m, "x")
+	typeText(m, "not needed")
+	press(m, "enter")
+	press(m, "up")
+	press(m, "g")
+	press(m, "esc") // closes the editor, never interrupts
+	if m.plan.editor != nil || m.turn.act == actInterrupting {
+		t.Fatal("esc did not just close the editor")
+	}
+	got := a.real.Todos().Render()
+	for _, want := range []string{"[ ] #4: ZULU verify", "[-] #3: CHARLIE (cancelled: not needed)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("agent's list lacks %q:\n%s", want, got)
+		}
+	}
+	if it := a.real.Todos().Items[2]; it.ID != "4" || !it.StopAfter {
+		t.Errorf("item 3 = %+v, want #4 marked stop after", it)
+	}
+	s := screen(m)
+	if !strings.Contains(s, "ZULU verify") || !strings.Contains(s, "stop after") {
+		t.Errorf("panel does not show the edits:\n%s", s)
+	}
+	// The slash forms.
+	submit(m, "/plan move 4 1")
+	if a.real.Todos().Items[0].ID != "4" {
+		t.Errorf("/plan move: %+v", a.real.Todos().Items)
+	}
+	submit(m, "/plan drop 9")
+	if !strings.Contains(screen(m), "no item #9") {
+		t.Errorf("/plan drop 9 did not say why:\n%s", screen(m))
+	}
+}
+
+func TestUnfinishedKeepsPanelOpen(t *testing.T) {
+	m, a := newTestModel(t, 120, 40)
+	submit(m, "do it")
+	l := plan("G", "x ALPHA", "> BRAVO", "p CHARLIE")
+	events(t, m, agent.TodoUpdate{List: l}, agent.Unfinished{Items: l.Open()})
+	endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
+	s := screen(m)
+	if !strings.Contains(s, "Ended with 2 open items (#2, #3)") {
+		t.Errorf("no open-items line:\n%s", s)
+	}
+	if !m.panel.open() || strings.Contains(s, "all done") {
+		t.Errorf("the panel collapsed:\n%s", s)
+	}
+}
