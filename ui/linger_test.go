@@ -8,9 +8,9 @@ import (
 	"github.com/tick-agent/tick/agent"
 )
 
-// runCmd runs cmd and returns its message; it fails after a generous
+// lingerBatch runs cmd and returns its message; it fails after a generous
 // deadline (a lingering batch must always come back).
-func runCmd(t *testing.T, cmd tea.Cmd) eventsMsg {
+func lingerBatch(t *testing.T, cmd tea.Cmd) eventsMsg {
 	t.Helper()
 	got := make(chan tea.Msg, 1)
 	go func() { got <- cmd() }()
@@ -49,7 +49,7 @@ func deltas(n int) []agent.Event {
 func TestLingerCollectsDeltasUntilOtherEvent(t *testing.T) {
 	ch := make(chan agent.Event, 64)
 	go send(ch, false, append(deltas(10), agent.ToolStart{ID: "1", Name: "bash"})...)
-	msg := runCmd(t, lingerEvents(1, ch, time.Now().Add(time.Minute)))
+	msg := lingerBatch(t, lingerEvents(1, ch, time.Now().Add(time.Minute)))
 	if len(msg.events) != 11 {
 		t.Fatalf("batch has %d events, want the 10 deltas and the tool call", len(msg.events))
 	}
@@ -63,12 +63,12 @@ func TestLingerCollectsDeltasUntilOtherEvent(t *testing.T) {
 func TestLingerBounded(t *testing.T) {
 	ch := make(chan agent.Event)
 	go send(ch, true, deltas(lingerMax+20)...)
-	msg := runCmd(t, lingerEvents(1, ch, time.Now().Add(time.Minute)))
+	msg := lingerBatch(t, lingerEvents(1, ch, time.Now().Add(time.Minute)))
 	if n := len(msg.events); n < lingerMax || n >= lingerMax+20 || msg.closed {
 		t.Errorf("batch has %d events (closed %v), want about %d", n, msg.closed, lingerMax)
 	}
 	for !msg.closed { // drain the sender
-		msg = runCmd(t, waitEvents(1, ch))
+		msg = lingerBatch(t, waitEvents(1, ch))
 	}
 }
 
@@ -79,7 +79,7 @@ func TestLingerUntilThePaint(t *testing.T) {
 	for _, until := range []time.Time{time.Now().Add(50 * time.Millisecond), {}} {
 		ch := make(chan agent.Event, 64)
 		ch <- agent.TextDelta{Text: "a"}
-		msg := runCmd(t, lingerEvents(1, ch, until))
+		msg := lingerBatch(t, lingerEvents(1, ch, until))
 		if len(msg.events) != 1 || msg.closed {
 			t.Errorf("until %v: batch %+v, want the one delta", until, msg)
 		}
