@@ -121,8 +121,9 @@ type tuiSession struct {
 
 	mu     sync.Mutex
 	ag     *agent.Agent
-	rec    *session.Recorder // nil: nothing is saved
-	closed bool              // the app has ended: resume nothing more
+	rec    *session.Recorder     // nil: nothing is saved
+	closed bool                  // the app has ended: resume nothing more
+	others map[string]otherModel // other providers' models the /model picker listed, by label
 }
 
 // commands returns the slash commands for ui.Config.Commands.
