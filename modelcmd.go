@@ -15,10 +15,12 @@ import (
 // listTimeout bounds the /model picker's listing of the models.
 const listTimeout = 20 * time.Second
 
-// useSessionModel carries on with a resumed session's model, unless
-// --model or TICK_MODEL chose one for this run.
+// useSessionModel carries on with the model a resumed session switched to
+// with /model, unless --model or TICK_MODEL chose one for this run. (The
+// model a session merely started with is not forced on it: the user may
+// have set up another server since.)
 func useSessionModel(cfg *config, ld *session.Loaded) {
-	if ld == nil || ld.Info.Model == "" || cfg.settings == nil {
+	if ld == nil || !ld.Info.ModelSwitched || ld.Info.Model == "" || cfg.settings == nil {
 		return
 	}
 	if k := cfg.settings.Sources["model"].Kind; k == tickcfg.SourceFlag || k == tickcfg.SourceEnv {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -41,6 +42,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		return fail(stderr, err)
 	}
 	dark := detectDark(cfg.colorFGBG, bgQueryTimeout)
+	defer runtime.GOMAXPROCS(tuiProcs(os.Getenv("GOMAXPROCS")))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP)
 	defer stop()
 	terminated, stopTerm := watchTerm()

@@ -147,6 +147,7 @@ type Model struct {
 	quitArmed  bool      // the last key was a ctrl+c asking for a second one
 	complete   completion
 	histWarned bool // a failed save of the prompt history was reported
+	histLoaded bool // the prompt history was loaded before the first frame
 	quitting   bool
 
 	tokens    int
@@ -219,9 +220,12 @@ func New(cfg Config) Model {
 func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	m := New(cfg)
 	m.ctx = ctx
-	m.paintScreen()
+	unpaint := m.paintScreen()
 	p := tea.NewProgram(&m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}, opts...)...)
 	_, err := p.Run()
+	if err != nil {
+		unpaint()
+	}
 	m.shutdown(3 * time.Second)
 	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
 		return fmt.Errorf("ui: run the TUI: %w", err)
