@@ -110,7 +110,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	}
 	defer cleanup()
 	cfg.runner = runner
-	if !cfg.headless {
+	if cfg.headless {
+		warnSandbox(cfg, stderr)
+	} else {
 		stop := openUndo(&cfg, env)
 		defer stop()
 	}
