@@ -22,7 +22,9 @@ func (m *Setup) render() string {
 	st, g := m.st, m.st.Glyphs
 	w, h := max(m.width, 40), max(m.height, 12)
 	iw := max(min(w-4, dialogMaxWidth), 20)
-	lines := []string{st.DialogTitle.Render("Welcome to tick"), st.DialogDesc.Render("No model is set up yet. Pick one; tick saves it in " + m.cfg.ConfigPath), ""}
+	lines := []string{st.DialogTitle.Render("Welcome to tick")}
+	lines = append(lines, wrapStyled(st.DialogDesc, "No model is set up yet. Pick one; tick saves it in "+m.cfg.ConfigPath, iw)...)
+	lines = append(lines, "")
 	switch m.stage {
 	case stageChoose:
 		lines = append(lines, m.chooseLines(iw)...)
