@@ -147,3 +147,23 @@ func TestInstructionsInSystemPrompt(t *testing.T) {
 		t.Errorf("--verbose does not name the file:\n%s", r.stderr)
 	}
 }
+
+// TestContinueKeepsTheConfiguredModel: a session that never switched
+// models (/model) resumes with the model configured now, not the one it
+// started with (the user may have set up another server since).
+func TestContinueKeepsTheConfiguredModel(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Text: "one"}, providertest.Reply{Text: "two"})
+	ws, state := t.TempDir(), t.TempDir()
+	env, _ := userConfig(t, "provider = \"mine\"\nmodel = \"now-configured\"\n[providers.mine]\nbase_url = \""+srv.URL+"\"\n")
+	env["XDG_STATE_HOME"] = state
+	if r := tick(t, env, "", "-p", "hi", "-C", ws, "--model", "started-with"); r.code != exitOK {
+		t.Fatalf("first run: %d %s", r.code, r.stderr)
+	}
+	if r := tick(t, env, "", "-c", "-p", "again", "-C", ws); r.code != exitOK {
+		t.Fatalf("tick -c: %d %s", r.code, r.stderr)
+	}
+	if got := srv.Requests()[1].Model; got != "now-configured" {
+		t.Errorf("tick -c asked for %q, want the configured now-configured", got)
+	}
+}

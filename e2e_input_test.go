@@ -273,7 +273,7 @@ func TestE2EApprovalLongCommand(t *testing.T) {
 	srv := providertest.New(t)
 	cmd := "echo start && " + strings.Repeat("true && ", 60) + "echo DANGER-TAIL"
 	script(t, srv, bashStep(cmd), textStep("Ran it."))
-	p := startApp(t, srv)
+	p := startApp(t, srv, "--sandbox", "danger-full-access") // every command asks
 	p.prompt("run the long one")
 	p.waitFor("Allow bash?", "echo start")
 	for _, size := range [][2]int{{80, 24}, {60, 20}} {

@@ -110,6 +110,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	}
 	defer cleanup()
 	cfg.runner = runner
+	if cfg.headless {
+		warnSandbox(cfg, stderr)
+	}
 	ag, err := newAgent(cfg, client, rec)
 	if err != nil {
 		return fail(stderr, err)

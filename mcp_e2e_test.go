@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"net"
 	"os"
@@ -84,7 +85,7 @@ func checkEchoReachedModel(t *testing.T, srv *providertest.Server, env map[strin
 		}
 	}
 	if spec == nil || !strings.Contains(spec.Description, "Echoes back the input string") || !strings.Contains(string(spec.Parameters), `"message"`) {
-		t.Fatalf("the echo tool was not offered with its description and schema: %+v (tools %v)", spec, reqs[0].Tools)
+		t.Fatalf("the echo tool was not offered with its description and schema: %+v (tools %v)\nstderr:\n%s", spec, reqs[0].Tools, r.stderr)
 	}
 	if got := reqs[1].Last(); got.Role != "tool" || got.Content != "Echo: hello from tick" {
 		t.Fatalf("echo result reaching the model: %+v", got)
@@ -106,32 +107,57 @@ func TestMCPEverythingOverStdio(t *testing.T) {
 
 func TestMCPEverythingOverStreamableHTTP(t *testing.T) {
 	entry := mcptest.Everything(t)
-	port := freePort(t)
-	node := exec.Command("node", entry, "streamableHttp")
-	node.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
-	node.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := node.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(-node.Process.Pid, syscall.SIGKILL)
-		_ = node.Wait()
-	})
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server-everything did not listen on %s: %v", addr, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	addr := startEverythingHTTP(t, entry)
 	srv := providertest.New(t)
 	checkEchoReachedModel(t, srv, everythingConfig(t, srv, entry, "http://"+addr+"/mcp"))
+}
+
+// startEverythingHTTP runs server-everything over streamable HTTP on a free
+// port and returns its address. A port taken between freePort and the
+// server's listen (other tests run at once) makes it try another.
+func startEverythingHTTP(t *testing.T, entry string) string {
+	t.Helper()
+	for try := 0; try < 5; try++ {
+		port := freePort(t)
+		node := exec.Command("node", entry, "streamableHttp")
+		node.Env = append(os.Environ(), "PORT="+strconv.Itoa(port))
+		node.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		stderr, err := node.StderrPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := node.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			_ = syscall.Kill(-node.Process.Pid, syscall.SIGKILL)
+			_ = node.Wait()
+		})
+		listening := make(chan bool, 1)
+		go func() {
+			sc := bufio.NewScanner(stderr)
+			ok := false
+			for sc.Scan() {
+				if strings.Contains(sc.Text(), "listening on port") {
+					ok = true
+					listening <- true
+				}
+			}
+			if !ok {
+				listening <- false // exited without listening: port taken
+			}
+		}()
+		select {
+		case ok := <-listening:
+			if ok {
+				return net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+			}
+		case <-time.After(60 * time.Second):
+			t.Fatal("server-everything did not start listening within 60s")
+		}
+	}
+	t.Fatal("server-everything found no free port in 5 tries")
+	return ""
 }
 
 // freePort returns a TCP port that was free a moment ago.

@@ -127,7 +127,8 @@ type Agent struct {
 	model       string
 	modelWindow int
 	modelSet    bool
-	failed      bool // the last model turn failed (see Retry)
+	streamer    Streamer // set by SetModelOn; nil: Config.Model
+	failed      bool     // the last model turn failed (see Retry)
 }
 
 // New returns an Agent for cfg, with an empty history and todo list.

@@ -291,6 +291,12 @@ func (c *chat) subagent(parentID string, ev agent.Event) {
 		if k, ok := parent.childIdx[ev.ID]; ok {
 			finishTool(parent.children[k], ev)
 		}
+	case agent.ToolOutput:
+		k, ok := parent.childIdx[ev.ID]
+		if !ok || parent.children[k].state != toolRunning {
+			return
+		}
+		parent.children[k].live = liveText(ev.Tail, ev.Total > int64(len(ev.Tail)))
 	default:
 		return
 	}

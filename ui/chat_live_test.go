@@ -57,3 +57,20 @@ func TestLiveText(t *testing.T) {
 		}
 	}
 }
+
+// TestSubagentToolOutputLive: a subagent's running command shows its
+// output under its nested line.
+func TestSubagentToolOutputLive(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	submit(m, "delegate")
+	events(t, m, agent.ToolStart{ID: "t1", Name: agent.TaskTool, Summary: "look around"},
+		agent.Subagent{ParentID: "t1", Event: agent.ToolStart{ID: "c1", Name: "bash", Summary: "make"}},
+		agent.Subagent{ParentID: "t1", Event: agent.ToolOutput{ID: "c1", Tail: "child says hi\n", Total: 14}})
+	if s := screen(m); !strings.Contains(s, "child says hi") {
+		t.Fatalf("the subagent's live output is not shown:\n%s", s)
+	}
+	events(t, m, agent.Subagent{ParentID: "t1", Event: agent.ToolEnd{ID: "c1", Name: "bash", Output: "done\nexit status 0"}})
+	if s := screen(m); strings.Contains(s, "child says hi") {
+		t.Fatalf("the live output stayed after the call ended:\n%s", s)
+	}
+}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
@@ -27,13 +29,49 @@ const maxBatch = 4096
 // Every string of every event is made safe for the terminal here (see
 // safeEvent), before the model sees it.
 func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
+	return lingerEvents(turn, ch, time.Time{})
+}
+
+// lingerMax is the most events a lingering batch collects before it is
+// delivered anyway, well below the turn channel's buffer so that a fast
+// stream never waits for the repaint.
+const lingerMax = 32
+
+// lingerEvents is waitEvents for a turn that is streaming text: once the
+// batch holds only streamed text, it keeps collecting deltas as they
+// arrive until until (the next repaint, which shows them anyway), until
+// lingerMax of them, or until any other event (a tool call, an approval,
+// the end of the turn), which it delivers at once. A stream at a reader's
+// pace then costs one message, one update and one wake-up of the update
+// loop per frame instead of one per delta. A zero until lingers not at
+// all.
+func lingerEvents(turn int, ch <-chan agent.Event, until time.Time) tea.Cmd {
 	return func() tea.Msg {
 		ev, ok := <-ch
 		if !ok {
 			return eventsMsg{turn: turn, ch: ch, closed: true}
 		}
 		msg := eventsMsg{turn: turn, ch: ch, events: []agent.Event{safeEvent(ev)}}
+		linger := !until.IsZero() && isDelta(ev)
+		var timer *time.Timer
+		defer func() {
+			if timer != nil {
+				timer.Stop()
+			}
+		}()
 		for len(msg.events) < maxBatch {
+			var expired <-chan time.Time
+			if linger && len(msg.events) < lingerMax {
+				if timer == nil {
+					d := time.Until(until)
+					if d <= 0 {
+						linger = false
+						continue
+					}
+					timer = time.NewTimer(d)
+				}
+				expired = timer.C
+			}
 			select {
 			case ev, ok := <-ch:
 				if !ok {
@@ -41,7 +79,22 @@ func waitEvents(turn int, ch <-chan agent.Event) tea.Cmd {
 					return msg
 				}
 				msg.events = append(msg.events, safeEvent(ev))
+				linger = linger && isDelta(ev)
+				continue
 			default:
+			}
+			if expired == nil {
+				return msg
+			}
+			select {
+			case ev, ok := <-ch:
+				if !ok {
+					msg.closed = true
+					return msg
+				}
+				msg.events = append(msg.events, safeEvent(ev))
+				linger = linger && isDelta(ev)
+			case <-expired:
 				return msg
 			}
 		}
@@ -80,13 +133,16 @@ func (m *Model) handleEvents(msg eventsMsg) (tea.Cmd, bool) {
 		}
 		cmds = append(cmds, m.handleEvent(ev))
 	}
-	if msg.closed {
-		cmds = append(cmds, m.turnClosed())
-	} else {
-		cmds = append(cmds, waitEvents(t.id, t.ch))
-	}
 	if onlyText {
 		cmds = append(cmds, m.paint.schedule())
+	}
+	switch {
+	case msg.closed:
+		cmds = append(cmds, m.turnClosed())
+	case onlyText: // more text shows with the paint: collect it until then
+		cmds = append(cmds, lingerEvents(t.id, t.ch, m.paint.at))
+	default:
+		cmds = append(cmds, waitEvents(t.id, t.ch))
 	}
 	return tea.Batch(cmds...), onlyText
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
+	"github.com/tick-agent/tick/ui/prompthist"
 )
 
 // Bubble Tea writes its first frame only at the first tick of its frame
@@ -20,12 +21,27 @@ import (
 
 // firstFrame returns the escape sequences that show frame v on a w×h
 // terminal with colour profile p: the alternate screen (as Bubble Tea
-// enters it), the frame's lines from the top-left corner with colours
-// reduced to p, and the cursor where v puts it (hidden when v has none).
+// enters it), the input modes v asks for (bracketed paste, mouse, focus
+// reports: a paste or a click right after the prompt shows must arrive as
+// it will later; Bubble Tea sets them again and resets them on exit), the
+// frame's lines from the top-left corner with colours reduced to p, and
+// the cursor where v puts it (hidden when v has none).
 func firstFrame(v tea.View, w, h int, p colorprofile.Profile) string {
 	var b strings.Builder
 	b.Grow(len(v.Content) + 2*h + 64)
 	b.WriteString(ansi.SetModeAltScreenSaveCursor)
+	if !v.DisableBracketedPasteMode {
+		b.WriteString(ansi.SetModeBracketedPaste)
+	}
+	switch v.MouseMode {
+	case tea.MouseModeCellMotion:
+		b.WriteString(ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr)
+	case tea.MouseModeAllMotion:
+		b.WriteString(ansi.SetModeMouseAnyEvent + ansi.SetModeMouseExtSgr)
+	}
+	if v.ReportFocus {
+		b.WriteString(ansi.SetModeFocusEvent)
+	}
 	b.WriteString(ansi.HideCursor)
 	b.WriteString(ansi.CursorHomePosition)
 	b.WriteString(ansi.EraseEntireScreen)
@@ -51,25 +67,47 @@ func firstFrame(v tea.View, w, h int, p colorprofile.Profile) string {
 	return b.String()
 }
 
-// paintFirst sizes m for a w×h terminal with colour profile p and writes
-// its first frame to out. Nothing is written when the size is unknown or
-// out is no terminal.
-func (m *Model) paintFirst(out io.Writer, w, h int, p colorprofile.Profile) {
+// paintFirst sizes m for a w×h terminal with colour profile p, writes its
+// first frame to out and reports whether it did. Nothing is written when
+// the size is unknown or out is no terminal.
+func (m *Model) paintFirst(out io.Writer, w, h int, p colorprofile.Profile) bool {
 	if w <= 0 || h <= 0 || p == colorprofile.NoTTY {
-		return
+		return false
 	}
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	_, _ = io.WriteString(out, firstFrame(m.View(), w, h, p))
+	_, err := io.WriteString(out, firstFrame(m.View(), w, h, p))
+	return err == nil
 }
 
 // paintScreen draws the first frame on cfg.Screen, if set and a terminal
-// of known size, with the colour profile Bubble Tea detects for it.
-func (m *Model) paintScreen() {
+// of known size, with the colour profile Bubble Tea detects for it. The
+// prompt history is loaded first: once the prompt shows, ↑ must find it
+// (loaded by Init, it would come only after Bubble Tea's first frame).
+// It returns the function that restores the terminal should Bubble Tea
+// fail before taking it over (Bubble Tea restores what it set itself).
+func (m *Model) paintScreen() (unpaint func()) {
+	unpaint = func() {}
 	f := m.cfg.Screen
 	if f == nil {
-		return
+		return unpaint
 	}
-	if w, h, err := term.GetSize(f.Fd()); err == nil {
-		m.paintFirst(f, w, h, colorprofile.Detect(f, m.cfg.Env))
+	if path := m.cfg.HistoryFile; path != "" {
+		p, err := prompthist.Load(path)
+		m.Update(historyMsg{p, err})
+		m.histLoaded = true
 	}
+	w, h, err := term.GetSize(f.Fd())
+	if err != nil {
+		return unpaint
+	}
+	if m.paintFirst(f, w, h, colorprofile.Detect(f, m.cfg.Env)) {
+		unpaint = func() { _, _ = io.WriteString(f, unpaintFirst) }
+	}
+	return unpaint
 }
+
+// unpaintFirst undoes firstFrame: the modes it sets, the hidden cursor
+// and the alternate screen.
+const unpaintFirst = ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent +
+	ansi.ResetModeMouseExtSgr + ansi.ResetModeFocusEvent + ansi.ResetModeBracketedPaste +
+	ansi.ShowCursor + ansi.ResetModeAltScreenSaveCursor

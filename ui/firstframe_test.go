@@ -31,6 +31,12 @@ func TestPaintFirstDrawsThePrompt(t *testing.T) {
 			if !strings.HasPrefix(got, ansi.SetModeAltScreenSaveCursor) {
 				t.Errorf("frame does not start by entering the alternate screen: %q", got[:min(len(got), 40)])
 			}
+			// a paste or a wheel turn right after the prompt shows
+			for _, mode := range []string{ansi.SetModeBracketedPaste, ansi.SetModeMouseButtonEvent, ansi.SetModeMouseExtSgr} {
+				if !strings.Contains(got, mode) {
+					t.Errorf("frame does not set mode %q", mode)
+				}
+			}
 			plain := ansi.Strip(got)
 			for _, want := range []string{"Welcome to tick", placeholderIdle} {
 				if !strings.Contains(plain, want) {
@@ -82,5 +88,22 @@ func TestFirstFrameKeepsToTheScreen(t *testing.T) {
 	}
 	if !strings.Contains(got, ansi.HideCursor) || strings.Contains(got, ansi.ShowCursor) {
 		t.Errorf("a view without a cursor must leave it hidden: %q", got)
+	}
+}
+
+// TestUnpaintFirstUndoesModes: every mode the first frame sets is reset
+// by unpaintFirst (written when Bubble Tea fails before taking over).
+func TestUnpaintFirstUndoesModes(t *testing.T) {
+	m := New(Config{Agent: &scriptAgent{}})
+	v := m.View()
+	v.ReportFocus = true
+	got := firstFrame(v, 80, 24, colorprofile.TrueColor)
+	for _, set := range []string{ansi.SetModeAltScreenSaveCursor, ansi.SetModeBracketedPaste, ansi.SetModeMouseButtonEvent, ansi.SetModeMouseExtSgr, ansi.SetModeFocusEvent} {
+		if !strings.Contains(got, set) {
+			t.Errorf("first frame lacks %q", set)
+		}
+		if reset := strings.TrimSuffix(set, "h") + "l"; !strings.Contains(unpaintFirst, reset) {
+			t.Errorf("unpaintFirst does not reset %q", set)
+		}
 	}
 }

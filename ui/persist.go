@@ -21,7 +21,7 @@ type promptMsg struct{ text string }
 // sending the prompt given on the command line.
 func (m *Model) startCmds() tea.Cmd {
 	var cmds []tea.Cmd
-	if path := m.cfg.HistoryFile; path != "" {
+	if path := m.cfg.HistoryFile; path != "" && !m.histLoaded {
 		cmds = append(cmds, func() tea.Msg {
 			p, err := prompthist.Load(path)
 			return historyMsg{p, err}

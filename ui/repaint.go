@@ -11,9 +11,10 @@ import (
 // streamed text does not mark it at once but schedules one paint per
 // frameInterval, so a fast stream costs ~30 repaints a second.
 type repaint struct {
-	dirty   bool // the state changed since the last frame
-	drawn   bool // a frame was drawn at all
-	pending bool // a paintMsg is on its way
+	dirty   bool      // the state changed since the last frame
+	drawn   bool      // a frame was drawn at all
+	pending bool      // a paintMsg is on its way
+	at      time.Time // when the pending paint is due
 }
 
 // paintMsg asks for a repaint of streamed text (see frameInterval).
@@ -32,6 +33,7 @@ func (r *repaint) schedule() tea.Cmd {
 		return nil
 	}
 	r.pending = true
+	r.at = time.Now().Add(frameInterval)
 	return tea.Tick(frameInterval, func(time.Time) tea.Msg { return paintMsg{} })
 }
 

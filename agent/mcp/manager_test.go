@@ -208,3 +208,22 @@ func TestStreamableHTTPWithHeaders(t *testing.T) {
 	}
 	m.Close()
 }
+
+// A server that adds a tool says so; the new tool is offered next time.
+func TestToolListChanges(t *testing.T) {
+	m := startManager(t, time.Minute, stdioServer("t"))
+	if _, err := findTool(t, m, "mcp__t__grow").Run(context.Background(), json.RawMessage(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the new tool", func() bool {
+		for _, n := range m.Status()[0].Tools {
+			if n == "mcp__t__extra" {
+				return true
+			}
+		}
+		return false
+	})
+	if out, err := findTool(t, m, "mcp__t__extra").Run(context.Background(), json.RawMessage(`{}`)); err != nil || out != "extra ran" {
+		t.Fatalf("Run = %q, %v", out, err)
+	}
+}

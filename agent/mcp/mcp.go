@@ -101,7 +101,8 @@ type Status struct {
 }
 
 // Manager runs the configured MCP servers. Its methods are safe for
-// concurrent use.
+// concurrent use; Counts, Settled, Status, Wait, Tools and Close also
+// work on a nil *Manager (no servers).
 type Manager struct {
 	opts    Options
 	ctx     context.Context
@@ -186,6 +187,9 @@ func (m *Manager) Counts() (ready, total int) {
 
 // Settled reports whether no server is still starting.
 func (m *Manager) Settled() bool {
+	if m == nil {
+		return true
+	}
 	for _, s := range m.list() {
 		if s.status().State == Starting {
 			return false
@@ -217,6 +221,9 @@ func (m *Manager) Status() []Status {
 // Wait blocks until no server is still starting, ctx ends or StartTimeout
 // has passed since Start.
 func (m *Manager) Wait(ctx context.Context) {
+	if m == nil {
+		return
+	}
 	deadline := time.NewTimer(time.Until(m.started.Add(m.opts.StartTimeout)))
 	defer deadline.Stop()
 	for _, s := range m.list() {

@@ -93,7 +93,12 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "tick", Version: s.opts.Version}, &sdk.ClientOptions{Capabilities: &sdk.ClientCapabilities{}})
+	client := sdk.NewClient(&sdk.Implementation{Name: "tick", Version: s.opts.Version}, &sdk.ClientOptions{
+		Capabilities: &sdk.ClientCapabilities{},
+		ToolListChangedHandler: func(_ context.Context, req *sdk.ToolListChangedRequest) {
+			go s.refresh(ctx, req.Session) // not on the connection's own goroutine
+		},
+	})
 	session, err := client.Connect(cctx, t, nil)
 	if err != nil {
 		s.killGroup()
@@ -116,6 +121,22 @@ func (s *server) connect(ctx context.Context) (*sdk.ClientSession, error) {
 	}
 	s.setTools(list)
 	return session, nil
+}
+
+// refresh lists the tools again after the server said they changed; the
+// new list is offered from the next turn on.
+func (s *server) refresh(ctx context.Context, session *sdk.ClientSession) {
+	cctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	var list []*sdk.Tool
+	for t, err := range session.Tools(cctx, nil) {
+		if err != nil {
+			return // keep the tools it had
+		}
+		list = append(list, t)
+	}
+	s.setTools(list)
+	s.notify()
 }
 
 // transport returns the stdio or HTTP transport of the server. A stdio

@@ -77,6 +77,12 @@ func testServer() *sdk.Server {
 		}
 		return text(strconv.Itoa(cmd.Process.Pid))
 	})
+	add("grow", obj, func(context.Context, map[string]any) *sdk.CallToolResult {
+		s.AddTool(&sdk.Tool{Name: "extra", InputSchema: obj}, func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+			return text("extra ran"), nil
+		})
+		return text("grown")
+	})
 	add("dots.and spaces", obj, func(context.Context, map[string]any) *sdk.CallToolResult { return text("ok") })
 	add("badprops", json.RawMessage(`{"type":"object","properties":"oops"}`), func(context.Context, map[string]any) *sdk.CallToolResult { return text("never") })
 	return s

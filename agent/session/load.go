@@ -91,7 +91,7 @@ func (c *collected) add(rec *record) {
 func (c *collected) loaded(path string) *Loaded {
 	ld := assemble(c.hdr, path, c.hist, c.kept, c.compactAt, c.todos, c.updated)
 	if c.model != "" {
-		ld.Info.Model = c.model
+		ld.Info.Model, ld.Info.ModelSwitched = c.model, true
 	}
 	ld.Summary, ld.Compactions = c.summary, c.compacts
 	ld.CompactedAt = repairedIndexes(c.hist, c.marks)

@@ -21,7 +21,7 @@ func TestModelLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ld.Info.Model != "second" || len(ld.History) != len(msgs) || len(ld.Warnings) != 0 {
+	if ld.Info.Model != "second" || !ld.Info.ModelSwitched || len(ld.History) != len(msgs) || len(ld.Warnings) != 0 {
 		t.Errorf("model %q, %d messages, warnings %q; want second, %d, none", ld.Info.Model, len(ld.History), ld.Warnings, len(msgs))
 	}
 }

@@ -105,12 +105,15 @@ func (e *CorruptError) Unwrap() error { return e.Err }
 
 // Info describes one session, as List shows it.
 type Info struct {
-	ID        string    // short id, unique in the workspace
-	Path      string    // the session file
-	Workspace string    // absolute workspace directory
-	Model     string    // the model in use: the header's, or the last model line's
-	Started   time.Time // when it was created
-	Updated   time.Time // time of its last complete line
+	ID        string // short id, unique in the workspace
+	Path      string // the session file
+	Workspace string // absolute workspace directory
+	Model     string // the model in use: the header's, or the last model line's
+	// ModelSwitched says Model comes from a model line: the user switched
+	// models (/model) in this session.
+	ModelSwitched bool
+	Started       time.Time // when it was created
+	Updated       time.Time // time of its last complete line
 	// FirstPrompt is the first line of the first user message, at most
 	// 200 characters.
 	FirstPrompt string
