@@ -92,6 +92,9 @@ type Config struct {
 	// the model ends it while todo items are still open
 	// (completion_reminder = false in the configuration).
 	NoCompletionReminder bool
+	// Checkpoints, when set, records a snapshot of the workspace before
+	// each item first goes in progress, for Undo.
+	Checkpoints Checkpointer
 	// ToolSource, when set, adds tools at the start of every turn (the
 	// tools of MCP servers).
 	ToolSource ToolSource

@@ -318,6 +318,8 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		m.handleWheel(msg.Mouse())
 	case NoticeMsg:
 		m.chat.addNotice(msg.Text)
+	case undoPreviewMsg, undoneMsg:
+		cmd = m.handleUndoMsg(msg)
 	case mcpChangedMsg:
 		cmd = watchMCP(m.cfg.MCP)
 	case ResetMsg:
