@@ -53,7 +53,7 @@ func TestE2ESandboxRerun(t *testing.T) {
 		t.Errorf("tool results %q", res)
 	}
 	p.send("BTab") // auto → plan → ask
-	p.waitFor("plan · sandbox: workspace-write")
+	p.waitFor("plan · sandbox: read-only")
 	p.send("BTab")
 	p.waitFor("plan · sandbox: read-only")
 	p.send("BTab")
