@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/tick-agent/tick/agent/checkpoint"
 	"io"
 	"os"
 	"path/filepath"
@@ -59,16 +60,17 @@ type config struct {
 	instructionsLine string
 
 	// The agent.
-	yolo          bool             // --yolo: approve every tool call
-	plan          bool             // --plan: start in plan mode
-	noReminder    bool             // --completion-reminder=false (else completion_reminder)
-	workspace     string           // -C/--workspace, absolute; default the working directory
-	contextWindow int              // --context-window; 0 picks from the model name
-	envAllow      []string         // --env-allow NAME (repeatable): secrets commands may see
-	sandbox       sandbox.Mode     // --sandbox MODE
-	idleTimeout   time.Duration    // --idle-timeout or idle_timeout; 0: the provider's default, <0: none
-	runner        *sandbox.Runner  // built by run from the above; nil: plain bash
-	rules         permission.Rules // the config file's allow and deny rules
+	yolo          bool              // --yolo: approve every tool call
+	plan          bool              // --plan: start in plan mode
+	undo          *checkpoint.Store // the workspace's undo points; nil: undo is off
+	noReminder    bool              // --completion-reminder=false (else completion_reminder)
+	workspace     string            // -C/--workspace, absolute; default the working directory
+	contextWindow int               // --context-window; 0 picks from the model name
+	envAllow      []string          // --env-allow NAME (repeatable): secrets commands may see
+	sandbox       sandbox.Mode      // --sandbox MODE
+	idleTimeout   time.Duration     // --idle-timeout or idle_timeout; 0: the provider's default, <0: none
+	runner        *sandbox.Runner   // built by run from the above; nil: plain bash
+	rules         permission.Rules  // the config file's allow and deny rules
 
 	// The full-screen app.
 	colorFGBG string // COLORFGBG, a fallback for the background colour

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -109,5 +111,46 @@ func TestE2EPlanEditorWhileRunning(t *testing.T) {
 	}
 	p.send("Enter")
 	p.waitFor("Both steps done.")
+	checkValid(t, srv)
+}
+
+// TestE2EUndo: /undo shows which files change back before the last item,
+// restores them on a deliberate Y, marks the item undone and tells the
+// model with the next prompt.
+func TestE2EUndo(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "keep.txt"), []byte("original\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script(t, srv,
+		todoStep("Two files", todoItem{ID: "1", Text: "Write NEWFILE", Status: "in_progress"}),
+		step{reply: call("write_file", map[string]any{"path": "newfile.txt", "content": "new\n"})},
+		step{reply: call("write_file", map[string]any{"path": "keep.txt", "content": "edited\n"})},
+		todoStep("Two files", todoItem{ID: "1", Text: "Write NEWFILE", Status: "completed"}),
+		textStep("Wrote it."),
+		textStep("Noted the undo."),
+	)
+	p := startAppAt(t, srv, t.TempDir(), ws, "--yolo")
+	p.prompt("write the files")
+	p.waitFor("Wrote it.")
+	p.prompt("/undo")
+	p.waitFor("Undo #1 Write NEWFILE", "newfile.txt  deleted (created since)", "keep.txt  changed back", "restore these files")
+	p.send("y") // not deliberate enough: nothing happens
+	p.send("Y")
+	p.waitFor("undid #1: 2 files restored")
+	if _, err := os.Stat(filepath.Join(ws, "newfile.txt")); err == nil {
+		t.Error("newfile.txt survived the undo")
+	}
+	if b, _ := os.ReadFile(filepath.Join(ws, "keep.txt")); string(b) != "original\n" {
+		t.Errorf("keep.txt = %q after the undo", b)
+	}
+	p.prompt("what happened?")
+	p.waitFor("Noted the undo.")
+	reqs := srv.Requests()
+	if sent := dump(reqs[len(reqs)-1].Messages); !strings.Contains(sent, "The user undid #1") || !strings.Contains(sent, "newfile.txt (deleted") {
+		t.Errorf("the model was not told about the undo:\n%s", sent)
+	}
 	checkValid(t, srv)
 }

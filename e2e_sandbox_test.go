@@ -12,8 +12,8 @@ import (
 
 // TestE2ESandboxRerun: in auto mode a command runs in the sandbox without
 // a dialog; when the sandbox blocks it, the app offers to run it again
-// without the sandbox, and y does. shift+tab switches to ask mode, shown
-// in the status bar.
+// without the sandbox, and y does. shift+tab goes through plan mode
+// (commands read-only) to ask mode, shown in the status bar.
 func TestE2ESandboxRerun(t *testing.T) {
 	t.Parallel()
 	home, err := os.UserHomeDir()
@@ -52,6 +52,10 @@ func TestE2ESandboxRerun(t *testing.T) {
 	if res := toolResults(srv.Requests()); len(res) != 2 || !strings.Contains(res[1], "run again outside the sandbox with the user's approval") {
 		t.Errorf("tool results %q", res)
 	}
+	p.send("BTab") // auto → plan → ask
+	p.waitFor("plan · sandbox: workspace-write")
+	p.send("BTab")
+	p.waitFor("plan · sandbox: read-only")
 	p.send("BTab")
 	p.waitFor("ask · sandbox: workspace-write")
 }

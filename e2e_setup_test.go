@@ -188,3 +188,39 @@ func TestE2EMention(t *testing.T) {
 		t.Errorf("the request lacks the attached file:\n%s", last)
 	}
 }
+
+// TestE2EModelPickerOtherProvider: /model lists the models of the config
+// file's other providers too; picking one sends the next request there.
+func TestE2EModelPickerOtherProvider(t *testing.T) {
+	srv, other := providertest.New(t), providertest.New(t)
+	srv.SetModels("alpha-7b")
+	other.SetModels("delta-3b")
+	srv.Enqueue(providertest.Reply{Text: "from the first"})
+	other.Enqueue(providertest.Reply{Text: "from the other"})
+	home, ws := t.TempDir(), t.TempDir()
+	cfgFile := filepath.Join(home, ".config", "tick", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(cfgFile), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfgFile, []byte("[providers.other]\nbase_url = \""+other.URL+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startAppAt(t, srv, home, ws, "--model", "alpha-7b")
+	p.prompt("one")
+	p.waitFor("from the first")
+	p.typeText("/model")
+	p.send("Enter")
+	p.waitFor("alpha-7b (current)", "other: delta-3b")
+	p.typeText("delta")
+	p.send("Enter")
+	p.waitFor("Also make other: delta-3b the default")
+	p.send("n")
+	p.prompt("two")
+	p.waitFor("from the other")
+	if reqs := other.Requests(); len(reqs) != 1 || reqs[0].Model != "delta-3b" {
+		t.Fatalf("the other server got %d requests (model %q)", len(reqs), reqs[0].Model)
+	}
+	if len(srv.Requests()) != 1 {
+		t.Errorf("the first server got %d requests, want 1", len(srv.Requests()))
+	}
+}

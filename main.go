@@ -37,6 +37,7 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
 		os.Exit(sandbox.Main(os.Args[2:])) // a command the model runs
 	}
+	hardenProcess()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
 
@@ -110,6 +111,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	}
 	defer cleanup()
 	cfg.runner = runner
+	if cfg.headless {
+		warnSandbox(cfg, stderr)
+	} else {
+		stop := openUndo(&cfg, env)
+		defer stop()
+	}
 	ag, err := newAgent(cfg, client, rec)
 	if err != nil {
 		return fail(stderr, err)
@@ -158,6 +165,9 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface
+	}
+	if cfg.undo != nil {
+		acfg.Checkpoints = cfg.undo // not a typed nil either
 	}
 	cfg.ext.configure(&acfg, rec)
 	ag, err := agent.New(acfg)

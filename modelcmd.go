@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"github.com/tick-agent/tick/agent/mention"
+	"strings"
 	"sync"
 	"time"
 
@@ -53,47 +55,126 @@ func (ts *tuiSession) setModel(name string, window int) {
 }
 
 // modelConfig is the /model picker's wiring: the models of the server in
-// use, the switch, and saving the default into the user file.
+// use and of the config file's other providers, the switch, and saving
+// the default into the user file.
 func (ts *tuiSession) modelConfig() *ui.ModelConfig {
+	cfg := ts.config()
+	mc := &ui.ModelConfig{List: ts.listModels, Switch: ts.switchModel}
+	if path := cfg.settings.UserFile; path != "" {
+		mc.Path = path
+		mc.SaveDefault = func(label string) error {
+			ch := tickcfg.Choice{Model: label}
+			if ep, model, ok := ts.otherModel(label); ok {
+				ch = tickcfg.Choice{Provider: ep.Name, Model: model}
+			}
+			return tickcfg.Save(path, ch)
+		}
+	}
+	return mc
+}
+
+// otherSep separates another provider's name from its model in the
+// picker's labels ("openrouter: openai/gpt-4.1").
+const otherSep = ": "
+
+// listModels lists the models of the server in use (plain names) and of
+// the config file's other providers ("NAME: model"), asking them all at
+// once; a provider that does not answer is left out, the server in use
+// failing is an error.
+func (ts *tuiSession) listModels() ([]string, error) {
 	cfg := ts.config()
 	base := cfg.baseURL
 	if base == "" {
 		base = provider.DefaultBaseURL
 	}
-	mc := &ui.ModelConfig{
-		List: func() ([]string, error) {
-			ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
-			defer cancel()
-			return provider.ListModels(ctx, base, cfg.apiKey)
-		},
-		Switch: ts.switchModel,
+	ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
+	defer cancel()
+	var others []tickcfg.Endpoint
+	for _, ep := range cfg.settings.Endpoints() {
+		if strings.TrimRight(ep.BaseURL, "/") != strings.TrimRight(base, "/") {
+			others = append(others, ep)
+		}
 	}
-	if path := cfg.settings.UserFile; path != "" {
-		mc.Path = path
-		mc.SaveDefault = func(name string) error { return tickcfg.Save(path, tickcfg.Choice{Model: name}) }
+	lists := make([][]string, len(others))
+	var wg sync.WaitGroup
+	for i, ep := range others {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			octx, ocancel := context.WithTimeout(ctx, otherTimeout)
+			defer ocancel()
+			lists[i], _ = provider.ListModels(octx, ep.BaseURL, ep.APIKey)
+		}()
 	}
-	return mc
+	own, err := provider.ListModels(ctx, base, cfg.apiKey)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	byLabel := map[string]otherModel{}
+	for i, ep := range others {
+		for _, m := range lists[i] {
+			label := ep.Name + otherSep + m
+			byLabel[label] = otherModel{ep, m}
+			own = append(own, label)
+		}
+	}
+	ts.mu.Lock()
+	ts.others = byLabel
+	ts.mu.Unlock()
+	return own, nil
 }
 
-// switchModel is the /model picker's choice: the agent asks name from the
-// next request, with its context size from --context-window, else the
-// server (self-hosted ones), else the built-in table.
-func (ts *tuiSession) switchModel(name string) error {
+// otherTimeout bounds the listing of another provider's models.
+const otherTimeout = 5 * time.Second
+
+// otherModel is a model of another provider the picker listed.
+type otherModel struct {
+	ep    tickcfg.Endpoint
+	model string
+}
+
+// otherModel returns the provider and model behind a picker label of
+// another provider's model.
+func (ts *tuiSession) otherModel(label string) (tickcfg.Endpoint, string, bool) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	o, ok := ts.others[label]
+	return o.ep, o.model, ok
+}
+
+// switchModel is the /model picker's choice: the agent asks the model from
+// the next request, with its context size from --context-window, else the
+// server (self-hosted ones), else the built-in table. Another provider's
+// model gets a client of its own for the rest of the session.
+func (ts *tuiSession) switchModel(label string) error {
 	cfg := ts.config()
+	base, key, name := cfg.baseURL, cfg.apiKey, label
+	ep, model, other := ts.otherModel(label)
+	if other {
+		base, key, name = ep.BaseURL, ep.APIKey, model
+	}
 	window := 0
 	if cfg.settings.Sources["context_window"].Kind == tickcfg.SourceFlag {
 		window = cfg.contextWindow
-	} else if cfg.baseURL != "" && !hostedURL(cfg.baseURL) {
+	} else if base != "" && !hostedURL(base) {
 		ctx, cancel := context.WithTimeout(context.Background(), provider.DiscoverTimeout)
-		window = provider.DiscoverContext(ctx, cfg.baseURL, cfg.apiKey, name).Tokens
+		window = provider.DiscoverContext(ctx, base, key, name).Tokens
 		cancel()
 	}
 	ag, _ := ts.current()
-	if err := ag.SetModel(name, window); err != nil {
-		return err
+	if !other {
+		if err := ag.SetModel(name, window); err != nil {
+			return err
+		}
+		ts.setModel(name, window)
+		return nil
 	}
-	ts.setModel(name, window)
-	return nil
+	client, err := provider.New(provider.Config{APIKey: key, BaseURL: base, Model: name})
+	if err != nil {
+		return fmt.Errorf("switch to %s: %w", label, err)
+	}
+	return ag.SetModelOn(client, name, window)
 }
 
 // workspaceFiles returns the @ picker's file source: an index of the

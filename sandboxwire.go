@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -22,7 +23,8 @@ func newSandbox(cfg config) (*sandbox.Runner, func(), error) {
 	if err != nil {
 		exe = ""
 	}
-	return sandbox.NewRunner(p, sandbox.Probe(exe, p)), cleanup, nil
+	// The probe runs tick once; in the background it costs start-up nothing.
+	return sandbox.StartRunner(p, func() sandbox.Support { return sandbox.Probe(exe, p) }), cleanup, nil
 }
 
 // sandboxPolicy is cfg's sandbox policy with tmp as the private temporary
@@ -54,10 +56,35 @@ func sandboxPolicy(cfg config, tmp string) sandbox.Policy {
 	return p
 }
 
-// sandboxStatus is the status bar's line for the command sandbox.
-func sandboxStatus(cfg config) string {
-	if cfg.runner == nil {
-		return ""
+// sandboxStatus returns the status bar's line for the command sandbox:
+// "" until the probe has finished.
+func sandboxStatus(cfg config) func() string {
+	r := cfg.runner
+	return func() string {
+		if r == nil || !r.Ready() {
+			return ""
+		}
+		return r.Status("")
 	}
-	return cfg.runner.Status("")
+}
+
+// warnSandbox says on stderr when the sandbox is weaker than asked for
+// (never silently): no Landlock, no namespaces or no seccomp.
+func warnSandbox(cfg config, stderr io.Writer) {
+	r := cfg.runner
+	if r == nil || r.Mode("") == sandbox.FullAccess {
+		return
+	}
+	if st := r.Status(""); st != "sandbox: "+string(r.Mode("")) {
+		fmt.Fprintf(stderr, "tick: %s (tick doctor says why)\n", st)
+	}
+}
+
+// sandboxReady is closed when the sandbox probe has finished (nil: no
+// sandbox).
+func sandboxReady(cfg config) <-chan struct{} {
+	if cfg.runner == nil {
+		return nil
+	}
+	return cfg.runner.Done()
 }

@@ -50,19 +50,20 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	ts := &tuiSession{cfg: cfg, client: client, ag: ag, rec: rec}
 	defer ts.close()
 	uc := ui.Config{
-		Agent:     ag,
-		Model:     cfg.model,
-		Workspace: cfg.workspace,
-		Yolo:      cfg.yolo,
-		Sandbox:   sandboxStatus(cfg),
-		Dark:      dark,
-		Version:   version,
-		Commands:  ts.commands(),
-		Sessions:  ts.sessions,
-		Resume:    ts.resume,
-		Fork:      ts.fork,
-		Screen:    out,
-		Env:       os.Environ(),
+		Agent:        ag,
+		Model:        cfg.model,
+		Workspace:    cfg.workspace,
+		Yolo:         cfg.yolo,
+		Sandbox:      sandboxStatus(cfg),
+		SandboxReady: sandboxReady(cfg),
+		Dark:         dark,
+		Version:      version,
+		Commands:     ts.commands(),
+		Sessions:     ts.sessions,
+		Resume:       ts.resume,
+		Fork:         ts.fork,
+		Screen:       out,
+		Env:          os.Environ(),
 
 		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md", "trust": "allow this project's MCP servers and hooks"},
 		HistoryFile: cfg.historyFile,
@@ -120,8 +121,9 @@ type tuiSession struct {
 
 	mu     sync.Mutex
 	ag     *agent.Agent
-	rec    *session.Recorder // nil: nothing is saved
-	closed bool              // the app has ended: resume nothing more
+	rec    *session.Recorder     // nil: nothing is saved
+	closed bool                  // the app has ended: resume nothing more
+	others map[string]otherModel // other providers' models the /model picker listed, by label
 }
 
 // commands returns the slash commands for ui.Config.Commands.

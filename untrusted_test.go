@@ -25,9 +25,28 @@ func TestHeadlessIdleTimeout(t *testing.T) {
 		<-r.Context().Done() // the headers, then nothing
 	}))
 	defer srv.Close()
-	r := tick(t, nil, "", "-p", "hi", "--base-url", srv.URL+"/v1", "-C", t.TempDir(), "--no-session", "--idle-timeout", "1s")
-	if r.code != exitError || !strings.Contains(r.stderr, "timed out: no answer for 1s while waiting for the first chunk") {
-		t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+	fileEnv, _ := userConfig(t, "idle_timeout = \"1s\"\n")
+	tests := []struct {
+		name string
+		env  map[string]string
+		args []string
+	}{
+		{"flag", nil, []string{"--idle-timeout", "1s"}},
+		{"config file", fileEnv, nil},
+		{"the flag wins", fileEnv, []string{"--idle-timeout", "2s"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"-p", "hi", "--base-url", srv.URL + "/v1", "-C", t.TempDir(), "--no-session", "--context-window", "32000"}, tt.args...)
+			r := tick(t, tt.env, "", args...)
+			want := "1s"
+			if len(tt.args) > 0 {
+				want = tt.args[1]
+			}
+			if r.code != exitError || !strings.Contains(r.stderr, "timed out: no answer for "+want+" while waiting for the first chunk") {
+				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
+			}
+		})
 	}
 }
 

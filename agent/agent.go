@@ -92,6 +92,9 @@ type Config struct {
 	// the model ends it while todo items are still open
 	// (completion_reminder = false in the configuration).
 	NoCompletionReminder bool
+	// Checkpoints, when set, records a snapshot of the workspace before
+	// each item first goes in progress, for Undo.
+	Checkpoints Checkpointer
 	// ToolSource, when set, adds tools at the start of every turn (the
 	// tools of MCP servers).
 	ToolSource ToolSource
@@ -127,7 +130,8 @@ type Agent struct {
 	model       string
 	modelWindow int
 	modelSet    bool
-	failed      bool // the last model turn failed (see Retry)
+	streamer    Streamer // set by SetModelOn; nil: Config.Model
+	failed      bool     // the last model turn failed (see Retry)
 }
 
 // New returns an Agent for cfg, with an empty history and todo list.

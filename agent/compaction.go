@@ -42,7 +42,7 @@ func (l *loop) compact(ctx context.Context) (Compacted, error) {
 	if len(old) == 0 {
 		return Compacted{}, errNothingToCompact
 	}
-	summary, err := compact.Summarize(ctx, a.cfg.Model, a.ModelName(), old, window*compact.SummaryPercent/100)
+	summary, err := compact.Summarize(ctx, a.client(), a.ModelName(), old, window*compact.SummaryPercent/100)
 	if err != nil {
 		return Compacted{}, fmt.Errorf("summarise %d messages: %w", len(old), err)
 	}

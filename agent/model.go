@@ -34,6 +34,30 @@ func (a *Agent) SetModel(name string, window int) error {
 	return nil
 }
 
+// SetModelOn switches to model name of another server, client, from the
+// next request on; otherwise it is SetModel. The switch is not recorded:
+// a resumed session talks to the configured server again.
+func (a *Agent) SetModelOn(client Streamer, name string, window int) error {
+	name = strings.TrimSpace(name)
+	if client == nil || name == "" {
+		return errors.New("set the model: a client and a name are needed")
+	}
+	a.mu.Lock()
+	a.streamer, a.model, a.modelWindow, a.modelSet = client, name, window, true
+	a.mu.Unlock()
+	return nil
+}
+
+// client returns the model client in use.
+func (a *Agent) client() Streamer {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.streamer != nil {
+		return a.streamer
+	}
+	return a.cfg.Model
+}
+
 // ModelName returns the model the next request asks for ("" means the
 // client's default).
 func (a *Agent) ModelName() string {

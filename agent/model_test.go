@@ -48,3 +48,28 @@ func TestSetModel(t *testing.T) {
 		t.Errorf("ModelName %q, recorded %v", ag.ModelName(), rec.models)
 	}
 }
+
+func TestSetModelOn(t *testing.T) {
+	one, two := providertest.New(t), providertest.New(t)
+	one.Enqueue(providertest.Reply{Text: "one"})
+	two.Enqueue(providertest.Reply{Text: "two"})
+	c1, _ := provider.New(provider.Config{BaseURL: one.URL})
+	c2, _ := provider.New(provider.Config{BaseURL: two.URL})
+	ag, err := agent.New(agent.Config{Model: c1, ModelName: "m1", Workspace: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range ag.Run(context.Background(), "hi") {
+	}
+	if err := ag.SetModelOn(c2, "m2", 0); err != nil {
+		t.Fatal(err)
+	}
+	for range ag.Run(context.Background(), "again") {
+	}
+	if len(one.Requests()) != 1 || len(two.Requests()) != 1 || two.Requests()[0].Model != "m2" {
+		t.Errorf("requests: first server %d, second %d", len(one.Requests()), len(two.Requests()))
+	}
+	if n := len(two.Requests()[0].Messages); n < 4 {
+		t.Errorf("the other server got %d messages, want the whole conversation", n)
+	}
+}

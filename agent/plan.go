@@ -14,16 +14,17 @@ import (
 // model, the last proposal of plan mode and the gate the loop waits on.
 // It is guarded by Agent.mu.
 type planState struct {
-	rev        int               // bumped on every change of the list
-	added      map[string]bool   // items the user added
-	cancelled  map[string]bool   // items the user cancelled
-	text       map[string]string // items whose text the user wrote
-	stopAfter  map[string]bool   // gates: pause after these complete
-	edits      []string          // edit notes not yet told to the model
-	proposal   *todo.List        // the last plan proposed in plan mode
-	beforePlan Mode              // the mode to return to on approval
-	resume     chan struct{}     // Continue and Steer wake a paused turn
-	undone     []string          // restore notes not yet told to the model
+	rev         int               // bumped on every change of the list
+	added       map[string]bool   // items the user added
+	cancelled   map[string]bool   // items the user cancelled
+	text        map[string]string // items whose text the user wrote
+	stopAfter   map[string]bool   // gates: pause after these complete
+	edits       []string          // edit notes not yet told to the model
+	proposal    *todo.List        // the last plan proposed in plan mode
+	beforePlan  Mode              // the mode to return to on approval
+	resume      chan struct{}     // Continue and Steer wake a paused turn
+	undone      []string          // restore notes not yet told to the model
+	checkpoints []itemCheckpoint  // undo points, in the order the items started
 }
 
 // init makes the maps and the resume channel.

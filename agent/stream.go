@@ -39,7 +39,7 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 			l.emit(Retry{Attempt: r.Attempt, Max: r.Max, Wait: r.Wait, Err: r.Err.Error()})
 		},
 	}
-	resp, err := l.a.cfg.Model.Stream(ctx, req, h)
+	resp, err := l.a.client().Stream(ctx, req, h)
 	if err != nil {
 		if resp != nil && resp.Message.Content != "" {
 			partial := provider.Message{Role: provider.RoleAssistant, Content: resp.Message.Content}

@@ -50,7 +50,7 @@ func (t *todoTool) Spec() provider.ToolSpec {
 	return provider.ToolSpec{Name: TodoTool, Description: todoDescription, Parameters: json.RawMessage(todoSchema)}
 }
 
-func (t *todoTool) Run(_ context.Context, args json.RawMessage) (string, error) {
+func (t *todoTool) Run(ctx context.Context, args json.RawMessage) (string, error) {
 	list, err := todo.Parse(args)
 	if err != nil {
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete corrected list", err)
@@ -61,10 +61,12 @@ func (t *todoTool) Run(_ context.Context, args json.RawMessage) (string, error) 
 		a.mu.Unlock()
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete list with the user's edits kept", err)
 	}
+	before := a.todos.Clone()
 	a.todos = list
 	a.plan.rev++
 	rev := a.plan.rev
 	a.mu.Unlock()
+	t.l.checkpointStarted(ctx, before, list)
 	if rec := a.cfg.Recorder; rec != nil {
 		if err := rec.Todo(list); err != nil {
 			t.l.emit(Notice{Text: fmt.Sprintf("could not save the todo list: %v", err)})

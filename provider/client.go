@@ -209,7 +209,7 @@ func (c *Client) Stream(ctx context.Context, req Request, h Handler) (*Response,
 		if ctx.Err() != nil || got || attempt >= c.cfg.MaxRetries || !retryable(err) {
 			return resp, err
 		}
-		wait := c.backoff(attempt, err)
+		wait, most := c.backoff(attempt, err), c.cfg.MaxRetries
 		if retriedOnce(err) {
 			if once++; once > 1 {
 				return resp, err
@@ -217,9 +217,10 @@ func (c *Client) Stream(ctx context.Context, req Request, h Handler) (*Response,
 			if refused(err) {
 				wait = min(wait, quickRetry)
 			}
+			most = attempt + 1 // this retry is the last
 		}
 		if h.OnRetry != nil {
-			h.OnRetry(Retry{Attempt: attempt + 1, Max: c.cfg.MaxRetries, Wait: wait, Err: err})
+			h.OnRetry(Retry{Attempt: attempt + 1, Max: most, Wait: wait, Err: err})
 		}
 		t := time.NewTimer(wait)
 		select {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"testing"
+	"time"
 
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/provider/providertest"
@@ -30,6 +31,7 @@ func TestKindOf(t *testing.T) {
 		{"a message saying preset is not a reset", providertest.Reply{Status: 422, Body: `{"error":{"message":"unknown preset"}}`}, provider.KindBadRequest},
 		{"error event", providertest.Reply{ErrorEvent: `{"error":{"message":"overloaded","type":"server_error"}}`}, provider.KindServer},
 		{"cut after content", providertest.Reply{Text: "partial answer here", ChunkSize: 2, CutAfter: 3}, provider.KindStreamCut},
+		{"only [DONE]", providertest.Reply{Raw: []byte("data: [DONE]\n\n")}, provider.KindEmptyStream},
 	}
 	srv := providertest.NewServer()
 	t.Cleanup(srv.Close)
@@ -74,6 +76,9 @@ func TestKindOfLocal(t *testing.T) {
 		{"deadline", context.DeadlineExceeded, provider.KindTimeout},
 		{"no config", noConfig, provider.KindConfig},
 		{"a Kinder", fmt.Errorf("wrapped: %w", kinded(provider.KindTooLarge)), provider.KindTooLarge},
+		{"idle timeout", &provider.TimeoutError{URL: "u", After: time.Minute, Waiting: "the first chunk"}, provider.KindTimeout},
+		{"empty stream", fmt.Errorf("read stream: %w", provider.ErrEmptyStream), provider.KindEmptyStream},
+		{"bad config", fmt.Errorf("%w: header with a newline", provider.ErrBadConfig), provider.KindConfig},
 		{"anything else", errors.New("odd"), provider.KindUnknown},
 	}
 	for _, tt := range tests {

@@ -261,8 +261,8 @@ func TestCutBeforeContentRetriedOnce(t *testing.T) {
 	if !errors.Is(err, provider.ErrStreamCut) {
 		t.Fatalf("err = %v, want ErrStreamCut", err)
 	}
-	if len(rec.retries) != 1 {
-		t.Errorf("%d retries, want 1", len(rec.retries))
+	if len(rec.retries) != 1 || rec.retries[0].Max != 1 {
+		t.Errorf("retries %+v, want one, saying it is the only one", rec.retries)
 	}
 }
 

@@ -125,6 +125,8 @@ func TestToolOutputIsSanitized(t *testing.T) {
 
 func TestScrolling(t *testing.T) {
 	m, _ := newTestModel(t, 80, 20)
+	now := time.Now()
+	m.clock = func() time.Time { return now } // the status bar's elapsed time stays put
 	submit(m, "go")
 	for i := range 60 {
 		events(t, m, agent.TextDelta{Text: fmt.Sprintf("paragraph %d\n\n", i)})

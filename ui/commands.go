@@ -72,6 +72,7 @@ func newCommands(extra map[string]func() tea.Cmd, descs map[string]string, sessi
 	if sessions {
 		cmds["sessions"] = command{builtin: true, desc: "resume another session", run: (*Model).openSessions}
 	}
+	cmds["undo"] = command{builtin: true, desc: "restore the files as they were before the last item (or item N) started", withArgs: (*Model).undoCommand}
 	cmds["plan"] = command{builtin: true, desc: "edit the plan (add TEXT · cancel N WHY · drop N · move N M)", withArgs: (*Model).planCommand}
 	return cmds
 }

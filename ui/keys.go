@@ -46,6 +46,7 @@ type KeyMap struct {
 	// The plan editor and a proposed plan.
 	Plan     PlanKeyMap
 	Proposal ProposalKeyMap
+	Undo     UndoKeyMap
 	Fork     key.Binding // copy a session open in another tick into a new one
 }
 
@@ -88,6 +89,7 @@ func DefaultKeyMap() KeyMap {
 
 		Plan:     DefaultPlanKeyMap(),
 		Proposal: DefaultProposalKeyMap(),
+		Undo:     DefaultUndoKeyMap(),
 		Fork:     b(k("f"), h("f", "fork it into a new session")),
 	}
 }

@@ -100,7 +100,10 @@ func (m *Model) render() {
 	for len(lines) < above {
 		lines = append(lines, "")
 	}
-	if len(m.approvals) > 0 { // the dialog covers the bottom of the area
+	if u := m.plan.undo; u != nil {
+		box := u.view(m.st, w, min(above, max(above*2/3, 12)))
+		copy(lines[max(above-len(box), 0):], box)
+	} else if len(m.approvals) > 0 { // the dialog covers the bottom of the area
 		box := m.approvals[0].view(m.st, m.keys, w, min(above, max(above*2/3, 12)))
 		copy(lines[above-len(box):], box)
 	} else if box := m.mentionView(w, above); !m.showHelp && box != nil {

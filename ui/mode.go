@@ -1,6 +1,11 @@
 package ui
 
-import "github.com/tick-agent/tick/agent"
+import (
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/tick-agent/tick/agent"
+)
 
 // modeAgent is an Agent whose mode the user switches with shift+tab (the
 // agent owns the mode; the TUI only asks for the next one and shows it).
@@ -36,12 +41,34 @@ func (m *Model) cycleMode() {
 // modeText is the status bar's mode field: the agent's mode and the
 // sandbox's status, e.g. "auto · sandbox: workspace-write".
 func (m *Model) modeText() string {
+	sb := ""
+	if m.cfg.Sandbox != nil {
+		sb = m.cfg.Sandbox()
+	}
 	a, ok := m.cfg.Agent.(modeAgent)
 	if !ok {
-		return m.cfg.Sandbox
+		return sb
 	}
-	if m.cfg.Sandbox == "" {
+	if sb == "" {
 		return a.Mode().String()
 	}
-	return a.Mode().String() + " · " + m.cfg.Sandbox
+	if a.Mode() == agent.ModePlan && strings.HasPrefix(sb, "sandbox: ") {
+		sb = "sandbox: read-only" // plan mode's commands
+	}
+	return a.Mode().String() + " · " + sb
+}
+
+// sandboxReadyMsg says the sandbox's status is known; the frame it causes
+// shows it.
+type sandboxReadyMsg struct{}
+
+// waitSandbox waits for ready to close; nil waits for nothing.
+func waitSandbox(ready <-chan struct{}) tea.Cmd {
+	if ready == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		<-ready
+		return sandboxReadyMsg{}
+	}
 }

@@ -22,14 +22,14 @@ func (a *modalAgent) SetMode(m agent.Mode) { a.mode = m }
 // status.
 func TestCycleMode(t *testing.T) {
 	a := &modalAgent{scriptAgent: &scriptAgent{}}
-	m := New(Config{Agent: a, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test", Sandbox: "sandbox: workspace-write"})
+	m := New(Config{Agent: a, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test", Sandbox: func() string { return "sandbox: workspace-write" }})
 	mp := &m
 	mp.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
 	if s := screen(mp); !strings.Contains(s, "auto · sandbox: workspace-write") {
 		t.Fatalf("the status bar lacks the mode and sandbox:\n%s", s)
 	}
 	press(mp, "shift+tab")
-	if a.mode != agent.ModePlan || !strings.Contains(screen(mp), "plan · sandbox: workspace-write") {
+	if a.mode != agent.ModePlan || !strings.Contains(screen(mp), "plan · sandbox: read-only") {
 		t.Fatalf("after shift+tab: mode %v, screen:\n%s", a.mode, screen(mp))
 	}
 	press(mp, "shift+tab")

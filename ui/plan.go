@@ -24,9 +24,11 @@ type PlanAgent interface {
 // planUI is the root's state of the plan's screens: the proposal of a
 // plan-mode turn, the plan editor and a gate the turn is paused at.
 type planUI struct {
-	proposal *proposal
-	editor   *planEditor
-	paused   string // the item a running turn is paused after
+	proposal  *proposal
+	editor    *planEditor
+	paused    string       // the item a running turn is paused after
+	undo      *undoConfirm // the /undo confirmation, when open
+	undoAfter *string      // an /undo asked for during the turn, run when it ends
 }
 
 // planAgent returns the agent's plan side, or nil.
@@ -81,6 +83,9 @@ func (m *Model) planTurnStart() {
 // an empty input continues a paused turn; y and e answer a proposal on an
 // empty input while idle.
 func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	if m.plan.undo != nil {
+		return m.undoKey(k), true
+	}
 	pa := m.planAgent()
 	if pa == nil {
 		return nil, false

@@ -50,12 +50,16 @@ type Config struct {
 	Model     string // model name, for the status bar
 	Workspace string // the directory tick works in, for the status bar
 	Yolo      bool   // approvals are off (shown in the status bar)
-	// Sandbox is the command sandbox's status line for the status bar
-	// ("sandbox: workspace-write", "no sandbox — asking for every
-	// command"); "" shows none.
-	Sandbox string
-	Dark    bool // the terminal has a dark background; styles are chosen once
-	Version string
+	// Sandbox returns the command sandbox's status line for the status
+	// bar ("sandbox: workspace-write", "no sandbox — asking for every
+	// command"), "" for none; it is called for every frame and must not
+	// block. Nil shows none.
+	Sandbox func() string
+	// SandboxReady, when set, is closed once Sandbox has its answer; the
+	// status bar is drawn again then.
+	SandboxReady <-chan struct{}
+	Dark         bool // the terminal has a dark background; styles are chosen once
+	Version      string
 	// History is a resumed conversation as the events agent.Replay makes
 	// of it, shown through the same handler as a live turn's (may be nil).
 	History []agent.Event
@@ -265,7 +269,9 @@ func (m *Model) shutdown(wait time.Duration) {
 // Init implements tea.Model. It loads the prompt history, sends
 // Config.Prompt and waits for the MCP servers' changes (when there are
 // any); no timer runs until the first turn.
-func (m *Model) Init() tea.Cmd { return tea.Batch(m.startCmds(), watchMCP(m.cfg.MCP)) }
+func (m *Model) Init() tea.Cmd {
+	return tea.Batch(m.startCmds(), watchMCP(m.cfg.MCP), waitSandbox(m.cfg.SandboxReady))
+}
 
 // Update implements tea.Model. Every message marks the frame changed
 // except the quiet ones: streamed text (painted on the next paintMsg), an
@@ -312,6 +318,8 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		m.handleWheel(msg.Mouse())
 	case NoticeMsg:
 		m.chat.addNotice(msg.Text)
+	case undoPreviewMsg, undoneMsg:
+		cmd = m.handleUndoMsg(msg)
 	case mcpChangedMsg:
 		cmd = watchMCP(m.cfg.MCP)
 	case ResetMsg:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -322,4 +323,17 @@ func readAll(t *testing.T, path string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+func TestEndpoints(t *testing.T) {
+	opts := setup(t, localUser+"\n[providers.router]\nbase_url = \"https://openrouter.ai/api/v1\"\napi_key_env = \"ROUTER_KEY\"\n\n[providers.groq]\ncontext_window = 1000\n", "", map[string]string{"ROUTER_KEY": "rk-1"})
+	s, err := Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.Endpoints()
+	want := []Endpoint{{Name: "local", BaseURL: "http://127.0.0.1:11434/v1"}, {Name: "router", BaseURL: "https://openrouter.ai/api/v1", APIKey: "rk-1"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Endpoints = %+v, want %+v (groq has no key)", got, want)
+	}
 }

@@ -66,6 +66,8 @@ type Settings struct {
 	// Pending are the project file's commands (MCP servers, hooks, allow
 	// rules), which run nothing until the user approves them.
 	Pending Pending
+
+	env func(string) string // for the keys of Endpoints
 }
 
 // Pending are settings from the project file that would run commands or
@@ -91,7 +93,7 @@ func Load(opts Options) (*Settings, error) {
 	if opts.Env == nil {
 		opts.Env = func(string) string { return "" }
 	}
-	s := &Settings{Sources: map[string]Source{}, UserFile: opts.UserPath}
+	s := &Settings{Sources: map[string]Source{}, UserFile: opts.UserPath, env: opts.Env}
 	if s.UserFile == "" {
 		s.UserFile = UserPath(opts.Env)
 	}
@@ -310,8 +312,13 @@ func (s *Settings) resolveKey(entry Provider, entrySrc map[string]Source, env fu
 // the merged [providers.NAME] table, and where each field came from. No
 // provider is the zero Provider.
 func (s *Settings) providerEntry() (Provider, map[string]Source, error) {
+	return s.entryOf(s.Provider)
+}
+
+// entryOf returns the provider called name: its preset overlaid with the
+// merged [providers.NAME] table, and where each field came from.
+func (s *Settings) entryOf(name string) (Provider, map[string]Source, error) {
 	srcs := map[string]Source{}
-	name := s.Provider
 	if name == "" {
 		return Provider{}, srcs, nil
 	}

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -143,6 +144,9 @@ func TestSlowServerJoinsLater(t *testing.T) {
 	slow := Server{Name: "slow", Command: "sh", Args: []string{"-c", `while [ ! -e "$GATE" ]; do sleep 0.05; done; exec "$BIN"`},
 		Env: map[string]string{serverEnv: "1", "GATE": gate, "BIN": os.Args[0]}}
 	m := startManager(t, 200*time.Millisecond, stdioServer("fast"), slow)
+	// The start timeout is short; let the fast server get ready however
+	// slow the machine is, so only the gated one is left out.
+	waitFor(t, "the fast server", func() bool { r, _ := m.Counts(); return r == 1 })
 	ts, notes := m.Tools(context.Background())
 	if len(ts) == 0 || len(notes) != 2 || !strings.Contains(notes[1], "MCP server slow is still starting") {
 		t.Fatalf("first Tools: %d tools, notes %q", len(ts), notes)
@@ -174,7 +178,7 @@ func TestCloseLeavesNoProcess(t *testing.T) {
 	}
 	srv := m.list()[0]
 	srv.mu.Lock()
-	pid := srv.cmd.Process.Pid
+	pid := srv.pid
 	srv.mu.Unlock()
 	if !alive(pid) || !alive(child) {
 		t.Fatalf("server %d or its child %d is not running before Close", pid, child)
@@ -226,4 +230,33 @@ func TestToolListChanges(t *testing.T) {
 	if out, err := findTool(t, m, "mcp__t__extra").Run(context.Background(), json.RawMessage(`{}`)); err != nil || out != "extra ran" {
 		t.Fatalf("Run = %q, %v", out, err)
 	}
+}
+
+// Close while a server is still starting stops it too.
+func TestCloseWhileStarting(t *testing.T) {
+	marker := fmt.Sprintf("tick-mcp-starting-%d", time.Now().UnixNano())
+	slow := Server{Name: "slow", Command: "sh", Args: []string{"-c", "while :; do sleep 0.05; done", marker}}
+	m := startManager(t, time.Minute, slow)
+	waitFor(t, "the server to start", func() bool { return len(pidsWith(marker)) > 0 })
+	m.Close()
+	waitFor(t, "the server to be gone", func() bool { return len(pidsWith(marker)) == 0 })
+	if st := m.Status()[0].State; st != Stopped {
+		t.Errorf("state after Close = %s, want stopped", st)
+	}
+}
+
+// pidsWith lists the live processes whose command line contains s.
+func pidsWith(s string) []int {
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var out []int
+	for _, d := range dirs {
+		b, err := os.ReadFile(filepath.Join(d, "cmdline"))
+		if err != nil || !strings.Contains(string(b), s) {
+			continue
+		}
+		if pid, err := strconv.Atoi(filepath.Base(d)); err == nil && alive(pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
 }

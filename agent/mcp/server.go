@@ -29,7 +29,7 @@ type server struct {
 	state     State
 	err       string
 	session   *sdk.ClientSession
-	cmd       *exec.Cmd
+	pid       int // a started stdio server's process (and group) id
 	tools     []*tool
 	skipped   []string
 	skipNotes []string // skipped tools not yet reported to the model's turn
@@ -163,10 +163,25 @@ func (s *server) transport(ctx context.Context) (sdk.Transport, error) {
 	cmd.Stderr = s.stderr
 	setProcessGroup(cmd)
 	cmd.WaitDelay = stopGrace
-	s.mu.Lock()
-	s.cmd = cmd
-	s.mu.Unlock()
-	return &sdk.CommandTransport{Command: cmd, TerminateDuration: time.Second}, nil
+	return &pidTransport{CommandTransport: sdk.CommandTransport{Command: cmd, TerminateDuration: time.Second}, s: s}, nil
+}
+
+// pidTransport records the started process's id for killGroup, on the
+// goroutine that started it (exec.Cmd's fields are not safe to read from
+// another one meanwhile).
+type pidTransport struct {
+	sdk.CommandTransport
+	s *server
+}
+
+func (t *pidTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	conn, err := t.CommandTransport.Connect(ctx)
+	if p := t.Command.Process; p != nil {
+		t.s.mu.Lock()
+		t.s.pid = p.Pid
+		t.s.mu.Unlock()
+	}
+	return conn, err
 }
 
 // dir is the stdio server's working directory.
@@ -215,11 +230,9 @@ func (s *server) stop() {
 // included.
 func (s *server) killGroup() {
 	s.mu.Lock()
-	cmd := s.cmd
+	pid := s.pid
 	s.mu.Unlock()
-	if cmd != nil && cmd.Process != nil {
-		killProcessGroup(cmd.Process.Pid)
-	}
+	killProcessGroup(pid)
 }
 
 // call returns the live session, or an error saying why there is none.

@@ -25,20 +25,51 @@ type spec struct {
 // Runner starts commands under a policy. It is safe for concurrent use.
 type Runner struct {
 	policy  Policy
+	ready   chan struct{} // closed once support is known
 	support Support
 }
 
 // NewRunner returns a Runner for p on a machine with support s (see
 // Probe). p.Mode is the default mode of Command.
 func NewRunner(p Policy, s Support) *Runner {
-	return &Runner{policy: p, support: s}
+	r := &Runner{policy: p, support: s, ready: make(chan struct{})}
+	close(r.ready)
+	return r
 }
+
+// StartRunner returns a Runner for p whose support probe runs in the
+// background, so that it costs nothing at start-up; the methods that need
+// it wait for it.
+func StartRunner(p Policy, probe func() Support) *Runner {
+	r := &Runner{policy: p, ready: make(chan struct{})}
+	go func() {
+		r.support = probe()
+		close(r.ready)
+	}()
+	return r
+}
+
+// Ready reports whether the support probe has finished.
+func (r *Runner) Ready() bool {
+	select {
+	case <-r.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// Done returns a channel closed when the support probe has finished.
+func (r *Runner) Done() <-chan struct{} { return r.ready }
 
 // Policy returns the runner's policy.
 func (r *Runner) Policy() Policy { return r.policy }
 
-// Support returns what the machine offers.
-func (r *Runner) Support() Support { return r.support }
+// Support returns what the machine offers, waiting for the probe.
+func (r *Runner) Support() Support {
+	<-r.ready
+	return r.support
+}
 
 // Mode returns m, or the policy's mode when m is "".
 func (r *Runner) Mode(m Mode) Mode {
@@ -51,11 +82,11 @@ func (r *Runner) Mode(m Mode) Mode {
 // Confined reports whether a command run in mode m ("" for the policy's)
 // is really confined: the mode is not FullAccess and Landlock works.
 func (r *Runner) Confined(m Mode) bool {
-	return r.Mode(m) != FullAccess && r.support.Confines()
+	return r.Mode(m) != FullAccess && r.Support().Confines()
 }
 
 // Status is the status bar's line for mode m ("" for the policy's).
-func (r *Runner) Status(m Mode) string { return r.support.Status(r.Mode(m)) }
+func (r *Runner) Status(m Mode) string { return r.Support().Status(r.Mode(m)) }
 
 // Describe says what a command in mode m may do, for the model:
 // "workspace-write: no network".
@@ -77,18 +108,19 @@ func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
 		env = append(env[:len(env):len(env)], "TMPDIR="+p.TempDir)
 	}
 	var cmd *exec.Cmd
-	if r.support.Helper == "" {
+	sup := r.Support()
+	if sup.Helper == "" {
 		cmd = exec.Command("bash", "-c", script)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	} else {
 		s := spec{Policy: p}
-		if p.Mode != FullAccess && r.support.Confines() {
-			s.Landlock = r.support.LandlockABI
-			s.Seccomp = r.support.Seccomp
-			s.Namespaces = r.support.Namespaces
+		if p.Mode != FullAccess && sup.Confines() {
+			s.Landlock = sup.LandlockABI
+			s.Seccomp = sup.Seccomp
+			s.Namespaces = sup.Namespaces
 		}
 		b, _ := json.Marshal(s) // plain strings and numbers: cannot fail
-		cmd = exec.Command(r.support.Helper, HelperArg, string(b), "--", "bash", "-c", script)
+		cmd = exec.Command(sup.Helper, HelperArg, string(b), "--", "bash", "-c", script)
 		cmd.SysProcAttr = sysProcAttr(s.Namespaces)
 	}
 	cmd.Dir = p.Workspace

@@ -1,0 +1,271 @@
+// Package checkpoint records snapshots of a workspace in a shadow git
+// repository, so that the user can undo what a step of the plan did.
+//
+// The repository lives in a directory of tick's state (one per workspace,
+// chosen by the caller); the workspace's own .git is never touched: every
+// git command runs with GIT_DIR set to the shadow repository and
+// GIT_WORK_TREE to the workspace. A snapshot respects the workspace's
+// .gitignore files, skips untracked files larger than MaxFileSize (with a
+// note saying which), and is incremental: git's index in the shadow
+// repository remembers what it hashed, so a snapshot of an unchanged
+// workspace only stats its files. It needs the git binary (ErrNoGit).
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// MaxFileSize is the largest untracked file a snapshot takes in; larger
+// ones are skipped and named in Checkpoint.Skipped.
+const MaxFileSize = 5 << 20
+
+// ErrNoGit is returned by Open when the git binary cannot be found.
+var ErrNoGit = errors.New("git is not installed (undo needs it)")
+
+// Store is the shadow repository of one workspace. Its methods are safe
+// for concurrent use; they run one at a time.
+type Store struct {
+	git, dir, work string
+	sem            chan struct{} // one git operation at a time
+}
+
+// Checkpoint is one snapshot: its commit in the shadow repository and the
+// large files it left out.
+type Checkpoint struct {
+	ID      string
+	Skipped []string
+}
+
+// Kind says how a file differs from a checkpoint.
+type Kind string
+
+// The kinds of Change, as restoring sees them.
+const (
+	Changed Kind = "changed" // restoring writes the old content back
+	Created Kind = "created" // created since: restoring deletes it
+	Deleted Kind = "deleted" // deleted since: restoring brings it back
+)
+
+// Change is one file restoring a checkpoint changes, by its
+// workspace-relative path.
+type Change struct {
+	Kind Kind
+	Path string
+}
+
+// Open returns the store of workspace keeping its repository in dir
+// (created when missing). It fails with ErrNoGit when git is missing.
+func Open(ctx context.Context, dir, workspace string) (*Store, error) {
+	git, err := exec.LookPath("git")
+	if err != nil {
+		return nil, ErrNoGit
+	}
+	s := &Store{git: git, dir: dir, work: workspace, sem: make(chan struct{}, 1)}
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err == nil {
+		// A snapshot cut short (tick killed) leaves its lock behind.
+		_ = os.Remove(filepath.Join(dir, "index.lock"))
+		return s, nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("checkpoint: create %s: %w", dir, err)
+	}
+	for _, args := range [][]string{
+		{"init", "-q"},
+		{"config", "core.autocrlf", "false"},
+		{"config", "gc.auto", "0"},
+		{"config", "core.quotepath", "false"},
+	} {
+		if _, err := s.run(ctx, nil, args...); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// lock takes the store for one operation, or fails when ctx ends first.
+func (s *Store) lock(ctx context.Context) error {
+	select {
+	case s.sem <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return fmt.Errorf("checkpoint: wait for the previous snapshot: %w", ctx.Err())
+	}
+}
+
+func (s *Store) unlock() { <-s.sem }
+
+// run runs git with args on the shadow repository and the workspace.
+func (s *Store) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, s.git, args...)
+	cmd.Dir = s.work
+	cmd.Env = append(os.Environ(), "GIT_DIR="+s.dir, "GIT_WORK_TREE="+s.work,
+		"GIT_AUTHOR_NAME=tick", "GIT_AUTHOR_EMAIL=tick@localhost", "GIT_COMMITTER_NAME=tick", "GIT_COMMITTER_EMAIL=tick@localhost",
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_TERMINAL_PROMPT=0", "GIT_LITERAL_PATHSPECS=1")
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("checkpoint: git %s: %w: %s", args[0], err, strings.TrimSpace(errb.String()))
+	}
+	return out.Bytes(), nil
+}
+
+// Save takes a snapshot of the workspace now, labelled with label.
+func (s *Store) Save(ctx context.Context, label string) (Checkpoint, error) {
+	if err := s.lock(ctx); err != nil {
+		return Checkpoint{}, err
+	}
+	defer s.unlock()
+	skipped, err := s.excludeLarge(ctx)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	tree, err := s.tree(ctx)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	out, err := s.run(ctx, nil, "commit-tree", tree, "-m", label)
+	if err != nil {
+		return Checkpoint{}, err
+	}
+	id := strings.TrimSpace(string(out))
+	if _, err := s.run(ctx, nil, "update-ref", "refs/tick/"+id, id); err != nil {
+		return Checkpoint{}, err
+	}
+	return Checkpoint{ID: id, Skipped: skipped}, nil
+}
+
+// tree stages the workspace in the shadow index and returns its tree.
+func (s *Store) tree(ctx context.Context) (string, error) {
+	if _, err := s.run(ctx, nil, "add", "-A", "--ignore-errors", "."); err != nil {
+		return "", err
+	}
+	out, err := s.run(ctx, nil, "write-tree")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// excludeLarge writes the shadow repository's exclude file: the untracked
+// files larger than MaxFileSize, which are returned.
+func (s *Store) excludeLarge(ctx context.Context) ([]string, error) {
+	excl := filepath.Join(s.dir, "info", "exclude")
+	if err := os.MkdirAll(filepath.Dir(excl), 0o700); err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	if err := os.WriteFile(excl, []byte(".git\n"), 0o600); err != nil {
+		return nil, fmt.Errorf("checkpoint: write %s: %w", excl, err)
+	}
+	out, err := s.run(ctx, nil, "ls-files", "-z", "--others", "--exclude-standard")
+	if err != nil {
+		return nil, err
+	}
+	var large []string
+	for _, p := range strings.Split(string(out), "\x00") {
+		if p == "" {
+			continue
+		}
+		if fi, err := os.Lstat(filepath.Join(s.work, p)); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
+			large = append(large, p)
+		}
+	}
+	if len(large) == 0 {
+		return nil, nil
+	}
+	var b strings.Builder
+	b.WriteString(".git\n")
+	for _, p := range large {
+		b.WriteString("/" + escapePattern(p) + "\n")
+	}
+	if err := os.WriteFile(excl, []byte(b.String()), 0o600); err != nil {
+		return nil, fmt.Errorf("checkpoint: write %s: %w", excl, err)
+	}
+	return large, nil
+}
+
+// escapePattern escapes the characters gitignore patterns treat specially.
+func escapePattern(p string) string {
+	r := strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`, "!", `\!`, "#", `\#`)
+	return r.Replace(p)
+}
+
+// Changes returns what restoring the checkpoint id would change in the
+// workspace now, sorted by path.
+func (s *Store) Changes(ctx context.Context, id string) ([]Change, error) {
+	if err := s.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer s.unlock()
+	return s.changes(ctx, id)
+}
+
+func (s *Store) changes(ctx context.Context, id string) ([]Change, error) {
+	if _, err := s.excludeLarge(ctx); err != nil {
+		return nil, err
+	}
+	cur, err := s.tree(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out, err := s.run(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", "--name-status", id, cur)
+	if err != nil {
+		return nil, err
+	}
+	f := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
+	var cs []Change
+	for i := 0; i+1 < len(f); i += 2 {
+		k := Changed
+		switch f[i] {
+		case "A":
+			k = Created
+		case "D":
+			k = Deleted
+		}
+		cs = append(cs, Change{Kind: k, Path: f[i+1]})
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].Path < cs[j].Path })
+	return cs, nil
+}
+
+// Restore brings the workspace back to the checkpoint id: files changed or
+// deleted since are written back, files created since are deleted. Files
+// the snapshot skipped or that .gitignore covers are left alone. It
+// returns what it changed.
+func (s *Store) Restore(ctx context.Context, id string) ([]Change, error) {
+	if err := s.lock(ctx); err != nil {
+		return nil, err
+	}
+	defer s.unlock()
+	cs, err := s.changes(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var back bytes.Buffer
+	for _, c := range cs {
+		if c.Kind == Created {
+			if err := os.Remove(filepath.Join(s.work, filepath.FromSlash(c.Path))); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("checkpoint: delete %s: %w", c.Path, err)
+			}
+			continue
+		}
+		back.WriteString(c.Path)
+		back.WriteByte(0)
+	}
+	if back.Len() > 0 {
+		if _, err := s.run(ctx, back.Bytes(), "checkout", id, "--pathspec-from-file=-", "--pathspec-file-nul"); err != nil {
+			return nil, err
+		}
+	}
+	return cs, nil
+}

@@ -1,0 +1,151 @@
+package checkpoint
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t testing.TB, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func read(t *testing.T, dir, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, rel))
+	if err != nil {
+		return "<missing>"
+	}
+	return string(b)
+}
+
+func open(t testing.TB) (*Store, string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatalf("git is needed by this test: %v", err)
+	}
+	ws := t.TempDir()
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "shadow"), ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, ws
+}
+
+func TestSaveChangesRestore(t *testing.T) {
+	ctx := context.Background()
+	s, ws := open(t)
+	write(t, ws, "keep.txt", "keep\n")
+	write(t, ws, "edit.txt", "before\n")
+	write(t, ws, "gone.txt", "will be deleted\n")
+	write(t, ws, ".gitignore", "ignored.log\n")
+	write(t, ws, "ignored.log", "old log\n")
+	write(t, ws, "dir with space/[x]*.go", "weird name\n")
+	// The project's own repository is left alone.
+	write(t, ws, ".git/HEAD", "ref: refs/heads/main\n")
+	big := strings.Repeat("x", MaxFileSize+1)
+	write(t, ws, "big.bin", big)
+
+	cp, err := s.Save(ctx, "before #1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cp.Skipped) != 1 || cp.Skipped[0] != "big.bin" {
+		t.Errorf("skipped = %v, want big.bin", cp.Skipped)
+	}
+	write(t, ws, "edit.txt", "after\n")
+	os.Remove(filepath.Join(ws, "gone.txt"))
+	write(t, ws, "new/created.txt", "new\n")
+	write(t, ws, "ignored.log", "new log\n")
+	write(t, ws, "dir with space/[x]*.go", "changed weird\n")
+	write(t, ws, ".git/HEAD", "ref: refs/heads/other\n")
+
+	cs, err := s.Changes(ctx, cp.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range cs {
+		got = append(got, string(c.Kind)+" "+c.Path)
+	}
+	want := "changed dir with space/[x]*.go|changed edit.txt|deleted gone.txt|created new/created.txt"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("changes = %q, want %q", strings.Join(got, "|"), want)
+	}
+	if _, err := s.Restore(ctx, cp.ID); err != nil {
+		t.Fatal(err)
+	}
+	for rel, want := range map[string]string{
+		"edit.txt": "before\n", "gone.txt": "will be deleted\n", "new/created.txt": "<missing>",
+		"keep.txt": "keep\n", "ignored.log": "new log\n", "dir with space/[x]*.go": "weird name\n",
+		".git/HEAD": "ref: refs/heads/other\n", "big.bin": big,
+	} {
+		if got := read(t, ws, rel); got != want {
+			t.Errorf("%s after restore = %.40q, want %.40q", rel, got, want)
+		}
+	}
+	if cs, _ := s.Changes(ctx, cp.ID); len(cs) != 0 {
+		t.Errorf("changes after restore: %v", cs)
+	}
+}
+
+func TestOpenAgain(t *testing.T) {
+	ctx := context.Background()
+	s, ws := open(t)
+	write(t, ws, "a", "1")
+	cp, err := s.Save(ctx, "one")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Open(ctx, s.dir, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, ws, "a", "2")
+	if cs, err := s2.Changes(ctx, cp.ID); err != nil || len(cs) != 1 {
+		t.Fatalf("changes from a reopened store: %v %v", cs, err)
+	}
+}
+
+// BenchmarkSave10k measures checkpoints of a workspace of 10,000 small
+// files: the first one hashes everything, later ones only stat.
+func BenchmarkSave10k(b *testing.B) {
+	ctx := context.Background()
+	s, ws := open(b)
+	for i := 0; i < 10000; i++ {
+		write(b, ws, fmt.Sprintf("pkg%03d/file%d.go", i/100, i), fmt.Sprintf("package p%d\n// %s\n", i, strings.Repeat("x", 200)))
+	}
+	b.Run("first", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			os.RemoveAll(s.dir)
+			s2, err := Open(ctx, s.dir, ws)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+			if _, err := s2.Save(ctx, "first"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("incremental", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			write(b, ws, "pkg000/file0.go", fmt.Sprintf("package p0 // %d\n", i))
+			if _, err := s.Save(ctx, "next"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

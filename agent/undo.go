@@ -1,0 +1,198 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tick-agent/tick/agent/checkpoint"
+	"github.com/tick-agent/tick/todo"
+)
+
+// Checkpointer keeps snapshots of the workspace for undo by item;
+// *checkpoint.Store implements it.
+type Checkpointer interface {
+	Save(ctx context.Context, label string) (checkpoint.Checkpoint, error)
+	Changes(ctx context.Context, id string) ([]checkpoint.Change, error)
+	Restore(ctx context.Context, id string) ([]checkpoint.Change, error)
+}
+
+// checkpointWait is the most a todo call waits for its checkpoint; a
+// slower one (the first snapshot of a large workspace, still running) is
+// skipped with a notice rather than stalling the turn.
+const checkpointWait = 3 * time.Second
+
+// itemCheckpoint is the workspace before an item first went in progress.
+type itemCheckpoint struct {
+	item, text, id string
+}
+
+// ErrNoUndo is returned by PreviewUndo and Undo when there is nothing to
+// undo: no checkpoints (undo off, or no item started yet), or none for the
+// item asked.
+var ErrNoUndo = errors.New("nothing to undo")
+
+// checkpointStarted records a checkpoint before each item that goes in
+// progress for the first time in list (compared with before).
+func (l *loop) checkpointStarted(ctx context.Context, before, list todo.List) {
+	cp := l.a.cfg.Checkpoints
+	it, ok := list.Current()
+	if cp == nil || l.child || !ok {
+		return
+	}
+	if i := before.Find(it.ID); i >= 0 && before.Items[i].Status == todo.InProgress {
+		return
+	}
+	a := l.a
+	a.mu.Lock()
+	for _, c := range a.plan.checkpoints {
+		if c.item == it.ID {
+			a.mu.Unlock()
+			return // its first start counts
+		}
+	}
+	a.mu.Unlock()
+	cctx, cancel := context.WithTimeout(ctx, checkpointWait)
+	defer cancel()
+	saved, err := cp.Save(cctx, "before #"+it.ID+" "+it.Text)
+	if err != nil {
+		l.emit(Notice{Text: fmt.Sprintf("no undo point before #%s: %v", it.ID, err)})
+		return
+	}
+	if len(saved.Skipped) > 0 {
+		l.emit(Notice{Text: fmt.Sprintf("the undo point before #%s leaves out large files: %s", it.ID, strings.Join(saved.Skipped, ", "))})
+	}
+	a.mu.Lock()
+	a.plan.checkpoints = append(a.plan.checkpoints, itemCheckpoint{item: it.ID, text: it.Text, id: saved.ID})
+	a.mu.Unlock()
+}
+
+// UndoPreview is what undoing to the state before an item changes: the
+// item, the items undone with it (it and every item started after it) and
+// the files.
+type UndoPreview struct {
+	Item    string
+	Text    string
+	Undone  []string
+	Changes []checkpoint.Change
+}
+
+// undoTarget finds the checkpoint of item ("" for the last one).
+func (a *Agent) undoTarget(item string) (int, itemCheckpoint, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	cps := a.plan.checkpoints
+	if a.cfg.Checkpoints == nil {
+		return 0, itemCheckpoint{}, fmt.Errorf("%w: undo is off in this run (it needs git; see tick doctor)", ErrNoUndo)
+	}
+	if len(cps) == 0 {
+		return 0, itemCheckpoint{}, fmt.Errorf("%w yet: an undo point is made when a todo item starts", ErrNoUndo)
+	}
+	if item == "" {
+		return len(cps) - 1, cps[len(cps)-1], nil
+	}
+	item = strings.TrimPrefix(item, "#")
+	for i, c := range cps {
+		if c.item == item {
+			return i, c, nil
+		}
+	}
+	return 0, itemCheckpoint{}, fmt.Errorf("%w: no undo point for #%s (it has not started)", ErrNoUndo, item)
+}
+
+// PreviewUndo says what Undo(item) would change, without changing
+// anything. item "" means the last item that started.
+func (a *Agent) PreviewUndo(ctx context.Context, item string) (UndoPreview, error) {
+	i, c, err := a.undoTarget(item)
+	if err != nil {
+		return UndoPreview{}, err
+	}
+	cs, err := a.cfg.Checkpoints.Changes(ctx, c.id)
+	if err != nil {
+		return UndoPreview{}, fmt.Errorf("preview undo of #%s: %w", c.item, err)
+	}
+	return UndoPreview{Item: c.item, Text: c.text, Undone: a.undoneFrom(i), Changes: cs}, nil
+}
+
+// undoneFrom lists the items whose checkpoints are at index i or later.
+func (a *Agent) undoneFrom(i int) []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var ids []string
+	for _, c := range a.plan.checkpoints[i:] {
+		ids = append(ids, c.item)
+	}
+	return ids
+}
+
+// Undo restores the workspace to its state before item started ("" for
+// the last item that started), marks that item and the ones started after
+// it pending again with the note "undone", and tells the model at its next
+// call what was restored. It fails while a turn runs (ErrBusy). The
+// returned update is the new list.
+func (a *Agent) Undo(ctx context.Context, item string) (UndoPreview, TodoUpdate, error) {
+	a.mu.Lock()
+	busy := a.running
+	a.mu.Unlock()
+	if busy {
+		return UndoPreview{}, TodoUpdate{}, ErrBusy
+	}
+	i, c, err := a.undoTarget(item)
+	if err != nil {
+		return UndoPreview{}, TodoUpdate{}, err
+	}
+	undone := a.undoneFrom(i)
+	cs, err := a.cfg.Checkpoints.Restore(ctx, c.id)
+	if err != nil {
+		return UndoPreview{}, TodoUpdate{}, fmt.Errorf("undo #%s: %w", c.item, err)
+	}
+	a.mu.Lock()
+	a.plan.checkpoints = a.plan.checkpoints[:i]
+	for _, id := range undone {
+		if j := a.todos.Find(id); j >= 0 {
+			a.todos.Items[j].Status, a.todos.Items[j].Note = todo.Pending, "undone by the user"
+		}
+	}
+	a.plan.rev++
+	a.plan.undone = append(a.plan.undone, undoNote(c, undone, cs))
+	list := a.todos.Clone()
+	up := TodoUpdate{List: list.Clone(), Rev: a.plan.rev}
+	rec := a.cfg.Recorder
+	a.mu.Unlock()
+	if rec != nil {
+		_ = rec.Todo(list)
+	}
+	return UndoPreview{Item: c.item, Text: c.text, Undone: undone, Changes: cs}, up, nil
+}
+
+// undoNote tells the model what an undo restored.
+func undoNote(c itemCheckpoint, undone []string, cs []checkpoint.Change) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "The user undid #%s", c.item)
+	if len(undone) > 1 {
+		fmt.Fprintf(&b, " and the items started after it (#%s)", strings.Join(undone[1:], ", #"))
+	}
+	b.WriteString(": the workspace is back to its state before #" + c.item + " started, and those items are pending again.")
+	if len(cs) == 0 {
+		b.WriteString(" No file had changed.")
+		return b.String()
+	}
+	b.WriteString(" Files restored:")
+	for i, ch := range cs {
+		if i == 30 {
+			fmt.Fprintf(&b, " … and %d more", len(cs)-30)
+			break
+		}
+		switch ch.Kind {
+		case checkpoint.Created:
+			fmt.Fprintf(&b, " %s (deleted: created after the checkpoint);", ch.Path)
+		case checkpoint.Deleted:
+			fmt.Fprintf(&b, " %s (brought back);", ch.Path)
+		default:
+			fmt.Fprintf(&b, " %s (old content);", ch.Path)
+		}
+	}
+	return strings.TrimSuffix(b.String(), ";") + ". Read them again before you change them."
+}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package main
+
+// hardenProcess does nothing outside Linux yet.
+func hardenProcess() {}

@@ -1,0 +1,188 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/checkpoint"
+)
+
+// UndoAgent is what the TUI needs of the engine for /undo; *agent.Agent
+// implements it.
+type UndoAgent interface {
+	PreviewUndo(ctx context.Context, item string) (agent.UndoPreview, error)
+	Undo(ctx context.Context, item string) (agent.UndoPreview, agent.TodoUpdate, error)
+}
+
+// UndoKeyMap holds the keys of the undo confirmation.
+type UndoKeyMap struct {
+	Confirm key.Binding // restore the files
+	Cancel  key.Binding // keep everything as it is
+}
+
+// DefaultUndoKeyMap returns the undo confirmation's keys: a deliberate
+// capital Y restores.
+func DefaultUndoKeyMap() UndoKeyMap {
+	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
+	return UndoKeyMap{
+		Confirm: b(k("Y"), h("Y (shift+y)", "restore these files")),
+		Cancel:  b(k("n", "N", "esc"), h("n/esc", "cancel")),
+	}
+}
+
+// undoConfirm is the undo confirmation: which files change back, and a
+// deliberate key to go ahead.
+type undoConfirm struct {
+	keys UndoKeyMap
+	pre  agent.UndoPreview
+	arg  string // the item as typed ("" for the last)
+}
+
+// undoPreviewMsg carries the preview of an /undo, made off the update loop.
+type undoPreviewMsg struct {
+	arg string
+	pre agent.UndoPreview
+	err error
+}
+
+// undoneMsg carries the result of a confirmed undo.
+type undoneMsg struct {
+	pre agent.UndoPreview
+	up  agent.TodoUpdate
+	err error
+}
+
+// undoCommand runs /undo [N]: during a turn it interrupts the turn first
+// and opens the confirmation once it has ended.
+func (m *Model) undoCommand(args string) tea.Cmd {
+	if _, ok := m.cfg.Agent.(UndoAgent); !ok {
+		m.chat.addNotice("undo is not available with this agent")
+		return nil
+	}
+	arg := strings.TrimPrefix(strings.TrimSpace(args), "#")
+	if m.turn != nil {
+		m.plan.undoAfter = &arg
+		m.interrupt()
+		m.chat.addNotice("/undo: interrupting the turn first")
+		return nil
+	}
+	return m.previewUndo(arg)
+}
+
+// previewUndo asks the agent what undoing would change.
+func (m *Model) previewUndo(arg string) tea.Cmd {
+	ua, ok := m.cfg.Agent.(UndoAgent)
+	if !ok {
+		return nil
+	}
+	ctx := m.ctx
+	return func() tea.Msg {
+		pre, err := ua.PreviewUndo(ctx, arg)
+		return undoPreviewMsg{arg: arg, pre: pre, err: err}
+	}
+}
+
+// undoAfterTurn opens a confirmation asked for during the turn that just
+// ended.
+func (m *Model) undoAfterTurn() tea.Cmd {
+	arg := m.plan.undoAfter
+	if arg == nil {
+		return nil
+	}
+	m.plan.undoAfter = nil
+	return m.previewUndo(*arg)
+}
+
+// handleUndoMsg applies a preview (opening the confirmation) or the result
+// of an undo.
+func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case undoPreviewMsg:
+		if msg.err != nil {
+			m.chat.addNotice("/undo: " + msg.err.Error())
+			return nil
+		}
+		m.plan.undo = &undoConfirm{keys: m.keys.Undo, pre: msg.pre, arg: msg.arg}
+		m.input.blur()
+	case undoneMsg:
+		if msg.err != nil {
+			m.chat.addNotice("/undo: " + msg.err.Error())
+			return nil
+		}
+		m.applyTodo(msg.up)
+		m.chat.addNotice(fmt.Sprintf("undid #%s: %s restored; the model is told with your next message", msg.pre.Item, plural(len(msg.pre.Changes), "file")))
+	}
+	return nil
+}
+
+// undoKey handles a key while the confirmation is open.
+func (m *Model) undoKey(k tea.KeyPressMsg) tea.Cmd {
+	u := m.plan.undo
+	switch {
+	case key.Matches(k, u.keys.Confirm):
+		m.plan.undo = nil
+		m.input.focus()
+		ua, ok := m.cfg.Agent.(UndoAgent)
+		if !ok {
+			return nil
+		}
+		ctx, arg := m.ctx, u.pre.Item
+		return func() tea.Msg {
+			pre, up, err := ua.Undo(ctx, arg)
+			return undoneMsg{pre: pre, up: up, err: err}
+		}
+	case key.Matches(k, u.keys.Cancel):
+		m.plan.undo = nil
+		m.input.focus()
+		m.chat.addNotice("/undo cancelled: nothing changed")
+	}
+	return nil
+}
+
+// view draws the confirmation in at most h lines of width w.
+func (u *undoConfirm) view(st *Styles, w, h int) []string {
+	iw := max(w-4, 10)
+	title := fmt.Sprintf("Undo #%s %s", u.pre.Item, oneLine(u.pre.Text))
+	if len(u.pre.Undone) > 1 {
+		title += " and #" + strings.Join(u.pre.Undone[1:], ", #")
+	}
+	lines := []string{st.DialogTitle.Render(ansi.Truncate(title, iw, st.Glyphs.Ellipsis))}
+	lines = append(lines, st.DialogText.Render("The workspace goes back to its state before #"+u.pre.Item+" started:"))
+	files := make([]string, 0, len(u.pre.Changes))
+	for _, c := range u.pre.Changes {
+		style, what := st.DiffHunk, "changed back"
+		switch c.Kind {
+		case checkpoint.Created:
+			style, what = st.DiffDel, "deleted (created since)"
+		case checkpoint.Deleted:
+			style, what = st.DiffAdd, "restored (deleted since)"
+		}
+		files = append(files, style.Render(ansi.Truncate("  "+termText(c.Path)+"  "+what, iw, st.Glyphs.Ellipsis)))
+	}
+	if len(files) == 0 {
+		files = append(files, st.DialogDesc.Render("  no file changed since; only the plan is marked"))
+	}
+	room := max(h-6, 1)
+	if len(files) > room {
+		files = append(files[:room-1], st.DialogDesc.Render(fmt.Sprintf("  %s %d more", st.Glyphs.Ellipsis, len(files)-room+1)))
+	}
+	lines = append(lines, files...)
+	c, x := u.keys.Confirm.Help(), u.keys.Cancel.Help()
+	lines = append(lines, st.DialogKey.Render(c.Key)+" "+st.DialogDesc.Render(c.Desc)+"   "+st.DialogKey.Render(x.Key)+" "+st.DialogDesc.Render(x.Desc))
+	return strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")
+}
+
+// termText makes a file name safe to draw: control characters become "?".
+func termText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, s)
+}
