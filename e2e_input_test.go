@@ -118,12 +118,6 @@ func TestE2EPaste(t *testing.T) {
 	srv := providertest.New(t)
 	script(t, srv, textStep("Got the paste."))
 	p := startApp(t, srv)
-	// The first frame may be drawn before the program turns bracketed
-	// paste on: a key it answered shows that it is running.
-	p.typeText("x")
-	p.waitUntil("the typed x", func(s string) bool { return strings.Contains(lastLines(s, 3), "› x") })
-	p.send("BSpace")
-	p.waitFor(placeholder)
 	var lines []string
 	for i := range 200 {
 		lines = append(lines, fmt.Sprintf("pasted line %d", i+1))

@@ -89,7 +89,21 @@ func startAppAt(t *testing.T, srv *providertest.Server, home, ws string, extra .
 	}
 	p := startTmux(t, env, append([]string{bin, "-C", ws}, extra...)...)
 	p.waitFor(placeholder)
+	p.waitReady()
 	return p
+}
+
+// waitReady waits until the program answers keys. tick draws its first
+// frame before Bubble Tea puts the terminal in raw mode, so keys sent as
+// soon as the prompt shows may be read in cooked mode (enter arriving as
+// ctrl+j). The help overlay shows only when the program read the "?".
+func (p *tmuxPane) waitReady() {
+	p.t.Helper()
+	p.typeText("?")
+	p.waitFor("Input and turn")
+	p.send("Escape")
+	p.waitGone("Input and turn")
+	p.waitFor(placeholder)
 }
 
 // prompt types text and presses enter.

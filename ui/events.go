@@ -219,12 +219,13 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 func (m *Model) replay(evs []agent.Event, todos todo.List) {
 	m.chat.now = m.now
 	for _, ev := range evs {
-		m.handleEvent(ev)
+		m.handleEvent(safeEvent(ev)) // a session file is as untrusted as the model that wrote it
 	}
 	m.chat.endTurn()
 	if todos.Empty() {
 		todos = m.panel.list
 	}
+	todos = termsafe.Strings(todos)
 	m.panel.restore(todos)
 }
 

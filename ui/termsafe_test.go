@@ -146,3 +146,23 @@ func TestSplitSequenceGoesWhole(t *testing.T) {
 		t.Fatalf("the answer is not clean:\n%s", s)
 	}
 }
+
+// TestReplayIsSafe: a resumed session (its file is as untrusted as the
+// model that wrote it) shows no control sequence either.
+func TestReplayIsSafe(t *testing.T) {
+	m, _ := newTestModel(t, 120, 40)
+	list := todo.List{Goal: attack("goal"), Items: []todo.Item{{ID: "1", Text: attack("item"), Status: todo.InProgress}}}
+	update(m, ResetMsg{History: []agent.Event{
+		agent.UserMessage{Text: attack("prompt")},
+		agent.ToolStart{ID: "c1", Name: attack("tool"), Args: "{}", Summary: attack("summary")},
+		agent.ToolEnd{ID: "c1", Name: attack("tool"), Output: attack("output")},
+		agent.TodoUpdate{List: list},
+		agent.AssistantDone{Text: attack("answer"), Final: true},
+	}, Todos: list})
+	if p := frameProblem(m.View().Content); p != "" {
+		t.Fatalf("the replayed session shows a %s:\n%q", p, m.View().Content)
+	}
+	if s := screen(m); !strings.Contains(s, "summary") || !strings.Contains(s, "answer") {
+		t.Fatalf("the replay lost its text:\n%s", s)
+	}
+}
