@@ -437,6 +437,10 @@ Environment:
   TICK_MODEL       the default model name
   NO_COLOR         set to disable colours in -p progress output
   XDG_CONFIG_HOME  the config file is $XDG_CONFIG_HOME/tick/config.toml
+  OLLAMA_HOST      the setup screen also looks for Ollama there
+  TICK_LOCAL_SERVERS  the API roots the setup screen looks for instead of
+                   the usual local ports (comma-separated; NAME=URL names
+                   a preset, e.g. ollama=http://127.0.0.1:11500/v1)
   XDG_STATE_HOME   sessions are saved in $XDG_STATE_HOME/tick/sessions
                    (default ~/.local/state/tick/sessions), the prompt
                    history in $XDG_STATE_HOME/tick/history

@@ -52,9 +52,7 @@ func TestE2ESandboxRerun(t *testing.T) {
 	if res := toolResults(srv.Requests()); len(res) != 2 || !strings.Contains(res[1], "run again outside the sandbox with the user's approval") {
 		t.Errorf("tool results %q", res)
 	}
-	p.send("BTab") // auto → plan → ask
-	p.waitFor("plan · sandbox: workspace-write")
-	p.send("BTab")
+	p.send("BTab") // auto → plan (commands read-only) → ask
 	p.waitFor("plan · sandbox: read-only")
 	p.send("BTab")
 	p.waitFor("ask · sandbox: workspace-write")
