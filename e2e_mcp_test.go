@@ -22,7 +22,7 @@ import (
 // server left running.
 func TestE2EMCPInTheApp(t *testing.T) {
 	entry := mcptest.Everything(t)
-	marker := fmt.Sprintf("tick-e2e-mcp-%d", time.Now().UnixNano())
+	marker := runMarker("e2e-mcp")
 	home, ws := t.TempDir(), t.TempDir()
 	cfg := fmt.Sprintf(`[mcp_servers.everything]
 command = "node"

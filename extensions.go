@@ -47,7 +47,10 @@ type extensions struct {
 // servers in the background (the subcommands that only list them pass
 // true too; `tick mcp trust` passes false).
 func newExtensions(cfg config, env func(string) string, startServers bool) (*extensions, error) {
-	x := &extensions{project: cfg.workspace, environ: os.Environ()}
+	// Servers and hooks get the model's commands' environment (no API key,
+	// no secret-looking variable unless in env_allow); a server's own env
+	// table is added on top by the mcp package.
+	x := &extensions{project: cfg.workspace, environ: commandEnv(cfg, os.Environ())}
 	s := cfg.settings
 	if dir, err := session.DefaultDir(env); err == nil {
 		x.trust = mcp.NewTrust(filepath.Dir(dir))

@@ -18,16 +18,25 @@ import (
 )
 
 // everythingConfig is a user config file whose MCP server "everything" is
-// server-everything, over stdio or at url.
-func everythingConfig(t *testing.T, srv *providertest.Server, entry, url string) map[string]string {
+// server-everything, over stdio (with marker as an extra argument, so the
+// test finds its own server's process) or at url.
+func everythingConfig(t *testing.T, srv *providertest.Server, entry, marker, url string) map[string]string {
 	t.Helper()
-	server := fmt.Sprintf("command = \"node\"\nargs = [%q, \"stdio\"]\n", entry)
+	server := fmt.Sprintf("command = \"node\"\nargs = [%q, \"stdio\", %q]\n", entry, marker)
 	if url != "" {
 		server = fmt.Sprintf("url = %q\n", url)
 	}
 	env, _ := userConfig(t, "provider = \"fake\"\nmodel = \"m\"\n[providers.fake]\nbase_url = \""+srv.URL+"\"\n[mcp_servers.everything]\n"+server)
 	env["XDG_STATE_HOME"] = t.TempDir()
 	return env
+}
+
+// runMarker returns a string unique to this test in this run, for a
+// test's processes' command lines: other packages' tests, and other runs
+// of the suite on the same machine, start the same servers at the same
+// time, so a process-table scan must match only this test's processes.
+func runMarker(name string) string {
+	return fmt.Sprintf("tick-%s-%d-%d", name, os.Getpid(), time.Now().UnixNano())
 }
 
 // liveProcessesWith lists the running processes whose command line contains
@@ -98,9 +107,10 @@ func checkEchoReachedModel(t *testing.T, srv *providertest.Server, env map[strin
 func TestMCPEverythingOverStdio(t *testing.T) {
 	entry := mcptest.Everything(t)
 	srv := providertest.New(t)
-	checkEchoReachedModel(t, srv, everythingConfig(t, srv, entry, ""))
+	marker := runMarker("mcp-stdio")
+	checkEchoReachedModel(t, srv, everythingConfig(t, srv, entry, marker, ""))
 	// No process outlives tick: the server is gone once run returns.
-	if pids := liveProcessesWith(entry, "stdio"); len(pids) > 0 {
+	if pids := liveProcessesWith(entry, marker); len(pids) > 0 {
 		t.Fatalf("MCP server processes %v outlived tick", pids)
 	}
 }
@@ -109,7 +119,7 @@ func TestMCPEverythingOverStreamableHTTP(t *testing.T) {
 	entry := mcptest.Everything(t)
 	addr := startEverythingHTTP(t, entry)
 	srv := providertest.New(t)
-	checkEchoReachedModel(t, srv, everythingConfig(t, srv, entry, "http://"+addr+"/mcp"))
+	checkEchoReachedModel(t, srv, everythingConfig(t, srv, entry, "", "http://"+addr+"/mcp"))
 }
 
 // startEverythingHTTP runs server-everything over streamable HTTP on a free
@@ -178,9 +188,10 @@ func TestProjectMCPServersNeedTrust(t *testing.T) {
 	env, _ := userConfig(t, "provider = \"fake\"\nmodel = \"m\"\n[providers.fake]\nbase_url = \""+srv.URL+"\"\n")
 	env["XDG_STATE_HOME"] = t.TempDir()
 	ws := t.TempDir()
+	marker := runMarker("mcp-trust")
 	proj := filepath.Join(ws, ".tick", "config.toml")
 	os.MkdirAll(filepath.Dir(proj), 0o755)
-	os.WriteFile(proj, []byte(fmt.Sprintf("[mcp_servers.proj]\ncommand = \"node\"\nargs = [%q, \"stdio\"]\n", entry)), 0o644)
+	os.WriteFile(proj, []byte(fmt.Sprintf("[mcp_servers.proj]\ncommand = \"node\"\nargs = [%q, \"stdio\", %q]\n", entry, marker)), 0o644)
 
 	srv.Enqueue(providertest.Reply{Text: "first"})
 	r := tick(t, env, "", "-p", "hi", "-C", ws, "--no-session")
@@ -199,11 +210,11 @@ func TestProjectMCPServersNeedTrust(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stdout, "proj (project) · ready · stdio node") || !strings.Contains(r.stdout, "mcp__proj__echo") {
 		t.Fatalf("tick mcp list: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if pids := liveProcessesWith(entry, "stdio"); len(pids) > 0 {
+	if pids := liveProcessesWith(entry, marker); len(pids) > 0 {
 		t.Fatalf("tick mcp list left MCP servers %v running", pids)
 	}
 	// A changed definition asks again.
-	os.WriteFile(proj, []byte(fmt.Sprintf("[mcp_servers.proj]\ncommand = \"node\"\nargs = [%q, \"stdio\", \"x\"]\n", entry)), 0o644)
+	os.WriteFile(proj, []byte(fmt.Sprintf("[mcp_servers.proj]\ncommand = \"node\"\nargs = [%q, \"stdio\", %q, \"x\"]\n", entry, marker)), 0o644)
 	r = tick(t, env, "", "mcp", "list", "-C", ws)
 	if !strings.Contains(r.stderr, "they stay off until you allow them") {
 		t.Fatalf("a changed project server ran without asking: stdout %q stderr %q", r.stdout, r.stderr)
@@ -261,7 +272,7 @@ command = "cat > %s"
 func TestSIGTERMStopsMCPServers(t *testing.T) {
 	entry := mcptest.Everything(t)
 	bin := buildTick(t)
-	marker := fmt.Sprintf("tick-mcp-e2e-%d", time.Now().UnixNano())
+	marker := runMarker("mcp-e2e")
 	srv := providertest.New(t)
 	srv.Enqueue(call("bash", map[string]any{"command": "exec -a " + marker + "-sleep sleep 30"}))
 	env, _ := userConfig(t, fmt.Sprintf("[mcp_servers.everything]\ncommand = \"node\"\nargs = [%q, \"stdio\", %q]\n", entry, marker))

@@ -2,6 +2,8 @@ package agent_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -345,5 +347,44 @@ func TestGateInterruptAndSteer(t *testing.T) {
 		} else if te.Reason != agent.ReasonInterrupted {
 			t.Errorf("interrupt at a gate ended %s", te.Reason)
 		}
+	}
+}
+
+func TestPlanModeSubagentReadOnly(t *testing.T) {
+	h := newHarness(t)
+	h.ag.SetMode(agent.ModePlan)
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		child := !strings.Contains(strings.Join(r.Tools, ","), "task")
+		switch {
+		case child && len(r.Messages) == 2:
+			return calls(call("write_file", `{"path":"x.txt","content":"no"}`))
+		case child:
+			return providertest.Reply{Text: "child done"}
+		case len(r.Messages) == 2:
+			return calls(call("task", `{"description":"look","prompt":"look around"}`))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	h.run("plan")
+	h.checkValid()
+	children := 0
+	for _, r := range h.srv.Requests() {
+		if !strings.Contains(strings.Join(r.Tools, ","), "task") {
+			children++
+			if got := strings.Join(r.Tools, ","); got != "bash,read_file" {
+				t.Errorf("the subagent in plan mode has %s, want bash,read_file", got)
+			}
+			for _, m := range r.Messages {
+				if m.Role == "tool" && !strings.Contains(m.Content, "Error: plan mode is on") {
+					t.Errorf("the subagent's write got %q", m.Content)
+				}
+			}
+		}
+	}
+	if children != 2 {
+		t.Errorf("%d subagent requests, want 2", children)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "x.txt")); err == nil {
+		t.Error("the subagent wrote a file in plan mode")
 	}
 }

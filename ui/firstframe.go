@@ -83,13 +83,19 @@ func (m *Model) paintFirst(out io.Writer, w, h int, p colorprofile.Profile) bool
 // of known size, with the colour profile Bubble Tea detects for it. The
 // prompt history is loaded first: once the prompt shows, ↑ must find it
 // (loaded by Init, it would come only after Bubble Tea's first frame).
-// It returns the function that restores the terminal should Bubble Tea
-// fail before taking it over (Bubble Tea restores what it set itself).
-func (m *Model) paintScreen() (unpaint func()) {
-	unpaint = func() {}
+// The terminal is put in raw mode before the frame is drawn, so that keys
+// typed as soon as the prompt shows are read as Bubble Tea reads them
+// (in the terminal's cooked mode enter would arrive as ctrl+j); Bubble
+// Tea then finds it raw and leaves it raw on exit.
+//
+// It returns the function to call once Bubble Tea has returned: it puts
+// the terminal back in the mode it had and, should Bubble Tea have failed
+// (runErr), resets what the first frame set.
+func (m *Model) paintScreen() (after func(runErr error)) {
+	after = func(error) {}
 	f := m.cfg.Screen
 	if f == nil {
-		return unpaint
+		return after
 	}
 	if path := m.cfg.HistoryFile; path != "" {
 		p, err := prompthist.Load(path)
@@ -97,13 +103,25 @@ func (m *Model) paintScreen() (unpaint func()) {
 		m.histLoaded = true
 	}
 	w, h, err := term.GetSize(f.Fd())
+	p := colorprofile.Detect(f, m.cfg.Env)
+	if err != nil || w <= 0 || h <= 0 || p == colorprofile.NoTTY {
+		return after
+	}
+	state, err := term.MakeRaw(f.Fd())
 	if err != nil {
-		return unpaint
+		return after
 	}
-	if m.paintFirst(f, w, h, colorprofile.Detect(f, m.cfg.Env)) {
-		unpaint = func() { _, _ = io.WriteString(f, unpaintFirst) }
+	restore := func() { _ = term.Restore(f.Fd(), state) }
+	if !m.paintFirst(f, w, h, p) {
+		restore()
+		return after
 	}
-	return unpaint
+	return func(runErr error) {
+		if runErr != nil {
+			_, _ = io.WriteString(f, unpaintFirst)
+		}
+		restore()
+	}
 }
 
 // unpaintFirst undoes firstFrame: the modes it sets, the hidden cursor

@@ -99,7 +99,7 @@ func (p *panel) subLine(s *subTask, ind string, w int) string {
 	case s.last != "":
 		text += g.Separator + s.last
 	}
-	return ind + st.ItemNote.Render(ansi.Truncate(g.Steering+" "+oneLine(text), max(w-len(ind)+2, 1), g.Ellipsis))
+	return ind + st.ItemNote.Render(ansi.Truncate(g.Steering+" "+oneLine(text), max(w-len(ind), 1), g.Ellipsis))
 }
 
 // removedLines are a revised proposal's removed items.

@@ -151,3 +151,52 @@ func TestUnfinishedKeepsPanelOpen(t *testing.T) {
 		t.Errorf("the panel collapsed:\n%s", s)
 	}
 }
+
+func TestSubagentUnderItem(t *testing.T) {
+	m, a := newTestModel(t, 120, 40)
+	submit(m, "go")
+	l := plan("G", "> ALPHA", "p BRAVO")
+	events(t, m, agent.TodoUpdate{List: l},
+		agent.ToolStart{ID: "t1", Name: "task", Summary: "search the code"},
+		agent.Subagent{ParentID: "t1", Event: agent.ToolStart{ID: "c1", Name: "bash", Summary: "grep -r TODO"}},
+	)
+	if s := screen(m); !strings.Contains(s, "search the code · bash grep -r TODO") {
+		t.Fatalf("the running subagent is not under its item:\n%s", s)
+	}
+	events(t, m, agent.Subagent{ParentID: "t1", Event: agent.ToolEnd{ID: "c1", Name: "bash"}},
+		agent.ToolEnd{ID: "t1", Name: "task", Output: "Found 3 TODOs in main.go\nmore detail"})
+	s := screen(m)
+	alpha, sub, bravo := strings.Index(s, "ALPHA"), strings.Index(s, "search the code ● Found 3 TODOs"), strings.Index(s, "BRAVO")
+	if sub < 0 || !(alpha < sub && sub < bravo) {
+		t.Fatalf("the finished subagent's result is not between its item and the next:\n%s", s)
+	}
+	endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
+}
+
+func (p planScript) PreviewUndo(ctx context.Context, item string) (agent.UndoPreview, error) {
+	return p.real.PreviewUndo(ctx, item)
+}
+
+func (p planScript) Undo(ctx context.Context, item string) (agent.UndoPreview, agent.TodoUpdate, error) {
+	return p.real.Undo(ctx, item)
+}
+
+func TestUndoDuringTurnInterruptsFirst(t *testing.T) {
+	m, a := newPlanModel(t, plan("G", "> ALPHA"))
+	submit(m, "go")
+	run := a.last()
+	if cmd := submit(m, "/undo"); cmd != nil {
+		t.Fatal("/undo during a turn previewed before the turn ended")
+	}
+	if run.ctx.Err() == nil {
+		t.Fatal("/undo did not interrupt the running turn")
+	}
+	cmd := endTurn(t, m, a.scriptAgent, agent.TurnEnd{Reason: agent.ReasonInterrupted})
+	if cmd == nil {
+		t.Fatal("no undo preview after the turn ended")
+	}
+	update(m, cmd()) // this agent has no undo points: the chat says why
+	if s := screen(m); !strings.Contains(s, "/undo: nothing to undo") || !strings.Contains(s, "undo is off") {
+		t.Errorf("no reason shown:\n%s", s)
+	}
+}

@@ -224,12 +224,10 @@ func New(cfg Config) Model {
 func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	m := New(cfg)
 	m.ctx = ctx
-	unpaint := m.paintScreen()
+	after := m.paintScreen()
 	p := tea.NewProgram(&m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}, opts...)...)
 	_, err := p.Run()
-	if err != nil {
-		unpaint()
-	}
+	after(err)
 	m.shutdown(3 * time.Second)
 	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
 		return fmt.Errorf("ui: run the TUI: %w", err)

@@ -60,7 +60,7 @@ func TestFallbackWithoutNamespaces(t *testing.T) {
 	if out, code := runIn(t, r, "", `echo ok > "$TMPDIR/t" && echo ok > .git/x && echo inside > in.txt`); code != 0 {
 		t.Errorf("writes in TMPDIR, the workspace and (without namespaces) .git failed (exit %d):\n%s", code, out)
 	}
-	marker := "tick-fallback-left-" + filepath.Base(ws)
+	marker := "tick-fallback-left-" + filepath.Base(filepath.Dir(ws)) // unique: t.TempDir's random parent
 	runIn(t, r, "", "setsid bash -c 'exec -a "+marker+" sleep 300' & echo started")
 	if pids := processesNamed(t, marker); len(pids) > 0 {
 		t.Errorf("processes left behind without a PID namespace: %v", pids)

@@ -89,7 +89,7 @@ func TestLeftoversAreKilled(t *testing.T) {
 	for _, mode := range []Mode{WorkspaceWrite, FullAccess} {
 		t.Run(string(mode), func(t *testing.T) {
 			r, ws := testRunner(t, mode)
-			marker := "tick-leftover-" + filepath.Base(ws)
+			marker := "tick-leftover-" + filepath.Base(filepath.Dir(ws)) // unique: t.TempDir's random parent
 			script := `sleep 300 & nohup sleep 300 >/dev/null 2>&1 & setsid sleep 300 & (setsid bash -c 'sleep 300 & disown' &) ; exec -a ` + marker + ` sleep 0.1`
 			script = strings.ReplaceAll(script, "sleep 300", "bash -c 'exec -a "+marker+" sleep 300'")
 			start := time.Now()

@@ -55,7 +55,7 @@ func TestBashEndsLeftovers(t *testing.T) {
 	for _, m := range []sandbox.Mode{sandbox.WorkspaceWrite, sandbox.FullAccess} {
 		t.Run(string(m), func(t *testing.T) {
 			bash, ws := sandboxedBash(t, m)
-			marker := "tick-test-left-" + filepath.Base(filepath.Dir(ws.Root()))
+			marker := "tick-test-left-" + filepath.Base(filepath.Dir(filepath.Dir(ws.Root()))) // unique: t.TempDir's random parent
 			sleeper := `bash -c 'exec -a ` + marker + ` sleep 300'`
 			tests := []struct{ name, command string }{
 				{"background", sleeper + ` & echo started`},

@@ -10,7 +10,7 @@ func (p *Pool) Built() int64 { return p.built.Load() }
 func (r *Renderer) BlockSources() []string {
 	s := make([]string, len(r.blocks))
 	for i, b := range r.blocks {
-		s[i] = b.src
+		s[i] = b.src(r.text)
 	}
 	return s
 }
@@ -38,3 +38,18 @@ var WrapPlain = wrapPlain
 
 // PlainFences exposes plainFences.
 func (p *Pool) PlainFences(md string) string { return p.plainFences(md) }
+
+// CachedLines returns how many rendered lines r holds.
+func (r *Renderer) CachedLines() int {
+	n := 0
+	for _, b := range r.blocks {
+		n += b.lineCount()
+	}
+	return n
+}
+
+// MaxCachedLines exposes maxCachedLines; FenceChunk exposes fenceChunk.
+const (
+	MaxCachedLines = maxCachedLines
+	FenceChunk     = fenceChunk
+)

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -36,7 +37,7 @@ func (r *Renderer) Lines() []string {
 	} else { // as Tail, without building its slice too
 		out := make([]string, n, n+1+len(r.tail.lines)+len(r.partial.stable)+4)
 		copy(out, r.doneLines)
-		if n > 0 { // some block shows something
+		if n > 0 && !r.chunked { // some block shows something; a chunked fence goes on
 			out = append(out, "")
 		}
 		r.out = r.appendTail(out, r.width)
@@ -63,11 +64,12 @@ func (r *Renderer) Block(i int) []string {
 	if i < 0 || i >= len(r.blocks) {
 		return nil
 	}
-	l := r.blockLines(r.blocks[i], r.width)
+	b := r.blocks[i]
+	l := r.blockLines(b, r.width)
 	if len(l) == 0 {
 		return nil
 	}
-	if r.shownBefore(i) {
+	if !b.cont && r.shownBefore(i) {
 		return l
 	}
 	return l[1:]
@@ -89,7 +91,7 @@ func (r *Renderer) Tail() []string {
 	if !r.tailEmpty() {
 		out = make([]string, 1, 2+len(r.tail.lines)+len(r.partial.stable)+4)
 		out = r.appendTail(out, r.width)
-		if !r.shownBefore(len(r.blocks)) {
+		if r.chunked || !r.shownBefore(len(r.blocks)) { // a chunked fence goes on without a gap
 			out = out[1:]
 		}
 	}
@@ -136,12 +138,42 @@ func (r *Renderer) blockLines(b *block, w int) []string {
 	}
 	r.renders++
 	var l []string
-	if rendered := renderBlock(r.pool, r.style, b.src, b.dedent, w); len(rendered) > 0 {
+	if rendered := renderBlock(r.pool, r.style, b.src(r.text), b.dedent, w); len(rendered) > 0 {
 		l = make([]string, len(rendered)+1)
 		copy(l[1:], rendered)
 	}
-	b.store(w, l)
+	r.cacheLines(b, func() { b.store(w, l) })
 	return l
+}
+
+// maxCachedLines bounds the rendered lines a Renderer keeps (a few
+// screens): rendering a block again costs little, holding every line of a
+// long answer costs many times its text (escape sequences of highlighted
+// code). Only blocks that reach the screen are rendered, and the ones on
+// screen are always the most recently rendered, so they stay.
+const maxCachedLines = 4096
+
+// cacheLines stores rendered lines in b (store) and keeps the lines of
+// all blocks within maxCachedLines, forgetting those rendered longest ago
+// (b, just rendered, stays whatever its size).
+func (r *Renderer) cacheLines(b *block, store func()) {
+	r.cachedLines -= b.lineCount()
+	store()
+	r.cachedLines += b.lineCount()
+	if i := slices.Index(r.rendered, b); i >= 0 {
+		r.rendered = slices.Delete(r.rendered, i, i+1)
+	}
+	r.rendered = append(r.rendered, b)
+	n := 0
+	for r.cachedLines > maxCachedLines && n < len(r.rendered)-1 {
+		old := r.rendered[n]
+		r.cachedLines -= old.lineCount()
+		old.drop()
+		n++
+	}
+	if n > 0 {
+		r.rendered = slices.Delete(r.rendered, 0, n)
+	}
 }
 
 // renderBlock renders one finished block with glamour at width w and tidies

@@ -148,8 +148,13 @@ type Renderer struct {
 	inFence     bool
 	fenceChar   byte
 	fenceLen    int
-	listContent int // content column of the last list item; 0 outside lists
+	listContent int    // content column of the last list item; 0 outside lists
+	fenceOpen   string // the open fence's opening line
+	fenceLines  int    // lines of the open fence since its last chunk
+	chunked     bool   // the open fence was cut into chunks (see block)
 	blocks      []*block
+	rendered    []*block // blocks holding rendered lines, oldest first (see cacheLines)
+	cachedLines int      // lines held by them
 	finished    bool
 
 	// Render caches (see lines.go).

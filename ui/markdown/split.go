@@ -5,16 +5,40 @@ import (
 	"strings"
 )
 
-// block is one finished Markdown block: its source and its rendered lines
-// for the two most recent widths.
+// block is one finished Markdown block: where its source lies in the
+// Renderer's text (the text is kept once; a block copies it only while it
+// is rendered) and its rendered lines for the two most recent widths.
+//
+// A long code fence is cut into chunks of fenceChunk lines, each a block
+// of its own (so that only the chunks on screen are ever rendered): a
+// chunk other than the first repeats the fence's opening line (open) and
+// joins the block before it without a blank line (cont); a chunk other
+// than the last is closed for rendering (close).
 type block struct {
-	src    string
-	dedent int // leading columns removed before rendering and added back after (list continuations)
+	start, end int
+	open       string // the fence's opening line, put before a continuation chunk
+	close      string // a closing fence, put after a chunk the fence goes on after
+	cont       bool   // a continuation chunk: no blank line before it
+	dedent     int    // leading columns removed before rendering and added back after (list continuations)
 
 	widths [2]int // 0 = empty slot
 	lines  [2][]string
 	next   int // slot to overwrite next
 }
+
+// fenceChunk is the most lines of a code fence one block holds.
+const fenceChunk = 64
+
+// src returns b's Markdown, from text (the Renderer's).
+func (b *block) src(text []byte) string {
+	return b.open + string(text[b.start:b.end]) + b.close
+}
+
+// lineCount returns how many lines b caches, for the render cache budget.
+func (b *block) lineCount() int { return len(b.lines[0]) + len(b.lines[1]) }
+
+// drop forgets b's rendered lines.
+func (b *block) drop() { b.widths, b.lines = [2]int{}, [2][]string{} }
 
 func (b *block) cached(width int) ([]string, bool) {
 	for i, w := range b.widths {
@@ -58,6 +82,10 @@ func (r *Renderer) scanLine(start, end int) {
 		if closesFence(line, r.fenceChar, r.fenceLen) {
 			r.inFence = false
 			r.finishBlock(end)
+			return
+		}
+		if r.fenceLines++; r.fenceLines >= fenceChunk {
+			r.finishChunk(end)
 		}
 		return
 	}
@@ -71,7 +99,19 @@ func (r *Renderer) scanLine(start, end int) {
 	r.hasContent = true
 	if c, n, ok := opensFence(line); ok {
 		r.inFence, r.fenceChar, r.fenceLen = true, c, n
+		r.fenceOpen, r.fenceLines = string(line)+"\n", 0
 	}
+}
+
+// finishChunk makes text[tailStart:end], the fence's lines so far, a
+// finished block although the fence goes on (see block).
+func (r *Renderer) finishChunk(end int) {
+	indent := r.fenceOpen[:len(r.fenceOpen)-len(trimLeftSpace([]byte(r.fenceOpen)))]
+	closing := indent + strings.Repeat(string(r.fenceChar), r.fenceLen) + "\n"
+	r.finishBlock(end)
+	r.blocks[len(r.blocks)-1].close = closing
+	r.fenceLines = 0
+	r.chunked = true
 }
 
 // finishTail turns the whole tail into a block if it holds anything but
@@ -81,17 +121,22 @@ func (r *Renderer) finishTail() {
 		r.finishBlock(len(r.text))
 	}
 	r.tailStart, r.scan = len(r.text), len(r.text)
-	r.hasContent, r.inFence = false, false
+	r.hasContent, r.inFence, r.chunked = false, false, false
 	r.lastCR = false
 }
 
 // finishBlock makes text[tailStart:end] a finished block.
 func (r *Renderer) finishBlock(end int) {
-	src := r.text[r.tailStart:end]
+	b := &block{start: r.tailStart, end: end}
 	r.tailStart = end
-	r.hasContent = false
-	b := &block{src: string(src)}
-	r.classify(b)
+	r.hasContent = r.inFence // a chunked fence goes on
+	if r.chunked {           // the rest of a fence cut into chunks
+		prev := r.blocks[len(r.blocks)-1]
+		b.open, b.cont, b.dedent = r.fenceOpen, true, prev.dedent
+		r.chunked = r.inFence
+	} else {
+		r.classify(b)
+	}
 	r.blocks = append(r.blocks, b)
 }
 
@@ -103,7 +148,7 @@ func (r *Renderer) classify(b *block) {
 	first, minIndent, lastItem := -1, -1, 0
 	firstIsItem := false
 	fence, fc, fn := false, byte(0), 0
-	for l := range strings.Lines(b.src) {
+	for l := range strings.Lines(string(r.text[b.start:b.end])) {
 		line := []byte(strings.TrimSuffix(l, "\n"))
 		if isBlank(line) {
 			continue
