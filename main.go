@@ -177,6 +177,7 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 	if cfg.plan {
 		ag.SetMode(agent.ModePlan)
 	}
+	cfg.ext.attach(ag)
 	return ag, nil
 }
 
