@@ -140,7 +140,7 @@ func (s *Settings) mergeUser(f *file) {
 		"provider": c.Provider != "", "model": c.Model != "", "sandbox": c.Sandbox != "",
 		"writable_roots": c.WritableRoots != nil, "network": c.Network != "", "env_allow": c.EnvAllow != nil,
 		"allow": c.Allow != nil, "deny": c.Deny != nil, "idle_timeout": c.IdleTimeout != "",
-		"mcp_start_timeout": c.MCPStartTimeout != "",
+		"mcp_start_timeout":   c.MCPStartTimeout != "",
 		"completion_reminder": c.CompletionReminder != nil, "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
 	} {
 		if set {
