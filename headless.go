@@ -12,6 +12,7 @@ import (
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/session"
+	"github.com/tick-agent/tick/ui/app"
 	"github.com/tick-agent/tick/ui/printer"
 	"github.com/tick-agent/tick/ui/termsafe"
 )
@@ -37,7 +38,7 @@ func runHeadless(cfg config, ag *agent.Agent, rec *session.Recorder, ld *session
 		}
 	}
 	if ld != nil {
-		fmt.Fprintf(stderr, "tick: %s\n", resumedLine(ld))
+		fmt.Fprintf(stderr, "tick: %s\n", app.ResumedLine(ld))
 		if !ld.Todos.Empty() {
 			fmt.Fprintf(stderr, "%s\n", termsafe.Text(ld.Todos.Render())) // written by the model
 		}
