@@ -39,6 +39,9 @@ type extensions struct {
 	project string     // the workspace, the key of the trust record
 	pending tickcfg.Pending
 	environ []string
+	// startTimeout is how long a first request waits for servers still
+	// starting (mcp_start_timeout).
+	startTimeout time.Duration
 
 	mu        sync.Mutex
 	untrusted bool              // pending holds servers, hooks or allow rules not trusted yet
@@ -95,7 +98,8 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 		}
 	}
 	if startServers && (len(servers) > 0 || len(x.pending.MCPServers) > 0) {
-		x.mcp = mcp.Start(mcp.Options{Servers: servers, Environ: x.environ, Dir: cfg.workspace, Version: version})
+		x.startTimeout = s.MCPStartTimeoutDuration()
+		x.mcp = mcp.Start(mcp.Options{Servers: servers, Environ: x.environ, Dir: cfg.workspace, Version: version, StartTimeout: x.startTimeout})
 	}
 	r, err := hooks.New(hooks.Options{Hooks: hcfg, Dir: cfg.workspace, Environ: x.environ})
 	if err != nil {
@@ -252,7 +256,7 @@ func (s mcpTools) Tools(ctx context.Context, note func(string)) []tools.Tool {
 		return nil
 	}
 	if !m.Settled() {
-		note(fmt.Sprintf("waiting for MCP servers to start (at most %s)", mcp.DefaultStartTimeout))
+		note(fmt.Sprintf("waiting for MCP servers to start (at most %s)", s.x.startTimeout))
 	}
 	ts, notes := m.Tools(ctx)
 	for _, n := range notes {
