@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/tick-agent/tick/agent/session"
+	"github.com/tick-agent/tick/ui/app"
 	"github.com/tick-agent/tick/ui/termsafe"
 )
 
@@ -73,7 +74,7 @@ func startSession(cfg config, env func(string) string, stderr io.Writer) (*sessi
 		st, loaded, err := session.Open(info.Path)
 		var locked *session.LockedError
 		if errors.As(err, &locked) {
-			return nil, nil, fmt.Errorf("session %s is open in another tick%s; quit that one first, or run tick without -c/--resume for a new session", info.ID, pidNote(locked.PID))
+			return nil, nil, fmt.Errorf("session %s is open in another tick%s; quit that one first, or run tick without -c/--resume for a new session", info.ID, app.PIDNote(locked.PID))
 		}
 		if err != nil {
 			return nil, nil, fmt.Errorf("resume session %s: %w", info.ID, err)
@@ -100,16 +101,6 @@ func findSession(cfg config, dir string) (session.Info, error) {
 		return info, fmt.Errorf("no session %q in %s; tick sessions lists them", cfg.resume, cfg.workspace)
 	}
 	return info, err
-}
-
-// resumedLine is the one-line summary of a resumed session printed on
-// stderr in -p mode.
-func resumedLine(ld *session.Loaded) string {
-	s := fmt.Sprintf("resumed session %s · %d messages", ld.Info.ID, len(ld.History))
-	if ld.Info.Total > 0 {
-		s += fmt.Sprintf(" · todo %d/%d", ld.Info.Done, ld.Info.Total)
-	}
-	return s
 }
 
 // promptWidth is the width of the first prompt in `tick sessions` when

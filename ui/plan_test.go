@@ -172,3 +172,31 @@ func TestSubagentUnderItem(t *testing.T) {
 	}
 	endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
 }
+
+func (p planScript) PreviewUndo(ctx context.Context, item string) (agent.UndoPreview, error) {
+	return p.real.PreviewUndo(ctx, item)
+}
+
+func (p planScript) Undo(ctx context.Context, item string) (agent.UndoPreview, agent.TodoUpdate, error) {
+	return p.real.Undo(ctx, item)
+}
+
+func TestUndoDuringTurnInterruptsFirst(t *testing.T) {
+	m, a := newPlanModel(t, plan("G", "> ALPHA"))
+	submit(m, "go")
+	run := a.last()
+	if cmd := submit(m, "/undo"); cmd != nil {
+		t.Fatal("/undo during a turn previewed before the turn ended")
+	}
+	if run.ctx.Err() == nil {
+		t.Fatal("/undo did not interrupt the running turn")
+	}
+	cmd := endTurn(t, m, a.scriptAgent, agent.TurnEnd{Reason: agent.ReasonInterrupted})
+	if cmd == nil {
+		t.Fatal("no undo preview after the turn ended")
+	}
+	update(m, cmd()) // this agent has no undo points: the chat says why
+	if s := screen(m); !strings.Contains(s, "/undo: nothing to undo") || !strings.Contains(s, "undo is off") {
+		t.Errorf("no reason shown:\n%s", s)
+	}
+}
