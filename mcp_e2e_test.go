@@ -347,7 +347,7 @@ func TestProjectAllowRulesNeedTrust(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stdout, "allowed for this project: allow rules bash(echo project-rule *)") {
 		t.Fatalf("tick mcp trust: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if got, r := runEcho(); !strings.Contains(got, "project-rule ran") {
+	if got, r := runEcho(); !strings.Contains(got, "project-rule ran") || strings.Contains(r.stderr, "need your approval") {
 		t.Fatalf("trusted project: result %q, stderr %s", got, r.stderr)
 	}
 	// A changed rule asks again.
