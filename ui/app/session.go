@@ -2,7 +2,9 @@
 // packages: the conversation the full-screen app talks to (Session), which
 // its slash commands may replace (/new starts a fresh agent and session
 // file, the /sessions picker lists the workspace's sessions and resumes or
-// forks one), and the headless -p run (RunHeadless).
+// forks one), the headless -p run (RunHeadless), carrying on a saved
+// session (CarryOn: tick -c, --resume) and the `tick sessions` listing
+// (FormatSessions, WriteSessionsJSON). See docs/architecture.md.
 //
 // The contract: a Session owns the recorder it holds (Close closes it, and
 // a replaced one is closed when it is replaced); it never builds a model
