@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tick-agent/tick/agent/mcp"
 	"github.com/tick-agent/tick/agent/mcp/mcptest"
 	"github.com/tick-agent/tick/provider/providertest"
 )
@@ -18,19 +17,22 @@ import (
 // that never finishes starting: the status bar counts them, /mcp lists
 // them, a custom command sends its prompt, which waits the start timeout
 // for the stuck server and goes without it; the model's MCP call is
-// approved and its result shown; SIGTERM then ends tick (exit 143) with no
+// approved and its result shown (a short mcp_start_timeout keeps the
+// wait brief); SIGTERM then ends tick (exit 143) with no
 // server left running.
 func TestE2EMCPInTheApp(t *testing.T) {
 	entry := mcptest.Everything(t)
 	marker := runMarker("e2e-mcp")
 	home, ws := t.TempDir(), t.TempDir()
-	cfg := fmt.Sprintf(`[mcp_servers.everything]
+	const startTimeout = 3 * time.Second
+	cfg := fmt.Sprintf(`mcp_start_timeout = %q
+[mcp_servers.everything]
 command = "node"
 args = [%q, "stdio", %q]
 [mcp_servers.stuck]
 command = "node"
 args = ["-e", "setInterval(() => {}, 1000)", %q]
-`, entry, marker, marker+"-stuck")
+`, startTimeout.String(), entry, marker, marker+"-stuck")
 	for path, text := range map[string]string{
 		filepath.Join(home, ".config", "tick", "config.toml"): cfg,
 		filepath.Join(ws, ".tick", "commands", "shout.md"):    "---\ndescription: Echo a word through MCP\n---\nUse the echo tool with the message $1.\n",
@@ -63,8 +65,8 @@ args = ["-e", "setInterval(() => {}, 1000)", %q]
 	p.prompt("/shout ahoy")
 	// The stuck server holds the first prompt for the start timeout, then
 	// the prompt goes without it and the chat says so.
-	p.waitFor("waiting for MCP servers to start")
-	if !waitFor(mcp.DefaultStartTimeout+20*time.Second, func() bool { return strings.Contains(p.screen(), "Allow mcp__everything__echo?") }) {
+	p.waitFor("waiting for MCP servers to start (at most 3s)")
+	if !waitFor(startTimeout+20*time.Second, func() bool { return strings.Contains(p.screen(), "Allow mcp__everything__echo?") }) {
 		t.Fatalf("the prompt never went on without the stuck server:\n%s", p.screen())
 	}
 	p.waitFor("MCP server stuck is still starting", "this request goes without its tools", "MCP everything: echo")

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -61,5 +64,60 @@ func TestDoctor(t *testing.T) {
 	}
 	if r := tick(t, nil, "", "doctor", "--yolo"); r.code != exitUsage {
 		t.Errorf("tick doctor --yolo: exit %d, want %d", r.code, exitUsage)
+	}
+}
+
+// TestMCPServersAndHooksSeeNoSecrets: an MCP server and a hook get the
+// same scrubbed environment as commands (no API key, no secret-looking
+// variable unless in env_allow); the server also gets its own env table,
+// which may pass a token on purpose.
+func TestMCPServersAndHooksSeeNoSecrets(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-tick-own-key")
+	t.Setenv("GITHUB_TOKEN", "ghp-secret-token")
+	t.Setenv("NPM_TOKEN", "npm-allowed")
+	t.Setenv("TICK_TEST_PLAIN", "plain-value")
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Text: "done"})
+	dir := t.TempDir()
+	serverEnv, hookEnv := filepath.Join(dir, "server.env"), filepath.Join(dir, "hook.env")
+	env, _ := userConfig(t, fmt.Sprintf(`provider = "fake"
+model = "m"
+env_allow = ["NPM_TOKEN"]
+[providers.fake]
+base_url = %q
+[mcp_servers.dump]
+command = "sh"
+args = ["-c", "env > %s; exit 3"]
+env = {GIVEN_TOKEN = "given-on-purpose"}
+[[hooks.stop]]
+command = "env > %s"
+`, srv.URL, serverEnv, hookEnv))
+	env["XDG_STATE_HOME"] = t.TempDir()
+	env["OPENAI_API_KEY"] = "sk-tick-own-key"
+	r := tick(t, env, "", "-p", "hi", "-C", t.TempDir(), "--no-session")
+	if r.code != exitOK {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	for _, f := range []struct {
+		path      string
+		want, not []string
+	}{
+		{serverEnv, []string{"TICK_TEST_PLAIN=plain-value", "NPM_TOKEN=npm-allowed", "GIVEN_TOKEN=given-on-purpose"}, []string{"sk-tick-own-key", "ghp-secret-token"}},
+		{hookEnv, []string{"TICK_TEST_PLAIN=plain-value", "NPM_TOKEN=npm-allowed"}, []string{"sk-tick-own-key", "ghp-secret-token", "given-on-purpose"}},
+	} {
+		b, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatalf("read %s: %v (stderr:\n%s)", f.path, err, r.stderr)
+		}
+		for _, w := range f.want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s lacks %s:\n%s", filepath.Base(f.path), w, b)
+			}
+		}
+		for _, secret := range f.not {
+			if strings.Contains(string(b), secret) {
+				t.Errorf("%s holds the secret %q", filepath.Base(f.path), secret)
+			}
+		}
 	}
 }

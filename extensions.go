@@ -19,6 +19,7 @@ import (
 	tickcfg "github.com/tick-agent/tick/agent/config"
 	"github.com/tick-agent/tick/agent/hooks"
 	"github.com/tick-agent/tick/agent/mcp"
+	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/ui"
@@ -38,16 +39,24 @@ type extensions struct {
 	project string     // the workspace, the key of the trust record
 	pending tickcfg.Pending
 	environ []string
+	// startTimeout is how long a first request waits for servers still
+	// starting (mcp_start_timeout).
+	startTimeout time.Duration
 
 	mu        sync.Mutex
-	untrusted bool // pending holds servers or hooks not trusted yet
+	untrusted bool              // pending holds servers, hooks or allow rules not trusted yet
+	allow     []permission.Rule // the project's allow rules, once trusted
+	agent     *agent.Agent      // the latest agent built (see attach)
 }
 
 // newExtensions builds the extensions of cfg. startServers starts the MCP
 // servers in the background (the subcommands that only list them pass
 // true too; `tick mcp trust` passes false).
 func newExtensions(cfg config, env func(string) string, startServers bool) (*extensions, error) {
-	x := &extensions{project: cfg.workspace, environ: os.Environ()}
+	// Servers and hooks get the model's commands' environment (no API key,
+	// no secret-looking variable unless in env_allow); a server's own env
+	// table is added on top by the mcp package.
+	x := &extensions{project: cfg.workspace, environ: commandEnv(cfg, os.Environ())}
 	s := cfg.settings
 	if dir, err := session.DefaultDir(env); err == nil {
 		x.trust = mcp.NewTrust(filepath.Dir(dir))
@@ -61,7 +70,7 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 		return nil, err
 	}
 	x.pending = s.Pending
-	if len(x.pending.MCPServers) > 0 || !x.pending.Hooks.Empty() {
+	if !x.pending.Empty() {
 		trusted := false
 		if x.trust != nil {
 			trusted, err = x.trust.Approved(x.project, x.pendingDefinition())
@@ -80,13 +89,18 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 				return nil, err
 			}
 			hcfg = mergeHooks(hcfg, ph)
+			if x.allow, err = projectAllow(x.pending); err != nil {
+				return nil, err
+			}
+			dropWarning(s, x.pending.Warning()) // approved: no longer true
 		} else {
 			x.untrusted = true
 			x.notices = append(x.notices, x.untrustedNotice())
 		}
 	}
 	if startServers && (len(servers) > 0 || len(x.pending.MCPServers) > 0) {
-		x.mcp = mcp.Start(mcp.Options{Servers: servers, Environ: x.environ, Dir: cfg.workspace, Version: version})
+		x.startTimeout = s.MCPStartTimeoutDuration()
+		x.mcp = mcp.Start(mcp.Options{Servers: servers, Environ: x.environ, Dir: cfg.workspace, Version: version, StartTimeout: x.startTimeout})
 	}
 	r, err := hooks.New(hooks.Options{Hooks: hcfg, Dir: cfg.workspace, Environ: x.environ})
 	if err != nil {
@@ -106,12 +120,34 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 }
 
 // pendingDefinition is what a trust record covers: the project file's
-// servers and hooks.
+// servers, hooks and allow rules. (Allow is left out when empty, so that
+// the records made before it was covered still hold.)
 func (x *extensions) pendingDefinition() any {
 	return struct {
 		MCPServers map[string]tickcfg.MCPServer
 		Hooks      tickcfg.Hooks
-	}{x.pending.MCPServers, x.pending.Hooks}
+		Allow      []string `json:",omitempty"`
+	}{x.pending.MCPServers, x.pending.Hooks, x.pending.Allow}
+}
+
+// dropWarning removes the warning w from s.
+func dropWarning(s *tickcfg.Settings, w string) {
+	kept := s.Warnings[:0]
+	for _, have := range s.Warnings {
+		if have != w {
+			kept = append(kept, have)
+		}
+	}
+	s.Warnings = kept
+}
+
+// projectAllow parses the project file's allow rules.
+func projectAllow(p tickcfg.Pending) ([]permission.Rule, error) {
+	rs, err := permission.ParseRules(p.Allow, nil)
+	if err != nil {
+		return nil, usagef("%s: %v", p.Path, err)
+	}
+	return rs.Allow, nil
 }
 
 // untrustedNotice says what the project file would run and how to allow it.
@@ -132,6 +168,9 @@ func (x *extensions) untrustedNotice() string {
 	h := x.pending.Hooks
 	if n := len(h.PreToolUse) + len(h.PostToolUse) + len(h.UserPromptSubmit) + len(h.Stop); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d hook command(s)", n))
+	}
+	if len(x.pending.Allow) > 0 {
+		parts = append(parts, "allow rules "+strings.Join(x.pending.Allow, ", "))
 	}
 	return fmt.Sprintf("%s defines %s, which run programs on your machine: they stay off until you allow them with /trust (or tick mcp trust)", x.pending.Path, strings.Join(parts, " and "))
 }
@@ -168,6 +207,12 @@ func (x *extensions) trustProject() (string, error) {
 	if len(ps) > 0 && x.mcp != nil {
 		x.mcp.Add(ps...)
 	}
+	if x.allow, err = projectAllow(x.pending); err != nil {
+		return "", err
+	}
+	if x.agent != nil {
+		x.agent.AllowRules(x.allow...)
+	}
 	if !x.pending.Hooks.Empty() {
 		msg += " (the hooks take effect the next time tick starts)"
 	}
@@ -185,9 +230,24 @@ func (x *extensions) configure(acfg *agent.Config, rec *session.Recorder) {
 	if x.hooks != nil {
 		acfg.Hooks = x.hooks
 	}
+	x.mu.Lock()
+	acfg.Rules.Allow = append(append([]permission.Rule(nil), acfg.Rules.Allow...), x.allow...)
+	x.mu.Unlock()
 	if rec != nil {
 		acfg.SessionID = rec.ID
 	}
+}
+
+// attach makes ag the agent that the project's allow rules join when the
+// user trusts the project mid-session (agents built later get them from
+// configure).
+func (x *extensions) attach(ag *agent.Agent) {
+	if x == nil {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.agent = ag
 }
 
 // close stops the MCP servers.
@@ -208,7 +268,7 @@ func (s mcpTools) Tools(ctx context.Context, note func(string)) []tools.Tool {
 		return nil
 	}
 	if !m.Settled() {
-		note(fmt.Sprintf("waiting for MCP servers to start (at most %s)", mcp.DefaultStartTimeout))
+		note(fmt.Sprintf("waiting for MCP servers to start (at most %s)", s.x.startTimeout))
 	}
 	ts, notes := m.Tools(ctx)
 	for _, n := range notes {

@@ -12,85 +12,36 @@ import (
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/session"
+	"github.com/tick-agent/tick/ui/app"
 	"github.com/tick-agent/tick/ui/printer"
-	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // maxStdinPrompt caps a prompt read from stdin (-p -).
 const maxStdinPrompt = 10 << 20
 
-// runHeadless runs one turn with the -p prompt and prints it. The first
-// SIGINT or SIGTERM interrupts the turn (the stream stops, running commands
-// are killed) and tick exits 130 or 143 once the turn has ended; a second
-// one exits at once. ld, when not nil, is the resumed session (already
-// restored into ag): a line about it and its todo list go to stderr first.
-// rec is the session being saved (may be nil); --verbose names it at the
-// end.
+// runHeadless runs one turn with the -p prompt and prints it (see
+// app.RunHeadless). The first SIGINT or SIGTERM interrupts the turn and
+// tick exits 130 or 143 once the turn has ended; a second one exits at
+// once. ld, when not nil, is the resumed session (already restored into
+// ag); rec is the session being saved (may be nil).
 func runHeadless(cfg config, ag *agent.Agent, rec *session.Recorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) int {
 	prompt, err := readPrompt(cfg.prompt, stdin)
 	if err != nil {
 		return fail(stderr, err)
 	}
+	h := app.Headless{
+		Prompt:   prompt,
+		Printer:  printer.Options{JSON: cfg.json, Verbose: cfg.verbose, Color: !cfg.noColor && isTerminal(stderr)},
+		Loaded:   ld,
+		Recorder: rec,
+	}
 	if cfg.ext != nil {
-		for _, n := range cfg.ext.notices {
-			fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(n))
-		}
-	}
-	if ld != nil {
-		fmt.Fprintf(stderr, "tick: %s\n", resumedLine(ld))
-		if !ld.Todos.Empty() {
-			fmt.Fprintf(stderr, "%s\n", termsafe.Text(ld.Todos.Render())) // written by the model
-		}
-	}
-	if cfg.verbose && rec != nil {
-		defer func() {
-			if id := rec.ID(); id != "" {
-				fmt.Fprintf(stderr, "tick: session %s saved; carry on with tick -c or tick --resume %s\n", id, id)
-			}
-		}()
+		h.Notices = cfg.ext.notices
 	}
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	pr := printer.New(stdout, stderr, printer.Options{
-		JSON:    cfg.json,
-		Verbose: cfg.verbose,
-		Color:   !cfg.noColor && isTerminal(stderr),
-	})
-	out := pr.RunTurn(ag, prompt, sigs)
-	if out.Abandoned {
-		fmt.Fprintln(stderr, "tick: interrupted again; exiting without waiting for the turn to end")
-		return signalExit(out.Signal)
-	}
-	return headlessExit(out.End, out.Err, out.Signal, stderr)
-}
-
-// headlessExit reports how the turn ended and returns the exit code.
-func headlessExit(end agent.TurnEnd, werr error, sig os.Signal, stderr io.Writer) int {
-	switch {
-	case sig != nil || end.Reason == agent.ReasonInterrupted:
-		fmt.Fprintln(stderr, "tick: interrupted")
-		return signalExit(sig)
-	case end.Reason == agent.ReasonError:
-		msg := end.Error
-		if msg == "" && end.Err != nil {
-			msg = end.Err.Error()
-		}
-		fmt.Fprintf(stderr, "tick: %s\n", msg)
-		return exitError
-	case werr != nil:
-		fmt.Fprintf(stderr, "tick: %v\n", werr)
-		return exitError
-	}
-	return exitOK
-}
-
-// signalExit returns the exit code for a signal: 143 for SIGTERM, else 130.
-func signalExit(sig os.Signal) int {
-	if sig == syscall.SIGTERM {
-		return exitTerminated
-	}
-	return exitInterrupted
+	return app.RunHeadless(h, ag, sigs, stdout, stderr)
 }
 
 // readPrompt returns the -p prompt, reading stdin when it is "-".

@@ -21,16 +21,17 @@ import (
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/ui/app"
 	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // Exit codes.
 const (
-	exitOK          = 0   // the turn finished (or --help, --version)
-	exitError       = 1   // the turn or tick failed
-	exitUsage       = 2   // bad flags or configuration
-	exitInterrupted = 130 // SIGINT (128+2)
-	exitTerminated  = 143 // SIGTERM (128+15)
+	exitOK          = app.ExitOK          // the turn finished (or --help, --version)
+	exitError       = app.ExitError       // the turn or tick failed
+	exitUsage       = 2                   // bad flags or configuration
+	exitInterrupted = app.ExitInterrupted // SIGINT (128+2)
+	exitTerminated  = app.ExitTerminated  // SIGTERM (128+15)
 )
 
 func main() {
@@ -65,8 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		return runConfigCmd(cfg, stdout, stderr)
 	case "doctor":
 		return runDoctor(cfg, stdout, stderr)
-	case "mcp list", "mcp trust":
-		printWarnings(cfg, stderr)
+	case "mcp list", "mcp trust": // it prints the warnings: trust changes them
 		return runMCPCmd(cfg, env, stdout, stderr)
 	}
 
@@ -177,6 +177,7 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 	if cfg.plan {
 		ag.SetMode(agent.ModePlan)
 	}
+	cfg.ext.attach(ag)
 	return ag, nil
 }
 

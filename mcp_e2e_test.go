@@ -207,7 +207,7 @@ func TestProjectMCPServersNeedTrust(t *testing.T) {
 		t.Fatalf("tick mcp trust: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 	r = tick(t, env, "", "mcp", "list", "-C", ws)
-	if r.code != exitOK || !strings.Contains(r.stdout, "proj (project) · ready · stdio node") || !strings.Contains(r.stdout, "mcp__proj__echo") {
+	if r.code != exitOK || !strings.Contains(r.stdout, "proj (project) · ready · stdio node") || !strings.Contains(r.stdout, "mcp__proj__echo") || strings.Contains(r.stderr, "need your approval") {
 		t.Fatalf("tick mcp list: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 	if pids := liveProcessesWith(entry, marker); len(pids) > 0 {
@@ -310,5 +310,51 @@ func TestSIGTERMStopsMCPServers(t *testing.T) {
 	}
 	if pids := liveProcessesWith(marker); len(pids) > 0 {
 		t.Fatalf("processes %v outlived tick", pids)
+	}
+}
+
+// A project's allow rules apply only once the user trusted the project,
+// under the same record as its servers and hooks.
+func TestProjectAllowRulesNeedTrust(t *testing.T) {
+	srv := providertest.New(t)
+	env, _ := userConfig(t, "provider = \"fake\"\nmodel = \"m\"\n[providers.fake]\nbase_url = \""+srv.URL+"\"\n")
+	env["XDG_STATE_HOME"] = t.TempDir()
+	ws := t.TempDir()
+	proj := filepath.Join(ws, ".tick", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(proj), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(proj, []byte("allow = [\"bash(echo project-rule *)\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Outside the sandbox every command needs approval, which -p cannot
+	// give: only an allow rule lets it run.
+	runEcho := func() (string, result) {
+		t.Helper()
+		before := len(srv.Requests())
+		srv.Enqueue(call("bash", map[string]any{"command": "echo project-rule ran"}), providertest.Reply{Text: "ok"})
+		r := tick(t, env, "", "-p", "echo", "-C", ws, "--no-session", "--sandbox", "danger-full-access")
+		if r.code != exitOK {
+			t.Fatalf("exit %d stderr %s", r.code, r.stderr)
+		}
+		reqs := srv.Requests()[before:]
+		return reqs[len(reqs)-1].Last().Content, r
+	}
+	if got, r := runEcho(); strings.Contains(got, "project-rule ran") || !strings.Contains(r.stderr, "allow rules bash(echo project-rule *)") {
+		t.Fatalf("untrusted project: result %q, stderr %s", got, r.stderr)
+	}
+	r := tick(t, env, "", "mcp", "trust", "-C", ws)
+	if r.code != exitOK || !strings.Contains(r.stdout, "allowed for this project: allow rules bash(echo project-rule *)") {
+		t.Fatalf("tick mcp trust: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if got, r := runEcho(); !strings.Contains(got, "project-rule ran") || strings.Contains(r.stderr, "need your approval") {
+		t.Fatalf("trusted project: result %q, stderr %s", got, r.stderr)
+	}
+	// A changed rule asks again.
+	if err := os.WriteFile(proj, []byte("allow = [\"bash(echo project-rule*)\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, r := runEcho(); strings.Contains(got, "project-rule ran") || !strings.Contains(r.stderr, "stay off until you allow them") {
+		t.Fatalf("changed rule: result %q, stderr %s", got, r.stderr)
 	}
 }

@@ -36,29 +36,11 @@ func useSessionModel(cfg *config, ld *session.Loaded) {
 	}
 }
 
-// config returns the session's config as it is now.
-func (ts *tuiSession) config() config {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return ts.cfg
-}
-
-// model returns the conversation's model.
-func (ts *tuiSession) model() string { return ts.config().model }
-
-// setModel makes name (with its context size, 0: from the name) the
-// model of later sessions (/new) too.
-func (ts *tuiSession) setModel(name string, window int) {
-	ts.mu.Lock()
-	ts.cfg.model, ts.cfg.contextWindow = name, window
-	ts.mu.Unlock()
-}
-
 // modelConfig is the /model picker's wiring: the models of the server in
 // use and of the config file's other providers, the switch, and saving
 // the default into the user file.
 func (ts *tuiSession) modelConfig() *ui.ModelConfig {
-	cfg := ts.config()
+	cfg := ts.cfg
 	mc := &ui.ModelConfig{List: ts.listModels, Switch: ts.switchModel}
 	if path := cfg.settings.UserFile; path != "" {
 		mc.Path = path
@@ -82,7 +64,7 @@ const otherSep = ": "
 // once; a provider that does not answer is left out, the server in use
 // failing is an error.
 func (ts *tuiSession) listModels() ([]string, error) {
-	cfg := ts.config()
+	cfg := ts.cfg
 	base := cfg.baseURL
 	if base == "" {
 		base = provider.DefaultBaseURL
@@ -148,7 +130,7 @@ func (ts *tuiSession) otherModel(label string) (tickcfg.Endpoint, string, bool) 
 // server (self-hosted ones), else the built-in table. Another provider's
 // model gets a client of its own for the rest of the session.
 func (ts *tuiSession) switchModel(label string) error {
-	cfg := ts.config()
+	cfg := ts.cfg
 	base, key, name := cfg.baseURL, cfg.apiKey, label
 	ep, model, other := ts.otherModel(label)
 	if other {
@@ -162,12 +144,12 @@ func (ts *tuiSession) switchModel(label string) error {
 		window = provider.DiscoverContext(ctx, base, key, name).Tokens
 		cancel()
 	}
-	ag, _ := ts.current()
+	ag, _ := ts.Current()
 	if !other {
 		if err := ag.SetModel(name, window); err != nil {
 			return err
 		}
-		ts.setModel(name, window)
+		ts.SetModel(name, window)
 		return nil
 	}
 	client, err := provider.New(provider.Config{APIKey: key, BaseURL: base, Model: name})

@@ -5,9 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider/providertest"
 )
 
@@ -169,50 +167,6 @@ func TestResumeWithoutSaving(t *testing.T) {
 	}
 	if n := len(listSessions(t, state, ws)); n != 1 {
 		t.Errorf("%d sessions after -c --no-session, want still 1", n)
-	}
-}
-
-// TestFormatSessions checks the columns and the cut of the first prompt.
-func TestFormatSessions(t *testing.T) {
-	started := time.Date(2025, 3, 1, 9, 30, 0, 0, time.UTC)
-	local := started.Local().Format("2006-01-02 15:04")
-	long := strings.Repeat("word ", 30)
-	all := []session.Info{
-		{ID: "abcd1234", Started: started, Turns: 12, Done: 3, Total: 5, FirstPrompt: long},
-		{ID: "efgh5678", Started: started, Turns: 1, FirstPrompt: "short"},
-		{ID: "ijkm9012", Started: started},
-	}
-	tests := []struct {
-		name  string
-		width int
-		want  []string
-	}{
-		{"not a terminal", 0, []string{
-			"abcd1234  " + local + "  12 turns  3/5  " + long[:59] + "…",
-			"efgh5678  " + local + "   1 turn   -    short",
-			"ijkm9012  " + local + "   0 turns  -    (no prompt)",
-		}},
-		{"a terminal of 60 columns", 60, []string{
-			"abcd1234  " + local + "  12 turns  3/5  " + long[:15] + "…",
-			"efgh5678  " + local + "   1 turn   -    short",
-			"ijkm9012  " + local + "   0 turns  -    (no prompt)",
-		}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got := strings.Split(strings.TrimSuffix(formatSessions(all, tc.width), "\n"), "\n")
-			if len(got) != len(tc.want) {
-				t.Fatalf("got %d lines, want %d:\n%s", len(got), len(tc.want), strings.Join(got, "\n"))
-			}
-			for i := range got {
-				if got[i] != tc.want[i] {
-					t.Errorf("line %d:\n got %q\nwant %q", i+1, got[i], tc.want[i])
-				}
-				if tc.width > 0 && len([]rune(got[i])) >= tc.width {
-					t.Errorf("line %d is %d columns, want less than %d", i+1, len([]rune(got[i])), tc.width)
-				}
-			}
-		})
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/provider/providertest"
+	"github.com/tick-agent/tick/ui/app"
 )
 
 // stateEnv returns an environment whose state and home directories are
@@ -138,7 +139,7 @@ func TestSessionsListAndResume(t *testing.T) {
 
 	t.Run("tick sessions --json", func(t *testing.T) {
 		r := mustRun(t, env, "sessions", "--json", "-C", ws)
-		var got []sessionJSON
+		var got []app.SessionJSON
 		if err := json.Unmarshal([]byte(r.stdout), &got); err != nil {
 			t.Fatalf("stdout is not a JSON array of sessions: %v\n%s", err, r.stdout)
 		}

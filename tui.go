@@ -5,13 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"syscall"
 
@@ -20,6 +18,7 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/ui"
+	"github.com/tick-agent/tick/ui/app"
 )
 
 // runTUI opens the full-screen app on the terminal until the user quits.
@@ -35,7 +34,7 @@ import (
 // (they are on stderr too, where the full-screen app hides them until it
 // exits). rec is the session being saved (nil: nothing is saved). The
 // slash command /new and the /sessions picker are wired here (see
-// tuiSession); /compact is built into the app.
+// tuiSession and package ui/app); /compact is built into the app.
 func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Recorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) int {
 	in, out, err := terminals(stdin, stdout)
 	if err != nil {
@@ -47,8 +46,8 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	defer stop()
 	terminated, stopTerm := watchTerm()
 	defer stopTerm()
-	ts := &tuiSession{cfg: cfg, client: client, ag: ag, rec: rec}
-	defer ts.close()
+	ts := newTUISession(cfg, client, ag, rec)
+	defer ts.Close()
 	uc := ui.Config{
 		Agent:        ag,
 		Model:        cfg.model,
@@ -59,9 +58,9 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		Dark:         dark,
 		Version:      version,
 		Commands:     ts.commands(),
-		Sessions:     ts.sessions,
-		Resume:       ts.resume,
-		Fork:         ts.fork,
+		Sessions:     ts.Sessions,
+		Resume:       ts.Resume,
+		Fork:         ts.Fork,
 		Screen:       out,
 		Env:          os.Environ(),
 
@@ -82,7 +81,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	}
 	if ld != nil {
 		uc.History, uc.Todos = agent.Replay(ld.History, ld.CompactedAt...), ld.Todos
-		uc.Notices = append(uc.Notices, sessionNotices(ld)...)
+		uc.Notices = append(uc.Notices, app.Notices(ld)...)
 	}
 	if rec == nil && !cfg.noSession {
 		uc.Notices = append(uc.Notices, "this session is not saved: the sessions directory is not usable (the reason is printed on stderr)")
@@ -110,176 +109,48 @@ func terminals(stdin io.Reader, stdout io.Writer) (in, out *os.File, err error) 
 	return in, out, nil
 }
 
-// tuiSession is the conversation the full-screen app talks to, which the
-// slash commands may replace: /new starts a fresh agent and session file,
-// the /sessions picker lists the workspace's sessions (sessions) and
-// resumes one (resume). /new runs in the app's update loop; sessions and
-// resume run off it, and never while a turn runs.
+// tuiSession wires the app's conversation (app.Session: /new, the
+// /sessions picker's resume and fork) to this run's config and model
+// client, and adds the /model picker's provider side (modelcmd.go).
 type tuiSession struct {
-	cfg    config
+	*app.Session
+	cfg    config // the run's config; the model in use is the Session's
 	client agent.Streamer
 
 	mu     sync.Mutex
-	ag     *agent.Agent
-	rec    *session.Recorder     // nil: nothing is saved
-	closed bool                  // the app has ended: resume nothing more
 	others map[string]otherModel // other providers' models the /model picker listed, by label
+}
+
+// newTUISession returns the app's conversation holding ag, saving through
+// rec (nil: nothing is saved), making new agents for cfg talking to client.
+func newTUISession(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Recorder) *tuiSession {
+	ts := &tuiSession{cfg: cfg, client: client}
+	ts.Session = app.New(app.Options{
+		Workspace:     cfg.workspace,
+		Model:         cfg.model,
+		ContextWindow: cfg.contextWindow,
+		NewAgent: func(model string, window int, rec *session.Recorder) (*agent.Agent, error) {
+			c := cfg
+			c.model, c.contextWindow = model, window
+			return newAgent(c, client, rec)
+		},
+		SessionModel: func(ld *session.Loaded, model string, window int) (string, int) {
+			c := cfg
+			c.model, c.contextWindow = model, window
+			useSessionModel(&c, ld)
+			return c.model, c.contextWindow
+		},
+	}, ag, rec)
+	return ts
 }
 
 // commands returns the slash commands for ui.Config.Commands.
 func (ts *tuiSession) commands() map[string]func() tea.Cmd {
-	cmds := map[string]func() tea.Cmd{"new": ts.newSession, "init": initCommand}
+	cmds := map[string]func() tea.Cmd{"new": ts.NewSession, "init": initCommand}
 	if ts.cfg.ext != nil && ts.cfg.ext.needsTrust() {
 		cmds["trust"] = ts.cfg.ext.trustCommand
 	}
 	return cmds
-}
-
-// current returns the agent and recorder in use.
-func (ts *tuiSession) current() (*agent.Agent, *session.Recorder) {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return ts.ag, ts.rec
-}
-
-// close closes the current session file; a resume still under way when
-// the app ends closes the file it opened itself.
-func (ts *tuiSession) close() {
-	ts.mu.Lock()
-	ts.closed = true
-	rec := ts.rec
-	ts.mu.Unlock()
-	if rec != nil {
-		_ = rec.Close()
-	}
-}
-
-// newSession is /new: a fresh conversation with an empty todo list, saved
-// in a new session file (created with the first prompt). The previous
-// session stays on disk for tick -c and --resume.
-func (ts *tuiSession) newSession() tea.Cmd {
-	_, old := ts.current()
-	var rec *session.Recorder
-	if old != nil {
-		rec = session.NewRecorder(old.Dir(), ts.cfg.workspace, ts.model())
-	}
-	ag, err := newAgent(ts.config(), ts.client, rec)
-	if err != nil {
-		return noticeCmd(fmt.Sprintf("could not start a new session: %v", err))
-	}
-	ts.mu.Lock()
-	ts.ag, ts.rec = ag, rec
-	ts.mu.Unlock()
-	note := "new session"
-	if old != nil {
-		if id := old.ID(); id != "" {
-			note = fmt.Sprintf("new session · the previous one is %s (tick --resume %s)", id, id)
-		}
-		_ = old.Close()
-	}
-	return func() tea.Msg { return ui.ResetMsg{Agent: ag, Notice: note} }
-}
-
-// errNotSaved is what /sessions says when this run saves no sessions.
-var errNotSaved = errors.New("sessions are not saved in this run")
-
-// sessions lists the workspace's sessions for the /sessions picker, most
-// recently used first, marking the one in use.
-func (ts *tuiSession) sessions() ([]ui.SessionInfo, error) {
-	_, rec := ts.current()
-	if rec == nil || rec.Dir() == "" {
-		return nil, errNotSaved
-	}
-	all, err := session.List(rec.Dir(), ts.cfg.workspace)
-	if err != nil {
-		return nil, err
-	}
-	cur := rec.ID()
-	out := make([]ui.SessionInfo, len(all))
-	for i, in := range all {
-		out[i] = ui.SessionInfo{
-			ID: in.ID, Started: in.Started, FirstPrompt: in.FirstPrompt,
-			Done: in.Done, Total: in.Total, Turns: in.Turns, Current: cur != "" && in.ID == cur,
-		}
-	}
-	return out, nil
-}
-
-// resume switches to the workspace's session id, for the /sessions picker:
-// it opens the session's file (repairing it as tick -c does), gives a new
-// agent its history and todo list, and closes the session in use. On error
-// nothing changes; a session open in another tick gives an error wrapping
-// ui.ErrSessionOpen, and the picker offers fork. The app calls it only
-// while no turn runs.
-func (ts *tuiSession) resume(id string) (ui.ResetMsg, error) {
-	return ts.switchTo(id, "resume", session.Open)
-}
-
-// fork copies the workspace's session id, open in another tick, into a new
-// session and switches to it, as resume does.
-func (ts *tuiSession) fork(id string) (ui.ResetMsg, error) {
-	return ts.switchTo(id, "fork", session.Fork)
-}
-
-// switchTo opens session id with open and makes it the conversation in use.
-func (ts *tuiSession) switchTo(id, verb string, open func(string) (*session.Store, *session.Loaded, error)) (ui.ResetMsg, error) {
-	_, old := ts.current()
-	if old == nil || old.Dir() == "" {
-		return ui.ResetMsg{}, errNotSaved
-	}
-	info, err := session.Find(old.Dir(), ts.cfg.workspace, id)
-	if err != nil {
-		return ui.ResetMsg{}, fmt.Errorf("find session %s: %w", id, err)
-	}
-	st, ld, err := open(info.Path)
-	var locked *session.LockedError
-	if errors.As(err, &locked) {
-		return ui.ResetMsg{}, fmt.Errorf("%w%s", ui.ErrSessionOpen, pidNote(locked.PID))
-	}
-	if err != nil {
-		return ui.ResetMsg{}, err
-	}
-	cfg := ts.config()
-	useSessionModel(&cfg, ld)
-	rec := session.Continue(old.Dir(), cfg.workspace, cfg.model, st)
-	ag, err := newAgent(cfg, ts.client, rec)
-	if err == nil {
-		err = ag.Restore(ld.ModelHistory, ld.Todos)
-	}
-	if err != nil {
-		_ = rec.Close()
-		return ui.ResetMsg{}, fmt.Errorf("%s session %s: %w", verb, id, err)
-	}
-	ts.mu.Lock()
-	if ts.closed {
-		ts.mu.Unlock()
-		_ = rec.Close()
-		return ui.ResetMsg{}, fmt.Errorf("%s session %s: the app has ended", verb, id)
-	}
-	ts.ag, ts.rec = ag, rec
-	ts.mu.Unlock()
-	_ = old.Close()
-	ts.setModel(cfg.model, cfg.contextWindow)
-	return ui.ResetMsg{Agent: ag, Model: cfg.model, History: agent.Replay(ld.History, ld.CompactedAt...), Todos: ld.Todos, Notice: strings.Join(sessionNotices(ld), "\n")}, nil
-}
-
-// pidNote is " (pid N)", or "" for an unknown pid.
-func pidNote(pid int) string {
-	if pid <= 0 {
-		return ""
-	}
-	return fmt.Sprintf(" (pid %d)", pid)
-}
-
-// sessionNotices says which session was resumed and what its loading
-// repaired, for the chat.
-func sessionNotices(ld *session.Loaded) []string {
-	return append([]string{resumedLine(ld)}, ld.Warnings...)
-}
-
-// noticeCmd returns a command that shows text in the chat.
-func noticeCmd(text string) tea.Cmd {
-	return func() tea.Msg { return ui.NoticeMsg{Text: text} }
 }
 
 // promptHistoryFile is where the app keeps the prompts sent in workspace:

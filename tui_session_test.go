@@ -11,6 +11,7 @@ import (
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/provider/providertest"
+	"github.com/tick-agent/tick/ui/app"
 )
 
 // TestTUIContinue saves a session headless, damages its last line the way
@@ -145,13 +146,13 @@ func TestTUISessionPickerFuncs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := &tuiSession{cfg: cfg, client: client, ag: ag, rec: rec}
-	defer ts.close()
+	ts := newTUISession(cfg, client, ag, rec)
+	defer ts.Close()
 	srv.Enqueue(providertest.Reply{Text: "A fresh start."})
 	for range ag.Run(context.Background(), "second conversation") {
 	}
 
-	list, err := ts.sessions()
+	list, err := ts.Sessions()
 	if err != nil || len(list) != 2 {
 		t.Fatalf("sessions() = %+v, %v; want two", list, err)
 	}
@@ -160,7 +161,7 @@ func TestTUISessionPickerFuncs(t *testing.T) {
 		t.Fatalf("sessions() = %+v; want the current one first, then %+v", list, first)
 	}
 
-	reset, err := ts.resume(first.ID)
+	reset, err := ts.Resume(first.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,11 +169,11 @@ func TestTUISessionPickerFuncs(t *testing.T) {
 		reset.Todos.Goal != "Greet the user" || !strings.Contains(reset.Notice, "resumed session "+first.ID) {
 		t.Fatalf("resume() = %+v", reset)
 	}
-	if cur, _ := ts.current(); cur == ag {
+	if cur, _ := ts.Current(); cur == ag {
 		t.Fatal("resume kept the old agent")
 	}
 	srv.Enqueue(providertest.Reply{Text: "Carrying on."})
-	ag2, _ := ts.current()
+	ag2, _ := ts.Current()
 	for range ag2.Run(context.Background(), "carry on") {
 	}
 	sent := dump(lastRequest(t, srv).Messages)
@@ -182,16 +183,16 @@ func TestTUISessionPickerFuncs(t *testing.T) {
 	if again := listSessions(t, state, ws); again[0].ID != first.ID || again[0].Turns <= first.Turns {
 		t.Fatalf("the resumed session's file was not continued: %+v", again)
 	}
-	if _, err := ts.resume("nope"); err == nil || !strings.Contains(err.Error(), "nope") {
+	if _, err := ts.Resume("nope"); err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Fatalf("resume(nope) = %v", err)
 	}
 	checkValid(t, srv)
 
-	unsaved := &tuiSession{cfg: cfg, client: client, ag: ag}
-	if _, err := unsaved.sessions(); !errors.Is(err, errNotSaved) {
+	unsaved := newTUISession(cfg, client, ag, nil)
+	if _, err := unsaved.Sessions(); !errors.Is(err, app.ErrNotSaved) {
 		t.Fatalf("sessions() without saving = %v", err)
 	}
-	if _, err := unsaved.resume(first.ID); !errors.Is(err, errNotSaved) {
+	if _, err := unsaved.Resume(first.ID); !errors.Is(err, app.ErrNotSaved) {
 		t.Fatalf("resume() without saving = %v", err)
 	}
 }

@@ -183,3 +183,13 @@ func (l *loop) ask(ctx context.Context, req ApprovalRequest) (ans Approval, msg 
 	}
 	return ans, msg, false
 }
+
+// AllowRules allows the calls rs match for the rest of the session, as if
+// the user had allowed each for the session: a deny rule of the config
+// still wins. main uses it for a project's allow rules once the user
+// trusted the project mid-session.
+func (a *Agent) AllowRules(rs ...permission.Rule) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.approved = append(a.approved, rs...)
+}

@@ -262,3 +262,35 @@ func TestBlockedBySandboxOffersRerun(t *testing.T) {
 		})
 	}
 }
+
+// TestAllowRulesMidSession: rules added with AllowRules (a project trusted
+// mid-session) run their calls without asking; a deny rule still wins and
+// other calls are still asked about.
+func TestAllowRulesMidSession(t *testing.T) {
+	rules, err := permission.ParseRules(nil, []string{"bash(rm *)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	added, err := permission.ParseRules([]string{"bash(echo project*)", "bash(rm *)"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newHarness(t, func(c *agent.Config) { c.Approval = agent.ApproveAsk; c.Rules = rules })
+	h.ag.SetMode(agent.ModeAsk)
+	h.ag.AllowRules(added.Allow...)
+	h.srv.Enqueue(
+		calls(call("bash", `{"command":"echo project rule"}`)),
+		calls(call("bash", `{"command":"rm -rf x"}`)),
+		calls(call("bash", `{"command":"echo other"}`)),
+		providertest.Reply{Text: "ok"})
+	reqs, ends := turn(t, h, allowOnce)
+	if len(reqs) != 1 || !strings.Contains(reqs[0].Summary, "echo other") {
+		t.Errorf("requests %+v; want one, for echo other", reqs)
+	}
+	if ends[0].IsError || !strings.Contains(ends[0].Output, "project rule") {
+		t.Errorf("echo project rule: %q, want it run", ends[0].Output)
+	}
+	if !ends[1].IsError || !strings.Contains(ends[1].Output, "bash(rm *)") {
+		t.Errorf("rm: %q, want the deny rule's refusal", ends[1].Output)
+	}
+}

@@ -5,7 +5,7 @@
 // Run starts the program; New returns the root model (*Model implements
 // tea.Model) for tests and embedding. The model reads a turn's events from
 // the channel Agent.Run returns, draining all queued events into one
-// message per batch, repaints streamed text at most ~30 times a second and
+// message per batch, repaints streamed text at most ~20 times a second and
 // runs no timer while idle. esc cancels the running turn's context at once;
 // enter steers a running turn (Agent.Steer) and tab queues the next one.
 // Nothing the user typed is ever dropped: undelivered and queued messages
@@ -168,7 +168,7 @@ type Model struct {
 
 // frameRate is the most frames per second Bubble Tea writes. Its renderer
 // wakes up at this rate even when nothing changes, so it is the whole idle
-// cost of the app; 30 matches the streaming repaint rate (frameInterval).
+// cost of the app; 30 is above the streaming repaint rate (frameInterval).
 // Callers may pass tea.WithFPS to Run to change it.
 const frameRate = 30
 
@@ -476,7 +476,7 @@ func (m *Model) handleWheel(ms tea.Mouse) {
 }
 
 // View implements tea.Model. It draws the screen again only when the state
-// changed since the last frame; streamed text marks it changed at most ~30
+// changed since the last frame; streamed text marks it changed at most ~20
 // times a second.
 func (m *Model) View() tea.View {
 	if m.paint.due() {

@@ -53,6 +53,10 @@ type Config struct {
 	// with a timeout; "" keeps the default (5m), "0s" means none. The
 	// --idle-timeout flag wins over it.
 	IdleTimeout string `toml:"idle_timeout"`
+	// MCPStartTimeout is a Go duration ("10s") that a first request waits
+	// at most for MCP servers still starting before it goes without them;
+	// "" means DefaultMCPStartTimeout. It must be positive.
+	MCPStartTimeout string `toml:"mcp_start_timeout"`
 	// CompletionReminder turns the reminder to finish the todo list on or
 	// off; nil means on.
 	CompletionReminder *bool `toml:"completion_reminder"`
@@ -140,6 +144,19 @@ func (c Config) IdleTimeoutDuration() time.Duration {
 	return d
 }
 
+// DefaultMCPStartTimeout is MCPStartTimeout's value when it is not set.
+const DefaultMCPStartTimeout = 30 * time.Second
+
+// MCPStartTimeoutDuration returns MCPStartTimeout parsed, or
+// DefaultMCPStartTimeout when it is unset. Load has already refused a
+// value that does not parse or is not positive.
+func (c Config) MCPStartTimeoutDuration() time.Duration {
+	if d, err := time.ParseDuration(c.MCPStartTimeout); err == nil && d > 0 {
+		return d
+	}
+	return DefaultMCPStartTimeout
+}
+
 // CompletionReminderOn reports whether the completion reminder is on (the
 // default).
 func (c Config) CompletionReminderOn() bool {
@@ -159,6 +176,9 @@ func (c Config) validate() (key string, err error) {
 	}
 	if err := checkDuration("idle_timeout", c.IdleTimeout); err != nil {
 		return "idle_timeout", err
+	}
+	if d, err := time.ParseDuration(c.MCPStartTimeout); c.MCPStartTimeout != "" && (err != nil || d <= 0) {
+		return "mcp_start_timeout", fmt.Errorf("mcp_start_timeout = %q: want a positive duration such as \"10s\"", c.MCPStartTimeout)
 	}
 	for name, p := range c.Providers {
 		if p.ContextWindow < 0 {

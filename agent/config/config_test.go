@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // setup writes the user file (if user != "") under a temp XDG_CONFIG_HOME
@@ -195,6 +197,8 @@ func TestFileErrors(t *testing.T) {
 		{"type", "model = \"m\"\n\n[providers.a]\ncontext_window = \"big\"\n", 4, "context_window"},
 		{"bad sandbox", "model = \"m\"\nsandbox = \"open\"\n", 2, "read-only"},
 		{"bad duration", "idle_timeout = \"soon\"\n", 1, "duration"},
+		{"bad mcp start timeout", "model = \"m\"\nmcp_start_timeout = \"soon\"\n", 2, "mcp_start_timeout = \"soon\": want a positive duration"},
+		{"zero mcp start timeout", "mcp_start_timeout = \"0s\"\n", 1, "positive duration"},
 		{"bad url", "[providers.a]\nbase_url = \"localhost:1234\"\n", 2, "http://"},
 		{"mcp without command", "[mcp_servers.a]\nargs = [\"x\"]\n", 1, "command or url"},
 	}
@@ -335,5 +339,34 @@ func TestEndpoints(t *testing.T) {
 	want := []Endpoint{{Name: "local", BaseURL: "http://127.0.0.1:11434/v1"}, {Name: "router", BaseURL: "https://openrouter.ai/api/v1", APIKey: "rk-1"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Endpoints = %+v, want %+v (groq has no key)", got, want)
+	}
+}
+
+// TestMCPStartTimeout: tick config shows mcp_start_timeout, its default
+// (30s) or the file's value and where it came from.
+func TestMCPStartTimeout(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, want string
+		d                time.Duration
+	}{
+		{"default", "", `mcp_start_timeout\s+30s\s+default`, 30 * time.Second},
+		{"set", "mcp_start_timeout = \"2s\"\n", `mcp_start_timeout\s+2s\s+user file`, 2 * time.Second},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Load(setup(t, tc.text, "", nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := s.MCPStartTimeoutDuration(); got != tc.d {
+				t.Errorf("MCPStartTimeoutDuration = %v, want %v", got, tc.d)
+			}
+			var b bytes.Buffer
+			if err := s.Describe(&b); err != nil {
+				t.Fatal(err)
+			}
+			if !regexp.MustCompile(tc.want).MatchString(b.String()) {
+				t.Errorf("tick config output lacks %s:\n%s", tc.want, b.String())
+			}
+		})
 	}
 }

@@ -57,6 +57,7 @@ func (s *Settings) Describe(w io.Writer) error {
 	row("deny", strings.Join(s.Deny, ", "))
 	row("idle_timeout", s.IdleTimeout)
 	row("completion_reminder", fmt.Sprint(s.CompletionReminderOn()))
+	row("mcp_start_timeout", s.MCPStartTimeoutDuration().String())
 	row("mcp_servers", strings.Join(sortedKeys(s.MCPServers), ", "))
 	row("hooks", hookSummary(s.Hooks))
 	if err := tw.Flush(); err != nil {

@@ -49,7 +49,7 @@ type Settings struct {
 	// Sources says where each effective value came from, by key: "provider",
 	// "model", "base_url", "api_key", "context_window", "sandbox",
 	// "writable_roots", "network", "env_allow", "allow", "deny",
-	// "idle_timeout", "completion_reminder", "mcp_servers", "hooks". A key
+	// "idle_timeout", "mcp_start_timeout", "completion_reminder", "mcp_servers", "hooks". A key
 	// that is absent has its default.
 	Sources map[string]Source
 
@@ -77,6 +77,12 @@ type Pending struct {
 	MCPServers map[string]MCPServer
 	Hooks      Hooks
 	Allow      []string
+}
+
+// Warning is the warning Load adds for a project file with pending
+// settings; main drops it once the user has approved them.
+func (p Pending) Warning() string {
+	return fmt.Sprintf("%s: its MCP servers, hooks and allow rules need your approval before they run", p.Path)
 }
 
 // Empty reports whether nothing awaits approval.
@@ -140,6 +146,7 @@ func (s *Settings) mergeUser(f *file) {
 		"provider": c.Provider != "", "model": c.Model != "", "sandbox": c.Sandbox != "",
 		"writable_roots": c.WritableRoots != nil, "network": c.Network != "", "env_allow": c.EnvAllow != nil,
 		"allow": c.Allow != nil, "deny": c.Deny != nil, "idle_timeout": c.IdleTimeout != "",
+		"mcp_start_timeout":   c.MCPStartTimeout != "",
 		"completion_reminder": c.CompletionReminder != nil, "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
 	} {
 		if set {
@@ -169,6 +176,7 @@ func (s *Settings) mergeProject(f *file) {
 	set("provider", c.Provider != "", func() { s.Provider = c.Provider })
 	set("model", c.Model != "", func() { s.Model = c.Model })
 	set("idle_timeout", c.IdleTimeout != "", func() { s.IdleTimeout = c.IdleTimeout })
+	set("mcp_start_timeout", c.MCPStartTimeout != "", func() { s.MCPStartTimeout = c.MCPStartTimeout })
 	set("completion_reminder", c.CompletionReminder != nil, func() { s.CompletionReminder = c.CompletionReminder })
 	if c.Deny != nil { // deny rules add up: a project may only tighten
 		s.Deny = append(append([]string(nil), s.Deny...), c.Deny...)
@@ -194,7 +202,7 @@ func (s *Settings) mergeProject(f *file) {
 	s.mergeProjectProviders(f)
 	s.Pending = Pending{Path: f.path, MCPServers: c.MCPServers, Hooks: c.Hooks, Allow: c.Allow}
 	if !s.Pending.Empty() {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: its MCP servers, hooks and allow rules need your approval before they run", f.path))
+		s.Warnings = append(s.Warnings, s.Pending.Warning())
 	}
 }
 
