@@ -92,6 +92,7 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 			if x.allow, err = projectAllow(x.pending); err != nil {
 				return nil, err
 			}
+			dropWarning(s, x.pending.Warning()) // approved: no longer true
 		} else {
 			x.untrusted = true
 			x.notices = append(x.notices, x.untrustedNotice())
@@ -127,6 +128,17 @@ func (x *extensions) pendingDefinition() any {
 		Hooks      tickcfg.Hooks
 		Allow      []string `json:",omitempty"`
 	}{x.pending.MCPServers, x.pending.Hooks, x.pending.Allow}
+}
+
+// dropWarning removes the warning w from s.
+func dropWarning(s *tickcfg.Settings, w string) {
+	kept := s.Warnings[:0]
+	for _, have := range s.Warnings {
+		if have != w {
+			kept = append(kept, have)
+		}
+	}
+	s.Warnings = kept
 }
 
 // projectAllow parses the project file's allow rules.

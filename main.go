@@ -66,8 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		return runConfigCmd(cfg, stdout, stderr)
 	case "doctor":
 		return runDoctor(cfg, stdout, stderr)
-	case "mcp list", "mcp trust":
-		printWarnings(cfg, stderr)
+	case "mcp list", "mcp trust": // it prints the warnings: trust changes them
 		return runMCPCmd(cfg, env, stdout, stderr)
 	}
 

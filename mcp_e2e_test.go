@@ -207,7 +207,7 @@ func TestProjectMCPServersNeedTrust(t *testing.T) {
 		t.Fatalf("tick mcp trust: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 	r = tick(t, env, "", "mcp", "list", "-C", ws)
-	if r.code != exitOK || !strings.Contains(r.stdout, "proj (project) · ready · stdio node") || !strings.Contains(r.stdout, "mcp__proj__echo") {
+	if r.code != exitOK || !strings.Contains(r.stdout, "proj (project) · ready · stdio node") || !strings.Contains(r.stdout, "mcp__proj__echo") || strings.Contains(r.stderr, "need your approval") {
 		t.Fatalf("tick mcp list: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 	if pids := liveProcessesWith(entry, marker); len(pids) > 0 {
@@ -347,7 +347,7 @@ func TestProjectAllowRulesNeedTrust(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stdout, "allowed for this project: allow rules bash(echo project-rule *)") {
 		t.Fatalf("tick mcp trust: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
-	if got, r := runEcho(); !strings.Contains(got, "project-rule ran") {
+	if got, r := runEcho(); !strings.Contains(got, "project-rule ran") || strings.Contains(r.stderr, "need your approval") {
 		t.Fatalf("trusted project: result %q, stderr %s", got, r.stderr)
 	}
 	// A changed rule asks again.

@@ -16,6 +16,7 @@ import (
 // records the user's approval of the project file's servers and hooks.
 func runMCPCmd(cfg config, env func(string) string, stdout, stderr io.Writer) int {
 	x, err := newExtensions(cfg, env, cfg.cmd == "mcp list")
+	printWarnings(cfg, stderr) // after newExtensions, which drops those trust answered
 	if err != nil {
 		return fail(stderr, err)
 	}

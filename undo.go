@@ -16,7 +16,7 @@ import (
 // starts a first snapshot in the background, so that the one before the
 // first item is incremental and does not stall the turn. Without git, or
 // without a state directory, undo is off and cfg.notices says why. The
-// returned func stops the background snapshot.
+// returned func stops the background snapshot without waiting for it.
 func openUndo(cfg *config, env func(string) string) (stop func()) {
 	sessions, err := session.DefaultDir(env)
 	if err != nil {
@@ -38,13 +38,6 @@ func openUndo(cfg *config, env func(string) string) (stop func()) {
 		return func() {}
 	}
 	cfg.undo = store
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_, _ = store.Save(ctx, "session start")
-	}()
-	return func() {
-		cancel()
-		<-done
-	}
+	go func() { _, _ = store.Save(ctx, "session start") }()
+	return cancel // kills a snapshot still running; its lock is cleared on the next Open
 }

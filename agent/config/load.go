@@ -79,6 +79,12 @@ type Pending struct {
 	Allow      []string
 }
 
+// Warning is the warning Load adds for a project file with pending
+// settings; main drops it once the user has approved them.
+func (p Pending) Warning() string {
+	return fmt.Sprintf("%s: its MCP servers, hooks and allow rules need your approval before they run", p.Path)
+}
+
 // Empty reports whether nothing awaits approval.
 func (p Pending) Empty() bool {
 	return len(p.MCPServers) == 0 && p.Hooks.Empty() && len(p.Allow) == 0
@@ -196,7 +202,7 @@ func (s *Settings) mergeProject(f *file) {
 	s.mergeProjectProviders(f)
 	s.Pending = Pending{Path: f.path, MCPServers: c.MCPServers, Hooks: c.Hooks, Allow: c.Allow}
 	if !s.Pending.Empty() {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("%s: its MCP servers, hooks and allow rules need your approval before they run", f.path))
+		s.Warnings = append(s.Warnings, s.Pending.Warning())
 	}
 }
 
