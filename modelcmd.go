@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/tick-agent/tick/agent/mention"
 	"strings"
 	"sync"
 	"time"
@@ -157,15 +156,4 @@ func (ts *tuiSession) switchModel(label string) error {
 		return fmt.Errorf("switch to %s: %w", label, err)
 	}
 	return ag.SetModelOn(client, name, window)
-}
-
-// workspaceFiles returns the @ picker's file source: an index of the
-// workspace, started on the first @ and grown in the background.
-func workspaceFiles(workspace string) func() ([]string, bool) {
-	var once sync.Once
-	var ix *mention.Index
-	return func() ([]string, bool) {
-		once.Do(func() { ix = mention.NewIndex(workspace) })
-		return ix.Paths()
-	}
 }

@@ -16,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/mention"
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/ui"
 	"github.com/tick-agent/tick/ui/app"
@@ -68,7 +69,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		HistoryFile: cfg.historyFile,
 		Prompt:      cfg.initial,
 		Models:      ts.modelConfig(),
-		Files:       workspaceFiles(cfg.workspace),
+		Files:       mention.Lazy(cfg.workspace),
 		ConfigPath:  cfg.settings.UserFile,
 	}
 	if cfg.instructionsLine != "" {

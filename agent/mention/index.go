@@ -46,6 +46,18 @@ func NewIndex(root string) *Index {
 	return ix
 }
 
+// Lazy returns a file source for the @ picker: its first call starts
+// indexing root (absolute), every call returns Paths. Nothing is walked
+// until someone asks. Safe for concurrent use.
+func Lazy(root string) func() ([]string, bool) {
+	var once sync.Once
+	var ix *Index
+	return func() ([]string, bool) {
+		once.Do(func() { ix = NewIndex(root) })
+		return ix.Paths()
+	}
+}
+
 // Paths returns the files found so far and whether the walk has finished.
 // The slice is shared: callers must not modify it.
 func (ix *Index) Paths() ([]string, bool) {
