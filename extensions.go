@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -301,23 +299,6 @@ func (x *extensions) trustCommand() tea.Cmd {
 		}
 		return ui.NoticeMsg{Text: msg}
 	}
-}
-
-// watchTerm records a SIGTERM without acting on it: the full-screen app
-// quits on SIGTERM by itself (Bubble Tea's handler), stopping the turn and
-// then the MCP servers; terminated reports afterwards whether it came, so
-// that tick exits 143.
-func watchTerm() (terminated func() bool, stop func()) {
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, syscall.SIGTERM)
-	return func() bool {
-		select {
-		case <-sigs:
-			return true
-		default:
-			return false
-		}
-	}, func() { signal.Stop(sigs) }
 }
 
 // uiCustom returns the custom commands for ui.Config.Custom.

@@ -99,6 +99,23 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	return exitOK
 }
 
+// watchTerm records a SIGTERM without acting on it: the full-screen app
+// quits on SIGTERM by itself (Bubble Tea's handler), stopping the turn and
+// then the MCP servers; terminated reports afterwards whether it came, so
+// that tick exits 143.
+func watchTerm() (terminated func() bool, stop func()) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, syscall.SIGTERM)
+	return func() bool {
+		select {
+		case <-sigs:
+			return true
+		default:
+			return false
+		}
+	}, func() { signal.Stop(sigs) }
+}
+
 // terminals returns stdin and stdout as terminals, or a usage error when
 // either is not one.
 func terminals(stdin io.Reader, stdout io.Writer) (in, out *os.File, err error) {
