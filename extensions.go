@@ -88,7 +88,7 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 			if err != nil {
 				return nil, err
 			}
-			hcfg = mergeHooks(hcfg, ph)
+			hcfg = hcfg.Merge(ph)
 			if x.allow, err = projectAllow(x.pending); err != nil {
 				return nil, err
 			}
@@ -376,14 +376,4 @@ func hookConfig(in tickcfg.Hooks) (hooks.Config, error) {
 	}
 	c.Stop, err = conv("stop", in.Stop)
 	return c, err
-}
-
-// mergeHooks runs a's hooks first, then b's.
-func mergeHooks(a, b hooks.Config) hooks.Config {
-	return hooks.Config{
-		PreToolUse:       append(a.PreToolUse, b.PreToolUse...),
-		PostToolUse:      append(a.PostToolUse, b.PostToolUse...),
-		UserPromptSubmit: append(a.UserPromptSubmit, b.UserPromptSubmit...),
-		Stop:             append(a.Stop, b.Stop...),
-	}
 }

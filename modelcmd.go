@@ -139,7 +139,7 @@ func (ts *tuiSession) switchModel(label string) error {
 	window := 0
 	if cfg.settings.Sources["context_window"].Kind == tickcfg.SourceFlag {
 		window = cfg.contextWindow
-	} else if base != "" && !hostedURL(base) {
+	} else if base != "" && !tickcfg.IsHosted(base) {
 		ctx, cancel := context.WithTimeout(context.Background(), provider.DiscoverTimeout)
 		window = provider.DiscoverContext(ctx, base, key, name).Tokens
 		cancel()

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"net/url"
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
 	"github.com/tick-agent/tick/provider"
@@ -20,7 +19,7 @@ const smallContext = 16384
 // Ollama serving the model with its small default context, or any server
 // serving less than smallContext.
 func discoverContext(cfg *config) []string {
-	if cfg.contextWindow > 0 || cfg.baseURL == "" || hostedURL(cfg.baseURL) {
+	if cfg.contextWindow > 0 || cfg.baseURL == "" || tickcfg.IsHosted(cfg.baseURL) {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), provider.DiscoverTimeout)
@@ -41,20 +40,6 @@ func discoverContext(cfg *config) []string {
 		return []string{fmt.Sprintf("the server serves %s with a context of only %d tokens (%s); tick compacts often and may not fit its tools. Start the server with a larger context (e.g. 32768).", cfg.model, sc.Tokens, sc.Source)}
 	}
 	return nil
-}
-
-// hostedURL reports whether base is one of the hosted providers' APIs.
-func hostedURL(base string) bool {
-	u, err := url.Parse(base)
-	if err != nil {
-		return false
-	}
-	for _, p := range tickcfg.HostedPresets() {
-		if pu, err := url.Parse(p.BaseURL); err == nil && pu.Host == u.Host {
-			return true
-		}
-	}
-	return false
 }
 
 // providerName names the provider for a config hint.

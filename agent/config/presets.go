@@ -1,6 +1,7 @@
 package config
 
 import (
+	"net/url"
 	"slices"
 	"sort"
 )
@@ -41,6 +42,21 @@ func HostedPresets() []Preset { return append([]Preset(nil), hostedPresets...) }
 
 // LocalPresets returns the usual local servers at their default ports.
 func LocalPresets() []Preset { return append([]Preset(nil), localPresets...) }
+
+// IsHosted reports whether base is the API of one of the hosted presets
+// (same host), whose context sizes tick knows without asking the server.
+func IsHosted(base string) bool {
+	u, err := url.Parse(base)
+	if err != nil {
+		return false
+	}
+	for _, p := range hostedPresets {
+		if pu, err := url.Parse(p.BaseURL); err == nil && pu.Host == u.Host {
+			return true
+		}
+	}
+	return false
+}
 
 // LookupPreset returns the preset called name.
 func LookupPreset(name string) (Preset, bool) {

@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -52,6 +53,17 @@ type Config struct {
 	PostToolUse      []Hook
 	UserPromptSubmit []Hook
 	Stop             []Hook
+}
+
+// Merge returns c's hooks followed by more's, event by event (a project's
+// trusted hooks run after the user's). Neither c nor more is changed.
+func (c Config) Merge(more Config) Config {
+	return Config{
+		PreToolUse:       slices.Concat(c.PreToolUse, more.PreToolUse),
+		PostToolUse:      slices.Concat(c.PostToolUse, more.PostToolUse),
+		UserPromptSubmit: slices.Concat(c.UserPromptSubmit, more.UserPromptSubmit),
+		Stop:             slices.Concat(c.Stop, more.Stop),
+	}
 }
 
 // Options configure a Runner.
