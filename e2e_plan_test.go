@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tick-agent/tick/provider/providertest"
 )
@@ -42,7 +43,8 @@ func TestE2EPlanModeApprove(t *testing.T) {
 	p.prompt("write markdown instead")
 	scr := p.waitFor("Revised plan.", "Implement this plan?", "~ ○ Read main.go carefully", "+ ○ Write hello.md", "Write hello.txt")
 
-	p.send("e") // the editor, on the first item
+	time.Sleep(700 * time.Millisecond) // the proposal waits for a deliberate key
+	p.send("e")                        // the editor, on the first item
 	p.waitFor("a add after")
 	p.send("a")
 	p.waitFor("Add after #1")
@@ -56,6 +58,7 @@ func TestE2EPlanModeApprove(t *testing.T) {
 		t.Errorf("the status bar does not show plan mode:\n%s", scr)
 	}
 
+	time.Sleep(700 * time.Millisecond) // a deliberate y
 	p.send("y")
 	scr = p.waitFor("Done with the greeting.", "was added by the user")
 	if !strings.Contains(scr, "auto ·") || strings.Contains(scr, "Implement this plan?") {

@@ -12,12 +12,20 @@ import (
 	"github.com/tick-agent/tick/agent"
 )
 
-// answerPause is how long the keyboard must have rested, since the dialog
-// appeared and since the previous key, before a key answers the approval
-// dialog. Keys that come faster are the user still typing a message: they
-// go to the input, so that the "a" of "also" never allows a tool for the
-// whole session.
+// answerPause is how long the keyboard must have rested, since a question
+// appeared and since the previous key, before a key answers it (the
+// approval dialog, a plan proposal). Keys that come faster are the user
+// still typing a message: they go to the input, so that the "a" of "also"
+// never allows a tool for the whole session and the "y" of "yes, but"
+// never approves a plan.
 const answerPause = 500 * time.Millisecond
+
+// deliberate reports whether a key pressed at now answers a question shown
+// at shown: the keyboard rested answerPause since the question appeared
+// and since the previous key, at lastKey.
+func deliberate(now, shown, lastKey time.Time) bool {
+	return now.Sub(shown) >= answerPause && now.Sub(lastKey) >= answerPause
+}
 
 // approval is the dialog for one ApprovalRequest: the whole command or
 // diff (wrapped, scrollable), y / a / n (then an optional reason) / esc.
@@ -85,7 +93,7 @@ func (a *approval) hasty(now, lastKey time.Time) bool {
 	if a.typing {
 		return false
 	}
-	return now.Sub(a.shown) < answerPause || now.Sub(lastKey) < answerPause
+	return !deliberate(now, a.shown, lastKey)
 }
 
 // isTyping reports whether k is text or enter: what a user typing a message

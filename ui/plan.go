@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -55,7 +56,7 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 	case agent.PlanProposed:
 		m.panel.update(ev.List, m.now)
 		m.plan.proposal = newProposal(ev, m.keys.Proposal)
-		m.plan.proposal.show(m.panel)
+		m.plan.proposal.show(m.panel, m.now)
 	case agent.Paused:
 		m.plan.paused = ev.After
 		m.chat.addNotice(ev.Text)
@@ -81,8 +82,9 @@ func (m *Model) planTurnStart() {
 // planKey handles the plan's keys before the others: the open editor takes
 // every key; ctrl+p opens the editor; enter on
 // an empty input continues a paused turn; y and e answer a proposal on an
-// empty input while idle.
-func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+// empty input while idle, when pressed deliberately (lastKey is the
+// previous key's time; see answerPause), else they are text.
+func (m *Model) planKey(k tea.KeyPressMsg, lastKey time.Time) (tea.Cmd, bool) {
 	if m.plan.undo != nil {
 		return m.undoKey(k), true
 	}
@@ -101,6 +103,8 @@ func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return cmd, true
 	}
 	empty := m.input.empty()
+	pr := m.plan.proposal
+	open := pr != nil && m.turn == nil && empty
 	switch {
 	case key.Matches(k, m.keys.OpenPlan):
 		m.openEditor()
@@ -108,9 +112,9 @@ func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.plan.paused = ""
 		m.turn.setAct(actThinking, "")
 		pa.Continue()
-	case m.plan.proposal != nil && m.turn == nil && empty && key.Matches(k, m.keys.Proposal.Approve):
+	case open && pr.answers(k, m.keys.Proposal.Approve, m.now, lastKey):
 		return m.approvePlan(pa), true
-	case m.plan.proposal != nil && m.turn == nil && empty && key.Matches(k, m.keys.Proposal.Edit):
+	case open && pr.answers(k, m.keys.Proposal.Edit, m.now, lastKey):
 		m.openEditor()
 	default:
 		return nil, false
@@ -155,7 +159,7 @@ func (m *Model) closeEditor() {
 	m.panel.sel = -1
 	m.panel.footer = nil
 	if pr := m.plan.proposal; pr != nil {
-		pr.show(m.panel)
+		pr.show(m.panel, m.now)
 	}
 	m.input.focus()
 }

@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"time"
+
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
 )
@@ -29,20 +32,31 @@ func DefaultProposalKeyMap() ProposalKeyMap {
 
 // proposal is a plan proposed by a plan-mode turn: it stays open in the
 // panel with what changed against the previous proposal marked, and asks
-// "Implement this plan?".
+// "Implement this plan?". Its keys answer only deliberately (see
+// answerPause): typed on the heels of its appearing or of another key
+// they are the start of a revision.
 type proposal struct {
 	keys    ProposalKeyMap
 	list    todo.List
 	changes []todo.Change
+	shown   time.Time // when the question last appeared or became answerable
 }
 
 func newProposal(ev agent.PlanProposed, keys ProposalKeyMap) *proposal {
 	return &proposal{keys: keys, list: ev.List.Clone(), changes: ev.Changes}
 }
 
-// show puts the proposal into the panel: the list, the marks of its
+// answers reports whether k, pressed at now after a previous key at
+// lastKey, answers the proposal with the binding b: it matches b and the
+// keyboard rested since the question appeared and since that key.
+func (pr *proposal) answers(k tea.KeyPressMsg, b key.Binding, now, lastKey time.Time) bool {
+	return key.Matches(k, b) && deliberate(now, pr.shown, lastKey)
+}
+
+// show puts the proposal into the panel at now: the list, the marks of its
 // changes, its removed items and the question.
-func (pr *proposal) show(p *panel) {
+func (pr *proposal) show(p *panel, now time.Time) {
+	pr.shown = now
 	p.marks, p.removed = nil, nil
 	for _, c := range pr.changes {
 		switch c.Kind {

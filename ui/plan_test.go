@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
@@ -50,6 +51,8 @@ func newPlanModel(t *testing.T, list todo.List) (*Model, planScript) {
 func TestPlanModeProposalApprove(t *testing.T) {
 	proposed := plan("Fix it", "p Read code", "p Change code")
 	m, a := newPlanModel(t, todo.List{})
+	c := &fakeClock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	m.clock = c.now
 	press(m, "shift+tab")
 	if a.Mode() != agent.ModePlan || !strings.Contains(screen(m), "plan mode: nothing changes") {
 		t.Fatalf("shift+tab: mode %s, status bar:\n%s", a.Mode(), screen(m))
@@ -77,6 +80,7 @@ func TestPlanModeProposalApprove(t *testing.T) {
 		}
 	}
 	a.real.Restore(nil, revised)
+	c.advance(time.Second) // a deliberate y
 	press(m, "y")
 	p := a.prompts()
 	if len(p) != 3 || !strings.Contains(p[2], "I approve this plan") || !strings.Contains(p[2], "#3: Test") {
@@ -87,6 +91,67 @@ func TestPlanModeProposalApprove(t *testing.T) {
 	}
 	if strings.Contains(screen(m), "Implement this plan?") {
 		t.Error("the proposal is still shown while the plan is carried out")
+	}
+}
+
+// TestPlanProposalIgnoresTyping: y and e typed without a pause (after the
+// proposal appeared or the turn ended, or after the previous key) are the
+// start of a revision: they go to the input and neither approve nor edit;
+// the same keys after a pause answer.
+func TestPlanProposalIgnoresTyping(t *testing.T) {
+	const gap = 80 * time.Millisecond // a typist's pace
+	tests := []struct {
+		name     string
+		before   time.Duration // from the end of the turn to the first key
+		typed    string        // typed at gap intervals
+		approved bool
+		editor   bool
+		input    string
+	}{
+		{"yes typed on answers nothing", 100 * time.Millisecond, "yes but add tests", false, false, "yes but add tests"},
+		{"extend typed on opens no editor", 100 * time.Millisecond, "extend item 2", false, false, "extend item 2"},
+		{"y just after the turn ended", 10 * time.Millisecond, "y", false, false, "y"},
+		{"y after a pause approves", time.Second, "y", true, false, ""},
+		{"e after a pause edits", time.Second, "e", false, true, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			proposed := plan("Fix it", "p Read code", "p Change code")
+			m, a := newPlanModel(t, todo.List{})
+			c := &fakeClock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+			m.clock = c.now
+			press(m, "shift+tab")
+			submit(m, "plan a fix")
+			a.real.Restore(nil, proposed)
+			events(t, m, agent.TodoUpdate{List: proposed, Rev: 1}, agent.PlanProposed{List: proposed, Rev: 1})
+			c.advance(2 * time.Second) // the proposal came early; the turn ends later
+			endTurn(t, m, a.scriptAgent, agent.TurnEnd{Reason: agent.ReasonDone})
+			c.advance(tt.before)
+			for i, r := range tt.typed {
+				if i > 0 {
+					c.advance(gap)
+				}
+				typeText(m, string(r))
+			}
+			approved := len(a.prompts()) == 2
+			if approved != tt.approved || (a.Mode() == agent.ModePlan) == tt.approved {
+				t.Fatalf("approved %v (prompts %q, mode %s), want %v", approved, a.prompts(), a.Mode(), tt.approved)
+			}
+			if (m.plan.editor != nil) != tt.editor {
+				t.Fatalf("editor open %v, want %v", m.plan.editor != nil, tt.editor)
+			}
+			if v := m.input.value(); v != tt.input {
+				t.Fatalf("input %q, want %q", v, tt.input)
+			}
+			if tt.input == "" {
+				return
+			}
+			// enter sends the typing as a revision, still in plan mode.
+			press(m, "enter")
+			if p := a.prompts(); len(p) != 2 || p[1] != tt.input || a.Mode() != agent.ModePlan {
+				t.Fatalf("after enter: prompts %q, mode %s; want the revision %q in plan mode", p, a.Mode(), tt.input)
+			}
+		})
 	}
 }
 

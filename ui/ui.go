@@ -349,7 +349,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if len(m.approvals) > 0 {
 		return m.approvalKey(k, lastKey)
 	}
-	if cmd, ok := m.planKey(k); ok {
+	if cmd, ok := m.planKey(k, lastKey); ok {
 		return cmd
 	}
 	if m.picker != nil {
