@@ -17,6 +17,7 @@ type tmuxPane struct {
 	t      *testing.T
 	socket string // tmux -S path
 	name   string // session name
+	exit   string // file the pane's shell writes the program's exit status to
 }
 
 // screenTimeout is how long waitFor waits for the screen to show something.
@@ -38,12 +39,16 @@ func startTmux(t *testing.T, env []string, argv ...string) *tmuxPane {
 	if err != nil {
 		t.Fatalf("make a directory for the tmux socket: %v", err)
 	}
-	p := &tmuxPane{t: t, socket: filepath.Join(dir, "s"), name: "tick"}
+	p := &tmuxPane{t: t, socket: filepath.Join(dir, "s"), name: "tick", exit: filepath.Join(dir, "exit")}
 	t.Cleanup(func() {
 		_, _ = p.tmux("kill-server")
 		_ = os.RemoveAll(dir)
 	})
-	shell := "exec env -i " + strings.Join(quoteAll(env), " ") + " " + strings.Join(quoteAll(argv), " ")
+	// The shell waits for the program and writes its exit status (128+N
+	// for a signal) to a file: tmux can be seconds late in reaping a
+	// pane's process, and until then it knows no status.
+	shell := "env -i " + strings.Join(quoteAll(env), " ") + " " + strings.Join(quoteAll(argv), " ") +
+		"; echo $? > " + strings.Join(quoteAll([]string{p.exit}), "")
 	if out, err := p.tmux("new-session", "-d", "-s", p.name, "-x", "120", "-y", "40", shell,
 		";", "set-option", "-t", p.name, "remain-on-exit", "on"); err != nil {
 		t.Fatalf("start tmux: %v\n%s", err, out)
@@ -93,17 +98,14 @@ func (p *tmuxPane) screen() string {
 	return string(out)
 }
 
-// dead says whether the program in the pane has exited, and how.
+// dead says whether the program in the pane has exited, and how: its
+// exit status as the pane's shell recorded it (128+N after signal N).
 func (p *tmuxPane) dead() (bool, string) {
-	out, err := p.tmux("display-message", "-p", "-t", p.name, "#{pane_dead} #{pane_dead_status}")
-	if err != nil {
-		return true, "tmux: " + strings.TrimSpace(string(out))
+	b, err := os.ReadFile(p.exit)
+	if err != nil || !strings.HasSuffix(string(b), "\n") {
+		return false, "" // still running, or the status is being written
 	}
-	f := strings.Fields(string(out))
-	if len(f) > 0 && f[0] == "1" {
-		return true, "exit status " + strings.Join(f[1:], " ")
-	}
-	return false, ""
+	return true, "exit status " + strings.TrimSpace(string(b))
 }
 
 // waitUntil polls the screen until ok holds, failing the test with the
