@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
 	"github.com/pelletier/go-toml/v2"
+	"github.com/tick-agent/tick/agent/atomicfile"
 )
 
 // Choice is a model server and model the user picked (the setup screen,
@@ -84,33 +84,7 @@ func update(path string, edit func(map[string]any)) error {
 		buf.WriteString(header)
 	}
 	buf.Write(body)
-	return writeAtomic(path, buf.Bytes())
-}
-
-// writeAtomic writes data to path through a temporary file in the same
-// directory, mode 0600, creating the directory with mode 0700.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("save the config: create %s: %w", dir, err)
-	}
-	tmp, err := os.CreateTemp(dir, ".config-*.toml")
-	if err != nil {
-		return fmt.Errorf("save the config: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename: nothing to remove
-	if err := tmp.Chmod(0o600); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save the config: %w", err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("save the config: write %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("save the config: write %s: %w", tmp.Name(), err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WritePrivate(path, buf.Bytes()); err != nil {
 		return fmt.Errorf("save the config: %w", err)
 	}
 	return nil

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/tick-agent/tick/agent/atomicfile"
 )
 
 // Trust remembers the projects whose MCP servers (and hooks) the user
@@ -60,15 +62,8 @@ func (t *Trust) Approve(project string, def any) error {
 	if err != nil {
 		return fmt.Errorf("encode the MCP trust record: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(t.path), 0o700); err != nil {
-		return fmt.Errorf("create the state dir for %s: %w", t.path, err)
-	}
-	tmp := t.path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return fmt.Errorf("write %s: %w", tmp, err)
-	}
-	if err := os.Rename(tmp, t.path); err != nil {
-		return fmt.Errorf("save %s: %w", t.path, err)
+	if err := atomicfile.WritePrivate(t.path, b); err != nil {
+		return fmt.Errorf("save the MCP trust record: %w", err)
 	}
 	return nil
 }

@@ -20,6 +20,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tick-agent/tick/agent/atomicfile"
 )
 
 // Max is the most prompts a history keeps.
@@ -106,18 +108,7 @@ func trim(path string) error {
 		b.Write(line)
 		b.WriteByte('\n')
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".history-*")
-	if err != nil {
-		return fmt.Errorf("trim the prompt history: %w", err)
-	}
-	_, werr := tmp.Write(b.Bytes())
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		_ = os.Remove(tmp.Name())
-		return fmt.Errorf("trim the prompt history: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil { // CreateTemp made it 0600
-		_ = os.Remove(tmp.Name())
+	if err := atomicfile.WritePrivate(path, b.Bytes()); err != nil {
 		return fmt.Errorf("trim the prompt history: %w", err)
 	}
 	return nil
