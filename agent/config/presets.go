@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"slices"
 	"sort"
+
+	"github.com/tick-agent/tick/provider"
 )
 
 // Preset is a well-known provider that a config may name without a
@@ -28,20 +30,18 @@ var hostedPresets = []Preset{
 	{Name: "mistral", Title: "Mistral", BaseURL: "https://api.mistral.ai/v1", APIKeyEnv: "MISTRAL_API_KEY"},
 }
 
-// localPresets are the usual local servers at their default ports.
-var localPresets = []Preset{
-	{Name: "ollama", Title: "Ollama", BaseURL: "http://127.0.0.1:11434/v1", Local: true},
-	{Name: "lmstudio", Title: "LM Studio", BaseURL: "http://127.0.0.1:1234/v1", Local: true},
-	{Name: "llamacpp", Title: "llama.cpp", BaseURL: "http://127.0.0.1:8080/v1", Local: true},
-	{Name: "vllm", Title: "vLLM", BaseURL: "http://127.0.0.1:8000/v1", Local: true},
-	{Name: "jan", Title: "Jan", BaseURL: "http://127.0.0.1:1337/v1", Local: true},
+// localPresets are the usual local servers at their default ports, as
+// the provider probes them (provider.LocalServers).
+func localPresets() []Preset {
+	var out []Preset
+	for _, l := range provider.LocalServers("") {
+		out = append(out, Preset{Name: l.Name, Title: l.Title, BaseURL: l.BaseURL, Local: true})
+	}
+	return out
 }
 
 // HostedPresets returns the hosted providers the setup screen offers.
 func HostedPresets() []Preset { return append([]Preset(nil), hostedPresets...) }
-
-// LocalPresets returns the usual local servers at their default ports.
-func LocalPresets() []Preset { return append([]Preset(nil), localPresets...) }
 
 // IsHosted reports whether base is the API of one of the hosted presets
 // (same host), whose context sizes tick knows without asking the server.
@@ -60,7 +60,7 @@ func IsHosted(base string) bool {
 
 // LookupPreset returns the preset called name.
 func LookupPreset(name string) (Preset, bool) {
-	for _, p := range slices.Concat(hostedPresets, localPresets) {
+	for _, p := range slices.Concat(hostedPresets, localPresets()) {
 		if p.Name == name {
 			return p, true
 		}
@@ -71,7 +71,7 @@ func LookupPreset(name string) (Preset, bool) {
 // presetNames lists every preset name, sorted, for error messages.
 func presetNames() []string {
 	var names []string
-	for _, p := range slices.Concat(hostedPresets, localPresets) {
+	for _, p := range slices.Concat(hostedPresets, localPresets()) {
 		names = append(names, p.Name)
 	}
 	sort.Strings(names)

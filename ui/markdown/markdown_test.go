@@ -79,16 +79,6 @@ const sampleDoc = "# Plan for `tick`\n" +
 	"```python\n" +
 	"print('never closed')\n"
 
-func render(t *testing.T, pool *markdown.Pool, width int, deltas ...string) []string {
-	t.Helper()
-	r := markdown.New(markdown.WithWidth(width), markdown.WithPool(pool))
-	for _, d := range deltas {
-		r.Append(d)
-	}
-	r.Finish()
-	return r.Lines()
-}
-
 func diffLines(t *testing.T, got, want []string) {
 	t.Helper()
 	if slices.Equal(got, want) {
