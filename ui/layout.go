@@ -142,11 +142,9 @@ func (m *Model) statusInfo() statusInfo {
 		notice:    m.note,
 		mcp:       mcpField(m.cfg.MCP),
 		mode:      m.modeText(),
+		yolo:      m.cfg.Yolo,
 	}
 	s.steering, s.queued = m.handed.waiting()
-	if m.cfg.Yolo {
-		s.model += " (yolo)"
-	}
 	if t := m.turn; t != nil && !t.ended {
 		s.running = true
 		s.act, s.tool = t.act, t.tool
