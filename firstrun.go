@@ -57,9 +57,10 @@ func firstRun(cfg config, env func(string) string, stdin io.Reader, stdout, stde
 	}
 	servers := localServers(env)
 	sc := ui.SetupConfig{
-		Dark:       detectDark(cfg.colorFGBG, bgQueryTimeout),
-		Version:    version,
-		ConfigPath: path,
+		Dark:          guessDark(cfg.colorFGBG),
+		AskBackground: true,
+		Version:       version,
+		ConfigPath:    path,
 		FindLocal: func(ctx context.Context) []ui.SetupServer {
 			var out []ui.SetupServer
 			for _, f := range provider.FindLocal(ctx, servers, 0) {

@@ -30,6 +30,13 @@ const screenTimeout = 10 * time.Second
 // skipped when tmux is not installed.
 func startTmux(t *testing.T, env []string, argv ...string) *tmuxPane {
 	t.Helper()
+	return startTmuxConf(t, "", env, argv...)
+}
+
+// startTmuxConf is startTmux with the tmux server reading the config file
+// conf as it starts (none when conf is "").
+func startTmuxConf(t *testing.T, conf string, env []string, argv ...string) *tmuxPane {
+	t.Helper()
 	needTmux(t)
 	argv = quietReminder(argv)
 	// tmux leaves its socket file behind when the server exits, so it
@@ -49,8 +56,12 @@ func startTmux(t *testing.T, env []string, argv ...string) *tmuxPane {
 	// pane's process, and until then it knows no status.
 	shell := "env -i " + strings.Join(quoteAll(env), " ") + " " + strings.Join(quoteAll(argv), " ") +
 		"; echo $? > " + strings.Join(quoteAll([]string{p.exit}), "")
-	if out, err := p.tmux("new-session", "-d", "-s", p.name, "-x", "120", "-y", "40", shell,
-		";", "set-option", "-t", p.name, "remain-on-exit", "on"); err != nil {
+	args := []string{"new-session", "-d", "-s", p.name, "-x", "120", "-y", "40", shell,
+		";", "set-option", "-t", p.name, "remain-on-exit", "on"}
+	if conf != "" {
+		args = append([]string{"-f", conf}, args...)
+	}
+	if out, err := p.tmux(args...); err != nil {
 		t.Fatalf("start tmux: %v\n%s", err, out)
 	}
 	return p

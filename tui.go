@@ -14,6 +14,8 @@ import (
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/mention"
@@ -23,8 +25,10 @@ import (
 )
 
 // runTUI opens the full-screen app on the terminal until the user quits.
-// It needs a terminal on stdin and stdout. The background colour is asked
-// of the terminal before the program starts (the styles are chosen once).
+// It needs a terminal on stdin and stdout. The first frame is drawn for
+// the background COLORFGBG says (else dark) without waiting for the
+// terminal; the app asks the terminal once it runs and restyles itself if
+// the answer differs.
 // SIGHUP (the terminal went away) ends the app like a quit, so the running
 // turn is stopped and its commands killed; ctrl+c is a key inside the app,
 // and a SIGINT from outside exits 130.
@@ -41,7 +45,6 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	if err != nil {
 		return fail(stderr, err)
 	}
-	dark := detectDark(cfg.colorFGBG, bgQueryTimeout)
 	defer runtime.GOMAXPROCS(tuiProcs(os.Getenv("GOMAXPROCS")))
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGHUP)
 	defer stop()
@@ -50,20 +53,22 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	ts := newTUISession(cfg, client, ag, rec)
 	defer ts.Close()
 	uc := ui.Config{
-		Agent:        ag,
-		Model:        cfg.model,
-		Workspace:    cfg.workspace,
-		Yolo:         cfg.yolo,
-		Sandbox:      sandboxStatus(cfg),
-		SandboxReady: sandboxReady(cfg),
-		Dark:         dark,
-		Version:      version,
-		Commands:     ts.commands(),
-		Sessions:     ts.Sessions,
-		Resume:       ts.Resume,
-		Fork:         ts.Fork,
-		Screen:       out,
-		Env:          os.Environ(),
+		Agent:         ag,
+		Model:         cfg.model,
+		Workspace:     cfg.workspace,
+		Yolo:          cfg.yolo,
+		Sandbox:       sandboxStatus(cfg),
+		SandboxReady:  sandboxReady(cfg),
+		Dark:          guessDark(cfg.colorFGBG),
+		AskBackground: true,
+		Profile:       stdoutProfile(out),
+		Version:       version,
+		Commands:      ts.commands(),
+		Sessions:      ts.Sessions,
+		Resume:        ts.Resume,
+		Fork:          ts.Fork,
+		Screen:        out,
+		Env:           os.Environ(),
 
 		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md", "trust": "allow this project's MCP servers and hooks"},
 		HistoryFile: cfg.historyFile,
@@ -97,6 +102,17 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		return fail(stderr, err)
 	}
 	return exitOK
+}
+
+// stdoutProfile is out's colour profile when out is the process's
+// standard output: Lip Gloss detected that one when it was initialised,
+// and detecting it again runs `tmux info` inside tmux. Unknown otherwise
+// (the app detects it).
+func stdoutProfile(out *os.File) colorprofile.Profile {
+	if out.Fd() != os.Stdout.Fd() {
+		return colorprofile.Unknown
+	}
+	return lipgloss.Writer.Profile
 }
 
 // watchTerm records a SIGTERM without acting on it: the full-screen app

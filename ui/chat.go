@@ -48,13 +48,9 @@ type chat struct {
 const scrollStep = 3
 
 func newChat(st *Styles) *chat {
-	mdStyle := markdown.Light
-	if st.Dark {
-		mdStyle = markdown.Dark
-	}
 	return &chat{
 		st:        st,
-		mdStyle:   mdStyle,
+		mdStyle:   markdownStyle(st),
 		pool:      markdown.NewPool(),
 		follow:    true,
 		tools:     map[string]*toolCall{},
@@ -66,6 +62,26 @@ func newChat(st *Styles) *chat {
 		reasoning: -1,
 		width:     80,
 		height:    10,
+	}
+}
+
+// markdownStyle is the answers' Markdown style for st's background.
+func markdownStyle(st *Styles) markdown.Style {
+	if st.Dark {
+		return markdown.Dark
+	}
+	return markdown.Light
+}
+
+// restyle follows a change of the shared Styles: every entry is rendered
+// again, the answers with the Markdown style of the new background.
+func (c *chat) restyle() {
+	c.mdStyle = markdownStyle(c.st)
+	for _, e := range c.entries {
+		e.dirty = true
+		if e.md != nil {
+			e.md = c.newAssistant(e.md.Text(), e.md.Finished()).md
+		}
 	}
 }
 

@@ -90,12 +90,14 @@ func (m *Model) paintFirst(out io.Writer, w, h int, p colorprofile.Profile) bool
 //
 // It returns the function to call once Bubble Tea has returned: it puts
 // the terminal back in the mode it had and, should Bubble Tea have failed
-// (runErr), resets what the first frame set.
-func (m *Model) paintScreen() (after func(runErr error)) {
+// (runErr), resets what the first frame set; and the colour profile the
+// frame was drawn with (Config.Profile, or detected; Unknown without a
+// Screen).
+func (m *Model) paintScreen() (after func(runErr error), p colorprofile.Profile) {
 	after = func(error) {}
 	f := m.cfg.Screen
 	if f == nil {
-		return after
+		return after, colorprofile.Unknown
 	}
 	if path := m.cfg.HistoryFile; path != "" {
 		p, err := prompthist.Load(path)
@@ -103,25 +105,28 @@ func (m *Model) paintScreen() (after func(runErr error)) {
 		m.histLoaded = true
 	}
 	w, h, err := term.GetSize(f.Fd())
-	p := colorprofile.Detect(f, m.cfg.Env)
+	p = m.cfg.Profile
+	if p == colorprofile.Unknown {
+		p = colorprofile.Detect(f, m.cfg.Env)
+	}
 	if err != nil || w <= 0 || h <= 0 || p == colorprofile.NoTTY {
-		return after
+		return after, p
 	}
 	state, err := term.MakeRaw(f.Fd())
 	if err != nil {
-		return after
+		return after, p
 	}
 	restore := func() { _ = term.Restore(f.Fd(), state) }
 	if !m.paintFirst(f, w, h, p) {
 		restore()
-		return after
+		return after, p
 	}
 	return func(runErr error) {
 		if runErr != nil {
 			_, _ = io.WriteString(f, unpaintFirst)
 		}
 		restore()
-	}
+	}, p
 }
 
 // unpaintFirst undoes firstFrame: the modes it sets, the hidden cursor

@@ -63,16 +63,7 @@ func newInput(st *Styles, keys KeyMap) *input {
 		}
 		return st.Glyphs.InputCont
 	})
-	s := textarea.DefaultStyles(st.Dark)
-	s.Focused.CursorLine = lipgloss.NewStyle()
-	s.Focused.Placeholder = st.Placeholder
-	s.Blurred.Placeholder = st.Placeholder
-	s.Focused.Text = lipgloss.NewStyle()
-	s.Blurred.Text = st.Placeholder
-	s.Blurred.CursorLine = st.Placeholder
-	s.Cursor.Color = st.CursorColor
-	s.Cursor.Blink = true // the terminal blinks the real cursor; no ticks here
-	ta.SetStyles(s)
+	ta.SetStyles(inputStyles(st))
 	ta.SetVirtualCursor(false)
 
 	km := textarea.DefaultKeyMap()
@@ -87,6 +78,26 @@ func newInput(st *Styles, keys KeyMap) *input {
 	ta.Focus()
 	ta.SetHeight(1)
 	return &input{ta: ta, keys: keys, pastes: map[string]string{}, maxH: inputMaxLines}
+}
+
+// inputStyles are the textarea's styles for st.
+func inputStyles(st *Styles) textarea.Styles {
+	s := textarea.DefaultStyles(st.Dark)
+	s.Focused.CursorLine = lipgloss.NewStyle()
+	s.Focused.Placeholder = st.Placeholder
+	s.Blurred.Placeholder = st.Placeholder
+	s.Focused.Text = lipgloss.NewStyle()
+	s.Blurred.Text = st.Placeholder
+	s.Blurred.CursorLine = st.Placeholder
+	s.Cursor.Color = st.CursorColor
+	s.Cursor.Blink = true // the terminal blinks the real cursor; no ticks here
+	return s
+}
+
+// restyle follows a change of the shared Styles.
+func (in *input) restyle(st *Styles) {
+	in.ta.SetStyles(inputStyles(st))
+	in.cacheGood = false
 }
 
 // setSize sets the width and the most lines the input may grow to.

@@ -15,9 +15,12 @@ import (
 // SetupConfig is what the first-run setup screen shows and calls. The
 // functions run off the update loop.
 type SetupConfig struct {
-	Dark       bool
-	Version    string
-	ConfigPath string // where the choice is saved, shown to the user
+	// Dark and AskBackground are as in Config: the first frame's styles,
+	// and whether to ask the terminal and restyle on its answer.
+	Dark          bool
+	AskBackground bool
+	Version       string
+	ConfigPath    string // where the choice is saved, shown to the user
 	// FindLocal looks for model servers on this machine (all at once,
 	// returning within about a second).
 	FindLocal func(ctx context.Context) []SetupServer
@@ -162,8 +165,14 @@ func NewSetup(cfg SetupConfig) *Setup {
 	return m
 }
 
-// Init starts looking for local servers.
-func (m *Setup) Init() tea.Cmd { return m.probe() }
+// Init starts looking for local servers (and asks the terminal's
+// background colour when the config says to).
+func (m *Setup) Init() tea.Cmd {
+	if m.cfg.AskBackground {
+		return tea.Batch(m.probe(), tea.RequestBackgroundColor)
+	}
+	return m.probe()
+}
 
 // probe looks for local servers off the update loop.
 func (m *Setup) probe() tea.Cmd {
@@ -224,6 +233,11 @@ func (m *Setup) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.key(msg)
 	case tea.PasteMsg:
 		return m, m.paste(msg)
+	case tea.BackgroundColorMsg:
+		if msg.Color != nil && msg.IsDark() != m.st.Dark {
+			*m.st = DefaultStyles(msg.IsDark())
+			m.text.SetStyles(m.textStyles())
+		}
 	}
 	return m, nil
 }
@@ -330,15 +344,20 @@ func (m *Setup) pick(r setupRow) tea.Cmd {
 	return nil
 }
 
+// textStyles are the styles of the URL and key field.
+func (m *Setup) textStyles() textinput.Styles {
+	ts := textinput.DefaultStyles(m.st.Dark)
+	ts.Cursor.Blink = false // no timer runs while the user reads
+	return ts
+}
+
 // startText opens the URL (masked=false) or key field at stage.
 func (m *Setup) startText(stage setupStage, value string, masked bool) {
 	m.stage = stage
 	m.text = textinput.New()
 	m.text.Prompt = ""
 	m.text.CharLimit = 4096
-	ts := textinput.DefaultStyles(m.st.Dark)
-	ts.Cursor.Blink = false // no timer runs while the user reads
-	m.text.SetStyles(ts)
+	m.text.SetStyles(m.textStyles())
 	m.text.SetWidth(max(min(m.width-8, 80), 20))
 	if masked {
 		m.text.EchoMode = textinput.EchoPassword

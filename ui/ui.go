@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/charmbracelet/colorprofile"
 	"os"
 	"time"
 
@@ -58,8 +59,12 @@ type Config struct {
 	// SandboxReady, when set, is closed once Sandbox has its answer; the
 	// status bar is drawn again then.
 	SandboxReady <-chan struct{}
-	Dark         bool // the terminal has a dark background; styles are chosen once
-	Version      string
+	// Dark says the terminal has a dark background: the styles of the
+	// first frame. With AskBackground the app asks the terminal once it
+	// runs and restyles itself when the answer differs (background.go).
+	Dark          bool
+	AskBackground bool
+	Version       string
 	// History is a resumed conversation as the events agent.Replay makes
 	// of it, shown through the same handler as a live turn's (may be nil).
 	History []agent.Event
@@ -95,6 +100,11 @@ type Config struct {
 	// judges it (TERM, COLORTERM, NO_COLOR, ...).
 	Screen *os.File
 	Env    []string
+	// Profile is Screen's colour profile when the caller knows it already
+	// (Unknown: Run detects it once from Screen and Env). Run gives it to
+	// Bubble Tea too, which would otherwise detect it again; inside tmux
+	// each detection runs `tmux info`.
+	Profile colorprofile.Profile
 	// HistoryFile keeps the prompts sent in this workspace across
 	// restarts (see package prompthist); empty keeps them only while the
 	// app runs. It is read and written off the update loop.
@@ -224,8 +234,12 @@ func New(cfg Config) Model {
 func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	m := New(cfg)
 	m.ctx = ctx
-	after := m.paintScreen()
-	p := tea.NewProgram(&m, append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}, opts...)...)
+	after, prof := m.paintScreen()
+	own := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}
+	if prof != colorprofile.Unknown {
+		own = append(own, tea.WithColorProfile(prof))
+	}
+	p := tea.NewProgram(&m, append(own, opts...)...)
 	_, err := p.Run()
 	after(err)
 	m.shutdown(3 * time.Second)
@@ -268,7 +282,7 @@ func (m *Model) shutdown(wait time.Duration) {
 // Config.Prompt and waits for the MCP servers' changes (when there are
 // any); no timer runs until the first turn.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.startCmds(), watchMCP(m.cfg.MCP), waitSandbox(m.cfg.SandboxReady))
+	return tea.Batch(m.askBackground(), m.startCmds(), watchMCP(m.cfg.MCP), waitSandbox(m.cfg.SandboxReady))
 }
 
 // Update implements tea.Model. Every message marks the frame changed
@@ -326,6 +340,8 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		m.handleSessions(msg)
 	case resumedMsg:
 		m.handleResumed(msg)
+	case tea.BackgroundColorMsg:
+		m.setBackground(msg)
 	case tea.MouseMsg, tea.KeyReleaseMsg, tea.FocusMsg, tea.BlurMsg:
 		return nil, true
 	default:

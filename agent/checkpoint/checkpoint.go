@@ -35,6 +35,7 @@ var ErrNoGit = errors.New("git is not installed (undo needs it)")
 type Store struct {
 	git, dir, work string
 	sem            chan struct{} // one git operation at a time
+	exists         bool          // the repository has been created (read and set holding sem)
 }
 
 // Checkpoint is one snapshot: its commit in the shadow repository and the
@@ -61,8 +62,11 @@ type Change struct {
 	Path string
 }
 
-// Open returns the store of workspace keeping its repository in dir
-// (created when missing). It fails with ErrNoGit when git is missing.
+// Open returns the store of workspace keeping its repository in dir. A
+// missing repository is created by the store's first operation, not by
+// Open, so that opening costs no git process (tick opens the store before
+// its first frame). It fails with ErrNoGit when git is missing, and when
+// dir cannot be created.
 func Open(ctx context.Context, dir, workspace string) (*Store, error) {
 	git, err := exec.LookPath("git")
 	if err != nil {
@@ -72,11 +76,17 @@ func Open(ctx context.Context, dir, workspace string) (*Store, error) {
 	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err == nil {
 		// A snapshot cut short (tick killed) leaves its lock behind.
 		_ = os.Remove(filepath.Join(dir, "index.lock"))
+		s.exists = true
 		return s, nil
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("checkpoint: create %s: %w", dir, err)
 	}
+	return s, nil
+}
+
+// create makes the shadow repository; the caller holds sem.
+func (s *Store) create(ctx context.Context) error {
 	for _, args := range [][]string{
 		{"init", "-q"},
 		{"config", "core.autocrlf", "false"},
@@ -84,20 +94,28 @@ func Open(ctx context.Context, dir, workspace string) (*Store, error) {
 		{"config", "core.quotepath", "false"},
 	} {
 		if _, err := s.run(ctx, nil, args...); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return s, nil
+	s.exists = true
+	return nil
 }
 
 // lock takes the store for one operation, or fails when ctx ends first.
+// The first operation creates the repository when it is missing.
 func (s *Store) lock(ctx context.Context) error {
 	select {
 	case s.sem <- struct{}{}:
-		return nil
 	case <-ctx.Done():
 		return fmt.Errorf("checkpoint: wait for the previous snapshot: %w", ctx.Err())
 	}
+	if !s.exists {
+		if err := s.create(ctx); err != nil {
+			s.unlock()
+			return err
+		}
+	}
+	return nil
 }
 
 func (s *Store) unlock() { <-s.sem }

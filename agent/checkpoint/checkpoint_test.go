@@ -118,6 +118,23 @@ func TestOpenAgain(t *testing.T) {
 	}
 }
 
+// Opening a store runs no git: the repository is made by the first
+// operation, so tick can open it before its first frame.
+func TestOpenDefersCreation(t *testing.T) {
+	ctx := context.Background()
+	s, ws := open(t)
+	if _, err := os.Stat(filepath.Join(s.dir, "HEAD")); !os.IsNotExist(err) {
+		t.Fatalf("Open made the repository (stat HEAD: %v); it should wait for the first operation", err)
+	}
+	write(t, ws, "a", "1")
+	if _, err := s.Save(ctx, "first"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(s.dir, "HEAD")); err != nil {
+		t.Fatalf("the first Save did not make the repository: %v", err)
+	}
+}
+
 // BenchmarkSave10k measures checkpoints of a workspace of 10,000 small
 // files: the first one hashes everything, later ones only stat.
 func BenchmarkSave10k(b *testing.B) {
