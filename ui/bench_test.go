@@ -2,12 +2,15 @@ package ui
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
 )
 
@@ -116,7 +119,40 @@ func BenchmarkTyping(b *testing.B) {
 // pace (~2,000 characters a second at ~30 frames a second: ~67 characters
 // a frame) into the last block of a long answer: the batch of deltas, the
 // repaint tick and the frame. Its cost must not grow with the answer.
-func BenchmarkStreamFrame(b *testing.B) {
+func BenchmarkStreamFrame(b *testing.B) { benchStreamFrame(b, nil) }
+
+// BenchmarkStreamFrameScreen is BenchmarkStreamFrame plus what Bubble
+// Tea's renderer does with each frame: parse the view into cells, diff
+// them against the previous frame and write the changes. It measures the
+// per-frame cost of the renderer's dependencies (ultraviolet) as well as
+// tick's own.
+func BenchmarkStreamFrameScreen(b *testing.B) { benchStreamFrame(b, newBenchScreen(120, 40)) }
+
+// benchScreen is Bubble Tea's frame pipeline without a terminal.
+type benchScreen struct {
+	buf uv.ScreenBuffer
+	scr *uv.TerminalRenderer
+}
+
+func newBenchScreen(w, h int) *benchScreen {
+	scr := uv.NewTerminalRenderer(io.Discard, []string{"TERM=xterm-256color"})
+	scr.SetColorProfile(colorprofile.ANSI256)
+	scr.SetFullscreen(true)
+	scr.Resize(w, h)
+	buf := uv.NewScreenBuffer(w, h)
+	buf.Method = ansi.GraphemeWidth // as Bubble Tea sets it for a terminal that reports mode 2027 (tmux does not)
+	return &benchScreen{buf: buf, scr: scr}
+}
+
+// draw puts content on the screen as Bubble Tea's flush does.
+func (s *benchScreen) draw(content string) {
+	s.buf.Clear()
+	uv.NewStyledString(content).Draw(s.buf, s.buf.Bounds())
+	s.scr.Render(s.buf.RenderBuffer)
+	_ = s.scr.Flush()
+}
+
+func benchStreamFrame(b *testing.B, screen *benchScreen) {
 	text := streamText()
 	m, _ := newTestModel(b, 120, 40)
 	submit(m, "write a long answer")
@@ -130,7 +166,10 @@ func BenchmarkStreamFrame(b *testing.B) {
 		m.Update(eventsMsg{turn: id, ch: ch, events: evs})
 		_ = m.View()
 		m.Update(paintMsg{})
-		_ = m.View()
+		v := m.View()
+		if screen != nil {
+			screen.draw(v.Content)
+		}
 	}
 	send(text[:20_000]) // an answer already on screen
 	pos := 20_000
