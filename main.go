@@ -126,7 +126,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		return fail(stderr, err)
 	}
 	if ld != nil {
-		if err := ag.Restore(ld.ModelHistory, ld.Todos); err != nil {
+		if err := app.Restore(ag, ld, cfg.plan); err != nil {
 			return fail(stderr, fmt.Errorf("restore session %s: %w", ld.Info.ID, err))
 		}
 	}

@@ -181,6 +181,7 @@ func newTUISession(cfg config, client agent.Streamer, ag *agent.Agent, rec *sess
 			useSessionModel(&c, ld)
 			return c.model, c.contextWindow
 		},
+		KeepMode: cfg.plan,
 	}, ag, rec)
 	return ts
 }

@@ -125,6 +125,7 @@ type Agent struct {
 	lastPrompt int               // tokens of the last request and its answer
 	mode       Mode              // see Mode; guarded by mu
 	plan       planState         // the user's side of the plan; guarded by mu
+	saveMu     sync.Mutex        // serialises savePlan and saveMode; taken before mu
 	// The model chosen with SetModel (modelSet), replacing
 	// Config.ModelName and Config.ContextWindow; guarded by mu.
 	model       string
@@ -253,7 +254,9 @@ func (a *Agent) Todos() todo.List {
 
 // Restore replaces the history and the todo list, for a resumed session.
 // The history is repaired first (every tool call answered), so the next
-// request is valid. It fails while a turn is running.
+// request is valid. The user's side of the plan starts empty (RestorePlan
+// gives it back); the mode is left as it is (RestoreMode). It fails while
+// a turn is running.
 func (a *Agent) Restore(history []provider.Message, list todo.List) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
@@ -262,7 +265,7 @@ func (a *Agent) Restore(history []provider.Message, list todo.List) error {
 	}
 	a.history = Repair(append([]provider.Message(nil), history...))
 	a.todos = list.Clone()
-	a.plan = planState{}
+	a.plan = planState{beforePlan: a.plan.beforePlan} // the mode is not the plan's
 	a.plan.init()
 	for _, ev := range Replay(a.history) { // go on counting revisions where the replay ends
 		if up, ok := ev.(TodoUpdate); ok {

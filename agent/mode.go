@@ -35,7 +35,9 @@ func (m Mode) String() string {
 }
 
 // SetMode switches the mode; it applies from the next tool call or model
-// request.
+// request. The change is saved when the Recorder is a ModeRecorder; a
+// failure to save it is not reported here (the next message saved to the
+// same file reports the trouble) and does not undo the switch.
 func (a *Agent) SetMode(m Mode) {
 	a.mu.Lock()
 	if m == ModePlan && a.mode != ModePlan {
@@ -43,6 +45,7 @@ func (a *Agent) SetMode(m Mode) {
 	}
 	a.mode = m
 	a.mu.Unlock()
+	_ = a.saveMode()
 }
 
 // Mode returns the current mode.

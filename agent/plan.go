@@ -104,7 +104,16 @@ func (l *loop) propose(list todo.List) {
 	a.plan.proposal = &c
 	rev := a.plan.rev
 	a.mu.Unlock()
+	l.savePlan()
 	l.emit(PlanProposed{List: list, Changes: changes, Rev: rev})
+}
+
+// savePlan saves the user's side of the plan, telling the user when that
+// fails.
+func (l *loop) savePlan() {
+	if err := l.a.savePlan(); err != nil {
+		l.emit(Notice{Text: fmt.Sprintf("could not save the plan: %v", err)})
+	}
 }
 
 // gate pauses the turn when the todo call of this round completed an item

@@ -63,6 +63,9 @@ func (a *Agent) EditPlan(e PlanEdit) (TodoUpdate, error) {
 			return up, fmt.Errorf("save the edited plan: %w", err)
 		}
 	}
+	if err := a.savePlan(); err != nil {
+		return up, fmt.Errorf("save the edited plan: %w", err)
+	}
 	return up, nil
 }
 
@@ -206,6 +209,7 @@ func (l *loop) deliverPlanEdits() {
 	text := b.String()
 	l.add(provider.Message{Role: provider.RoleUser, Content: text})
 	l.emit(PlanEditDelivered{Text: text})
+	l.savePlan()
 }
 
 // ApprovePlan approves the plan proposed in plan mode: the mode goes back to
@@ -214,16 +218,21 @@ func (l *loop) deliverPlanEdits() {
 // ErrNoPlan when the list is empty and ErrBusy while a turn runs.
 func (a *Agent) ApprovePlan() (string, error) {
 	a.mu.Lock()
-	defer a.mu.Unlock()
 	if a.running {
+		a.mu.Unlock()
 		return "", ErrBusy
 	}
 	if len(a.todos.Open()) == 0 {
+		a.mu.Unlock()
 		return "", ErrNoPlan
 	}
 	if a.mode == ModePlan {
 		a.mode = a.plan.beforePlan
 	}
 	a.plan.proposal = nil
-	return "I approve this plan. Carry it out now, item by item, keeping the todo list up to date:\n\n" + a.todos.Render(), nil
+	prompt := "I approve this plan. Carry it out now, item by item, keeping the todo list up to date:\n\n" + a.todos.Render()
+	a.mu.Unlock()
+	_ = a.saveMode() // like SetMode's; the approved plan's turn saves messages next
+	_ = a.savePlan()
+	return prompt, nil
 }

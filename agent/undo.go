@@ -164,6 +164,7 @@ func (a *Agent) Undo(ctx context.Context, item string) (UndoPreview, TodoUpdate,
 	if rec != nil {
 		_ = rec.Todo(list)
 	}
+	_ = a.savePlan() // the undo note, for the model after a resume
 	return UndoPreview{Item: c.item, Text: c.text, Undone: undone, Changes: cs}, up, nil
 }
 

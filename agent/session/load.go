@@ -60,6 +60,8 @@ type collected struct {
 	updated   time.Time
 	warnings  []string
 	model     string // the last model line's
+	plan      todo.UserPlan
+	mode      *record // the last mode line
 }
 
 // add applies one decoded line.
@@ -80,6 +82,10 @@ func (c *collected) add(rec *record) {
 		c.todos = *rec.List
 	case rec.Type == typeModel && rec.Model != "":
 		c.model = rec.Model
+	case rec.Type == typePlan:
+		c.plan = *rec.Plan
+	case rec.Type == typeMode:
+		c.mode = rec
 	case rec.Type == typeCompaction:
 		c.summary, c.kept, c.compactAt = *rec.Summary, rec.Kept, len(c.hist)
 		c.marks = append(c.marks, len(c.hist))
@@ -92,6 +98,10 @@ func (c *collected) loaded(path string) *Loaded {
 	ld := assemble(c.hdr, path, c.hist, c.kept, c.compactAt, c.todos, c.updated)
 	if c.model != "" {
 		ld.Info.Model, ld.Info.ModelSwitched = c.model, true
+	}
+	ld.Plan = c.plan
+	if c.mode != nil {
+		ld.Mode, ld.BeforePlan = c.mode.Mode, c.mode.Before
 	}
 	ld.Summary, ld.Compactions = c.summary, c.compacts
 	ld.CompactedAt = repairedIndexes(c.hist, c.marks)
@@ -139,6 +149,12 @@ func parse(r io.Reader, path string) (*parsed, error) {
 		if ln.long && err == nil {
 			err = fmt.Errorf("the line is over %d MiB", maxLoadLine>>20)
 		}
+		var skip *skippedError
+		if errors.As(err, &skip) && ln.terminated {
+			c.warnings = append(c.warnings, fmt.Sprintf("skipped line %d: %v", num, err))
+			good, needNL = ln.next, false
+			continue
+		}
 		if err != nil {
 			if c.hdr == nil {
 				return nil, fmt.Errorf("load session %s: %w", path, ErrNotSession)
@@ -167,6 +183,9 @@ func parse(r io.Reader, path string) (*parsed, error) {
 func decodeLine(text []byte, first bool) (*record, error) {
 	var rec record
 	if err := json.Unmarshal(text, &rec); err != nil {
+		if t := lineType(text); !first && (t == typePlan || t == typeMode) {
+			return nil, &skippedError{fmt.Errorf("a %s line that cannot be read: %w", t, err)}
+		}
 		return nil, fmt.Errorf("not a JSON line: %w", err)
 	}
 	switch {
@@ -189,6 +208,10 @@ func decodeLine(text []byte, first bool) (*record, error) {
 		if rec.List == nil {
 			return nil, errors.New(`a todo line without "list"`)
 		}
+	case typePlan, typeMode:
+		if err := checkPlanMode(&rec); err != nil {
+			return nil, &skippedError{err}
+		}
 	case typeCompaction:
 		if rec.Summary == nil {
 			return nil, errors.New(`a compaction line without "summary"`)
@@ -200,6 +223,44 @@ func decodeLine(text []byte, first bool) (*record, error) {
 		}
 	}
 	return &rec, nil
+}
+
+// skippedError is a line that Load skips with a warning instead of
+// stopping: a plan or mode line whose content is unusable (it is not the
+// conversation, and losing it costs less than losing what follows it).
+type skippedError struct{ err error }
+
+func (e *skippedError) Error() string { return e.err.Error() }
+func (e *skippedError) Unwrap() error { return e.err }
+
+// lineType returns the "type" of a JSON object line whose other fields
+// may not decode, or "".
+func lineType(text []byte) string {
+	var t struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(text, &t)
+	return t.Type
+}
+
+// modeName reports whether s names a mode (agent.Mode's names).
+func modeName(s string) bool { return s == "auto" || s == "ask" || s == "plan" }
+
+// checkPlanMode checks a plan or mode line's content.
+func checkPlanMode(rec *record) error {
+	if rec.Type == typePlan {
+		if rec.Plan == nil {
+			return errors.New(`a plan line without "plan"`)
+		}
+		if err := rec.Plan.Validate(); err != nil {
+			return fmt.Errorf("a plan line: %w", err)
+		}
+		return nil
+	}
+	if !modeName(rec.Mode) || (rec.Before != "" && !modeName(rec.Before)) {
+		return fmt.Errorf("a mode line with the unknown mode %q (before %q)", rec.Mode, rec.Before)
+	}
+	return nil
 }
 
 // checkRole fails for a message whose role is not one of the API's.

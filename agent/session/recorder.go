@@ -9,7 +9,8 @@ import (
 )
 
 // Recorder saves a conversation as it happens: it implements the agent's
-// Recorder (Message, Todo, Compaction). A new session's file is created
+// Recorder (Message, Todo, Compaction) and its optional ModelRecorder,
+// PlanRecorder and ModeRecorder. A new session's file is created
 // on the first write, so that a run that never sends a prompt leaves no
 // empty session behind (which `tick -c` would otherwise pick over the last
 // real one); a resumed session appends to the Store that Open (or Fork)
@@ -22,7 +23,8 @@ type Recorder struct {
 	dir, workspace string // where and for what a new file is created
 
 	mu     sync.Mutex
-	model  string // named in a new file's header
+	model  string    // named in a new file's header
+	mode   *modeLine // a mode to write after a new file's header
 	st     *Store
 	failed bool // creating the file failed; save nothing more
 	closed bool
@@ -57,6 +59,12 @@ func (r *Recorder) store() (*Store, error) {
 		return nil, fmt.Errorf("not saving this session: %w", err)
 	}
 	r.st = st
+	if m := r.mode; m != nil {
+		r.mode = nil
+		if err := st.Mode(m.Mode, m.Before); err != nil {
+			return st, err
+		}
+	}
 	return st, nil
 }
 
@@ -101,6 +109,31 @@ func (r *Recorder) Model(name string) error {
 		return nil
 	}
 	return st.Model(name)
+}
+
+// Plan records the user's side of the plan after a change.
+func (r *Recorder) Plan(p todo.UserPlan) error {
+	st, err := r.store()
+	if st == nil {
+		return err
+	}
+	return st.Plan(p)
+}
+
+// Mode records the agent's mode: in the session file when it exists, else
+// right after its header once it is created (switching modes alone leaves
+// no session behind).
+func (r *Recorder) Mode(mode, beforePlan string) error {
+	r.mu.Lock()
+	st := r.st
+	if st == nil {
+		r.mode = &modeLine{Mode: mode, Before: beforePlan}
+	}
+	r.mu.Unlock()
+	if st == nil {
+		return nil
+	}
+	return st.Mode(mode, beforePlan)
 }
 
 // ID returns the session's id, or "" while no file exists.

@@ -24,6 +24,8 @@
 //	{"type":"todo","time":"…","list":{todo.List}}
 //	{"type":"compaction","time":"…","summary":"…","kept":[provider.Message…]}
 //	{"type":"model","time":"…","model":"…"}
+//	{"type":"plan","time":"…","plan":{todo.UserPlan}}
+//	{"type":"mode","time":"…","mode":"plan","before":"auto"}
 //
 // The header comes first. A message line records one complete message
 // appended to the conversation; a todo line the whole list after a change;
@@ -32,8 +34,15 @@
 // messages kept verbatim, exactly as the agent uses it). Compaction lines do
 // not remove anything: the file keeps the full history, and the model's
 // view is rebuilt on load as the kept messages of the latest compaction
-// followed by every message recorded after it. Lines of unknown types are
-// skipped, so later versions can add some.
+// followed by every message recorded after it. A plan line records the
+// user's side of the plan (what the model may not undo, the notes it has
+// not been told yet, the proposal awaiting approval) after a change, a mode
+// line the agent's mode (auto, ask or plan) and the mode approving a plan
+// returns to; the last of each counts. Lines of unknown types are skipped,
+// so later versions can add some (tick versions before plan and mode lines
+// skip those). A plan or mode line whose content is unusable is skipped
+// with a warning rather than stopping the load: it is not the
+// conversation.
 //
 // # Crash safety
 //
@@ -148,6 +157,12 @@ type Loaded struct {
 	// of the first message recorded after it (len(History) when none was),
 	// so that a replay shows where compactions happened.
 	CompactedAt []int
+	// Plan is the user's side of the plan from the last plan line (zero
+	// if none).
+	Plan todo.UserPlan
+	// Mode and BeforePlan are the agent's mode and the mode approving a
+	// plan returns to, from the last mode line ("" if none).
+	Mode, BeforePlan string
 	// Warnings are human-readable notes on what was repaired or ignored,
 	// each said once: a truncated last line, interrupted tool calls,
 	// dropped results.
@@ -161,7 +176,22 @@ const (
 	typeTodo       = "todo"
 	typeCompaction = "compaction"
 	typeModel      = "model" // the user switched models (/model)
+	typePlan       = "plan"  // the user's side of the plan
+	typeMode       = "mode"  // the agent's mode
 )
+
+type planLine struct {
+	Type string        `json:"type"`
+	Time time.Time     `json:"time"`
+	Plan todo.UserPlan `json:"plan"`
+}
+
+type modeLine struct {
+	Type   string    `json:"type"`
+	Time   time.Time `json:"time"`
+	Mode   string    `json:"mode"`
+	Before string    `json:"before,omitempty"`
+}
 
 type modelLine struct {
 	Type  string    `json:"type"`
@@ -212,6 +242,9 @@ type record struct {
 	List      *todo.List         `json:"list"`
 	Summary   *string            `json:"summary"`
 	Kept      []provider.Message `json:"kept"`
+	Plan      *todo.UserPlan     `json:"plan"`
+	Mode      string             `json:"mode"`
+	Before    string             `json:"before"`
 }
 
 // now is the time stamp written on a line.

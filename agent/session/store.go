@@ -81,6 +81,17 @@ func (s *Store) Model(name string) error {
 	return s.write("the model", modelLine{Type: typeModel, Time: now(), Model: name})
 }
 
+// Plan records the user's side of the plan after a change.
+func (s *Store) Plan(p todo.UserPlan) error {
+	return s.write("the plan's state", planLine{Type: typePlan, Time: now(), Plan: p})
+}
+
+// Mode records the agent's mode (auto, ask, plan) and the mode approving a
+// plan returns to.
+func (s *Store) Mode(mode, beforePlan string) error {
+	return s.write("the mode", modeLine{Type: typeMode, Time: now(), Mode: mode, Before: beforePlan})
+}
+
 // Close closes the file. Later writes fail; a second Close does nothing.
 func (s *Store) Close() error {
 	s.mu.Lock()
@@ -296,6 +307,12 @@ func continueDamaged(path string, ld *Loaded) (*Store, error) {
 			kept = []provider.Message{}
 		}
 		recs = append(recs, compactionLine{Type: typeCompaction, Time: t, Summary: ld.Summary, Kept: kept})
+	}
+	if !ld.Plan.Zero() {
+		recs = append(recs, planLine{Type: typePlan, Time: t, Plan: ld.Plan})
+	}
+	if ld.Mode != "" {
+		recs = append(recs, modeLine{Type: typeMode, Time: t, Mode: ld.Mode, Before: ld.BeforePlan})
 	}
 	if len(recs) > 0 {
 		if err := st.write("the recovered history", recs...); err != nil {

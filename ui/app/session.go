@@ -42,6 +42,9 @@ type Options struct {
 	// SessionModel returns the model and context window a resumed session
 	// carries on with, given those in use (nil: keep them).
 	SessionModel func(ld *session.Loaded, model string, window int) (string, int)
+	// KeepMode keeps the mode NewAgent gives (the run was started with
+	// --plan) instead of a resumed session's; see Restore.
+	KeepMode bool
 }
 
 // Session is the conversation in use; see the package doc.
@@ -190,7 +193,7 @@ func (s *Session) switchTo(id, verb string, open func(string) (*session.Store, *
 	rec := session.Continue(old.Dir(), s.opts.Workspace, model, st)
 	ag, err := s.opts.NewAgent(model, window, rec)
 	if err == nil {
-		err = ag.Restore(ld.ModelHistory, ld.Todos)
+		err = Restore(ag, ld, s.opts.KeepMode)
 	}
 	if err != nil {
 		_ = rec.Close()

@@ -1,0 +1,36 @@
+package app
+
+import (
+	"fmt"
+
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/session"
+)
+
+// Restore gives ag, a new agent, the session ld as it was left: its
+// history and todo list, the user's side of its plan (what the model may
+// not undo, the edits it has not been told of yet, a proposal awaiting
+// approval) and its mode. It is the one path for tick -c, --resume and the
+// /sessions picker (resume and fork). keepMode (the run was started with
+// --plan) keeps ag's mode: the session's is then only where approving the
+// plan returns to. Session files without plan or mode lines (older tick)
+// restore as before: no authority, ag's mode.
+func Restore(ag *agent.Agent, ld *session.Loaded, keepMode bool) error {
+	if err := ag.Restore(ld.ModelHistory, ld.Todos); err != nil {
+		return err
+	}
+	if err := ag.RestorePlan(ld.Plan); err != nil {
+		return err
+	}
+	mode, before := ld.Mode, ld.BeforePlan
+	if keepMode {
+		if mode != "plan" {
+			before = mode
+		}
+		mode = ""
+	}
+	if err := ag.RestoreMode(mode, before); err != nil {
+		return fmt.Errorf("restore session %s: %w", ld.Info.ID, err)
+	}
+	return nil
+}

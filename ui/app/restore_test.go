@@ -1,0 +1,94 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/session"
+	"github.com/tick-agent/tick/provider/providertest"
+	"github.com/tick-agent/tick/ui"
+)
+
+// TestSwitchKeepsPlanAndMode: the /sessions picker's resume and fork give
+// the new agent the session's mode and the user's authority over its plan;
+// a run started with --plan (KeepMode) stays in plan mode, approving into
+// the session's mode.
+func TestSwitchKeepsPlanAndMode(t *testing.T) {
+	tests := []struct {
+		name      string
+		fork      bool
+		keepMode  bool
+		saved     agent.Mode
+		want      agent.Mode
+		approveTo agent.Mode // the mode after approving a plan
+	}{
+		{name: "resume in plan mode", saved: agent.ModePlan, want: agent.ModePlan, approveTo: agent.ModeAuto},
+		{name: "resume in ask mode", saved: agent.ModeAsk, want: agent.ModeAsk, approveTo: agent.ModeAsk},
+		{name: "fork in plan mode", fork: true, saved: agent.ModePlan, want: agent.ModePlan, approveTo: agent.ModeAuto},
+		{name: "--plan wins", keepMode: true, saved: agent.ModeAsk, want: agent.ModePlan, approveTo: agent.ModeAsk},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			s := f.start(t)
+			if tc.keepMode {
+				opts := f.options(t)
+				newAgent := opts.NewAgent
+				opts.NewAgent = func(model string, window int, rec *session.Recorder) (*agent.Agent, error) {
+					ag, err := newAgent(model, window, rec)
+					if err == nil {
+						ag.SetMode(agent.ModePlan) // as main does for --plan
+					}
+					return ag, err
+				}
+				opts.KeepMode = true
+				s.opts = opts
+			}
+			ag, rec := s.Current()
+			f.srv.Enqueue(providertest.Reply{ToolCalls: []providertest.Call{{Name: "todo", Args: `{"items":[{"id":"1","text":"ALPHA","status":"pending"}]}`}}}, providertest.Reply{Text: "Planned."}, providertest.Reply{Text: "Planned."})
+			for range ag.Run(context.Background(), "plan it") {
+			}
+			if _, err := ag.EditPlan(agent.PlanEdit{Op: agent.PlanAdd, Text: "ZULU verify"}); err != nil {
+				t.Fatal(err)
+			}
+			ag.SetMode(tc.saved)
+			id := rec.ID()
+			s.NewSession()()
+
+			var (
+				reset ui.ResetMsg
+				err   error
+			)
+			if tc.fork {
+				reset, err = s.Fork(id)
+			} else {
+				reset, err = s.Resume(id)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			back := reset.Agent.(*agent.Agent)
+			if got := back.Mode(); got != tc.want {
+				t.Errorf("mode after switching: %v, want %v", got, tc.want)
+			}
+			f.srv.Enqueue(providertest.Reply{ToolCalls: []providertest.Call{{Name: "todo", Args: `{"items":[{"id":"1","text":"ALPHA","status":"completed"}]}`}}}, providertest.Reply{Text: "Done."}, providertest.Reply{Text: "Done."})
+			var refused bool
+			for ev := range back.Run(context.Background(), "go on") {
+				if end, ok := ev.(agent.ToolEnd); ok && end.IsError && strings.Contains(end.Output, "#2 was added by the user") {
+					refused = true
+				}
+			}
+			if !refused {
+				t.Error("the model dropped the item the user added, after switching")
+			}
+			if _, err := back.ApprovePlan(); err != nil {
+				t.Fatal(err)
+			}
+			if got := back.Mode(); got != tc.approveTo && tc.want == agent.ModePlan {
+				t.Errorf("mode after approving: %v, want %v", got, tc.approveTo)
+			}
+		})
+	}
+}
