@@ -140,9 +140,16 @@ func TestE2EUndo(t *testing.T) {
 	p.waitFor("Wrote it.")
 	p.prompt("/undo")
 	p.waitFor("Undo #1 Write NEWFILE", "newfile.txt  deleted (created since)", "keep.txt  changed back", "restore these files")
-	p.send("y") // not deliberate enough: nothing happens
+	p.send("y") // not the confirming key: it goes to the input
+	p.send("Y") // straight after another key: not deliberate, to the input too
+	p.waitFor("your typing went to the input")
+	if _, err := os.Stat(filepath.Join(ws, "newfile.txt")); err != nil {
+		t.Fatalf("a hasty Y restored the files: %v", err)
+	}
+	time.Sleep(time.Second) // a deliberate pause
 	p.send("Y")
 	p.waitFor("undid #1: 2 files restored")
+	p.send("BSpace", "BSpace") // the "yY" the confirmation passed on
 	if _, err := os.Stat(filepath.Join(ws, "newfile.txt")); err == nil {
 		t.Error("newfile.txt survived the undo")
 	}

@@ -39,5 +39,5 @@ func openUndo(cfg *config, env func(string) string) (stop func()) {
 	}
 	cfg.undo = store
 	go func() { _, _ = store.Save(ctx, "session start") }()
-	return cancel // kills a snapshot still running; its lock is cleared on the next Open
+	return cancel // kills a snapshot still running; its index.lock is cleared by the next operation
 }

@@ -296,7 +296,7 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 	if a.diverted {
 		guard = "your typing went to the input · pause, then answer"
 	}
-	for _, l := range wrapHard(guard, iw)[:1] {
+	for _, l := range clauseLines(guard, iw) {
 		head = append(head, st.DialogDesc.Render(l))
 	}
 	if a.summary != "" {
@@ -343,6 +343,21 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 		box = append(box[:max(h-len(foot)-1, 0)], box[len(box)-min(len(foot)+1, h):]...)
 	}
 	return box
+}
+
+// clauseLines lays out a sentence of clauses joined by " · " in w cells:
+// on one line when it fits, otherwise one clause a line, each wrapped, so
+// a narrow dialog shows the whole sentence and breaks it where it reads
+// well.
+func clauseLines(s string, w int) []string {
+	if ansi.StringWidth(s) <= w {
+		return []string{s}
+	}
+	var out []string
+	for _, c := range strings.Split(s, " · ") {
+		out = append(out, wrapHard(c, w)...)
+	}
+	return out
 }
 
 // diffStyle picks the style of one line of a diff (or of a command).

@@ -61,7 +61,7 @@ func newCommands(extra map[string]func() tea.Cmd, descs map[string]string, sessi
 		cmds[name] = command{desc: d, run: func(*Model) tea.Cmd { return f() }}
 	}
 	cmds["help"] = command{builtin: true, desc: "the keys and the commands", run: func(m *Model) tea.Cmd {
-		m.showHelp = true
+		m.openHelp()
 		return nil
 	}}
 	quit := command{builtin: true, desc: "quit tick", run: func(m *Model) tea.Cmd { return m.quit() }}

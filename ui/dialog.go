@@ -4,61 +4,11 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
 // dialogMaxWidth is the widest the help overlay gets.
 const dialogMaxWidth = 100
-
-// helpView renders the help overlay: every key and every slash command
-// with its description, centred in a w×h area. The groups of keys are laid
-// out in as many columns as fit; every group uses the same width for its
-// key column, so the descriptions of a column start at one place. When the
-// commands with their descriptions do not fit, they are listed by name
-// (the / popup describes them).
-// settings, when not empty, names the config file in the footer.
-func helpView(st *Styles, keys KeyMap, commands []cmdMatch, settings string, w, h int) string {
-	iw := max(min(w-4, dialogMaxWidth), 1)
-	lines := []string{st.DialogTitle.Render("Keys"), ""}
-	secs := keys.helpSections()
-	body := helpColumns(st, secs, iw)
-	if len(commands) > 0 {
-		cs := helpSection{title: "Commands"}
-		var names []string
-		for _, c := range commands {
-			d := ansi.Truncate(c.desc, helpCommandDesc, st.Glyphs.Ellipsis)
-			cs.keys = append(cs.keys, key.NewBinding(key.WithKeys("/"+c.name), key.WithHelp("/"+c.name, d)))
-			names = append(names, "/"+c.name)
-		}
-		if full := helpColumns(st, append(secs, cs), iw); len(full)+4 <= h-2 {
-			body = full
-		} else {
-			body = append(body, "", st.HelpGroup.Render("Commands"))
-			body = append(body, wrapText(strings.Join(names, "  "), iw)...)
-		}
-	}
-	lines = append(lines, body...)
-	foot := "any key closes this help"
-	if settings != "" {
-		foot = "settings: " + settings + " (tick config lists them) · " + foot
-	}
-	lines = append(lines, "", st.DialogDesc.Render(foot))
-	if len(lines) > h-2 {
-		lines = lines[:max(h-2, 0)]
-	}
-	cw := 1 // the box fits its content
-	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, iw, st.Glyphs.Ellipsis)
-		cw = max(cw, ansi.StringWidth(lines[i]))
-	}
-	for i, l := range lines {
-		lines[i] = l + strings.Repeat(" ", max(cw-ansi.StringWidth(l), 0))
-	}
-	box := st.DialogBox.Render(strings.Join(lines, "\n"))
-	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, box)
-}
 
 // helpCommandDesc is the most cells of a command's description in the
 // help overlay.

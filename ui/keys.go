@@ -48,6 +48,9 @@ type KeyMap struct {
 	Proposal ProposalKeyMap
 	Undo     UndoKeyMap
 	Fork     key.Binding // copy a session open in another tick into a new one
+
+	// The help overlay: scrolling and closing it.
+	HelpScreen HelpKeyMap
 }
 
 // DefaultKeyMap returns tick's key bindings.
@@ -87,10 +90,11 @@ func DefaultKeyMap() KeyMap {
 		SelectPrev: b(k("up", "k"), h("↑/k", "move up (/sessions)")),
 		SelectNext: b(k("down", "j"), h("↓/j", "move down")),
 
-		Plan:     DefaultPlanKeyMap(),
-		Proposal: DefaultProposalKeyMap(),
-		Undo:     DefaultUndoKeyMap(),
-		Fork:     b(k("f"), h("f", "fork it into a new session")),
+		Plan:       DefaultPlanKeyMap(),
+		Proposal:   DefaultProposalKeyMap(),
+		Undo:       DefaultUndoKeyMap(),
+		HelpScreen: DefaultHelpKeyMap(),
+		Fork:       b(k("f"), h("f", "fork it into a new session")),
 	}
 }
 

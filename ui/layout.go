@@ -69,8 +69,8 @@ func (m *Model) render() {
 	// Everything above the input: chat (+ strip), panel, or an overlay.
 	above := g.chatH + g.pendingH + g.panelH
 	switch {
-	case m.showHelp:
-		lines = append(lines, strings.Split(helpView(m.st, m.keys, m.matches("/"), m.cfg.ConfigPath, w, above), "\n")...)
+	case m.helpBox != nil:
+		lines = append(lines, strings.Split(m.helpBox.view(m.st, m.keys, m.matches("/"), m.cfg.ConfigPath, w, above), "\n")...)
 	default:
 		left := append(m.chat.view(), m.handed.view(m.st, g.chatW, g.pendingH)...)
 		if g.panelWide {
@@ -106,9 +106,9 @@ func (m *Model) render() {
 	} else if len(m.approvals) > 0 { // the dialog covers the bottom of the area
 		box := m.approvals[0].view(m.st, m.keys, w, min(above, max(above*2/3, 12)))
 		copy(lines[above-len(box):], box)
-	} else if box := m.mentionView(w, above); !m.showHelp && box != nil {
+	} else if box := m.mentionView(w, above); m.helpBox == nil && box != nil {
 		copy(lines[above-len(box):], box)
-	} else if box := m.completeView(w, above); !m.showHelp && box != nil {
+	} else if box := m.completeView(w, above); m.helpBox == nil && box != nil {
 		copy(lines[above-len(box):], box)
 	}
 	if g.summary {
@@ -124,7 +124,7 @@ func (m *Model) render() {
 	lines = append(lines, in...)
 	lines = append(lines, statusView(m.bar, m.statusInfo(), w))
 	m.frame = strings.Join(lines, "\n")
-	if len(m.approvals) == 0 && !m.showHelp {
+	if len(m.approvals) == 0 && m.helpBox == nil {
 		if c := m.input.cursor(); c != nil {
 			c.Position.Y += top
 			m.cursor = c
@@ -142,11 +142,9 @@ func (m *Model) statusInfo() statusInfo {
 		notice:    m.note,
 		mcp:       mcpField(m.cfg.MCP),
 		mode:      m.modeText(),
+		yolo:      m.cfg.Yolo,
 	}
 	s.steering, s.queued = m.handed.waiting()
-	if m.cfg.Yolo {
-		s.model += " (yolo)"
-	}
 	if t := m.turn; t != nil && !t.ended {
 		s.running = true
 		s.act, s.tool = t.act, t.tool

@@ -110,7 +110,7 @@ func (m *Model) handleSessions(msg sessionsMsg) {
 		m.chat.addNotice("no saved sessions in this workspace yet")
 	default:
 		m.picker = newPicker(msg.list)
-		m.showHelp = false
+		m.helpBox = nil
 		m.input.blur()
 	}
 }

@@ -86,7 +86,7 @@ func (m *Model) planTurnStart() {
 // previous key's time; see answerPause), else they are text.
 func (m *Model) planKey(k tea.KeyPressMsg, lastKey time.Time) (tea.Cmd, bool) {
 	if m.plan.undo != nil {
-		return m.undoKey(k), true
+		return m.undoKey(k, lastKey), true
 	}
 	pa := m.planAgent()
 	if pa == nil {

@@ -42,6 +42,7 @@ type statusInfo struct {
 	estimated        bool
 	queued           int
 	steering         int
+	yolo             bool   // approvals are off (--yolo)
 	notice           string // a transient hint ("ctrl+c again to quit")
 	mcp              string // "mcp 2/3" while MCP servers start
 	mode             string // "auto · sandbox: workspace-write"; "" for none
@@ -86,14 +87,34 @@ type statusPart struct {
 	style sgr
 }
 
-// statusField is one field of the status bar: its parts, shorter plain
-// forms to try before the field is dropped, and its priority (the highest
-// is shortened or dropped first; 0 is never dropped).
+// statusField is one field of the status bar: its parts, shorter forms to
+// try before the field is dropped, and its priority (the highest is
+// shortened or dropped first; prioKeep is never touched). A kept field is
+// shortened through its alts but never dropped.
 type statusField struct {
 	parts []statusPart
-	alts  []string
+	alts  [][]statusPart
 	prio  int
+	keep  bool
 }
+
+// The status bar's priorities: when the line is too narrow, the field of
+// the highest one is shortened (through its alts), then dropped, first.
+// What the user must see to steer the turn stays: the state, the key that
+// interrupts, and the counts of steering and queued messages.
+const (
+	prioKeep       = iota // never shortened or dropped: the counts, a notice
+	prioState             // shortened (a long tool name), never dropped
+	prioMode              // auto, plan or ask
+	prioElapsed           // the turn's time
+	prioModel             // the model's name (with --yolo shortened to "yolo", kept)
+	prioKeyHint           // "esc to interrupt" → "esc stops", never dropped
+	prioModeDetail        // the sandbox's status beside the mode
+	prioMCP               // the MCP servers starting
+	prioTokens            // the context's token count
+	prioWorkspace         // the workspace, shortened first
+	prioHelpHint          // "? help" on an idle screen
+)
 
 func (f *statusField) width() int {
 	n := 0
@@ -103,78 +124,30 @@ func (f *statusField) width() int {
 	return n
 }
 
+// plainAlts makes shorter plain forms in one style.
+func plainAlts(style sgr, texts ...string) [][]statusPart {
+	out := make([][]statusPart, len(texts))
+	for i, t := range texts {
+		out[i] = []statusPart{{t, style}}
+	}
+	return out
+}
+
 // statusView renders the one-line status bar at width w: one band in the
 // bar's background, exactly w cells wide. Fields are shortened, then
-// dropped, from the least important when the line is too narrow.
+// dropped, from the least important when the line is too narrow (see the
+// priorities above).
 func statusView(st *statusStyles, s statusInfo, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	part := func(text string, style sgr) statusPart { return statusPart{text, style} }
-	var state string
-	switch s.act {
-	case actThinking:
-		state = "thinking"
-	case actAnswering:
-		state = "answering"
-	case actTool:
-		state = "running " + s.tool
-	case actApproval:
-		state = "waiting for approval"
-	case actInterrupting:
-		state = "interrupting"
-	case actCompacting:
-		state = "compacting"
-	case actPaused:
-		state = "paused after " + s.tool + " — enter to continue"
-	default:
-		state = "idle"
-	}
-	if s.quiet > 0 {
-		state = "waiting for the server" + st.sep + formatDuration(s.quiet)
-	}
-	stateF := statusField{parts: []statusPart{part(state, st.state)}}
-	if s.running && s.spin != "" {
-		stateF.parts = append([]statusPart{part(s.spin+" ", st.state)}, stateF.parts...)
-	}
+	left := []statusField{modelField(st, s), {
+		parts: []statusPart{{s.workspace, st.dim}}, alts: plainAlts(st.dim, pathAlts(s.workspace, st.ellipsis)...), prio: prioWorkspace,
+	}, stateField(st, s)}
 	if s.running && !(s.quiet > 0 && s.elapsed-s.quiet < time.Second) { // not the same time twice
-		stateF.parts = append(stateF.parts, part(st.sep, st.dim), part(formatDuration(s.elapsed), st.dim))
+		left = append(left, statusField{parts: []statusPart{{formatDuration(s.elapsed), st.dim}}, prio: prioElapsed})
 	}
-
-	left := []statusField{
-		{parts: []statusPart{part(s.model, st.model)}, prio: 2},
-		{parts: []statusPart{part(s.workspace, st.dim)}, alts: pathAlts(s.workspace, st.ellipsis), prio: 4},
-		stateF,
-	}
-	var right []statusField
-	if s.tokens > 0 {
-		tok := formatTokens(s.tokens) + " tokens"
-		if s.estimated {
-			tok = "~" + tok
-		}
-		right = append(right, statusField{parts: []statusPart{part(tok, st.dim)}, prio: 3})
-	}
-	if s.mode != "" {
-		short, _, _ := strings.Cut(s.mode, " · ")
-		right = append(right, statusField{parts: []statusPart{part(s.mode, st.dim)}, alts: []string{short}, prio: 3})
-	}
-	if s.mcp != "" {
-		right = append(right, statusField{parts: []statusPart{part(s.mcp, st.dim)}, prio: 3})
-	}
-	if s.steering > 0 {
-		right = append(right, statusField{parts: []statusPart{part(strconv.Itoa(s.steering)+" steering", st.state)}, prio: 1})
-	}
-	if s.queued > 0 {
-		right = append(right, statusField{parts: []statusPart{part(strconv.Itoa(s.queued)+" queued", st.state)}, prio: 1})
-	}
-	switch {
-	case s.notice != "":
-		right = append(right, statusField{parts: []statusPart{part(s.notice, st.key)}})
-	case s.running:
-		right = append(right, statusField{parts: []statusPart{part("esc", st.key), part(" to interrupt", st.dim)}})
-	default:
-		right = append(right, statusField{parts: []statusPart{part("?", st.key), part(" help", st.dim)}, prio: 5})
-	}
+	right := rightFields(st, s)
 	fitStatus(st.sep, left, right, w)
 	var b strings.Builder
 	n := 0
@@ -208,6 +181,101 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 	return line + st.bar.render(strings.Repeat(" ", max(w-ansi.StringWidth(line), 0)))
 }
 
+// modelField is the model's name; with --yolo it says so, and when space
+// is short only "yolo" stays.
+func modelField(st *statusStyles, s statusInfo) statusField {
+	if !s.yolo {
+		return statusField{parts: []statusPart{{s.model, st.model}}, prio: prioModel}
+	}
+	return statusField{parts: []statusPart{{s.model + " (yolo)", st.model}}, alts: plainAlts(st.model, "yolo"), prio: prioModel, keep: true}
+}
+
+// stateField says what the turn does, behind the spinner while it runs;
+// its shorter forms cut a long tool name or drop the detail.
+func stateField(st *statusStyles, s statusInfo) statusField {
+	var state string
+	var alts []string
+	switch s.act {
+	case actThinking:
+		state = "thinking"
+	case actAnswering:
+		state = "answering"
+	case actTool:
+		state = "running " + s.tool
+		if ansi.StringWidth(s.tool) > statusToolMax {
+			alts = append(alts, "running "+ansi.Truncate(s.tool, statusToolMax, st.ellipsis))
+		}
+		alts = append(alts, "running")
+	case actApproval:
+		state, alts = "waiting for approval", []string{"approval"}
+	case actInterrupting:
+		state = "interrupting"
+	case actCompacting:
+		state = "compacting"
+	case actPaused:
+		state, alts = "paused after "+s.tool+" — enter to continue", []string{"paused after " + s.tool, "paused"}
+	default:
+		state = "idle"
+	}
+	if s.quiet > 0 {
+		state, alts = "waiting for the server"+st.sep+formatDuration(s.quiet), []string{"waiting for the server", "waiting"}
+	}
+	spin := func(text string) []statusPart {
+		if s.running && s.spin != "" {
+			return []statusPart{{s.spin + " ", st.state}, {text, st.state}}
+		}
+		return []statusPart{{text, st.state}}
+	}
+	f := statusField{parts: spin(state), prio: prioState, keep: true}
+	for _, a := range alts {
+		f.alts = append(f.alts, spin(a))
+	}
+	return f
+}
+
+// statusToolMax is the most cells of a tool's name in a shortened state.
+const statusToolMax = 16
+
+// rightFields are the fields at the right of the bar: tokens, mode, MCP,
+// the steering and queued counts, and a notice or the key to press.
+func rightFields(st *statusStyles, s statusInfo) []statusField {
+	var right []statusField
+	if s.tokens > 0 {
+		tok := formatTokens(s.tokens) + " tokens"
+		if s.estimated {
+			tok = "~" + tok
+		}
+		right = append(right, statusField{parts: []statusPart{{tok, st.dim}}, prio: prioTokens})
+	}
+	if s.mode != "" {
+		mode, detail, _ := strings.Cut(s.mode, " · ")
+		right = append(right, statusField{parts: []statusPart{{mode, st.dim}}, prio: prioMode},
+			statusField{parts: []statusPart{{detail, st.dim}}, prio: prioModeDetail})
+	}
+	if s.mcp != "" {
+		right = append(right, statusField{parts: []statusPart{{s.mcp, st.dim}}, prio: prioMCP})
+	}
+	if s.steering > 0 {
+		right = append(right, statusField{parts: []statusPart{{strconv.Itoa(s.steering) + " steering", st.state}}})
+	}
+	if s.queued > 0 {
+		right = append(right, statusField{parts: []statusPart{{strconv.Itoa(s.queued) + " queued", st.state}}})
+	}
+	switch {
+	case s.notice != "":
+		right = append(right, statusField{parts: []statusPart{{s.notice, st.key}}})
+	case s.running:
+		right = append(right, statusField{
+			parts: []statusPart{{"esc", st.key}, {" to interrupt", st.dim}},
+			alts:  [][]statusPart{{{"esc", st.key}, {" stops", st.dim}}},
+			prio:  prioKeyHint, keep: true,
+		})
+	default:
+		right = append(right, statusField{parts: []statusPart{{"?", st.key}, {" help", st.dim}}, prio: prioHelpHint})
+	}
+	return right
+}
+
 // fieldsWidth is the width of the non-empty fields joined by sep.
 func fieldsWidth(fs []statusField, sep string) int {
 	n, k := 0, 0
@@ -225,14 +293,14 @@ func fieldsWidth(fs []statusField, sep string) int {
 
 // fitStatus shortens and drops fields, the highest priority first, until
 // both groups fit in w cells with a margin cell at each end and at least
-// one cell between them. Fields of priority 0 stay even when they do not
-// fit (the line is then cut).
+// one cell between them. Fields of prioKeep, and kept fields at their
+// shortest, stay even when they do not fit (the line is then cut).
 func fitStatus(sep string, left, right []statusField, w int) {
 	for w-3-fieldsWidth(left, sep)-fieldsWidth(right, sep) < 0 {
 		var worst *statusField
 		for _, fs := range [][]statusField{left, right} {
 			for i := range fs {
-				if f := &fs[i]; f.width() > 0 && f.prio > 0 && (worst == nil || f.prio > worst.prio) {
+				if f := &fs[i]; f.width() > 0 && f.prio > prioKeep && (len(f.alts) > 0 || !f.keep) && (worst == nil || f.prio > worst.prio) {
 					worst = f
 				}
 			}
@@ -241,8 +309,7 @@ func fitStatus(sep string, left, right []statusField, w int) {
 			return
 		}
 		if len(worst.alts) > 0 {
-			worst.parts = []statusPart{{worst.alts[0], worst.parts[0].style}}
-			worst.alts = worst.alts[1:]
+			worst.parts, worst.alts = worst.alts[0], worst.alts[1:]
 			continue
 		}
 		worst.parts = nil

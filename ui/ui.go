@@ -155,7 +155,7 @@ type Model struct {
 	plan       planUI       // the plan's proposal, editor and gate
 	modelPick  *modelPicker // the /model dialog, when open
 	mention    mentionState // the @ file picker
-	showHelp   bool
+	helpBox    *helpScreen
 	note       string    // transient hint in the status bar
 	lastKey    time.Time // when the last key came (see answerPause)
 	quitArmed  bool      // the last key was a ctrl+c asking for a second one
@@ -374,8 +374,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if m.modelPick != nil {
 		return m.modelPickerKey(k)
 	}
-	if m.showHelp && !key.Matches(k, keys.Quit) {
-		m.showHelp = false
+	if m.helpBox != nil && !key.Matches(k, keys.Quit) {
+		m.helpKey(k)
 		return nil
 	}
 	armed := m.quitArmed
@@ -398,7 +398,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.CycleMode):
 		m.cycleMode()
 	case key.Matches(k, keys.Help), key.Matches(k, keys.HelpOnEmpty) && m.input.empty():
-		m.showHelp = true
+		m.openHelp()
 	case key.Matches(k, keys.PageUp):
 		m.chat.scrollUp(max(m.geo.chatH-1, 1))
 	case key.Matches(k, keys.PageDown):
@@ -452,7 +452,7 @@ func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 	if ed := m.plan.editor; ed != nil {
 		return ed.paste(p)
 	}
-	m.showHelp = false
+	m.helpBox = nil
 	if len(m.approvals) > 0 {
 		m.approvals[0].diverted = true
 		m.input.focus()
@@ -480,6 +480,12 @@ func (m *Model) handleWheel(ms tea.Mouse) {
 			p.move(-1)
 		case down && !p.busy:
 			p.move(1)
+		}
+		return
+	}
+	if m.helpBox != nil {
+		if up || down {
+			m.helpWheel(up)
 		}
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -36,11 +37,16 @@ func DefaultUndoKeyMap() UndoKeyMap {
 }
 
 // undoConfirm is the undo confirmation: which files change back, and a
-// deliberate key to go ahead.
+// deliberate key to go ahead. Like the approval dialog it takes its keys
+// only after a pause (see answerPause): it can open while the user types
+// (after a turn /undo interrupted), and the "Y" of "Yes" must not
+// restore files, nor the "n" of "now" cancel; such keys go to the input.
 type undoConfirm struct {
-	keys UndoKeyMap
-	pre  agent.UndoPreview
-	arg  string // the item as typed ("" for the last)
+	keys     UndoKeyMap
+	pre      agent.UndoPreview
+	arg      string    // the item as typed ("" for the last)
+	shown    time.Time // when it opened
+	diverted bool      // keys typed while it was open went to the input
 }
 
 // undoPreviewMsg carries the preview of an /undo, made off the update loop.
@@ -107,7 +113,7 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 			m.chat.addNotice("/undo: " + msg.err.Error())
 			return nil
 		}
-		m.plan.undo = &undoConfirm{keys: m.keys.Undo, pre: msg.pre, arg: msg.arg}
+		m.plan.undo = &undoConfirm{keys: m.keys.Undo, pre: msg.pre, arg: msg.arg, shown: m.now}
 		m.input.blur()
 	case undoneMsg:
 		if msg.err != nil {
@@ -120,10 +126,22 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// undoKey handles a key while the confirmation is open.
-func (m *Model) undoKey(k tea.KeyPressMsg) tea.Cmd {
+// undoKey handles a key while the confirmation is open (lastKey is the
+// previous key's time): text typed without a pause, or text the
+// confirmation has no use for, goes to the input (enter is held back:
+// nothing is sent while it is open).
+func (m *Model) undoKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 	u := m.plan.undo
 	switch {
+	case isTyping(k, m.keys) && (!deliberate(m.now, u.shown, lastKey) || !key.Matches(k, u.keys.Confirm, u.keys.Cancel)):
+		u.diverted = true
+		if key.Matches(k, m.keys.Send) {
+			return nil
+		}
+		m.input.focus()
+		cmd := m.input.update(k)
+		m.input.blur()
+		return cmd
 	case key.Matches(k, u.keys.Confirm):
 		m.plan.undo = nil
 		m.input.focus()
@@ -152,6 +170,13 @@ func (u *undoConfirm) view(st *Styles, w, h int) []string {
 		title += " and #" + strings.Join(u.pre.Undone[1:], ", #")
 	}
 	lines := []string{st.DialogTitle.Render(ansi.Truncate(title, iw, st.Glyphs.Ellipsis))}
+	guard := "waiting for a deliberate answer · keys typed without a pause go to the input"
+	if u.diverted {
+		guard = "your typing went to the input · pause, then answer"
+	}
+	for _, l := range wrapHard(guard, iw) {
+		lines = append(lines, st.DialogDesc.Render(l))
+	}
 	lines = append(lines, st.DialogText.Render("The workspace goes back to its state before #"+u.pre.Item+" started:"))
 	files := make([]string, 0, len(u.pre.Changes))
 	for _, c := range u.pre.Changes {
@@ -167,7 +192,7 @@ func (u *undoConfirm) view(st *Styles, w, h int) []string {
 	if len(files) == 0 {
 		files = append(files, st.DialogDesc.Render("  no file changed since; only the plan is marked"))
 	}
-	room := max(h-6, 1)
+	room := max(h-4-len(lines), 1)
 	if len(files) > room {
 		files = append(files[:room-1], st.DialogDesc.Render(fmt.Sprintf("  %s %d more", st.Glyphs.Ellipsis, len(files)-room+1)))
 	}

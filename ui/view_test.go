@@ -123,7 +123,7 @@ func TestStatusBarIsOneBand(t *testing.T) {
 			submit(m, "also this")
 			typeText(m, "then that")
 			press(m, "tab")
-		}, []string{"running bash", "esc to interrupt"}},
+		}, []string{"running bash", "esc", "1 steering", "1 queued"}},
 		{"notice", func(t *testing.T, m *Model) {
 			typeText(m, "draft")
 			press(m, "ctrl+c")

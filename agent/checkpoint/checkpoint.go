@@ -21,6 +21,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
+
+	"github.com/tick-agent/tick/agent/internal/flock"
 )
 
 // MaxFileSize is the largest untracked file a snapshot takes in; larger
@@ -31,11 +34,13 @@ const MaxFileSize = 5 << 20
 var ErrNoGit = errors.New("git is not installed (undo needs it)")
 
 // Store is the shadow repository of one workspace. Its methods are safe
-// for concurrent use; they run one at a time.
+// for concurrent use; they run one at a time, also across processes: two
+// ticks in one workspace share its repository and take turns.
 type Store struct {
 	git, dir, work string
-	sem            chan struct{} // one git operation at a time
+	sem            chan struct{} // one git operation at a time in this process
 	exists         bool          // the repository has been created (read and set holding sem)
+	held           *os.File      // the lock file, flocked while an operation runs
 }
 
 // Checkpoint is one snapshot: its commit in the shadow repository and the
@@ -73,12 +78,6 @@ func Open(ctx context.Context, dir, workspace string) (*Store, error) {
 		return nil, ErrNoGit
 	}
 	s := &Store{git: git, dir: dir, work: workspace, sem: make(chan struct{}, 1)}
-	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err == nil {
-		// A snapshot cut short (tick killed) leaves its lock behind.
-		_ = os.Remove(filepath.Join(dir, "index.lock"))
-		s.exists = true
-		return s, nil
-	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("checkpoint: create %s: %w", dir, err)
 	}
@@ -101,16 +100,29 @@ func (s *Store) create(ctx context.Context) error {
 	return nil
 }
 
-// lock takes the store for one operation, or fails when ctx ends first.
-// The first operation creates the repository when it is missing.
+// lock takes the store for one operation, or fails when ctx ends first:
+// within this process first, then across processes, with an flock on
+// lockName in the repository's directory, so that two ticks in one
+// workspace take turns. Holding both, an index.lock git left behind is
+// from a snapshot cut short (tick killed) and is removed. The first
+// operation creates the repository when it is missing.
 func (s *Store) lock(ctx context.Context) error {
 	select {
 	case s.sem <- struct{}{}:
 	case <-ctx.Done():
 		return fmt.Errorf("checkpoint: wait for the previous snapshot: %w", ctx.Err())
 	}
+	f, err := lockFile(ctx, filepath.Join(s.dir, lockName))
+	if err != nil {
+		<-s.sem
+		return err
+	}
+	s.held = f
+	_ = os.Remove(filepath.Join(s.dir, "index.lock"))
 	if !s.exists {
-		if err := s.create(ctx); err != nil {
+		if _, err := os.Stat(filepath.Join(s.dir, "HEAD")); err == nil {
+			s.exists = true // made by an earlier run, or by another tick meanwhile
+		} else if err := s.create(ctx); err != nil {
 			s.unlock()
 			return err
 		}
@@ -118,7 +130,44 @@ func (s *Store) lock(ctx context.Context) error {
 	return nil
 }
 
-func (s *Store) unlock() { <-s.sem }
+// unlock ends the operation lock began.
+func (s *Store) unlock() {
+	_ = s.held.Close() // drops the flock
+	s.held = nil
+	<-s.sem
+}
+
+// lockName is the file in the repository's directory that ticks flock.
+const lockName = "tick.lock"
+
+// lockPoll is how often lockFile tries again while another tick holds
+// the lock.
+const lockPoll = 20 * time.Millisecond
+
+// lockFile opens path and takes its flock, waiting while another process
+// holds it, until ctx ends.
+func lockFile(ctx context.Context, path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: open the lock %s: %w", path, err)
+	}
+	for {
+		ok, err := flock.Try(f)
+		switch {
+		case err != nil:
+			f.Close()
+			return nil, fmt.Errorf("checkpoint: lock %s: %w", path, err)
+		case ok:
+			return f, nil
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, fmt.Errorf("checkpoint: wait for another tick's snapshot of this workspace: %w", ctx.Err())
+		case <-time.After(lockPoll):
+		}
+	}
+}
 
 // run runs git with args on the shadow repository and the workspace.
 func (s *Store) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {

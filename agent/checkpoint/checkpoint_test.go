@@ -135,6 +135,49 @@ func TestOpenDefersCreation(t *testing.T) {
 	}
 }
 
+// TestTwoStoresTakeTurns opens one repository twice, as two ticks in one
+// workspace do: while one store runs an operation the other waits for it
+// (and gives up when its context ends) and leaves its index.lock alone;
+// an index.lock nobody holds (a snapshot killed midway) is cleared.
+func TestTwoStoresTakeTurns(t *testing.T) {
+	ctx := context.Background()
+	a, ws := open(t)
+	write(t, ws, "f", "1")
+	if _, err := a.Save(ctx, "first"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(ctx, a.dir, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.lock(ctx); err != nil { // a is in the middle of a snapshot
+		t.Fatal(err)
+	}
+	index := filepath.Join(a.dir, "index.lock")
+	write(t, a.dir, "index.lock", "") // as git holds it meanwhile
+	short, cancel := context.WithTimeout(ctx, 5*lockPoll)
+	defer cancel()
+	if _, err := b.Save(short, "second"); err == nil || !strings.Contains(err.Error(), "another tick") {
+		t.Fatalf("Save while another store runs one: %v; want it to wait, then fail naming the other tick", err)
+	}
+	if _, err := os.Stat(index); err != nil {
+		t.Fatalf("the other store removed a live index.lock: %v", err)
+	}
+	a.unlock() // killed midway: its index.lock stays behind
+	if _, err := b.Save(ctx, "second"); err != nil {
+		t.Fatalf("Save after the other store finished, with its stale index.lock: %v", err)
+	}
+	done := make(chan error, 1)
+	if err := a.lock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	go func() { _, err := b.Save(ctx, "third"); done <- err }()
+	a.unlock()
+	if err := <-done; err != nil {
+		t.Fatalf("Save waiting for the other store: %v", err)
+	}
+}
+
 // BenchmarkSave10k measures checkpoints of a workspace of 10,000 small
 // files: the first one hashes everything, later ones only stat.
 func BenchmarkSave10k(b *testing.B) {

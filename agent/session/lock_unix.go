@@ -3,7 +3,6 @@
 package session
 
 import (
-	"errors"
 	"os"
 	"syscall"
 )
@@ -17,29 +16,4 @@ func openFile(path string, flag int, perm ...os.FileMode) (*os.File, error) {
 		mode = perm[0]
 	}
 	return os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, mode)
-}
-
-// tryLock takes an exclusive flock on f without waiting; ok is false when
-// another open file holds it. The kernel drops the lock when the file is
-// closed or its process dies, so a killed tick leaves no stale lock.
-func tryLock(f *os.File) (ok bool, err error) {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return false, err
-	}
-	var lerr error
-	if err := rc.Control(func(fd uintptr) {
-		for {
-			lerr = syscall.Flock(int(fd), syscall.LOCK_EX|syscall.LOCK_NB)
-			if !errors.Is(lerr, syscall.EINTR) {
-				return
-			}
-		}
-	}); err != nil {
-		return false, err
-	}
-	if errors.Is(lerr, syscall.EWOULDBLOCK) {
-		return false, nil
-	}
-	return lerr == nil, lerr
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/tick-agent/tick/agent/internal/flock"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
@@ -353,7 +354,7 @@ var ErrLocked = errors.New("the session is open in another tick")
 // error message; it returns that file's path. It fails with a
 // *LockedError when another open file holds the lock.
 func lock(f *os.File, path string) (pidFile string, err error) {
-	ok, err := tryLock(f)
+	ok, err := flock.Try(f)
 	if err != nil {
 		return "", fmt.Errorf("lock session %s: %w", path, err)
 	}

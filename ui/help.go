@@ -1,0 +1,218 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// HelpKeyMap holds the keys of the help overlay (? on an empty input,
+// ctrl+g, /help). The overlay scrolls when it is taller than the screen;
+// Close, and any key that does not scroll, closes it.
+type HelpKeyMap struct {
+	Up, Down         key.Binding // one line
+	PageUp, PageDown key.Binding // one page
+	Top, Bottom      key.Binding
+	Close            key.Binding
+}
+
+// DefaultHelpKeyMap returns the help overlay's keys.
+func DefaultHelpKeyMap() HelpKeyMap {
+	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
+	return HelpKeyMap{
+		Up:       b(k("up", "k"), h("↑", "scroll up")),
+		Down:     b(k("down", "j"), h("↓", "scroll down")),
+		PageUp:   b(k("pgup", "ctrl+u"), h("pgup", "page up")),
+		PageDown: b(k("pgdown", "ctrl+d", "space"), h("pgdn", "page down")),
+		Top:      b(k("home"), h("home", "top")),
+		Bottom:   b(k("end"), h("end", "bottom")),
+		Close:    b(k("esc"), h("esc", "close")),
+	}
+}
+
+// helpScreen is the help overlay: every key and every slash command, in a
+// box centred over the area above the input. Only its body scrolls: the
+// title and the footer, which says how to close it and, when it scrolls,
+// where the view is, stay on screen.
+type helpScreen struct {
+	keys  HelpKeyMap
+	off   int // the first body line shown
+	room  int // body lines the last view had room for
+	total int // body lines of the last view
+}
+
+func newHelpScreen(keys HelpKeyMap) *helpScreen { return &helpScreen{keys: keys} }
+
+// update handles a key. It reports whether the overlay closes: every key
+// but the scroll keys closes it.
+func (h *helpScreen) update(k tea.KeyPressMsg) (closed bool) {
+	page := max(h.room-1, 1)
+	switch {
+	case key.Matches(k, h.keys.Close):
+		return true
+	case key.Matches(k, h.keys.Up):
+		h.scroll(-1)
+	case key.Matches(k, h.keys.Down):
+		h.scroll(1)
+	case key.Matches(k, h.keys.PageUp):
+		h.scroll(-page)
+	case key.Matches(k, h.keys.PageDown):
+		h.scroll(page)
+	case key.Matches(k, h.keys.Top):
+		h.off = 0
+	case key.Matches(k, h.keys.Bottom):
+		h.off = helpEnd // the view stops it at the last page
+	default:
+		return true
+	}
+	return false
+}
+
+// helpEnd is an offset past any body's end.
+const helpEnd = 1 << 30
+
+// scroll moves the body by n lines, within what the last view showed
+// (before the first view, the view stops it).
+func (h *helpScreen) scroll(n int) {
+	h.off = max(h.off+n, 0)
+	if h.total > 0 {
+		h.off = min(h.off, max(h.total-h.room, 0))
+	}
+}
+
+// scrolls reports whether the last view was too short for the body.
+func (h *helpScreen) scrolls() bool { return h.total > h.room }
+
+// view renders the overlay centred in a w×ht area. settings, when not
+// empty, names the config file at the end of the body.
+func (h *helpScreen) view(st *Styles, keys KeyMap, commands []cmdMatch, settings string, w, ht int) string {
+	iw := max(min(w-4, dialogMaxWidth), 1) // border and padding take 4 columns
+	// The footer's lines are counted with the widest position text, so
+	// that scrolling never changes the room.
+	probe := h.foot(st, iw, true, 0, 0, 999)
+	room := ht - 2 - 1 - len(probe) // borders, title
+	gaps := room >= 8               // blank lines after the title and before the footer
+	if gaps {
+		room -= 2
+	}
+	body := helpBody(st, keys, commands, settings, iw, max(room, 0))
+	h.room, h.total = max(room, 0), len(body)
+	h.off = max(min(h.off, h.total-h.room), 0)
+	end := min(h.off+h.room, len(body))
+	shown := body[h.off:end]
+	foot := h.foot(st, iw, h.scrolls(), h.off+1, end, len(body))
+	widest := foot
+	if h.scrolls() {
+		widest = h.foot(st, iw, true, 0, 0, len(body))
+	}
+
+	cw := ansi.StringWidth("Keys") // the box fits its content, the same width at every offset
+	for _, part := range [][]string{body, widest} {
+		for _, l := range part {
+			cw = max(cw, min(ansi.StringWidth(l), iw))
+		}
+	}
+	lines := []string{st.DialogTitle.Render("Keys")}
+	if gaps {
+		lines = append(lines, "")
+	}
+	lines = append(lines, shown...)
+	if gaps {
+		lines = append(lines, "")
+	}
+	lines = append(lines, foot...)
+	for i, l := range lines {
+		l = ansi.Truncate(l, cw, st.Glyphs.Ellipsis)
+		lines[i] = l + strings.Repeat(" ", max(cw-ansi.StringWidth(l), 0))
+	}
+	box := st.DialogBox.Render(strings.Join(lines, "\n"))
+	return lipgloss.Place(w, ht, lipgloss.Center, lipgloss.Center, box)
+}
+
+// foot returns the footer's lines. While the body scrolls it says where
+// the view is (lines from–to of total, with an arrow towards the rest),
+// the scroll keys and the close key; otherwise that any key closes. With
+// from 0 it is the widest footer for a body of total lines, for measuring.
+func (h *helpScreen) foot(st *Styles, iw int, scrolls bool, from, to, total int) []string {
+	if !scrolls {
+		return []string{st.DialogDesc.Render(ansi.Truncate("any key closes this help", iw, st.Glyphs.Ellipsis))}
+	}
+	n := itoa(total)
+	arrow, pos := "↑↓", "more · lines "+n+"–"+n+" of "+n
+	if from > 0 {
+		switch {
+		case from == 1:
+			arrow = h.keys.Down.Help().Key
+		case to >= total:
+			arrow = h.keys.Up.Help().Key
+		}
+		pos = "more · lines " + itoa(from) + "–" + itoa(to) + " of " + itoa(total)
+	}
+	k := h.keys
+	return footLines(st, [][2]string{
+		{arrow, pos},
+		{k.Up.Help().Key + "/" + k.Down.Help().Key + " " + k.PageUp.Help().Key + "/" + k.PageDown.Help().Key, "scroll"},
+		{k.Close.Help().Key, k.Close.Help().Desc},
+	}, iw)
+}
+
+// helpBody lays out the keys and the commands in iw cells: the groups of
+// keys in as many columns as fit (every group uses the same width for its
+// key column, so the descriptions of a column start at one place), then
+// the commands with their descriptions. When those do not fit in room
+// lines but the commands listed by name do (the / popup describes them),
+// they are listed by name; when neither fits, the body scrolls and keeps
+// the descriptions. settings, when not empty, ends the body.
+func helpBody(st *Styles, keys KeyMap, commands []cmdMatch, settings string, iw, room int) []string {
+	secs := keys.helpSections()
+	var tail []string
+	if settings != "" {
+		tail = append(tail, "")
+		for _, l := range wrapHard("settings: "+settings+" (tick config lists them)", iw) {
+			tail = append(tail, st.DialogDesc.Render(l))
+		}
+	}
+	if len(commands) == 0 {
+		return append(helpColumns(st, secs, iw), tail...)
+	}
+	cs := helpSection{title: "Commands"}
+	names := make([]string, 0, len(commands))
+	for _, c := range commands {
+		d := ansi.Truncate(c.desc, helpCommandDesc, st.Glyphs.Ellipsis)
+		cs.keys = append(cs.keys, key.NewBinding(key.WithKeys("/"+c.name), key.WithHelp("/"+c.name, d)))
+		names = append(names, "/"+c.name)
+	}
+	full := append(helpColumns(st, append(secs, cs), iw), tail...)
+	if len(full) <= room {
+		return full
+	}
+	short := append(helpColumns(st, secs, iw), "", st.HelpGroup.Render("Commands"))
+	short = append(append(short, wrapText(strings.Join(names, "  "), iw)...), tail...)
+	if len(short) <= room {
+		return short
+	}
+	return full
+}
+
+// openHelp shows the help overlay from its top.
+func (m *Model) openHelp() { m.helpBox = newHelpScreen(m.keys.HelpScreen) }
+
+// helpKey passes a key to the open help overlay and closes it when the
+// key asks to.
+func (m *Model) helpKey(k tea.KeyPressMsg) {
+	if m.helpBox.update(k) {
+		m.helpBox = nil
+	}
+}
+
+// helpWheel scrolls the open help overlay with the mouse wheel.
+func (m *Model) helpWheel(up bool) {
+	if up {
+		m.helpBox.scroll(-scrollStep)
+	} else {
+		m.helpBox.scroll(scrollStep)
+	}
+}

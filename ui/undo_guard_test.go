@@ -1,0 +1,96 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/checkpoint"
+)
+
+// undoAgent is a scriptAgent with undo points: it records the undos asked.
+type undoAgent struct {
+	*scriptAgent
+	undone []string
+}
+
+func (u *undoAgent) PreviewUndo(ctx context.Context, item string) (agent.UndoPreview, error) {
+	return agent.UndoPreview{Item: "1", Text: "Write the file", Undone: []string{"1"},
+		Changes: []checkpoint.Change{{Kind: checkpoint.Changed, Path: "main.go"}}}, nil
+}
+
+func (u *undoAgent) Undo(ctx context.Context, item string) (agent.UndoPreview, agent.TodoUpdate, error) {
+	u.undone = append(u.undone, item)
+	pre, _ := u.PreviewUndo(ctx, item)
+	return pre, agent.TodoUpdate{}, nil
+}
+
+// openUndo shows the undo confirmation on a model with a hand-moved clock.
+func openUndo(t *testing.T) (*Model, *undoAgent, *fakeClock) {
+	t.Helper()
+	ua := &undoAgent{scriptAgent: &scriptAgent{}}
+	mv := New(Config{Agent: ua, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test"})
+	m := &mv
+	c := &fakeClock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	m.clock = c.now
+	update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	cmd := m.undoCommand("")
+	if cmd == nil {
+		t.Fatal("/undo asked for no preview")
+	}
+	update(m, cmd())
+	if m.plan.undo == nil {
+		t.Fatal("the undo confirmation did not open")
+	}
+	return m, ua, c
+}
+
+// TestUndoConfirmIgnoresTyping: the confirmation takes its keys only after
+// a pause. "Yes now", typed as it opens, restores nothing and cancels
+// nothing: it goes to the input, and the confirmation says so. A Y after
+// a pause restores; esc cancels at once.
+func TestUndoConfirmIgnoresTyping(t *testing.T) {
+	m, ua, c := openUndo(t)
+	if !strings.Contains(screen(m), "waiting for a deliberate answer") {
+		t.Errorf("the confirmation does not say it waits for a deliberate answer:\n%s", screen(m))
+	}
+	var cmds []tea.Cmd
+	for _, r := range "Yes now" {
+		c.advance(80 * time.Millisecond)
+		cmds = append(cmds, update(m, tea.KeyPressMsg{Code: r, Text: string(r)}))
+	}
+	for _, cmd := range cmds {
+		if cmd != nil {
+			update(m, cmd())
+		}
+	}
+	if len(ua.undone) != 0 || m.plan.undo == nil {
+		t.Fatalf("typing \"Yes now\" answered the confirmation: undone %v, open %v", ua.undone, m.plan.undo != nil)
+	}
+	if got := m.input.ta.Value(); got != "Yes now" {
+		t.Errorf("the input holds %q, want the typed text", got)
+	}
+	if !strings.Contains(screen(m), "your typing went to the input") {
+		t.Errorf("the confirmation does not say where the typing went:\n%s", screen(m))
+	}
+
+	c.advance(time.Second)
+	cmd := update(m, tea.KeyPressMsg{Code: 'Y', Text: "Y"})
+	if cmd == nil {
+		t.Fatal("a deliberate Y did nothing")
+	}
+	update(m, cmd())
+	if len(ua.undone) != 1 || m.plan.undo != nil {
+		t.Fatalf("a deliberate Y: undone %v, still open %v", ua.undone, m.plan.undo != nil)
+	}
+
+	m, ua, _ = openUndo(t)
+	update(m, tea.KeyPressMsg{Code: tea.KeyEscape})
+	if m.plan.undo != nil || len(ua.undone) != 0 {
+		t.Errorf("esc at once: open %v, undone %v; want it cancelled", m.plan.undo != nil, ua.undone)
+	}
+}
