@@ -74,6 +74,11 @@ type config struct {
 
 	// The full-screen app.
 	colorFGBG string // COLORFGBG, a fallback for the background colour
+	// drawn is closed once the app's first frame is on screen (at once
+	// when headless): background work that start-up does not need (the
+	// sandbox probe, the first undo snapshot) waits for it, so that it
+	// does not compete with the first frame for the CPU.
+	drawn chan struct{}
 
 	// Sessions.
 	cont      bool   // -c/--continue: reopen the workspace's latest session

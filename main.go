@@ -80,6 +80,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 	if err := cfg.checkModelConfig(); err != nil {
 		return fail(stderr, err)
 	}
+	cfg.drawn = make(chan struct{})
+	if cfg.headless {
+		close(cfg.drawn)
+	}
 	client, err := provider.New(provider.Config{APIKey: cfg.apiKey, BaseURL: cfg.baseURL, Model: cfg.model, IdleTimeout: cfg.idleTimeout})
 	if err != nil {
 		return fail(stderr, &usageError{msg: err.Error()})

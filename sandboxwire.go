@@ -23,8 +23,15 @@ func newSandbox(cfg config) (*sandbox.Runner, func(), error) {
 	if err != nil {
 		exe = ""
 	}
-	// The probe runs tick once; in the background it costs start-up nothing.
-	return sandbox.StartRunner(p, func() sandbox.Support { return sandbox.Probe(exe, p) }), cleanup, nil
+	// The probe runs tick once, in the background once the first frame is
+	// drawn: it costs start-up nothing.
+	drawn := cfg.drawn
+	return sandbox.StartRunner(p, func() sandbox.Support {
+		if drawn != nil {
+			<-drawn
+		}
+		return sandbox.Probe(exe, p)
+	}), cleanup, nil
 }
 
 // sandboxPolicy is cfg's sandbox policy with tmp as the private temporary

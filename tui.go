@@ -50,6 +50,12 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	defer stop()
 	terminated, stopTerm := watchTerm()
 	defer stopTerm()
+	drawn := sync.OnceFunc(func() {
+		if cfg.drawn != nil {
+			close(cfg.drawn)
+		}
+	})
+	defer drawn() // whatever happened to the first frame
 	ts := newTUISession(cfg, client, ag, rec)
 	defer ts.Close()
 	uc := ui.Config{
@@ -61,6 +67,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		SandboxReady:  sandboxReady(cfg),
 		Dark:          guessDark(cfg.colorFGBG),
 		AskBackground: true,
+		FirstFrame:    drawn,
 		Profile:       stdoutProfile(out),
 		Version:       version,
 		Commands:      ts.commands(),

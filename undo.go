@@ -13,7 +13,8 @@ import (
 
 // openUndo opens the workspace's undo points (a shadow git repository in
 // $XDG_STATE_HOME/tick/checkpoints/, one per workspace) into cfg.undo and
-// starts a first snapshot in the background, so that the one before the
+// starts a first snapshot in the background once the first frame is drawn
+// (cfg.drawn), so that the one before the
 // first item is incremental and does not stall the turn. Without git, or
 // without a state directory, undo is off and cfg.notices says why. The
 // returned func stops the background snapshot without waiting for it.
@@ -38,6 +39,16 @@ func openUndo(cfg *config, env func(string) string) (stop func()) {
 		return func() {}
 	}
 	cfg.undo = store
-	go func() { _, _ = store.Save(ctx, "session start") }()
+	drawn := cfg.drawn
+	go func() {
+		if drawn != nil {
+			select {
+			case <-drawn: // after the first frame
+			case <-ctx.Done():
+				return
+			}
+		}
+		_, _ = store.Save(ctx, "session start")
+	}()
 	return cancel // kills a snapshot still running; its index.lock is cleared by the next operation
 }

@@ -2,9 +2,12 @@ package ui
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -105,5 +108,27 @@ func TestUnpaintFirstUndoesModes(t *testing.T) {
 		if reset := strings.TrimSuffix(set, "h") + "l"; !strings.Contains(unpaintFirst, reset) {
 			t.Errorf("unpaintFirst does not reset %q", set)
 		}
+	}
+}
+
+// TestRunCallsFirstFrameOnce checks Config.FirstFrame: Run calls it once
+// as it starts (here without a Screen), before the program ends, and the
+// program then runs until its context is cancelled.
+func TestRunCallsFirstFrameOnce(t *testing.T) {
+	calls := make(chan struct{}, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	in, inW := io.Pipe()
+	defer inW.Close()
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, Config{Agent: &scriptAgent{}, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test",
+			FirstFrame: func() { calls <- struct{}{} }},
+			tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithWindowSize(80, 24))
+	}()
+	<-calls // Run called it while the program runs
+	cancel()
+	<-done
+	if n := len(calls); n != 0 {
+		t.Errorf("FirstFrame was called %d more times", n)
 	}
 }

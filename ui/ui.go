@@ -105,6 +105,11 @@ type Config struct {
 	// Bubble Tea too, which would otherwise detect it again; inside tmux
 	// each detection runs `tmux info`.
 	Profile colorprofile.Profile
+	// FirstFrame, when set, is called once the first frame is on the
+	// Screen (or, without one, as the program starts): the caller starts
+	// then what start-up does not need, so that it does not compete with
+	// the first frame for the CPU.
+	FirstFrame func()
 	// HistoryFile keeps the prompts sent in this workspace across
 	// restarts (see package prompthist); empty keeps them only while the
 	// app runs. It is read and written off the update loop.
@@ -235,6 +240,9 @@ func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	m := New(cfg)
 	m.ctx = ctx
 	after, prof := m.paintScreen()
+	if cfg.FirstFrame != nil {
+		cfg.FirstFrame()
+	}
 	own := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(frameRate)}
 	if prof != colorprofile.Unknown {
 		own = append(own, tea.WithColorProfile(prof))

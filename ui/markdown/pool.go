@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 
 	"charm.land/glamour/v2"
-	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/alecthomas/chroma/lexers"
 )
 
 // DefaultPoolSize is how many glamour renderers (one per style and width) a
@@ -109,12 +109,8 @@ func (p *Pool) render(style Style, width int, md string) (out string, err error)
 func (p *Pool) knownLang(lang string) bool {
 	p.langsOnce.Do(func() {
 		p.langs = make(map[string]bool, 1024)
-		for _, l := range lexers.GlobalLexerRegistry.Lexers {
-			cfg := l.Config()
-			p.langs[strings.ToLower(cfg.Name)] = true
-			for _, a := range cfg.Aliases {
-				p.langs[strings.ToLower(a)] = true
-			}
+		for _, name := range lexers.Names(true) {
+			p.langs[strings.ToLower(name)] = true
 		}
 	})
 	return p.langs[strings.ToLower(lang)]
