@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 	"os"
@@ -180,6 +181,8 @@ base_url = "http://127.0.0.1:11434/v1"
 			"model = \"m\\\"\\n[x]\"\nprovider = \"p\"\n\n[providers.p]\nbase_url = \"http://x\\\"\\n[evil]\\nk = 1\"\napi_key = \"k\\\\\\\"\\u001B\\u007F\\t\"\n"},
 		{"an inline providers table leaves the model edit in place", "# mine\nproviders = { ollama = { base_url = \"http://x\" } }\nmodel = \"a\" # here\n", just,
 			"# mine\nproviders = { ollama = { base_url = \"http://x\" } }\nmodel = \"llama3.2\" # here\n"},
+		{"a multi-line string holding key-like lines is not taken for keys", "notes = \"\"\"\nmodel = \"x\"\n[providers.ollama]\n\"\"\"\n", local,
+			"notes = \"\"\"\nmodel = \"x\"\n[providers.ollama]\n\"\"\"\nprovider = \"ollama\"\nmodel = \"qwen3:8b\"\n\n[providers.ollama]\nbase_url = \"http://127.0.0.1:11434/v1\"\n"},
 		{"an empty provider table is added as before", "model = \"a\"\n", Choice{Provider: "ollama"},
 			"model = \"a\"\nprovider = \"ollama\"\n\n[providers.ollama]\n"},
 	} {
@@ -196,6 +199,35 @@ base_url = "http://127.0.0.1:11434/v1"
 				t.Errorf("Save(%+v) rewrote %v, file:\n%s\nwant:\n%s", tc.ch, rewritten, got, tc.want)
 			}
 			checkDoc(t, tc.old, readAll(t, path), tc.ch)
+			if k := tc.ch.APIKey; k != "" && strings.Count(readAll(t, path), quote(k)[1:len(quote(k))-1]) != 1 {
+				t.Errorf("the key shows other than once, as its value:\n%s", readAll(t, path))
+			}
+		})
+	}
+}
+
+// TestSaveSafetyNet: when the edited text does not decode to the intended
+// document, Save rewrites the file instead and says so.
+func TestSaveSafetyNet(t *testing.T) {
+	for name, faulty := range map[string]func([]byte, Choice) ([]byte, error){
+		"drops a setting": func(src []byte, ch Choice) ([]byte, error) {
+			out, err := editText(src, ch)
+			return bytes.Replace(out, []byte("sandbox"), []byte("# sandbox"), 1), err
+		},
+		"breaks the file": func(src []byte, ch Choice) ([]byte, error) {
+			out, err := editText(src, ch)
+			return append(out, "[["...), err
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config.toml")
+			const old = "# mine\nsandbox = \"read-only\"\n"
+			writeFile(t, path, old, 0o600)
+			rewritten, err := save(path, hosted, faulty)
+			if err != nil || !rewritten {
+				t.Fatalf("save with a faulty editor: rewritten %v, %v", rewritten, err)
+			}
+			checkDoc(t, old, readAll(t, path), hosted)
 		})
 	}
 }

@@ -45,6 +45,12 @@ const RewrittenNotice = "the file was rewritten and its comments were not kept"
 // The file is written atomically with mode 0600, its directory created
 // with mode 0700.
 func Save(path string, ch Choice) (rewritten bool, err error) {
+	return save(path, ch, editText)
+}
+
+// save is Save with the in-place editor given (tests give a faulty one to
+// see the safety net catch it).
+func save(path string, ch Choice, edit func([]byte, Choice) ([]byte, error)) (rewritten bool, err error) {
 	if path == "" {
 		return false, errors.New("save the config: no config file path (set XDG_CONFIG_HOME or HOME)")
 	}
@@ -66,7 +72,7 @@ func Save(path string, ch Choice) (rewritten bool, err error) {
 	if len(bytes.TrimSpace(old)) == 0 {
 		src = []byte(header)
 	}
-	body, err := editText(src, ch)
+	body, err := edit(src, ch)
 	if err != nil || !decodesTo(body, want) {
 		if body, err = reencode(old, want); err != nil {
 			return false, err
