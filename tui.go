@@ -93,7 +93,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		uc.Custom, uc.MCP = x.uiCustom(), x.uiMCP()
 	}
 	if ld != nil {
-		uc.History, uc.Todos = agent.Replay(ld.History, ld.CompactedAt...), ld.Todos
+		uc.History, uc.Todos = app.History(ag, ld), ld.Todos
 		uc.Notices = append(uc.Notices, app.Notices(ld)...)
 	}
 	if rec == nil && !cfg.noSession {

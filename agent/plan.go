@@ -12,7 +12,8 @@ import (
 // planState is what the agent keeps of the plan besides the list itself:
 // its revision, the user's authoritative edits, edits not yet told to the
 // model, the last proposal of plan mode and the gate the loop waits on.
-// It is guarded by Agent.mu.
+// It is guarded by Agent.mu. What of it a session keeps, and why, is in
+// planresume.go.
 type planState struct {
 	rev         int               // bumped on every change of the list
 	added       map[string]bool   // items the user added

@@ -192,3 +192,17 @@ func (a *Agent) RestoreMode(mode, beforePlan string) error {
 	}
 	return nil
 }
+
+// Pending returns what a resumed session still waits on, as the events a
+// live turn produced for it, for a front-end to show after the replay of
+// the history: the plan proposed in plan mode awaiting the user's approval
+// (a PlanProposed without change marks), when the agent is in plan mode
+// and RestorePlan gave one back. It is empty otherwise.
+func (a *Agent) Pending() []Event {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.mode != ModePlan || a.plan.proposal == nil || a.todos.Empty() {
+		return nil
+	}
+	return []Event{PlanProposed{List: a.todos.Clone(), Rev: a.plan.rev}}
+}

@@ -158,6 +158,7 @@ func (m *Model) reset(msg ResetMsg) {
 	if msg.Model != "" {
 		m.cfg.Model = msg.Model
 	}
+	m.planTurnStart() // the previous conversation's proposal and gate
 	m.chat.clear()
 	m.tokens, m.estimated = 0, false
 	m.handed.clear()

@@ -227,6 +227,9 @@ func (m *Model) replay(evs []agent.Event, todos todo.List) {
 	}
 	todos = termsafe.Strings(todos)
 	m.panel.restore(todos)
+	if pr := m.plan.proposal; pr != nil { // a resumed plan awaiting approval
+		pr.show(m.panel, m.now)
+	}
 }
 
 // messages counts the user and assistant messages among replayed events.

@@ -34,3 +34,10 @@ func Restore(ag *agent.Agent, ld *session.Loaded, keepMode bool) error {
 	}
 	return nil
 }
+
+// History is what the app shows of a session restored into ag: the
+// replay of its history, then what it still waits on (agent.Pending: a
+// plan awaiting approval).
+func History(ag *agent.Agent, ld *session.Loaded) []agent.Event {
+	return append(agent.Replay(ld.History, ld.CompactedAt...), ag.Pending()...)
+}

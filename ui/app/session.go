@@ -209,7 +209,7 @@ func (s *Session) switchTo(id, verb string, open func(string) (*session.Store, *
 	s.model, s.window = model, window
 	s.mu.Unlock()
 	_ = old.Close()
-	return ui.ResetMsg{Agent: ag, Model: model, History: agent.Replay(ld.History, ld.CompactedAt...), Todos: ld.Todos, Notice: strings.Join(Notices(ld), "\n")}, nil
+	return ui.ResetMsg{Agent: ag, Model: model, History: History(ag, ld), Todos: ld.Todos, Notice: strings.Join(Notices(ld), "\n")}, nil
 }
 
 // PIDNote is " (pid N)", or "" for an unknown pid.
