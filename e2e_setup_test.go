@@ -224,3 +224,40 @@ func TestE2EModelPickerOtherProvider(t *testing.T) {
 		t.Errorf("the first server got %d requests, want 1", len(srv.Requests()))
 	}
 }
+
+// TestE2EFirstRunSetupRewrites: the setup screen saving into a file the
+// editor cannot change in place (an inline providers table, with a
+// comment) says in the chat that the file was rewritten and its comments
+// were not kept, and the settings still work.
+func TestE2EFirstRunSetupRewrites(t *testing.T) {
+	needTmux(t)
+	bin := sharedTick(t)
+	srv := providertest.New(t)
+	srv.SetModels("llama3.2:3b")
+	srv.Enqueue(providertest.Reply{Text: "Hello again."})
+	home, ws := t.TempDir(), t.TempDir()
+	path := filepath.Join(home, ".config", "tick", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("# spare servers\nproviders = { spare = { context_window = 8192 } }\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{
+		"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + home,
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"),
+		"TICK_LOCAL_SERVERS=ollama=" + srv.URL,
+	}
+	p := startTmux(t, env, bin, "-C", ws)
+	p.waitFor("Welcome to tick", "Ollama", "1 model")
+	p.send("Enter")
+	p.waitFor("llama3.2:3b")
+	p.send("Enter")
+	p.waitFor(placeholder, "set up: llama3.2:3b on Ollama", "file was rewritten and its comments were not kept")
+	p.prompt("hi")
+	p.waitFor("Hello again.")
+	data, err := os.ReadFile(path)
+	if err != nil || strings.Contains(string(data), "# spare servers") || !strings.Contains(string(data), "8192") {
+		t.Errorf("the rewritten file: %v\n%s", err, data)
+	}
+}

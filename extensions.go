@@ -98,7 +98,7 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 	}
 	if startServers && (len(servers) > 0 || len(x.pending.MCPServers) > 0) {
 		x.startTimeout = s.MCPStartTimeoutDuration()
-		x.mcp = mcp.Start(mcp.Options{Servers: servers, Environ: x.environ, Dir: cfg.workspace, Version: version, StartTimeout: x.startTimeout})
+		x.mcp = mcp.Start(mcp.Options{Servers: servers, Environ: x.environ, Dir: cfg.workspace, Version: version, StartTimeout: x.startTimeout, After: cfg.drawn})
 	}
 	r, err := hooks.New(hooks.Options{Hooks: hcfg, Dir: cfg.workspace, Environ: x.environ})
 	if err != nil {

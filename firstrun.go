@@ -56,6 +56,7 @@ func firstRun(cfg config, env func(string) string, stdin io.Reader, stdout, stde
 		return cfg, fail(stderr, cfg.checkModelConfig()), false
 	}
 	servers := localServers(env)
+	var note string // what else to say of the save; RunSetup returns after it
 	sc := ui.SetupConfig{
 		Dark:          guessDark(cfg.colorFGBG),
 		AskBackground: true,
@@ -70,7 +71,9 @@ func firstRun(cfg config, env func(string) string, stdin io.Reader, stdout, stde
 		},
 		ListModels: listModelsForUI,
 		Save: func(ch ui.SetupChoice) error {
-			return tickcfg.Save(path, tickcfg.Choice{Provider: ch.Provider, BaseURL: ch.BaseURL, APIKey: ch.APIKey, Model: ch.Model})
+			var err error
+			note, err = saveNote(tickcfg.Save(path, tickcfg.Choice{Provider: ch.Provider, BaseURL: ch.BaseURL, APIKey: ch.APIKey, Model: ch.Model}))
+			return err
 		},
 	}
 	for _, p := range tickcfg.HostedPresets() {
@@ -86,7 +89,11 @@ func firstRun(cfg config, env func(string) string, stdin io.Reader, stdout, stde
 	if err := cfg.loadSettings(cfg.flags, env); err != nil {
 		return cfg, fail(stderr, err), false
 	}
-	cfg.notices = append(cfg.notices, fmt.Sprintf("set up: %s on %s, saved in %s (tick config shows the settings)", ch.Model, ch.Title, path))
+	saved := fmt.Sprintf("set up: %s on %s, saved in %s (tick config shows the settings)", ch.Model, ch.Title, path)
+	if note != "" {
+		saved = fmt.Sprintf("set up: %s on %s, saved in %s; %s (tick config shows the settings)", ch.Model, ch.Title, path, note)
+	}
+	cfg.notices = append(cfg.notices, saved)
 	return cfg, exitOK, true
 }
 

@@ -43,15 +43,24 @@ func (ts *tuiSession) modelConfig() *ui.ModelConfig {
 	mc := &ui.ModelConfig{List: ts.listModels, Switch: ts.switchModel}
 	if path := cfg.settings.UserFile; path != "" {
 		mc.Path = path
-		mc.SaveDefault = func(label string) error {
+		mc.SaveDefault = func(label string) (string, error) {
 			ch := tickcfg.Choice{Model: label}
 			if ep, model, ok := ts.otherModel(label); ok {
 				ch = tickcfg.Choice{Provider: ep.Name, Model: model}
 			}
-			return tickcfg.Save(path, ch)
+			return saveNote(tickcfg.Save(path, ch))
 		}
 	}
 	return mc
+}
+
+// saveNote is what the user should know of a config.Save that returned
+// rewritten and err: that the file was rewritten, when it was.
+func saveNote(rewritten bool, err error) (string, error) {
+	if err != nil || !rewritten {
+		return "", err
+	}
+	return tickcfg.RewrittenNotice, nil
 }
 
 // otherSep separates another provider's name from its model in the

@@ -18,9 +18,12 @@ type ModelConfig struct {
 	// Switch makes name the model of the conversation from the next
 	// request (and saves it with the session).
 	Switch func(name string) error
-	// SaveDefault writes name as the default model into the config file;
-	// nil leaves the question out. Path names the file in the question.
-	SaveDefault func(name string) error
+	// SaveDefault writes name as the default model into the config file
+	// and returns what else the user should know of the save, shown
+	// after the confirmation ("" for nothing; e.g. that the file was
+	// rewritten); nil leaves the question out. Path names the file in the
+	// question.
+	SaveDefault func(name string) (note string, err error)
 	Path        string
 }
 
@@ -58,8 +61,8 @@ type (
 		err  error
 	}
 	modelSavedMsg struct {
-		name string
-		err  error
+		name, note string
+		err        error
 	}
 )
 
@@ -103,7 +106,11 @@ func (m *Model) handleModelMsg(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.err != nil {
 			m.chat.addNotice("could not save the default model: " + msg.err.Error())
 		} else {
-			m.chat.addNotice(msg.name + " is now the default model (" + m.cfg.Models.Path + ")")
+			note := msg.name + " is now the default model (" + m.cfg.Models.Path + ")"
+			if msg.note != "" {
+				note += "; " + msg.note
+			}
+			m.chat.addNotice(note)
 		}
 	default:
 		return nil, false
@@ -178,7 +185,10 @@ func (m *Model) answerDefault(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, p.keys.Yes):
 		name, save := p.asking, m.cfg.Models.SaveDefault
 		m.closeModels()
-		return func() tea.Msg { return modelSavedMsg{name, save(name)} }
+		return func() tea.Msg {
+			note, err := save(name)
+			return modelSavedMsg{name, note, err}
+		}
 	case key.Matches(k, p.keys.No):
 		m.closeModels()
 	}

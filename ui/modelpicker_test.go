@@ -25,7 +25,7 @@ func TestModelPicker(t *testing.T) {
 	m.cfg.Models = &ModelConfig{
 		List:        func() ([]string, error) { return []string{"alpha", "beta-coder", "gamma"}, nil },
 		Switch:      func(n string) error { switched = append(switched, n); return nil },
-		SaveDefault: func(n string) error { saved = append(saved, n); return nil },
+		SaveDefault: func(n string) (string, error) { saved = append(saved, n); return "the file was rewritten", nil },
 		Path:        "/cfg/config.toml",
 	}
 	m.cfg.Model = "alpha"
@@ -51,6 +51,10 @@ func TestModelPicker(t *testing.T) {
 	runCmd(m, press(m, "y"))
 	if len(saved) != 1 || saved[0] != "beta-coder" || m.modelPick != nil {
 		t.Errorf("saved %v, picker open %v", saved, m.modelPick != nil)
+	}
+	// The save's note (the file was rewritten) follows the confirmation.
+	if scr := screen(m); !strings.Contains(scr, "beta-coder is now the default model (/cfg/config.toml); the file was rewritten") {
+		t.Errorf("the save's note is not shown:\n%s", scr)
 	}
 }
 

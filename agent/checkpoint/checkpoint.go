@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -306,9 +307,12 @@ func (s *Store) changes(ctx context.Context, id string) ([]Change, error) {
 }
 
 // Restore brings the workspace back to the checkpoint id: files changed or
-// deleted since are written back, files created since are deleted. Files
-// the snapshot skipped or that .gitignore covers are left alone. It
-// returns what it changed.
+// deleted since are written back, files created since are deleted, and the
+// directories that deleting them leaves empty are removed too (an empty
+// directory is all git cannot tell apart: one that was there, empty, at
+// the checkpoint goes as well). Files the snapshot skipped or that
+// .gitignore covers are left alone, and so are the directories holding
+// them. It returns what it changed.
 func (s *Store) Restore(ctx context.Context, id string) ([]Change, error) {
 	if err := s.lock(ctx); err != nil {
 		return nil, err
@@ -319,11 +323,13 @@ func (s *Store) Restore(ctx context.Context, id string) ([]Change, error) {
 		return nil, err
 	}
 	var back bytes.Buffer
+	var created []string
 	for _, c := range cs {
 		if c.Kind == Created {
 			if err := os.Remove(filepath.Join(s.work, filepath.FromSlash(c.Path))); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return nil, fmt.Errorf("checkpoint: delete %s: %w", c.Path, err)
 			}
+			created = append(created, c.Path)
 			continue
 		}
 		back.WriteString(c.Path)
@@ -334,5 +340,32 @@ func (s *Store) Restore(ctx context.Context, id string) ([]Change, error) {
 			return nil, err
 		}
 	}
+	s.pruneDirs(created)
 	return cs, nil
+}
+
+// pruneDirs removes the directories of the workspace-relative files paths
+// that are empty, deepest first, never the workspace itself and never
+// through a symbolic link.
+func (s *Store) pruneDirs(paths []string) {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, p := range paths {
+		for d := path.Dir(p); d != "." && d != "/" && !seen[d]; d = path.Dir(d) {
+			seen[d] = true
+			dirs = append(dirs, d)
+		}
+	}
+	sort.Slice(dirs, func(i, j int) bool {
+		if di, dj := strings.Count(dirs[i], "/"), strings.Count(dirs[j], "/"); di != dj {
+			return di > dj
+		}
+		return dirs[i] < dirs[j]
+	})
+	for _, d := range dirs {
+		full := filepath.Join(s.work, filepath.FromSlash(d))
+		if fi, err := os.Lstat(full); err == nil && fi.IsDir() {
+			_ = os.Remove(full) // fails, and keeps it, unless it is empty
+		}
+	}
 }

@@ -209,3 +209,38 @@ func BenchmarkSave10k(b *testing.B) {
 		}
 	})
 }
+
+// TestRestoreRemovesEmptiedDirs checks that undoing the creation of files
+// in new directories removes those directories, and keeps a directory
+// that still holds something: a file of the checkpoint, or an ignored
+// file.
+func TestRestoreRemovesEmptiedDirs(t *testing.T) {
+	ctx := context.Background()
+	s, ws := open(t)
+	write(t, ws, "keep/old.txt", "old\n")
+	write(t, ws, ".gitignore", "*.log\n")
+	cp, err := s.Save(ctx, "before")
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, ws, "new/deep/er/file.go", "package er\n")
+	write(t, ws, "keep/added.txt", "added\n")
+	write(t, ws, "logs/run/new.txt", "new\n")
+	write(t, ws, "logs/run/out.log", "ignored, kept\n")
+	if _, err := s.Restore(ctx, cp.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, gone := range []string{"new", "keep/added.txt", "logs/run/new.txt"} {
+		if _, err := os.Lstat(filepath.Join(ws, gone)); !os.IsNotExist(err) {
+			t.Errorf("%s is still there after the undo (%v)", gone, err)
+		}
+	}
+	for _, kept := range []string{"keep/old.txt", "logs/run/out.log"} {
+		if _, err := os.Stat(filepath.Join(ws, kept)); err != nil {
+			t.Errorf("%s was removed: %v", kept, err)
+		}
+	}
+	if _, err := os.Stat(ws); err != nil {
+		t.Fatalf("the workspace is gone: %v", err)
+	}
+}

@@ -295,7 +295,7 @@ func TestUserPath(t *testing.T) {
 func TestSave(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cfg", "tick")
 	path := filepath.Join(dir, "config.toml")
-	if err := Save(path, Choice{Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1", APIKey: "sk-or-0123456789", Model: "a/b"}); err != nil {
+	if _, err := Save(path, Choice{Provider: "openrouter", BaseURL: "https://openrouter.ai/api/v1", APIKey: "sk-or-0123456789", Model: "a/b"}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := os.Stat(path)
@@ -307,7 +307,7 @@ func TestSave(t *testing.T) {
 	}
 	// A second save keeps the other settings and providers.
 	writeFile(t, path, "sandbox = \"read-only\"\n"+readAll(t, path), 0o600)
-	if err := Save(path, Choice{Provider: "ollama", BaseURL: "http://127.0.0.1:11434/v1", Model: "qwen"}); err != nil {
+	if _, err := Save(path, Choice{Provider: "ollama", BaseURL: "http://127.0.0.1:11434/v1", Model: "qwen"}); err != nil {
 		t.Fatal(err)
 	}
 	s, err := Load(Options{UserPath: path})

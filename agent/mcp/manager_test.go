@@ -260,3 +260,36 @@ func pidsWith(s string) []int {
 	}
 	return out
 }
+
+// TestAfterHoldsServersBack checks Options.After: a server is not started
+// while it is open (a server of a manager without it, started at the same
+// time, is up meanwhile), starts once it is closed, and a manager closed
+// before that starts nothing.
+func TestAfterHoldsServersBack(t *testing.T) {
+	id := time.Now().UnixNano()
+	held := fmt.Sprintf("tick-mcp-held-%d", id)
+	free := fmt.Sprintf("tick-mcp-free-%d", id)
+	never := fmt.Sprintf("tick-mcp-never-%d", id)
+	loop := func(name, marker string) Server {
+		return Server{Name: name, Command: "sh", Args: []string{"-c", "while :; do sleep 0.05; done", marker}}
+	}
+	after := make(chan struct{})
+	m := Start(Options{Servers: []Server{loop("held", held)}, StartTimeout: time.Minute, Environ: os.Environ(), Dir: t.TempDir(), After: after})
+	t.Cleanup(func() { m.Close() })
+	startManager(t, time.Minute, loop("free", free))
+	waitFor(t, "the server started at once", func() bool { return len(pidsWith(free)) > 0 })
+	if pids := pidsWith(held); len(pids) > 0 {
+		t.Fatalf("the held server runs before After was closed (pids %v)", pids)
+	}
+	if st := m.Status()[0].State; st != Starting {
+		t.Errorf("held server state %s, want starting", st)
+	}
+	close(after)
+	waitFor(t, "the held server once After was closed", func() bool { return len(pidsWith(held)) > 0 })
+
+	m2 := Start(Options{Servers: []Server{loop("never", never)}, StartTimeout: time.Minute, Environ: os.Environ(), Dir: t.TempDir(), After: make(chan struct{})})
+	m2.Close()
+	if pids := pidsWith(never); len(pids) > 0 {
+		t.Errorf("a manager closed before After started its server (pids %v)", pids)
+	}
+}

@@ -60,6 +60,10 @@ type Options struct {
 	Environ      []string      // environment of stdio servers (KEY=VALUE)
 	Dir          string        // default working directory of stdio servers
 	Version      string        // tick's version, sent to servers
+	// After, when not nil, holds the servers back until it is closed (tick
+	// closes it once its first frame is drawn: starting a process from a
+	// goroutine competes with the first frame). Nil starts them at once.
+	After <-chan struct{}
 }
 
 // State is where a server is in its life.
@@ -153,6 +157,13 @@ func (m *Manager) Add(servers ...Server) {
 		m.wg.Add(1)
 		go func() {
 			defer m.wg.Done()
+			if after := m.opts.After; after != nil {
+				select {
+				case <-after:
+				case <-m.ctx.Done():
+					return
+				}
+			}
 			s.run(m.ctx)
 		}()
 	}
