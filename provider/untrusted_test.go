@@ -295,32 +295,48 @@ func TestDuplicateToolCallIDs(t *testing.T) {
 	}
 }
 
+// TestToolArgumentsCapped: a call past MaxArgs comes back with "{}" and
+// ArgsCut (the bytes received and the limit), in every shape servers
+// stream calls in, and the call after it is whole.
 func TestToolArgumentsCapped(t *testing.T) {
 	big := `{"path":"x","content":"` + strings.Repeat("a", 8<<10) + `"}`
-	srv := providertest.New(t)
-	srv.Enqueue(providertest.Reply{ChunkSize: 512, ToolCalls: []providertest.Call{
-		{ID: "big", Name: "write_file", Args: big},
-		{ID: "small", Name: "read_file", Args: `{"path":"a"}`},
-	}})
-	c := newClient(t, srv.URL, func(cfg *provider.Config) { cfg.MaxArgs = 4 << 10 })
-	var rec recorder
-	resp, err := stream(t, c, &rec)
-	if err != nil {
-		t.Fatal(err)
+	shapes := []struct {
+		name  string
+		reply providertest.Reply
+	}{
+		{"streamed fragments", providertest.Reply{ChunkSize: 512}},
+		{"whole calls (Ollama)", providertest.Reply{WholeCalls: true}},
+		{"no index", providertest.Reply{ChunkSize: 512, NoIndex: true}},
 	}
-	calls := resp.Message.ToolCalls
-	if len(calls) != 2 {
-		t.Fatalf("calls %+v", calls)
-	}
-	want := provider.ArgsCut{Size: len(big), Limit: 4 << 10}
-	if calls[0].Arguments != "{}" || calls[0].ArgsCut == nil || *calls[0].ArgsCut != want {
-		t.Errorf("over-cap call = %.200q, cut %+v; want \"{}\" and cut %+v", calls[0].Arguments, calls[0].ArgsCut, want)
-	}
-	if calls[0].ID != "big" || calls[0].Name != "write_file" {
-		t.Errorf("over-cap call lost its id or name: %+v", calls[0])
-	}
-	if calls[1].Arguments != `{"path":"a"}` || calls[1].ArgsCut != nil {
-		t.Errorf("the next call was harmed: %+v", calls[1])
+	for _, sh := range shapes {
+		t.Run(sh.name, func(t *testing.T) {
+			srv := providertest.New(t)
+			reply := sh.reply
+			reply.ToolCalls = []providertest.Call{
+				{ID: "big", Name: "write_file", Args: big},
+				{ID: "small", Name: "read_file", Args: `{"path":"a"}`},
+			}
+			srv.Enqueue(reply)
+			c := newClient(t, srv.URL, func(cfg *provider.Config) { cfg.MaxArgs = 4 << 10 })
+			resp, err := stream(t, c, &recorder{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			calls := resp.Message.ToolCalls
+			if len(calls) != 2 {
+				t.Fatalf("calls %+v", calls)
+			}
+			want := provider.ArgsCut{Size: len(big), Limit: 4 << 10}
+			if calls[0].Arguments != "{}" || calls[0].ArgsCut == nil || *calls[0].ArgsCut != want {
+				t.Errorf("over-cap call = %.200q, cut %+v; want \"{}\" and cut %+v", calls[0].Arguments, calls[0].ArgsCut, want)
+			}
+			if calls[0].ID != "big" || calls[0].Name != "write_file" {
+				t.Errorf("over-cap call lost its id or name: %+v", calls[0])
+			}
+			if calls[1].Arguments != `{"path":"a"}` || calls[1].ArgsCut != nil {
+				t.Errorf("the next call was harmed: %+v", calls[1])
+			}
+		})
 	}
 }
 
