@@ -24,6 +24,16 @@ func toolStart(c provider.ToolCall) ToolStart {
 	return ev
 }
 
+// hasCutCall reports whether m has a call whose arguments were cut.
+func hasCutCall(m provider.Message) bool {
+	for _, c := range m.ToolCalls {
+		if c.ArgsCut != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // cutSummary is the one-line text a front-end shows for a cut call in
 // place of its key argument.
 func cutSummary(cut ArgsCut) string {

@@ -74,6 +74,16 @@ func TestArgsCutAnswered(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.dir, "big.txt")); !os.IsNotExist(err) {
 		t.Errorf("big.txt exists (err %v): a cut call ran", err)
 	}
+	// The 3 MiB the server counts as completion tokens are not in the
+	// history, so they do not make the next request look near the window.
+	for _, ev := range evs {
+		switch ev := ev.(type) {
+		case agent.Notice:
+			t.Errorf("notice %q", ev.Text)
+		case agent.Compacted:
+			t.Errorf("the conversation was compacted: %+v", ev)
+		}
+	}
 
 	reqs := h.srv.Requests()
 	if len(reqs) != 2 {
