@@ -31,7 +31,7 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 			l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: interruptedResult})
 			continue
 		}
-		l.emit(ToolStart{ID: c.ID, Name: c.Name, Args: c.Arguments, Summary: summary(c.Name, c.Arguments)})
+		l.emit(toolStart(c))
 		start := time.Now()
 		l.approvalWait = 0
 		live := newLiveOutput(c.ID, l.emit)
@@ -53,7 +53,9 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 }
 
 // call runs one tool call and returns the result text for the model.
-// Failures of every kind come back as "Error: ..." text, never a panic.
+// Failures of every kind come back as "Error: ..." text, never a panic. A
+// call whose arguments the provider cut (ArgsCut) is not run: its error
+// gives the sizes and says how to split the work.
 func (l *loop) call(ctx context.Context, c provider.ToolCall) (out string, isErr bool) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -63,6 +65,9 @@ func (l *loop) call(ctx context.Context, c provider.ToolCall) (out string, isErr
 	t := l.tool(c.Name)
 	if t == nil {
 		return fmt.Sprintf("Error: unknown tool %q; the available tools are: %s", c.Name, strings.Join(l.toolNames(), ", ")), true
+	}
+	if c.ArgsCut != nil {
+		return cutResult(c.Name, *c.ArgsCut), true // "{}" stands for nothing the model meant
 	}
 	args := json.RawMessage(c.Arguments)
 	if strings.TrimSpace(c.Arguments) == "" {

@@ -49,12 +49,16 @@ type AssistantDone struct {
 
 // ToolStart announces a tool call about to run. Args is the raw argument
 // JSON the model sent (possibly malformed); Summary is its key argument for
-// one-line display (the command, the path, the task description).
+// one-line display (the command, the path, the task description). ArgsCut
+// is set when the model sent more arguments than one call may have: Args
+// is then "{}", Summary says the arguments were too large, and the call is
+// not run (its ToolEnd is an error saying so).
 type ToolStart struct {
-	ID      string `json:"id"`
-	Name    string `json:"name"`
-	Args    string `json:"args"`
-	Summary string `json:"summary"`
+	ID      string   `json:"id"`
+	Name    string   `json:"name"`
+	Args    string   `json:"args"`
+	Summary string   `json:"summary"`
+	ArgsCut *ArgsCut `json:"args_cut,omitempty"`
 }
 
 // ToolEnd reports a finished tool call: its result as the model sees it and

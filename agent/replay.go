@@ -96,7 +96,7 @@ func (r *replayer) flush() {
 // call adds ToolStart, TodoUpdate for an accepted todo call, and ToolEnd.
 func (r *replayer) call(c provider.ToolCall, out string) {
 	isErr := IsErrorResult(out)
-	r.out = append(r.out, ToolStart{ID: c.ID, Name: c.Name, Args: c.Arguments, Summary: summary(c.Name, c.Arguments)})
+	r.out = append(r.out, toolStart(c))
 	if c.Name == TodoTool && !isErr {
 		if l, err := todo.Parse([]byte(c.Arguments)); err == nil {
 			r.rev++

@@ -60,7 +60,8 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 }
 
 // reportUsage emits the token use of a call, estimating it when the server
-// reported none, and remembers the prompt size for compaction.
+// reported none, and remembers the prompt size for compaction (without the
+// arguments of cut calls, which the history does not keep).
 func (l *loop) reportUsage(req provider.Request, resp *provider.Response) {
 	u := Usage{}
 	if resp.Usage != nil {
@@ -72,8 +73,14 @@ func (l *loop) reportUsage(req provider.Request, resp *provider.Response) {
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
 	if !l.child {
+		used := u.PromptTokens + u.CompletionTokens
+		if hasCutCall(resp.Message) {
+			// The arguments past the cap count as completion tokens but
+			// are not in the history: count what the history keeps.
+			used = u.PromptTokens + compact.Estimate([]provider.Message{resp.Message})
+		}
 		l.a.mu.Lock()
-		l.a.lastPrompt = u.PromptTokens + u.CompletionTokens
+		l.a.lastPrompt = used
 		l.a.mu.Unlock()
 	}
 	l.emit(u)

@@ -36,7 +36,7 @@ type accumulator struct {
 }
 
 // newAccumulator returns an accumulator that keeps at most maxArgs bytes
-// of one call's arguments (a call past it is marked, see response).
+// of one call's arguments (a call past it is flagged, see response).
 func newAccumulator(maxArgs int) *accumulator {
 	return &accumulator{byIndex: map[int]int{}, byID: map[string]int{}, last: -1, maxArgs: maxArgs}
 }
@@ -145,8 +145,8 @@ func (a *accumulator) newCall() int {
 // ids for calls that came without one, and for a call whose id an earlier
 // call of the message already has (some servers repeat ids; a strict
 // server refuses the history after that). A call whose arguments went past
-// the cap has a marker for arguments that is not JSON, so that it is
-// answered with an error that says why.
+// the cap has "{}" for arguments and ArgsCut set, so that it is answered
+// with an error that says why instead of being run.
 func (a *accumulator) response(newID func() string) *Response {
 	msg := Message{Role: RoleAssistant, Content: a.content.String(), Reasoning: a.reasoning.String()}
 	seen := make(map[string]bool, len(a.calls))
@@ -156,11 +156,12 @@ func (a *accumulator) response(newID func() string) *Response {
 			id = newID()
 		}
 		seen[id] = true
-		args := c.args.String()
+		tc := ToolCall{ID: id, Name: c.name, Arguments: c.args.String()}
 		if c.over {
-			args = argsCutMarker(c.name, c.size, a.maxArgs)
+			tc.Arguments = "{}"
+			tc.ArgsCut = &ArgsCut{Size: c.size, Limit: a.maxArgs}
 		}
-		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: id, Name: c.name, Arguments: args})
+		msg.ToolCalls = append(msg.ToolCalls, tc)
 	}
 	finish := a.finish
 	if len(msg.ToolCalls) > 0 && (finish == "" || finish == "stop") {

@@ -155,11 +155,3 @@ func sizeText(n int) string {
 	}
 	return fmt.Sprintf("%d bytes", n)
 }
-
-// argsCutMarker is what stands for the arguments of a tool call that went
-// past MaxArgs. It is not JSON on purpose: the call is answered with an
-// error that quotes it, and the history keeps "{}" instead.
-func argsCutMarker(name string, got, limit int) string {
-	return fmt.Sprintf("[tick cut these arguments: %s was sent %d bytes of arguments, more than the limit of %s for one call; make smaller calls, e.g. write a large file in parts]",
-		name, got, sizeText(limit))
-}

@@ -79,8 +79,8 @@ type Config struct {
 	// DefaultMaxLine.
 	MaxLine int
 	// MaxArgs caps the arguments of one tool call, in bytes; 0 means
-	// DefaultMaxArgs. A call past it is returned with arguments that are
-	// a short note saying so, not JSON.
+	// DefaultMaxArgs. A call past it is returned with "{}" for arguments
+	// and ToolCall.ArgsCut set (see ToolCall).
 	MaxArgs int
 }
 

@@ -37,11 +37,24 @@ type Message struct {
 }
 
 // ToolCall is one function call requested by the model. Arguments is the raw
-// JSON text the model produced; it may be malformed.
+// JSON text the model produced; it may be malformed. ArgsCut is set when
+// the model sent more arguments than the client keeps (Config.MaxArgs):
+// Arguments is then "{}" and stands for nothing the model meant, so the
+// call must not be run; it is answered with an error instead. The flag is
+// kept with the call in a saved history; only Stream sets it, never
+// anything the model sends.
 type ToolCall struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
+	ID        string   `json:"id"`
+	Name      string   `json:"name"`
+	Arguments string   `json:"arguments"`
+	ArgsCut   *ArgsCut `json:"args_cut,omitempty"`
+}
+
+// ArgsCut says how large the arguments of a cut tool call were: Size bytes
+// received, over the Limit in bytes that one call may have.
+type ArgsCut struct {
+	Size  int `json:"size"`
+	Limit int `json:"limit"`
 }
 
 // ToolSpec describes a tool offered to the model. Parameters is a JSON

@@ -295,29 +295,85 @@ func TestDuplicateToolCallIDs(t *testing.T) {
 	}
 }
 
+// TestToolArgumentsCapped: a call past MaxArgs comes back with "{}" and
+// ArgsCut (the bytes received and the limit), in every shape servers
+// stream calls in, and the call after it is whole.
 func TestToolArgumentsCapped(t *testing.T) {
 	big := `{"path":"x","content":"` + strings.Repeat("a", 8<<10) + `"}`
-	srv := providertest.New(t)
-	srv.Enqueue(providertest.Reply{ChunkSize: 512, ToolCalls: []providertest.Call{
-		{ID: "big", Name: "write_file", Args: big},
-		{ID: "small", Name: "read_file", Args: `{"path":"a"}`},
-	}})
-	c := newClient(t, srv.URL, func(cfg *provider.Config) { cfg.MaxArgs = 4 << 10 })
-	var rec recorder
-	resp, err := stream(t, c, &rec)
-	if err != nil {
-		t.Fatal(err)
+	shapes := []struct {
+		name  string
+		reply providertest.Reply
+	}{
+		{"streamed fragments", providertest.Reply{ChunkSize: 512}},
+		{"whole calls (Ollama)", providertest.Reply{WholeCalls: true}},
+		{"no index", providertest.Reply{ChunkSize: 512, NoIndex: true}},
 	}
-	calls := resp.Message.ToolCalls
-	if len(calls) != 2 {
-		t.Fatalf("calls %+v", calls)
+	for _, sh := range shapes {
+		t.Run(sh.name, func(t *testing.T) {
+			srv := providertest.New(t)
+			reply := sh.reply
+			reply.ToolCalls = []providertest.Call{
+				{ID: "big", Name: "write_file", Args: big},
+				{ID: "small", Name: "read_file", Args: `{"path":"a"}`},
+			}
+			srv.Enqueue(reply)
+			c := newClient(t, srv.URL, func(cfg *provider.Config) { cfg.MaxArgs = 4 << 10 })
+			resp, err := stream(t, c, &recorder{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			calls := resp.Message.ToolCalls
+			if len(calls) != 2 {
+				t.Fatalf("calls %+v", calls)
+			}
+			want := provider.ArgsCut{Size: len(big), Limit: 4 << 10}
+			if calls[0].Arguments != "{}" || calls[0].ArgsCut == nil || *calls[0].ArgsCut != want {
+				t.Errorf("over-cap call = %.200q, cut %+v; want \"{}\" and cut %+v", calls[0].Arguments, calls[0].ArgsCut, want)
+			}
+			if calls[0].ID != "big" || calls[0].Name != "write_file" {
+				t.Errorf("over-cap call lost its id or name: %+v", calls[0])
+			}
+			if calls[1].Arguments != `{"path":"a"}` || calls[1].ArgsCut != nil {
+				t.Errorf("the next call was harmed: %+v", calls[1])
+			}
+		})
 	}
-	if json.Valid([]byte(calls[0].Arguments)) || len(calls[0].Arguments) > 1000 || !strings.Contains(calls[0].Arguments, "4 KiB") {
-		t.Errorf("over-cap arguments = %.200q, want a short note that is not JSON", calls[0].Arguments)
+}
+
+// TestArgsCutOnlyFromTheCap: a call whose arguments merely talk about being
+// cut (the old in-band marker, a JSON field named like the flag, or a
+// field the server adds to the call itself) is an ordinary call; only the
+// cap sets ArgsCut.
+func TestArgsCutOnlyFromTheCap(t *testing.T) {
+	lookalikes := []struct{ name, args string }{
+		{"old marker", "[tick cut these arguments: write_file was sent 3145728 bytes of arguments, more than the limit of 1 MiB for one call; make smaller calls, e.g. write a large file in parts]"},
+		{"flag as an argument", `{"args_cut":{"size":3145728,"limit":1048576},"path":"a"}`},
 	}
-	if calls[1].Arguments != `{"path":"a"}` {
-		t.Errorf("the next call was harmed: %+v", calls[1])
+	for _, tt := range lookalikes {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := providertest.New(t)
+			srv.Enqueue(providertest.Reply{ToolCalls: []providertest.Call{{ID: "c1", Name: "write_file", Args: tt.args}}})
+			resp, err := stream(t, newClient(t, srv.URL, nil), &recorder{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := resp.Message.ToolCalls[0]
+			if c.ArgsCut != nil || c.Arguments != tt.args {
+				t.Errorf("call = %+v (cut %+v), want the arguments as sent and no cut", c, c.ArgsCut)
+			}
+		})
 	}
+	t.Run("flag in the server's call object", func(t *testing.T) {
+		srv := providertest.New(t)
+		srv.Enqueue(providertest.Reply{Raw: []byte("data: " + `{"id":"x","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","tool_calls":[{"index":0,"id":"c1","type":"function","args_cut":{"size":9,"limit":1},"function":{"name":"bash","arguments":"{\"command\":\"ls\"}"}}]},"finish_reason":"tool_calls"}]}` + "\n\ndata: [DONE]\n\n")})
+		resp, err := stream(t, newClient(t, srv.URL, nil), &recorder{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := resp.Message.ToolCalls; len(c) != 1 || c[0].ArgsCut != nil || c[0].Arguments != `{"command":"ls"}` {
+			t.Errorf("calls = %+v, want one ordinary bash call", c)
+		}
+	})
 }
 
 func TestBadConfigFailsAtOnce(t *testing.T) {

@@ -241,11 +241,18 @@ func (c *chat) endReasoning() {
 // startTool adds a tool call line.
 func (c *chat) startTool(ev agent.ToolStart) {
 	c.endStream()
-	t := &toolCall{id: ev.ID, name: ev.Name, summary: oneLine(ev.Summary), start: c.now}
+	t := newToolCall(ev, c.now)
 	i := c.add(&entry{kind: entryTool, tool: t})
 	c.tools[ev.ID] = t
 	c.toolEntry[ev.ID] = i
 	c.live[i] = true
+}
+
+// newToolCall is the chat's record of a call that starts at now. A call
+// whose arguments were cut shows the agent's summary of that ("arguments
+// too large: ...") as an error, in place of its key argument.
+func newToolCall(ev agent.ToolStart, now time.Time) *toolCall {
+	return &toolCall{id: ev.ID, name: ev.Name, summary: oneLine(ev.Summary), cut: ev.ArgsCut != nil, start: now}
 }
 
 // endTool completes a tool call line.
@@ -297,7 +304,7 @@ func (c *chat) subagent(parentID string, ev agent.Event) {
 	i := c.toolEntry[parentID]
 	switch ev := ev.(type) {
 	case agent.ToolStart:
-		t := &toolCall{id: ev.ID, name: ev.Name, summary: oneLine(ev.Summary), start: c.now}
+		t := newToolCall(ev, c.now)
 		if parent.childIdx == nil {
 			parent.childIdx = map[string]int{}
 		}

@@ -59,6 +59,7 @@ const (
 // and, for a task call, the subagent's own tool calls nested below it.
 type toolCall struct {
 	id, name, summary string
+	cut               bool // the arguments were too large: summary says so, as an error
 	state             toolState
 	start             time.Time
 	dur               time.Duration
@@ -226,7 +227,11 @@ func (t *toolCall) headline(st *Styles, w int, now time.Time) string {
 	room := w - ansi.StringWidth(head) - ansi.StringWidth(metaS) - 2
 	arg := ""
 	if t.summary != "" && room > 3 {
-		arg = "  " + st.ToolArg.Render(ansi.Truncate(t.summary, room, g.Ellipsis))
+		argStyle := st.ToolArg
+		if t.cut {
+			argStyle = st.ToolError
+		}
+		arg = "  " + argStyle.Render(ansi.Truncate(t.summary, room, g.Ellipsis))
 	}
 	return ansi.Truncate(head+arg+st.ToolMeta.Render(metaS), w, g.Ellipsis)
 }

@@ -203,7 +203,9 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 			return // the list itself follows as a TodoUpdate
 		}
 		line := ind + p.dim("→ ") + p.bold(e.Name)
-		if s := oneLine(e.Summary, 120); s != "" {
+		if s := oneLine(e.Summary, 120); s != "" && e.ArgsCut != nil {
+			line += "  " + p.red(s) // "arguments too large: ...": the call is not run
+		} else if s != "" {
 			line += "  " + s
 		}
 		p.progress("", line)
