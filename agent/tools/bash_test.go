@@ -198,10 +198,12 @@ func TestBashCancelKillsProcessGroup(t *testing.T) {
 	ws, _ := newTestWorkspace(t)
 	bash := NewBash(ws, Options{})
 	tests := []struct{ name, command string }{
-		{"grandchild in the group", `sleep 30 & echo $! > pid; echo started; wait`},
+		// "started" is printed before the pid file is written: the test
+		// cancels as soon as it reads the file, and the output must hold it.
+		{"grandchild in the group", `sleep 30 & p=$!; echo started; echo $p > pid; wait`},
 		// A process that left the group keeps the output pipe open; Run
 		// must still return.
-		{"escaped grandchild holds the pipe", `setsid sleep 300 & echo $! > pid; echo started; sleep 30`},
+		{"escaped grandchild holds the pipe", `setsid sleep 300 & p=$!; echo started; echo $p > pid; sleep 30`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
