@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider/providertest"
 )
 
@@ -68,4 +69,60 @@ func TestE2EPlanSurvivesContinue(t *testing.T) {
 		t.Errorf("the resumed turn was not a plan-mode turn")
 	}
 	checkValid(t, srv)
+}
+
+// TestHeadlessContinueOfPlanSession: -p cannot approve a plan or switch
+// modes, so `tick -c -p` of a session left in plan mode runs in the mode
+// its flags say (auto here; --plan keeps plan mode) and saves that mode.
+func TestHeadlessContinueOfPlanSession(t *testing.T) {
+	tests := []struct {
+		name     string
+		flags    []string
+		planMode bool
+		saved    string
+	}{
+		{"without --plan", nil, false, "auto"},
+		{"with --plan", []string{"--plan"}, true, "plan"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := providertest.New(t)
+			env, state := stateEnv(t)
+			ws := t.TempDir()
+			srv.Enqueue(
+				todoReply(todoCall("Greet", "1:pending:Read main.go", "2:pending:Write hello.txt")),
+				providertest.Reply{Text: "Plan: read, then write."},
+				providertest.Reply{Text: "Carrying on."},
+				providertest.Reply{Text: "Still carrying on."},
+			)
+			mustRun(t, env, "-p", "plan a greeting", "--plan", "--yolo", "--base-url", srv.URL, "-C", ws)
+			if ld := loadLatest(t, state, ws); ld.Mode != "plan" {
+				t.Fatalf("the plan-mode run saved mode %q, want plan", ld.Mode)
+			}
+			mustRun(t, env, append([]string{"-c", "-p", "carry on", "--yolo", "--completion-reminder=false", "--base-url", srv.URL, "-C", ws}, tc.flags...)...)
+			req := lastRequest(t, srv)
+			inPlan := strings.Contains(req.Messages[0].Content, "PLAN MODE IS ON")
+			if inPlan != tc.planMode || inPlan == strings.Contains(strings.Join(req.Tools, ","), "write_file") {
+				t.Errorf("plan mode %v (tools %v), want %v", inPlan, req.Tools, tc.planMode)
+			}
+			if ld := loadLatest(t, state, ws); ld.Mode != tc.saved || ld.BeforePlan != "auto" {
+				t.Errorf("saved mode %q before %q, want %q before auto", ld.Mode, ld.BeforePlan, tc.saved)
+			}
+			checkValid(t, srv)
+		})
+	}
+}
+
+// loadLatest loads ws's latest session under state.
+func loadLatest(t *testing.T, state, ws string) *session.Loaded {
+	t.Helper()
+	all := listSessions(t, state, ws)
+	if len(all) == 0 {
+		t.Fatal("no session saved")
+	}
+	ld, err := session.Load(all[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ld
 }

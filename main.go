@@ -126,7 +126,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 		return fail(stderr, err)
 	}
 	if ld != nil {
-		if err := app.Restore(ag, ld, cfg.plan); err != nil {
+		// -p cannot switch modes or approve a plan: its flags decide.
+		if err := app.Restore(ag, ld, cfg.plan || cfg.headless); err != nil {
 			return fail(stderr, fmt.Errorf("restore session %s: %w", ld.Info.ID, err))
 		}
 	}

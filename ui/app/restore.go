@@ -12,9 +12,11 @@ import (
 // not undo, the edits it has not been told of yet, a proposal awaiting
 // approval) and its mode. It is the one path for tick -c, --resume and the
 // /sessions picker (resume and fork). keepMode (the run was started with
-// --plan) keeps ag's mode: the session's is then only where approving the
-// plan returns to. Session files without plan or mode lines (older tick)
-// restore as before: no authority, ag's mode.
+// --plan, or is headless, where nothing can switch modes or approve a
+// plan) keeps ag's mode and saves it as the session's: the session's own
+// is then only where approving the plan returns to. Session files without
+// plan or mode lines (older tick) restore as before: no authority, ag's
+// mode.
 func Restore(ag *agent.Agent, ld *session.Loaded, keepMode bool) error {
 	if err := ag.Restore(ld.ModelHistory, ld.Todos); err != nil {
 		return err
@@ -31,6 +33,9 @@ func Restore(ag *agent.Agent, ld *session.Loaded, keepMode bool) error {
 	}
 	if err := ag.RestoreMode(mode, before); err != nil {
 		return fmt.Errorf("restore session %s: %w", ld.Info.ID, err)
+	}
+	if keepMode {
+		ag.SetMode(ag.Mode()) // saves the mode this run keeps, with the restored one to return to
 	}
 	return nil
 }

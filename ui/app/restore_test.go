@@ -73,6 +73,15 @@ func TestSwitchKeepsPlanAndMode(t *testing.T) {
 			if got := back.Mode(); got != tc.want {
 				t.Errorf("mode after switching: %v, want %v", got, tc.want)
 			}
+			_, rec2 := s.Current()
+			info, err := session.Find(f.dir, f.ws, rec2.ID())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ld, err := session.Load(info.Path)
+			if err != nil || ld.Mode != tc.want.String() || (tc.want == agent.ModePlan && ld.BeforePlan != tc.approveTo.String()) {
+				t.Errorf("saved mode after switching: %q before %q (%v), want %v before %v", ld.Mode, ld.BeforePlan, err, tc.want, tc.approveTo)
+			}
 			f.srv.Enqueue(providertest.Reply{ToolCalls: []providertest.Call{{Name: "todo", Args: `{"items":[{"id":"1","text":"ALPHA","status":"completed"}]}`}}}, providertest.Reply{Text: "Done."}, providertest.Reply{Text: "Done."})
 			var refused bool
 			for ev := range back.Run(context.Background(), "go on") {
