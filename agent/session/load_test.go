@@ -349,6 +349,8 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(header + `{"type":"compaction","summary":"s","kept":[{"role":"user","content":"s"}]}` + "\n" + `{"type":"todo","list":{"items":[{"id":"1","text":"t","status":"pending"}]}}`))
 	f.Add([]byte(header + "{\"type\":\"message\"\n\x00\x00"))
 	f.Add([]byte("\n\n" + header + `{"type":"message","message":null}` + "\n" + `{"type":1}` + "\n"))
+	f.Add([]byte(header + `{"type":"plan","plan":{"added":["1"],"text":{"1":"t"},"pending":["n"],"proposal":{"items":[{"id":"1","text":"t","status":"pending"}]}}}` + "\n" +
+		`{"type":"mode","mode":"plan","before":"ask"}` + "\n" + `{"type":"plan","plan":7}` + "\n" + `{"type":"mode","mode":"x"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(t.TempDir(), "s.jsonl")
 		if err := os.WriteFile(path, data, 0o600); err != nil {
@@ -360,6 +362,12 @@ func FuzzLoad(f *testing.F) {
 				t.Fatal("Load returned neither a session nor an error")
 			}
 			return
+		}
+		if err := ld.Plan.Validate(); err != nil {
+			t.Fatalf("loaded an invalid plan state: %v", err)
+		}
+		if ld.Mode != "" && !modeName(ld.Mode) {
+			t.Fatalf("loaded the unknown mode %q", ld.Mode)
 		}
 		for _, h := range [][]provider.Message{ld.History, ld.ModelHistory} {
 			if out, answered, dropped := repair(h); answered != 0 || dropped != 0 || len(out) != len(h) {

@@ -19,7 +19,8 @@ import (
 )
 
 // Store appends one session's lines to its file. It has the method set of
-// the agent's Recorder (Message, Todo, Compaction); every write is one
+// the agent's Recorder (Message, Todo, Compaction) and of its optional
+// recorders (Model, Plan, Mode); every write is one
 // write call followed by fsync, done before the method returns. A failed
 // write is cut off the file again, so the file keeps only whole lines.
 // Its methods are safe for concurrent use.
