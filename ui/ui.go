@@ -21,117 +21,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/charmbracelet/colorprofile"
-	"os"
 	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
 	"github.com/tick-agent/tick/agent"
-	"github.com/tick-agent/tick/todo"
 	"github.com/tick-agent/tick/ui/termsafe"
 )
-
-// Agent is what the TUI needs of the engine; *agent.Agent implements it.
-// Run starts a turn and returns its events (closed after TurnEnd); Steer
-// hands a message to the running turn and returns false when no turn runs;
-// Compact compacts the conversation as a turn of its own (/compact): its
-// channel carries Compacted or a Notice, then TurnEnd, and is closed.
-type Agent interface {
-	Run(ctx context.Context, prompt string) <-chan agent.Event
-	Steer(text string) (id int, ok bool)
-	Compact(ctx context.Context) <-chan agent.Event
-}
-
-// Config is what the TUI shows and talks to.
-type Config struct {
-	Agent     Agent
-	Model     string // model name, for the status bar
-	Workspace string // the directory tick works in, for the status bar
-	Yolo      bool   // approvals are off (shown in the status bar)
-	// Sandbox returns the command sandbox's status line for the status
-	// bar ("sandbox: workspace-write", "no sandbox — asking for every
-	// command"), "" for none; it is called for every frame and must not
-	// block. Nil shows none.
-	Sandbox func() string
-	// SandboxReady, when set, is closed once Sandbox has its answer; the
-	// status bar is drawn again then.
-	SandboxReady <-chan struct{}
-	// Dark says the terminal has a dark background: the styles of the
-	// first frame. With AskBackground the app asks the terminal once it
-	// runs and restyles itself when the answer differs (background.go).
-	Dark          bool
-	AskBackground bool
-	Version       string
-	// History is a resumed conversation as the events agent.Replay makes
-	// of it, shown through the same handler as a live turn's (may be nil).
-	History []agent.Event
-	Todos   todo.List // a restored todo list, shown collapsed
-	// Notices are shown as notice lines at the top of the chat, after the
-	// restored transcript: what happened before the app started (a
-	// resumed session, repairs of its file). Without them a restored
-	// History gets a generic "resumed session" line.
-	Notices []string
-	// Commands are extra slash commands by name ("new" or "/new"); /help,
-	// /quit, /compact and (with Sessions) /sessions are built in. A
-	// command's tea.Cmd may return NoticeMsg or ResetMsg. Commands other
-	// than the built-ins wait until no turn runs.
-	Commands map[string]func() tea.Cmd
-	// CommandHelp is one line for each of Commands (by the same name),
-	// shown by the / completion popup and the help overlay.
-	CommandHelp map[string]string
-	// Sessions lists the workspace's saved sessions, most recently used
-	// first, for the /sessions picker; nil leaves /sessions out. Resume
-	// opens one of them and returns what replaces the conversation on
-	// screen (applied like a ResetMsg). Both are called off the update
-	// loop (in a tea.Cmd), never while a turn runs.
-	Sessions func() ([]SessionInfo, error)
-	Resume   func(id string) (ResetMsg, error)
-	// Fork copies a session that another tick has open (Resume returned
-	// an error wrapping ErrSessionOpen) into a new session and opens it,
-	// like Resume; nil leaves the offer out.
-	Fork func(id string) (ResetMsg, error)
-	// Screen, when not nil, is the terminal the program draws on (the
-	// file passed as tea.WithOutput): Run draws the first frame on it at
-	// once, before Bubble Tea's first frame tick (see firstframe.go). Env
-	// is the environment its colour support is judged by, as Bubble Tea
-	// judges it (TERM, COLORTERM, NO_COLOR, ...).
-	Screen *os.File
-	Env    []string
-	// Profile is Screen's colour profile when the caller knows it already
-	// (Unknown: Run detects it once from Screen and Env). Run gives it to
-	// Bubble Tea too, which would otherwise detect it again; inside tmux
-	// each detection runs `tmux info`.
-	Profile colorprofile.Profile
-	// FirstFrame, when set, is called once the first frame is on the
-	// Screen (or, without one, as the program starts): the caller starts
-	// then what start-up does not need, so that it does not compete with
-	// the first frame for the CPU.
-	FirstFrame func()
-	// HistoryFile keeps the prompts sent in this workspace across
-	// restarts (see package prompthist); empty keeps them only while the
-	// app runs. It is read and written off the update loop.
-	HistoryFile string
-	// Prompt, when set, is sent as the first turn once the app is up
-	// (tick "fix the build").
-	Prompt string
-	// Models, when set, offers /model: a picker over the server's models
-	// that switches the conversation's model.
-	Models *ModelConfig
-	// Files, when set, offers the @ picker: it returns the workspace's
-	// files found so far (relative, slash-separated) and whether the index
-	// is complete. It is called off the update loop.
-	Files func() ([]string, bool)
-	// ConfigPath is the user's config file, named by the help overlay.
-	ConfigPath string
-	// Custom are the user's own slash commands; a name taken by a
-	// built-in or by Commands is left out with a notice.
-	Custom []CustomCommand
-	// MCP, when set, reports the MCP servers for the status bar and /mcp.
-	MCP MCPStatus
-}
 
 // Model is the root of the TUI. Use New; *Model implements tea.Model.
 type Model struct {
