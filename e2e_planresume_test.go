@@ -43,7 +43,10 @@ func TestE2EPlanSurvivesContinue(t *testing.T) {
 	p.waitFor("Add after #1")
 	p.typeText("ZULU verify")
 	p.send("Enter")
-	p.waitFor("ZULU verify")
+	// The item in the list, the editor back on its keys: the typed text
+	// alone shows before enter is read, and an escape sent on its heels
+	// could be read with the next key as one alt+key.
+	p.waitFor("○ ZULU verify", "a add after")
 	p.send("Escape")
 	p.waitGone("a add after")
 	p.send("C-d")
