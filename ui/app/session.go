@@ -3,8 +3,10 @@
 // its slash commands may replace (/new starts a fresh agent and session
 // file, the /sessions picker lists the workspace's sessions and resumes or
 // forks one), the headless -p run (RunHeadless), carrying on a saved
-// session (CarryOn: tick -c, --resume) and the `tick sessions` listing
-// (FormatSessions, WriteSessionsJSON). See docs/architecture.md.
+// session (CarryOn: tick -c, --resume), restoring one into a new agent
+// with its plan and mode (Restore, History: every resume goes through
+// them) and the `tick sessions` listing (FormatSessions,
+// WriteSessionsJSON). See docs/architecture.md.
 //
 // The contract: a Session owns the recorder it holds (Close closes it, and
 // a replaced one is closed when it is replaced); it never builds a model
