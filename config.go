@@ -79,6 +79,9 @@ type config struct {
 	// sandbox probe, the first undo snapshot) waits for it, so that it
 	// does not compete with the first frame for the CPU.
 	drawn chan struct{}
+	// served is the app's background question to a self-hosted server
+	// about its context size (nil: not asked; see startDiscovery).
+	served *servedWindow
 
 	// Sessions.
 	cont      bool   // -c/--continue: reopen the workspace's latest session

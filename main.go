@@ -93,7 +93,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(stri
 			return fail(stderr, err) // before a session is opened for nothing
 		}
 	}
-	cfg.notices = append(cfg.notices, discoverContext(&cfg)...)
+	if cfg.headless {
+		cfg.notices = append(cfg.notices, discoverContext(&cfg)...)
+	} else {
+		cfg.served = startDiscovery(&cfg) // answered after the first frame
+	}
 	loadInstructions(&cfg, env)
 	x, err := newExtensions(cfg, env, true) // servers start in the background
 	if err != nil {
@@ -167,6 +171,9 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		Rules:         cfg.rules,
 
 		NoCompletionReminder: cfg.noReminder || (cfg.settings != nil && !cfg.settings.CompletionReminderOn()),
+	}
+	if s := cfg.served; s != nil && cfg.contextWindow == 0 && s.model == cfg.model {
+		acfg.ContextWindowFunc = s.window // the server's answer, asked in the background
 	}
 	if rec != nil {
 		acfg.Recorder = rec // not a typed nil in the interface

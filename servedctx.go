@@ -12,24 +12,42 @@ import (
 // prompt and tools alone take a few thousand tokens.
 const smallContext = 16384
 
-// discoverContext asks a self-hosted server (not the OpenAI API or another
-// hosted preset) how large a context it serves the model with, when
-// neither --context-window nor the config said; the answer becomes
-// cfg.contextWindow. It returns warnings to show before the first turn:
-// Ollama serving the model with its small default context, or any server
-// serving less than smallContext.
+// wantsDiscovery reports whether tick asks the server how large a context
+// it serves: a self-hosted server (not the OpenAI API or another hosted
+// preset), when neither --context-window nor the config said.
+func wantsDiscovery(cfg *config) bool {
+	return cfg.contextWindow == 0 && cfg.baseURL != "" && !tickcfg.IsHosted(cfg.baseURL)
+}
+
+// discoverContext asks the server (see wantsDiscovery) and waits for the
+// answer, which becomes cfg.contextWindow. It returns warnings to show
+// before the first turn (see servedWarnings). -p uses it; the full-screen
+// app asks in the background (startDiscovery).
 func discoverContext(cfg *config) []string {
-	if cfg.contextWindow > 0 || cfg.baseURL == "" || tickcfg.IsHosted(cfg.baseURL) {
+	if !wantsDiscovery(cfg) {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), provider.DiscoverTimeout)
-	defer cancel()
-	sc := provider.DiscoverContext(ctx, cfg.baseURL, cfg.apiKey, cfg.model)
+	sc := askServed(cfg.baseURL, cfg.apiKey, cfg.model)
 	if sc.Tokens > 0 {
 		cfg.contextWindow = sc.Tokens
 		cfg.settings.ContextWindow = sc.Tokens
 		cfg.settings.Sources["context_window"] = tickcfg.Source{Kind: tickcfg.SourceDefault, Detail: "server: " + sc.Source}
 	}
+	return servedWarnings(cfg, sc)
+}
+
+// askServed asks the server at baseURL for model's served context, within
+// provider.DiscoverTimeout.
+func askServed(baseURL, apiKey, model string) provider.ServedContext {
+	ctx, cancel := context.WithTimeout(context.Background(), provider.DiscoverTimeout)
+	defer cancel()
+	return provider.DiscoverContext(ctx, baseURL, apiKey, model)
+}
+
+// servedWarnings are the warnings about a served context sc: Ollama
+// serving the model with its small default context, or any server serving
+// less than smallContext.
+func servedWarnings(cfg *config, sc provider.ServedContext) []string {
 	where := "context_window = 32768 under [providers." + providerName(cfg) + "] in " + cfg.settings.UserFile
 	switch {
 	case sc.OllamaDefault:
@@ -40,6 +58,59 @@ func discoverContext(cfg *config) []string {
 		return []string{fmt.Sprintf("the server serves %s with a context of only %d tokens (%s); tick compacts often and may not fit its tools. Start the server with a larger context (e.g. 32768).", cfg.model, sc.Tokens, sc.Source)}
 	}
 	return nil
+}
+
+// servedWindow is the full-screen app's question to the server about the
+// context it serves one model with, asked in the background once the first
+// frame is drawn: a start-up does not wait for it (it took 3 ms of a 17 ms
+// start against a local server, and up to provider.DiscoverTimeout against
+// a hung one). The agent waits for the answer at its first request, long
+// after it came in.
+type servedWindow struct {
+	model    string        // the model asked about
+	done     chan struct{} // closed once tokens and warnings are set
+	tokens   int           // the served context; 0: the server did not say
+	warnings []string      // see servedWarnings
+}
+
+// startDiscovery asks the server about cfg.model in the background once
+// cfg.drawn is closed, or returns nil when tick does not ask (see
+// wantsDiscovery).
+func startDiscovery(cfg *config) *servedWindow {
+	if !wantsDiscovery(cfg) {
+		return nil
+	}
+	s := &servedWindow{model: cfg.model, done: make(chan struct{})}
+	c := *cfg // what the question and the warnings read; cfg goes on changing
+	go func() {
+		defer close(s.done)
+		if c.drawn != nil {
+			<-c.drawn
+		}
+		sc := askServed(c.baseURL, c.apiKey, c.model)
+		s.tokens, s.warnings = sc.Tokens, servedWarnings(&c, sc)
+	}()
+	return s
+}
+
+// window waits for the answer and returns the served context (0: the
+// server did not say). It is agent.Config.ContextWindowFunc.
+func (s *servedWindow) window() int {
+	<-s.done
+	return s.tokens
+}
+
+// lateNotices returns the func that waits for the answer and returns its
+// warnings, for the app's chat (ui.Config.LateNotices); nil when nothing
+// was asked.
+func (s *servedWindow) lateNotices() func() []string {
+	if s == nil {
+		return nil
+	}
+	return func() []string {
+		<-s.done
+		return s.warnings
+	}
 }
 
 // providerName names the provider for a config hint.

@@ -68,6 +68,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		Dark:          guessDark(cfg.colorFGBG),
 		AskBackground: true,
 		FirstFrame:    drawn,
+		LateNotices:   cfg.served.lateNotices(),
 		Profile:       stdoutProfile(out),
 		Version:       version,
 		Commands:      ts.commands(),

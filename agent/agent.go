@@ -85,9 +85,15 @@ type Config struct {
 	MaxRounds int
 	// Recorder, when set, persists every message and todo change.
 	Recorder Recorder
-	// ContextWindow is the model's context size in tokens; 0 picks a
-	// default from the model name. Compaction starts near it.
+	// ContextWindow is the model's context size in tokens; 0 asks
+	// ContextWindowFunc, else picks a default from the model name.
+	// Compaction starts near it.
 	ContextWindow int
+	// ContextWindowFunc, when set and ContextWindow is 0, returns the
+	// model's context size (0: unknown); it is called once, when the size
+	// is first needed (before the first request), and may block until it
+	// knows (the app asks a self-hosted server in the background).
+	ContextWindowFunc func() int
 	// NoCompletionReminder turns off the reminder sent once per turn when
 	// the model ends it while todo items are still open
 	// (completion_reminder = false in the configuration).
@@ -130,6 +136,8 @@ type Agent struct {
 	// Config.ModelName and Config.ContextWindow; guarded by mu.
 	model       string
 	modelWindow int
+	lateOnce    sync.Once // asks Config.ContextWindowFunc
+	late        int       // its answer
 	modelSet    bool
 	streamer    Streamer // set by SetModelOn; nil: Config.Model
 	failed      bool     // the last model turn failed (see Retry)

@@ -103,3 +103,51 @@ func TestCompactOnDemand(t *testing.T) {
 		h.checkValid()
 	})
 }
+
+// TestLateContextWindow checks Config.ContextWindowFunc: without a
+// ContextWindow the agent asks it once, when it first needs the size, and
+// compacts near its answer; an answer of 0 leaves the size to the model
+// name (large here: no compaction).
+func TestLateContextWindow(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		answer  int
+		compact bool
+	}{{"served 3000", 3000, true}, {"server did not say", 0, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			asked := 0
+			h := newHarness(t, func(cfg *agent.Config) {
+				cfg.ContextWindowFunc = func() int { asked++; return tc.answer }
+			})
+			big := `{"command":"head -c 4000 /dev/zero | tr '\\0' Q"}`
+			rounds := 0
+			h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+				if len(r.Tools) == 0 {
+					return providertest.Reply{Text: "SUMMARY: 4000 Qs were printed."}
+				}
+				rounds++
+				if rounds <= 2 {
+					return calls(call("bash", big))
+				}
+				return providertest.Reply{Text: "all done"}
+			})
+			evs := h.run("fill the context please")
+			if te := end(t, evs); te.Reason != agent.ReasonDone {
+				t.Fatalf("turn ended %s: %v", te.Reason, te.Err)
+			}
+			h.checkValid()
+			compacted := false
+			for _, ev := range evs {
+				if _, ok := ev.(agent.Compacted); ok {
+					compacted = true
+				}
+			}
+			if compacted != tc.compact {
+				t.Errorf("compacted = %v with a served window of %d", compacted, tc.answer)
+			}
+			if asked != 1 {
+				t.Errorf("ContextWindowFunc was called %d times, want once", asked)
+			}
+		})
+	}
+}

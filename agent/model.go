@@ -76,12 +76,28 @@ func (a *Agent) modelNameLocked() string {
 // window returns the model's context window in tokens.
 func (a *Agent) window() int {
 	a.mu.Lock()
-	defer a.mu.Unlock()
+	set := a.modelSet
 	switch {
-	case a.modelSet && a.modelWindow > 0:
+	case set && a.modelWindow > 0:
+		defer a.mu.Unlock()
 		return a.modelWindow
-	case !a.modelSet && a.cfg.ContextWindow > 0:
+	case !set && a.cfg.ContextWindow > 0:
+		defer a.mu.Unlock()
 		return a.cfg.ContextWindow
 	}
-	return compact.Window(a.modelNameLocked())
+	name := a.modelNameLocked()
+	a.mu.Unlock()
+	if !set && a.cfg.ContextWindowFunc != nil {
+		if w := a.lateWindow(); w > 0 {
+			return w
+		}
+	}
+	return compact.Window(name)
+}
+
+// lateWindow is Config.ContextWindowFunc's answer, asked once (outside
+// a.mu: it may block).
+func (a *Agent) lateWindow() int {
+	a.lateOnce.Do(func() { a.late = a.cfg.ContextWindowFunc() })
+	return a.late
 }
