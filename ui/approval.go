@@ -124,12 +124,33 @@ func (m *Model) approvalKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 		if key.Matches(k, m.keys.Send) {
 			return m.submit(false)
 		}
-		m.input.focus()
-		cmd := m.input.update(k)
-		m.input.blur()
-		return cmd
+		return m.typeAside(k)
 	}
 	return m.answer(k)
+}
+
+// typeAside types k into the input while a question (the approval
+// dialog, the undo confirmation) holds the focus.
+func (m *Model) typeAside(k tea.KeyPressMsg) tea.Cmd {
+	m.input.focus()
+	cmd := m.input.update(k)
+	m.input.blur()
+	return cmd
+}
+
+// guardLines is the line under a question's title while it waits for a
+// deliberate answer (see answerPause), one clause a line when it does not
+// fit in w; diverted says keys typed meanwhile went to the input.
+func guardLines(st *Styles, diverted bool, w int) []string {
+	guard := "waiting for a deliberate answer · keys typed without a pause go to the input"
+	if diverted {
+		guard = "your typing went to the input · pause, then answer"
+	}
+	lines := clauseLines(guard, w)
+	for i, l := range lines {
+		lines[i] = st.DialogDesc.Render(l)
+	}
+	return lines
 }
 
 // answer passes a key (or a paste, for the reason) to the approval dialog
@@ -292,13 +313,7 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 		title = "Run " + a.req.Tool + " again without the sandbox?"
 	}
 	head = append(head, st.DialogTitle.Render(ansi.Truncate(title, iw, g.Ellipsis)))
-	guard := "waiting for a deliberate answer · keys typed without a pause go to the input"
-	if a.diverted {
-		guard = "your typing went to the input · pause, then answer"
-	}
-	for _, l := range clauseLines(guard, iw) {
-		head = append(head, st.DialogDesc.Render(l))
-	}
+	head = append(head, guardLines(st, a.diverted, iw)...)
 	if a.summary != "" {
 		head = append(head, st.DialogText.Render(ansi.Truncate(a.summary, iw, g.Ellipsis)))
 	}

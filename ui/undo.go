@@ -138,10 +138,7 @@ func (m *Model) undoKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 		if key.Matches(k, m.keys.Send) {
 			return nil
 		}
-		m.input.focus()
-		cmd := m.input.update(k)
-		m.input.blur()
-		return cmd
+		return m.typeAside(k)
 	case key.Matches(k, u.keys.Confirm):
 		m.plan.undo = nil
 		m.input.focus()
@@ -170,13 +167,7 @@ func (u *undoConfirm) view(st *Styles, w, h int) []string {
 		title += " and #" + strings.Join(u.pre.Undone[1:], ", #")
 	}
 	lines := []string{st.DialogTitle.Render(ansi.Truncate(title, iw, st.Glyphs.Ellipsis))}
-	guard := "waiting for a deliberate answer · keys typed without a pause go to the input"
-	if u.diverted {
-		guard = "your typing went to the input · pause, then answer"
-	}
-	for _, l := range wrapHard(guard, iw) {
-		lines = append(lines, st.DialogDesc.Render(l))
-	}
+	lines = append(lines, guardLines(st, u.diverted, iw)...)
 	lines = append(lines, st.DialogText.Render("The workspace goes back to its state before #"+u.pre.Item+" started:"))
 	files := make([]string, 0, len(u.pre.Changes))
 	for _, c := range u.pre.Changes {
