@@ -27,9 +27,7 @@ func newSandbox(cfg config) (*sandbox.Runner, func(), error) {
 	// drawn: it costs start-up nothing.
 	drawn := cfg.drawn
 	return sandbox.StartRunner(p, func() sandbox.Support {
-		if drawn != nil {
-			<-drawn
-		}
+		afterDrawn(drawn, nil)
 		return sandbox.Probe(exe, p)
 	}), cleanup, nil
 }

@@ -20,8 +20,8 @@ func wantsDiscovery(cfg *config) bool {
 }
 
 // discoverContext asks the server (see wantsDiscovery) and waits for the
-// answer, which becomes cfg.contextWindow. It returns warnings to show
-// before the first turn (see servedWarnings). -p uses it; the full-screen
+// answer, which becomes cfg.contextWindow. It returns the warning to show
+// before the first turn, if any (see servedWarning). -p uses it; the full-screen
 // app asks in the background (startDiscovery).
 func discoverContext(cfg *config) []string {
 	if !wantsDiscovery(cfg) {
@@ -33,7 +33,10 @@ func discoverContext(cfg *config) []string {
 		cfg.settings.ContextWindow = sc.Tokens
 		cfg.settings.Sources["context_window"] = tickcfg.Source{Kind: tickcfg.SourceDefault, Detail: "server: " + sc.Source}
 	}
-	return servedWarnings(cfg, sc)
+	if w := servedWarning(cfg, sc); w != "" {
+		return []string{w}
+	}
+	return nil
 }
 
 // askServed asks the server at baseURL for model's served context, within
@@ -44,20 +47,20 @@ func askServed(baseURL, apiKey, model string) provider.ServedContext {
 	return provider.DiscoverContext(ctx, baseURL, apiKey, model)
 }
 
-// servedWarnings are the warnings about a served context sc: Ollama
-// serving the model with its small default context, or any server serving
-// less than smallContext.
-func servedWarnings(cfg *config, sc provider.ServedContext) []string {
+// servedWarning is the warning about a served context sc ("" for none):
+// Ollama serving the model with its small default context, or any server
+// serving less than smallContext.
+func servedWarning(cfg *config, sc provider.ServedContext) string {
 	where := "context_window = 32768 under [providers." + providerName(cfg) + "] in " + cfg.settings.UserFile
 	switch {
 	case sc.OllamaDefault:
-		return []string{fmt.Sprintf("Ollama will serve %s with its default context (a few thousand tokens unless the server sets OLLAMA_CONTEXT_LENGTH) and silently cuts longer conversations, which breaks tool use. Raise it: restart Ollama with OLLAMA_CONTEXT_LENGTH=32768 (or add PARAMETER num_ctx 32768 to a Modelfile and ollama create), then set %s.", cfg.model, where)}
+		return fmt.Sprintf("Ollama will serve %s with its default context (a few thousand tokens unless the server sets OLLAMA_CONTEXT_LENGTH) and silently cuts longer conversations, which breaks tool use. Raise it: restart Ollama with OLLAMA_CONTEXT_LENGTH=32768 (or add PARAMETER num_ctx 32768 to a Modelfile and ollama create), then set %s.", cfg.model, where)
 	case sc.Ollama && sc.Tokens > 0 && sc.Tokens < smallContext:
-		return []string{fmt.Sprintf("Ollama serves %s with a context of %d tokens (%s), too small for tick's prompt, tools and a conversation; longer ones are cut silently. Raise it with OLLAMA_CONTEXT_LENGTH=32768 or PARAMETER num_ctx 32768, then set %s.", cfg.model, sc.Tokens, sc.Source, where)}
+		return fmt.Sprintf("Ollama serves %s with a context of %d tokens (%s), too small for tick's prompt, tools and a conversation; longer ones are cut silently. Raise it with OLLAMA_CONTEXT_LENGTH=32768 or PARAMETER num_ctx 32768, then set %s.", cfg.model, sc.Tokens, sc.Source, where)
 	case sc.Tokens > 0 && sc.Tokens < smallContext:
-		return []string{fmt.Sprintf("the server serves %s with a context of only %d tokens (%s); tick compacts often and may not fit its tools. Start the server with a larger context (e.g. 32768).", cfg.model, sc.Tokens, sc.Source)}
+		return fmt.Sprintf("the server serves %s with a context of only %d tokens (%s); tick compacts often and may not fit its tools. Start the server with a larger context (e.g. 32768).", cfg.model, sc.Tokens, sc.Source)
 	}
-	return nil
+	return ""
 }
 
 // servedWindow is the full-screen app's question to the server about the
@@ -67,10 +70,10 @@ func servedWarnings(cfg *config, sc provider.ServedContext) []string {
 // a hung one). The agent waits for the answer at its first request, long
 // after it came in.
 type servedWindow struct {
-	model    string        // the model asked about
-	done     chan struct{} // closed once tokens and warnings are set
-	tokens   int           // the served context; 0: the server did not say
-	warnings []string      // see servedWarnings
+	model   string        // the model asked about
+	done    chan struct{} // closed once tokens and warning are set
+	tokens  int           // the served context; 0: the server did not say
+	warning string        // see servedWarning
 }
 
 // startDiscovery asks the server about cfg.model in the background once
@@ -81,14 +84,12 @@ func startDiscovery(cfg *config) *servedWindow {
 		return nil
 	}
 	s := &servedWindow{model: cfg.model, done: make(chan struct{})}
-	c := *cfg // what the question and the warnings read; cfg goes on changing
+	c := *cfg // what the question and the warning read; cfg goes on changing
 	go func() {
 		defer close(s.done)
-		if c.drawn != nil {
-			<-c.drawn
-		}
+		afterDrawn(c.drawn, nil)
 		sc := askServed(c.baseURL, c.apiKey, c.model)
-		s.tokens, s.warnings = sc.Tokens, servedWarnings(&c, sc)
+		s.tokens, s.warning = sc.Tokens, servedWarning(&c, sc)
 	}()
 	return s
 }
@@ -100,16 +101,16 @@ func (s *servedWindow) window() int {
 	return s.tokens
 }
 
-// lateNotices returns the func that waits for the answer and returns its
-// warnings, for the app's chat (ui.Config.LateNotices); nil when nothing
-// was asked.
-func (s *servedWindow) lateNotices() func() []string {
+// lateNotice returns the func that waits for the answer and returns its
+// warning, for the app's chat (ui.Config.LateNotice); nil when nothing was
+// asked.
+func (s *servedWindow) lateNotice() func() string {
 	if s == nil {
 		return nil
 	}
-	return func() []string {
+	return func() string {
 		<-s.done
-		return s.warnings
+		return s.warning
 	}
 }
 

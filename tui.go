@@ -68,7 +68,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		Dark:          guessDark(cfg.colorFGBG),
 		AskBackground: true,
 		FirstFrame:    drawn,
-		LateNotices:   cfg.served.lateNotices(),
+		LateNotice:    cfg.served.lateNotice(),
 		Profile:       stdoutProfile(out),
 		Version:       version,
 		Commands:      ts.commands(),
@@ -206,4 +206,19 @@ func promptHistoryFile(env func(string) string, workspace string) string {
 	}
 	sum := sha256.Sum256([]byte(workspace))
 	return filepath.Join(filepath.Dir(dir), "history", hex.EncodeToString(sum[:8])+".jsonl")
+}
+
+// afterDrawn blocks until the app's first frame is drawn (config.drawn;
+// at once when drawn is nil) or stop is closed, and reports whether the
+// frame came first. Background work start-up does not need waits on it.
+func afterDrawn(drawn, stop <-chan struct{}) bool {
+	if drawn == nil {
+		return true
+	}
+	select {
+	case <-drawn:
+		return true
+	case <-stop:
+		return false
+	}
 }

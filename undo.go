@@ -41,14 +41,9 @@ func openUndo(cfg *config, env func(string) string) (stop func()) {
 	cfg.undo = store
 	drawn := cfg.drawn
 	go func() {
-		if drawn != nil {
-			select {
-			case <-drawn: // after the first frame
-			case <-ctx.Done():
-				return
-			}
+		if afterDrawn(drawn, ctx.Done()) {
+			_, _ = store.Save(ctx, "session start")
 		}
-		_, _ = store.Save(ctx, "session start")
 	}()
 	return cancel // kills a snapshot still running; its index.lock is cleared by the next operation
 }

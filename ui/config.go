@@ -82,10 +82,10 @@ type Config struct {
 	// Bubble Tea too, which would otherwise detect it again; inside tmux
 	// each detection runs `tmux info`.
 	Profile colorprofile.Profile
-	// LateNotices, when set, returns notices that come after start-up
-	// (the served context's warnings): it is called once, off the update
-	// loop, and may block; each notice it returns is added to the chat.
-	LateNotices func() []string
+	// LateNotice, when set, returns a notice that comes after start-up
+	// (the served context's warning; "" for none): it is called once, off
+	// the update loop, and may block; its notice arrives as a NoticeMsg.
+	LateNotice func() string
 	// FirstFrame, when set, is called once the first frame is on the
 	// Screen (or, without one, as the program starts): the caller starts
 	// then what start-up does not need, so that it does not compete with

@@ -4,24 +4,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// lateNoticesMsg carries the notices of Config.LateNotices.
-type lateNoticesMsg []string
-
-// lateNotices returns the command that waits for Config.LateNotices off
-// the update loop, or nil without it.
-func (m *Model) lateNotices() tea.Cmd {
-	f := m.cfg.LateNotices
+// lateNotice returns the command that waits for Config.LateNotice off the
+// update loop and shows its notice (as a NoticeMsg), or nil without it.
+func (m *Model) lateNotice() tea.Cmd {
+	f := m.cfg.LateNotice
 	if f == nil {
 		return nil
 	}
-	return func() tea.Msg { return lateNoticesMsg(f()) }
-}
-
-// addLateNotices adds the late notices to the chat.
-func (m *Model) addLateNotices(msg lateNoticesMsg) {
-	for _, n := range msg {
-		if n != "" {
-			m.chat.addNotice(n)
+	return func() tea.Msg {
+		if text := f(); text != "" {
+			return NoticeMsg{Text: text}
 		}
+		return nil
 	}
 }

@@ -190,7 +190,7 @@ func (m *Model) shutdown(wait time.Duration) {
 // Config.Prompt and waits for the MCP servers' changes (when there are
 // any); no timer runs until the first turn.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.askBackground(), m.lateNotices(), m.startCmds(), watchMCP(m.cfg.MCP), waitSandbox(m.cfg.SandboxReady))
+	return tea.Batch(m.askBackground(), m.lateNotice(), m.startCmds(), watchMCP(m.cfg.MCP), waitSandbox(m.cfg.SandboxReady))
 }
 
 // Update implements tea.Model. Every message marks the frame changed
@@ -250,8 +250,6 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		m.handleResumed(msg)
 	case tea.BackgroundColorMsg:
 		m.setBackground(msg)
-	case lateNoticesMsg:
-		m.addLateNotices(msg)
 	case tea.MouseMsg, tea.KeyReleaseMsg, tea.FocusMsg, tea.BlurMsg:
 		return nil, true
 	default:
