@@ -68,32 +68,34 @@ func (r *Recorder) store() (*Store, error) {
 	return st, nil
 }
 
-// Message records one complete message.
-func (r *Recorder) Message(m provider.Message) error {
+// write runs f on the Store, creating it on first use. Nothing is saved
+// when the file could not be created; the error of creating it (or of
+// writing the mode held for it) is returned once.
+func (r *Recorder) write(f func(*Store) error) error {
 	st, err := r.store()
 	if st == nil {
 		return err
 	}
-	return st.Message(m)
+	if werr := f(st); werr != nil {
+		return werr
+	}
+	return err
+}
+
+// Message records one complete message.
+func (r *Recorder) Message(m provider.Message) error {
+	return r.write(func(st *Store) error { return st.Message(m) })
 }
 
 // Todo records the todo list after a change.
 func (r *Recorder) Todo(l todo.List) error {
-	st, err := r.store()
-	if st == nil {
-		return err
-	}
-	return st.Todo(l)
+	return r.write(func(st *Store) error { return st.Todo(l) })
 }
 
 // Compaction records a compaction; kept is the new history sent to the
 // model.
 func (r *Recorder) Compaction(summary string, kept []provider.Message) error {
-	st, err := r.store()
-	if st == nil {
-		return err
-	}
-	return st.Compaction(summary, kept)
+	return r.write(func(st *Store) error { return st.Compaction(summary, kept) })
 }
 
 // Model records a switch of model (/model): in the session file when it
@@ -113,11 +115,7 @@ func (r *Recorder) Model(name string) error {
 
 // Plan records the user's side of the plan after a change.
 func (r *Recorder) Plan(p todo.UserPlan) error {
-	st, err := r.store()
-	if st == nil {
-		return err
-	}
-	return st.Plan(p)
+	return r.write(func(st *Store) error { return st.Plan(p) })
 }
 
 // Mode records the agent's mode: in the session file when it exists, else
