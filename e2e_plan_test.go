@@ -17,12 +17,6 @@ import (
 func TestE2EPlanModeApprove(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
-	pending := func(items ...todoItem) []todoItem {
-		for i := range items {
-			items[i].Status = "pending"
-		}
-		return items
-	}
 	script(t, srv,
 		todoStep("Add a greeting", pending(todoItem{ID: "1", Text: "Read main.go"}, todoItem{ID: "2", Text: "Write hello.txt"})...),
 		textStep("Plan: read, then write."),

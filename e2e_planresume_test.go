@@ -16,12 +16,6 @@ import (
 func TestE2EPlanSurvivesContinue(t *testing.T) {
 	t.Parallel()
 	srv := providertest.New(t)
-	pending := func(items ...todoItem) []todoItem {
-		for i := range items {
-			items[i].Status = "pending"
-		}
-		return items
-	}
 	script(t, srv,
 		todoStep("Greet", pending(todoItem{ID: "1", Text: "Read main.go"}, todoItem{ID: "2", Text: "Write hello.txt"})...),
 		textStep("Plan: read, then write."),

@@ -185,6 +185,14 @@ type todoItem struct {
 	Note       string `json:"note,omitempty"`
 }
 
+// pending returns items with every status set to pending.
+func pending(items ...todoItem) []todoItem {
+	for i := range items {
+		items[i].Status = "pending"
+	}
+	return items
+}
+
 // todoStep is a reply calling todo with goal and items.
 func todoStep(goal string, items ...todoItem) step {
 	b, _ := json.Marshal(map[string]any{"goal": goal, "items": items})
