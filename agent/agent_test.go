@@ -24,13 +24,24 @@ type harness struct {
 
 func newHarness(t *testing.T, mutate ...func(*agent.Config)) *harness {
 	t.Helper()
+	return newClientHarness(t, nil, mutate...)
+}
+
+// newClientHarness is newHarness with the client's config changed by
+// client (when not nil).
+func newClientHarness(t *testing.T, client func(*provider.Config), mutate ...func(*agent.Config)) *harness {
+	t.Helper()
 	srv := providertest.New(t)
-	client, err := provider.New(provider.Config{BaseURL: srv.URL, APIKey: "test-key", Model: "test-model", MinBackoff: time.Millisecond})
+	pcfg := provider.Config{BaseURL: srv.URL, APIKey: "test-key", Model: "test-model", MinBackoff: time.Millisecond}
+	if client != nil {
+		client(&pcfg)
+	}
+	c, err := provider.New(pcfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	cfg := agent.Config{Model: client, ModelName: "test-model", Workspace: dir, Approval: agent.ApproveAll}
+	cfg := agent.Config{Model: c, ModelName: "test-model", Workspace: dir, Approval: agent.ApproveAll}
 	for _, m := range mutate {
 		m(&cfg)
 	}

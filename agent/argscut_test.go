@@ -266,21 +266,7 @@ func TestOldMarkerSessionLoads(t *testing.T) {
 // bytes of one call's arguments.
 func newCapHarness(t *testing.T, maxArgs int, mutate ...func(*agent.Config)) *harness {
 	t.Helper()
-	srv := providertest.New(t)
-	client, err := provider.New(provider.Config{BaseURL: srv.URL, APIKey: "test-key", Model: "test-model", MaxArgs: maxArgs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	cfg := agent.Config{Model: client, ModelName: "test-model", Workspace: dir, Approval: agent.ApproveAll}
-	for _, m := range mutate {
-		m(&cfg)
-	}
-	ag, err := agent.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &harness{t: t, srv: srv, ag: ag, dir: dir}
+	return newClientHarness(t, func(c *provider.Config) { c.MaxArgs = maxArgs }, mutate...)
 }
 
 // TestArgsCutAdvice: every tool's cut call is answered with the sizes and
