@@ -54,10 +54,15 @@ type TimeoutError struct {
 	Waiting string
 }
 
-// Error implements error.
+// Error implements error. After is shown in whole seconds, or in
+// milliseconds when it is under a second (a 250ms timeout is not "0s").
 func (e *TimeoutError) Error() string {
+	after := e.After.Round(time.Second)
+	if e.After < time.Second {
+		after = e.After.Round(time.Millisecond)
+	}
 	return fmt.Sprintf("model request to %s timed out: no answer for %s while waiting for %s (the idle timeout; raise it with --idle-timeout)",
-		e.URL, e.After.Round(time.Second), e.Waiting)
+		e.URL, after, e.Waiting)
 }
 
 // Unwrap returns ErrTimeout.

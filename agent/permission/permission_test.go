@@ -65,6 +65,36 @@ func TestDecide(t *testing.T) {
 	}
 }
 
+// TestDenyWinsOverAllow: a broad allow rule never overrides a narrower
+// deny rule, whatever order Decide looks at them in.
+func TestDenyWinsOverAllow(t *testing.T) {
+	for _, tt := range []struct {
+		name          string
+		allow, deny   []string
+		tool, subject string
+		want          Decision
+		wantRule      string
+	}{
+		{"denied command under a tool-wide allow", []string{"bash"}, []string{"bash(rm *)"}, "bash", "rm -rf x", Deny, "bash(rm *)"},
+		{"denied part of a compound command", []string{"bash"}, []string{"bash(rm *)"}, "bash", "ls && rm -rf x", Deny, "bash(rm *)"},
+		{"other command still allowed", []string{"bash"}, []string{"bash(rm *)"}, "bash", "ls -la", Allow, "bash"},
+		{"same pattern in both lists", []string{"bash(rm *)"}, []string{"bash(rm *)"}, "bash", "rm x", Deny, "bash(rm *)"},
+		{"file allowed by glob, denied by name", []string{"write_file(*)"}, []string{"write_file(.env)"}, "write_file", "sub/.env", Deny, "write_file(.env)"},
+		{"tool-wide allow and deny", []string{"edit_file"}, []string{"edit_file"}, "edit_file", "main.go", Deny, "edit_file"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, err := ParseRules(tt.allow, tt.deny)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, rule := rs.Decide(tt.tool, tt.subject)
+			if got != tt.want || rule.String() != tt.wantRule {
+				t.Errorf("Decide(%s, %q) = %v by %s, want %v by %s", tt.tool, tt.subject, got, rule, tt.want, tt.wantRule)
+			}
+		})
+	}
+}
+
 func TestBashScope(t *testing.T) {
 	for _, tt := range []struct{ cmd, rule, show string }{
 		{"go test ./...", "bash(go test *)", "go test …"},

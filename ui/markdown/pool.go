@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 
 	"charm.land/glamour/v2"
-	"github.com/alecthomas/chroma/lexers"
+	"github.com/alecthomas/chroma/v2/lexers"
 )
 
 // DefaultPoolSize is how many glamour renderers (one per style and width) a
