@@ -1,0 +1,7 @@
+//go:build !unix
+
+package safefile
+
+// openFlags: this system has no named pipes that block an open; the
+// checks before and after the open still apply.
+const openFlags = 0

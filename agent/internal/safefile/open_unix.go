@@ -1,0 +1,9 @@
+//go:build unix
+
+package safefile
+
+import "syscall"
+
+// openFlags: no waiting for a pipe's writer, no following a link swapped
+// in after the check, no controlling terminal.
+const openFlags = syscall.O_NONBLOCK | syscall.O_NOFOLLOW | syscall.O_NOCTTY | syscall.O_CLOEXEC
