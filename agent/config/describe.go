@@ -67,6 +67,9 @@ func (s *Settings) Describe(w io.Writer) error {
 	fmt.Fprintf(w, "project file  %s%s\n", orNone(s.ProjectFile), missing(s.ProjectFile, s.ProjectFileExist))
 	if !s.Pending.Empty() {
 		fmt.Fprintf(w, "\nawaiting approval (from %s):\n", s.Pending.Path)
+		if s.Pending.Provider != "" {
+			fmt.Fprintf(w, "  provider %s\n", s.Pending.Provider)
+		}
 		for _, n := range sortedKeys(s.Pending.MCPServers) {
 			fmt.Fprintf(w, "  mcp server %s\n", n)
 		}

@@ -29,14 +29,14 @@ var (
 	// ErrNotRegular: a directory, named pipe, socket or device.
 	ErrNotRegular = errors.New("not a regular file")
 	// ErrOutside: the real path (symbolic links followed) leaves the root.
-	ErrOutside = errors.New("outside the directory it must be in")
+	ErrOutside = errors.New("it leads outside the directory it belongs to")
 	// ErrTooLarge: the file is larger than the cap.
-	ErrTooLarge = errors.New("larger than allowed")
+	ErrTooLarge = errors.New("too large")
 )
 
 // Error is a file that was refused: Path as given, Reason one of the
-// errors above, Detail what was found (e.g. "a named pipe", "it leads to
-// /proc/self/environ", "3.0 MiB, over 256 KiB").
+// errors above, Detail what was found (e.g. "a named pipe", "to
+// /proc/self/environ, not in /home/u/proj", "3.0 MiB, over 256 KiB").
 type Error struct {
 	Path   string
 	Reason error
@@ -142,7 +142,7 @@ func inside(root, real, path string) error {
 	}
 	rel, err := filepath.Rel(r, real)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return &Error{Path: path, Reason: ErrOutside, Detail: "it leads to " + real + ", outside " + r}
+		return &Error{Path: path, Reason: ErrOutside, Detail: "to " + real + ", not in " + r}
 	}
 	return nil
 }
