@@ -20,7 +20,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -30,6 +29,10 @@ import (
 
 // maxFile bounds a command file; a larger one is skipped with a warning.
 const maxFile = 256 << 10
+
+// maxFiles bounds the entries of a commands directory; a directory with
+// more is not read (a warning says so).
+const maxFiles = 10_000
 
 // Command is one custom command.
 type Command struct {
@@ -71,14 +74,18 @@ func Load(userDir, projectDir string) ([]Command, []string) {
 }
 
 // loadDir reads the *.md files of dir, which must resolve inside root
-// ("" for anywhere).
+// ("" for anywhere); the directory is listed through safefile too.
 func loadDir(dir, root string, project bool) ([]Command, []string) {
 	if dir == "" {
 		return nil, nil
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := safefile.ReadDir(root, dir, maxFiles)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	var refused *safefile.Error
+	if errors.As(err, &refused) {
+		return nil, []string{err.Error()}
 	}
 	if err != nil {
 		return nil, []string{fmt.Sprintf("read the commands in %s: %v", dir, err)}

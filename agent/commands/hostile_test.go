@@ -78,3 +78,34 @@ func TestLoadRefusesSpecialFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadCommandsDirIsAPipe: a .tick/commands that is a named pipe
+// instead of a directory (listing it would wait for a writer) is reported,
+// and the user's commands still load.
+func TestLoadCommandsDirIsAPipe(t *testing.T) {
+	top := t.TempDir()
+	project := filepath.Join(top, "repo", ".tick", "commands")
+	if err := os.MkdirAll(filepath.Dir(project), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(project, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	user := filepath.Join(top, "user")
+	write(t, user, "mine.md", "the user's command")
+	var cmds []Command
+	var warnings []string
+	done := make(chan struct{})
+	go func() { defer close(done); cmds, warnings = Load(user, project) }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("Load blocked on a commands directory that is a named pipe")
+	}
+	if len(cmds) != 1 || cmds[0].Name != "mine" {
+		t.Errorf("commands %+v, want the user's mine", cmds)
+	}
+	if w := strings.Join(warnings, "\n"); !strings.Contains(w, "commands: not a directory (a named pipe)") {
+		t.Errorf("warnings %q do not name the pipe", w)
+	}
+}

@@ -10,8 +10,8 @@
 // the check is still refused. When a root is given, the path's real
 // location (every symbolic link followed) must lie inside it. Reads stop
 // at a cap. Everything refused is an *Error whose Reason says why
-// (ErrNotRegular, ErrOutside, ErrTooLarge), so callers can skip the file
-// with a notice naming it.
+// (ErrNotRegular, ErrNotDir, ErrOutside, ErrTooLarge), so callers can skip
+// the file with a notice naming it.
 package safefile
 
 import (
@@ -21,6 +21,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -28,6 +29,8 @@ import (
 var (
 	// ErrNotRegular: a directory, named pipe, socket or device.
 	ErrNotRegular = errors.New("not a regular file")
+	// ErrNotDir: ReadDir found something else than a directory.
+	ErrNotDir = errors.New("not a directory")
 	// ErrOutside: the real path (symbolic links followed) leaves the root.
 	ErrOutside = errors.New("it leads outside the directory it belongs to")
 	// ErrTooLarge: the file is larger than the cap.
@@ -132,6 +135,43 @@ func ReadPrefix(root, path string, limit int64) (b []byte, cut bool, err error) 
 		return b[:limit], true, nil
 	}
 	return b, false, nil
+}
+
+// ReadDir lists at most limit entries of the directory dir (sorted by
+// name; more is an ErrTooLarge), with the checks of Open: its real path
+// inside root unless root is "", opened without blocking, and a
+// directory (else ErrNotDir, e.g. a named pipe in its place).
+func ReadDir(root, dir string, limit int) ([]fs.DirEntry, error) {
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", dir, err)
+	}
+	if root != "" {
+		if err := inside(root, real, dir); err != nil {
+			return nil, err
+		}
+	}
+	st, err := os.Lstat(real)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return nil, &Error{Path: dir, Reason: ErrNotDir, Detail: kind(st.Mode())}
+	}
+	f, err := os.OpenFile(real, os.O_RDONLY|dirFlags, 0)
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", dir, err)
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(limit + 1)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("list %s: %w", dir, err)
+	}
+	if len(entries) > limit {
+		return nil, &Error{Path: dir, Reason: ErrTooLarge, Detail: fmt.Sprintf("over %d entries", limit)}
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	return entries, nil
 }
 
 // inside checks that real lies in root (whose own links are resolved).

@@ -113,3 +113,45 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+func TestReadDir(t *testing.T) {
+	top := t.TempDir()
+	root := filepath.Join(top, "repo")
+	must(t, os.MkdirAll(filepath.Join(root, "d"), 0o755))
+	for _, n := range []string{"b", "a", "c"} {
+		must(t, os.WriteFile(filepath.Join(root, "d", n), nil, 0o644))
+	}
+	must(t, syscall.Mkfifo(filepath.Join(root, "pipe"), 0o644))
+	must(t, os.Symlink(top, filepath.Join(root, "up")))
+	must(t, os.Symlink("d", filepath.Join(root, "dlink")))
+	tests := []struct {
+		dir   string
+		limit int
+		want  error // nil: a, b, c
+	}{
+		{"d", 3, nil},
+		{"dlink", 10, nil},
+		{"d", 2, ErrTooLarge},
+		{"pipe", 10, ErrNotDir},
+		{"up", 10, ErrOutside},
+		{"missing", 10, fs.ErrNotExist},
+	}
+	for _, tt := range tests {
+		var got []fs.DirEntry
+		var err error
+		within(t, "ReadDir "+tt.dir, func() { got, err = ReadDir(root, filepath.Join(root, tt.dir), tt.limit) })
+		if tt.want != nil {
+			if !errors.Is(err, tt.want) {
+				t.Errorf("ReadDir(%s, %d) = %v, want %v", tt.dir, tt.limit, err, tt.want)
+			}
+			continue
+		}
+		var names []string
+		for _, e := range got {
+			names = append(names, e.Name())
+		}
+		if err != nil || strings.Join(names, ",") != "a,b,c" {
+			t.Errorf("ReadDir(%s) = %v, %v; want a,b,c", tt.dir, names, err)
+		}
+	}
+}
