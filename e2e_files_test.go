@@ -24,33 +24,7 @@ func TestE2EHostileRepoHeadless(t *testing.T) {
 	bin := sharedTick(t)
 	srv := providertest.New(t)
 	srv.Enqueue(providertest.Reply{Text: "all done"})
-	top := t.TempDir()
-	repo := filepath.Join(top, "repo")
-	ws := filepath.Join(repo, "sub")
-	cmds := filepath.Join(ws, ".tick", "commands")
-	for _, d := range []string{filepath.Join(repo, ".git"), cmds} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	key := filepath.Join(top, "id_rsa")
-	if err := os.WriteFile(key, []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	for link, target := range map[string]string{
-		filepath.Join(repo, "AGENTS.md"): "/proc/self/environ",
-		filepath.Join(ws, "CLAUDE.md"):   key,
-		filepath.Join(cmds, "zero.md"):   "/dev/zero",
-	} {
-		if err := os.Symlink(target, link); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, p := range []string{filepath.Join(cmds, "x.md"), filepath.Join(ws, ".tick", "config.toml")} {
-		if err := syscall.Mkfifo(p, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	repo, ws, cmds := hostileRepo(t)
 	const secret = "sk-e2e-fake-secret-0123456789"
 	home := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -123,4 +97,50 @@ func TestProjectProviderNeedsTrust(t *testing.T) {
 	if r.code != exitOK || !strings.Contains(r.stdout, "from theirs") || strings.Contains(r.stderr, "provider theirs") {
 		t.Fatalf("trusted run: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
+}
+
+// hostileRepo makes a repository whose AGENTS.md links to
+// /proc/self/environ, whose sub/CLAUDE.md links to a private key outside
+// it, and whose sub/.tick holds a named pipe and a link to /dev/zero as
+// custom commands and a named pipe as config.toml. It returns the
+// repository, the workspace (sub) and the commands directory.
+func hostileRepo(t *testing.T) (repo, ws, cmds string) {
+	t.Helper()
+	top := t.TempDir()
+	repo = filepath.Join(top, "repo")
+	ws = filepath.Join(repo, "sub")
+	cmds = filepath.Join(ws, ".tick", "commands")
+	for _, d := range []string{filepath.Join(repo, ".git"), cmds} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	key := filepath.Join(top, "id_rsa")
+	if err := os.WriteFile(key, []byte("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{
+		filepath.Join(repo, "AGENTS.md"): "/proc/self/environ",
+		filepath.Join(ws, "CLAUDE.md"):   key,
+		filepath.Join(cmds, "zero.md"):   "/dev/zero",
+	} {
+		if err := os.Symlink(target, link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{filepath.Join(cmds, "x.md"), filepath.Join(ws, ".tick", "config.toml")} {
+		if err := syscall.Mkfifo(p, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return repo, ws, cmds
+}
+
+// TestE2EHostileRepoApp: the full-screen app starts in the same
+// repository and shows the skipped files as notices.
+func TestE2EHostileRepoApp(t *testing.T) {
+	srv := providertest.New(t)
+	_, ws, _ := hostileRepo(t)
+	p := startAppAt(t, srv, t.TempDir(), ws)
+	p.waitFor("x.md: not a regular file (a named pipe)", "config.toml: not a regular file", "zero.md: it leads outside")
 }
