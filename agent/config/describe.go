@@ -66,7 +66,11 @@ func (s *Settings) Describe(w io.Writer) error {
 	fmt.Fprintf(w, "\nuser file     %s%s\n", orNone(s.UserFile), missing(s.UserFile, s.UserFileExists))
 	fmt.Fprintf(w, "project file  %s%s\n", orNone(s.ProjectFile), missing(s.ProjectFile, s.ProjectFileExist))
 	if !s.Pending.Empty() {
-		fmt.Fprintf(w, "\nawaiting approval (from %s):\n", s.Pending.Path)
+		state := "awaiting approval"
+		if s.Pending.Approved {
+			state = "approved for this project"
+		}
+		fmt.Fprintf(w, "\n%s (from %s):\n", state, s.Pending.Path)
 		if s.Pending.Provider != "" {
 			fmt.Fprintf(w, "  provider %s\n", s.Pending.Provider)
 		}

@@ -17,6 +17,9 @@ type Pending struct {
 	// the user's and no --provider flag decides: it picks the server the
 	// conversation (and a key) goes to. "" when there is none.
 	Provider string
+	// Approved is set by Load when Options.Approved said the user
+	// approved all of the above (the provider is then applied).
+	Approved bool
 }
 
 // Warning is the warning Load adds for a project file with pending
@@ -73,6 +76,7 @@ func (s *Settings) holdProject(f *file, opts Options) {
 		s.Warnings = append(s.Warnings, s.Pending.Warning())
 		return
 	}
+	s.Pending.Approved = true
 	if s.Pending.Provider != "" {
 		s.Provider = s.Pending.Provider
 		s.Sources["provider"] = Source{Kind: SourceProject, Detail: f.path}

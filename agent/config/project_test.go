@@ -3,6 +3,7 @@
 package config
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -54,6 +55,13 @@ func TestProjectProviderWaitsForTrust(t *testing.T) {
 			warn := strings.Join(s.Warnings, "\n")
 			if tt.pending != "" && !tt.approved && !strings.Contains(warn, "provider "+tt.pending) {
 				t.Errorf("no warning names the pending provider:\n%s", warn)
+			}
+			var out bytes.Buffer
+			if err := s.Describe(&out); err != nil {
+				t.Fatal(err)
+			}
+			if shown := strings.Contains(out.String(), "awaiting approval") && strings.Contains(out.String(), "  provider "+tt.pending+"\n"); shown != (tt.pending != "" && !tt.approved) {
+				t.Errorf("tick config shows the pending provider: %v, want %v:\n%s", shown, tt.pending != "" && !tt.approved, out.String())
 			}
 			if tt.pending != "" && (len(asked) != 1 || !reflect.DeepEqual(asked[0], s.Pending.Definition())) {
 				t.Errorf("Approved was asked %v, want once about the pending definition", asked)
