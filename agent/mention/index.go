@@ -16,6 +16,7 @@ package mention
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -159,7 +160,11 @@ func parentOf(rel string) string {
 // tree) on top of the parent's rules; one that safefile refuses is
 // recorded in Skipped and left out.
 func (ix *Index) loadIgnore(dir, rel string, parent *ignoreSet) *ignoreSet {
-	data, err := safefile.Read(ix.root, filepath.Join(dir, ".gitignore"), MaxIgnoreBytes)
+	path := filepath.Join(dir, ".gitignore")
+	if _, err := os.Lstat(path); err != nil {
+		return parent // most directories have none: one syscall
+	}
+	data, err := safefile.Read(ix.root, path, MaxIgnoreBytes)
 	var refused *safefile.Error
 	if errors.As(err, &refused) {
 		ix.mu.Lock()
