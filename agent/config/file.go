@@ -54,9 +54,10 @@ func readFile(path string) (*file, error) {
 }
 
 // readProjectFile loads a project's config file at path, which must
-// resolve inside workspace. A missing file is (nil, nil); one refused
-// (see refused) is a *safefile.Error, which the caller turns into a
-// warning: a repository's file may not stop tick.
+// resolve inside workspace. A missing file is (nil, nil); one that cannot
+// be opened or is refused (a *safefile.Error) is an error other than a
+// *FileError, which the caller turns into a warning: a repository's odd
+// file may not stop tick. A file that does not parse is a *FileError.
 func readProjectFile(workspace, path string) (*file, error) {
 	return readIn(workspace, path)
 }
@@ -71,8 +72,8 @@ func readIn(root, path string) (*file, error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
-	case refused(err) && root != "":
-		return nil, err
+	case err != nil && root != "":
+		return nil, err // refused or unreadable: the caller warns
 	case err != nil:
 		return nil, &FileError{Path: path, Msg: fmt.Sprintf("read the config file: %v", err), Err: err}
 	}
@@ -94,12 +95,6 @@ func readIn(root, path string) (*file, error) {
 	}
 	cf.loose = st.Mode().Perm()&0o077 != 0
 	return cf, nil
-}
-
-// refused reports whether err is safefile's refusal of a file.
-func refused(err error) bool {
-	var r *safefile.Error
-	return errors.As(err, &r)
 }
 
 // parse decodes data, the contents of path. Unknown keys become warnings;

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -97,7 +98,7 @@ func Load(opts Options) (*Settings, error) {
 	if opts.Workspace != "" {
 		s.ProjectFile = ProjectPath(opts.Workspace)
 		if project, err = readProjectFile(opts.Workspace, s.ProjectFile); err != nil {
-			if !refused(err) {
+			if fe := (*FileError)(nil); errors.As(err, &fe) {
 				return nil, err
 			}
 			s.Warnings = append(s.Warnings, err.Error()+": the project's config file is not used")

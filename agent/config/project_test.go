@@ -86,6 +86,13 @@ func TestProjectFileSpecial(t *testing.T) {
 		{"dev zero", func(p string) error { return os.Symlink("/dev/zero", p) }, "it leads outside"},
 		{"outside", func(p string) error { return os.Symlink(secret, p) }, "it leads outside"},
 		{"huge", func(p string) error { return os.WriteFile(p, make([]byte, maxFileSize+1), 0o644) }, "too large"},
+		{"not a directory", func(p string) error {
+			dir := filepath.Dir(p)
+			if err := os.Remove(dir); err != nil {
+				return err
+			}
+			return syscall.Mkfifo(dir, 0o644)
+		}, "not a directory"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
