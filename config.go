@@ -250,7 +250,7 @@ func parseConfig(args []string, env func(string) string) (config, error) {
 // and the environment into c.settings and the model fields. A bad file is
 // a usageError "path:line: ...".
 func (c *config) loadSettings(flags tickcfg.Flags, env func(string) string) error {
-	s, err := tickcfg.Load(tickcfg.Options{Env: env, Workspace: c.workspace, Flags: flags})
+	s, err := tickcfg.Load(tickcfg.Options{Env: env, Workspace: c.workspace, Flags: flags, Approved: projectApproved(env, c.workspace)})
 	if err != nil {
 		return &usageError{msg: err.Error()}
 	}

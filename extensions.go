@@ -117,15 +117,21 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 	return x, nil
 }
 
-// pendingDefinition is what a trust record covers: the project file's
-// servers, hooks and allow rules. (Allow is left out when empty, so that
-// the records made before it was covered still hold.)
+// pendingDefinition is what a trust record covers (tickcfg's
+// Pending.Definition: servers, hooks, allow rules, provider).
 func (x *extensions) pendingDefinition() any {
-	return struct {
-		MCPServers map[string]tickcfg.MCPServer
-		Hooks      tickcfg.Hooks
-		Allow      []string `json:",omitempty"`
-	}{x.pending.MCPServers, x.pending.Hooks, x.pending.Allow}
+	return x.pending.Definition()
+}
+
+// projectApproved answers tickcfg.Options.Approved from the trust record
+// for workspace; nil (nothing approved) without a state directory.
+func projectApproved(env func(string) string, workspace string) func(any) bool {
+	dir, err := session.DefaultDir(env)
+	if err != nil {
+		return nil
+	}
+	t := mcp.NewTrust(filepath.Dir(dir))
+	return func(def any) bool { ok, _ := t.Approved(workspace, def); return ok }
 }
 
 // dropWarning removes the warning w from s.
@@ -170,7 +176,14 @@ func (x *extensions) untrustedNotice() string {
 	if len(x.pending.Allow) > 0 {
 		parts = append(parts, "allow rules "+strings.Join(x.pending.Allow, ", "))
 	}
-	return fmt.Sprintf("%s defines %s, which run programs on your machine: they stay off until you allow them with /trust (or tick mcp trust)", x.pending.Path, strings.Join(parts, " and "))
+	what := "which run programs on your machine"
+	if p := x.pending.Provider; p != "" {
+		if what = "which chooses where your conversation is sent"; len(parts) > 0 {
+			what = "which run programs on your machine or choose where your conversation is sent"
+		}
+		parts = append(parts, "provider "+p)
+	}
+	return fmt.Sprintf("%s defines %s, %s: they stay off until you allow them with /trust (or tick mcp trust)", x.pending.Path, strings.Join(parts, " and "), what)
 }
 
 // needsTrust reports whether the project's servers or hooks wait for the
@@ -197,7 +210,7 @@ func (x *extensions) trustProject() (string, error) {
 	}
 	x.untrusted = false
 	msg := "allowed for this project: " + strings.TrimPrefix(x.untrustedNotice(), x.pending.Path+" defines ")
-	msg = strings.SplitN(msg, ", which run", 2)[0]
+	msg = strings.SplitN(msg, ", which ", 2)[0]
 	ps, err := mcpServers(x.pending.MCPServers, true)
 	if err != nil {
 		return "", err
@@ -213,6 +226,9 @@ func (x *extensions) trustProject() (string, error) {
 	}
 	if !x.pending.Hooks.Empty() {
 		msg += " (the hooks take effect the next time tick starts)"
+	}
+	if x.pending.Provider != "" {
+		msg += " (the provider is used from the next time tick starts)"
 	}
 	return msg, nil
 }

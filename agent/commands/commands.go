@@ -8,20 +8,31 @@
 // "description:", shown in completion and /help. A project command shadows
 // a user command of the same name; the caller drops names its built-in
 // commands already use. Load reads only the two directories it is given.
+//
+// Command files are read through safefile: each must be a regular file
+// (opened without blocking, so a named pipe cannot hang start-up) of at
+// most 256 KiB, and a project's must resolve inside the project (the
+// directory holding .tick), so a link to /dev/zero or to a file elsewhere
+// is skipped with a warning that names it and says why.
 package commands
 
 import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/tick-agent/tick/agent/internal/safefile"
 )
 
 // maxFile bounds a command file; a larger one is skipped with a warning.
 const maxFile = 256 << 10
+
+// maxFiles bounds the entries of a commands directory; a directory with
+// more is not read (a warning says so).
+const maxFiles = 10_000
 
 // Command is one custom command.
 type Command struct {
@@ -34,7 +45,9 @@ type Command struct {
 
 // Load returns the commands of userDir and projectDir (either may be "" or
 // missing), sorted by name, with project commands shadowing user ones, and
-// warnings about files it skipped.
+// warnings about files it skipped. projectDir is a project's
+// .tick/commands; its files must resolve inside the project, the
+// directory two levels up.
 func Load(userDir, projectDir string) ([]Command, []string) {
 	byName := map[string]Command{}
 	var warnings []string
@@ -42,7 +55,11 @@ func Load(userDir, projectDir string) ([]Command, []string) {
 		dir     string
 		project bool
 	}{{userDir, false}, {projectDir, true}} {
-		cmds, warns := loadDir(src.dir, src.project)
+		root := ""
+		if src.project && src.dir != "" {
+			root = filepath.Dir(filepath.Dir(src.dir))
+		}
+		cmds, warns := loadDir(src.dir, root, src.project)
 		warnings = append(warnings, warns...)
 		for _, c := range cmds {
 			byName[c.Name] = c
@@ -56,14 +73,19 @@ func Load(userDir, projectDir string) ([]Command, []string) {
 	return out, warnings
 }
 
-// loadDir reads the *.md files of dir.
-func loadDir(dir string, project bool) ([]Command, []string) {
+// loadDir reads the *.md files of dir, which must resolve inside root
+// ("" for anywhere); the directory is listed through safefile too.
+func loadDir(dir, root string, project bool) ([]Command, []string) {
 	if dir == "" {
 		return nil, nil
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := safefile.ReadDir(root, dir, maxFiles)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	var refused *safefile.Error
+	if errors.As(err, &refused) {
+		return nil, []string{err.Error()}
 	}
 	if err != nil {
 		return nil, []string{fmt.Sprintf("read the commands in %s: %v", dir, err)}
@@ -80,7 +102,7 @@ func loadDir(dir string, project bool) ([]Command, []string) {
 			warnings = append(warnings, fmt.Sprintf("%s: skipped: a command name has only letters, digits, - and _", path))
 			continue
 		}
-		c, err := readCommand(path)
+		c, err := readCommand(root, path)
 		if err != nil {
 			warnings = append(warnings, err.Error())
 			continue
@@ -91,16 +113,13 @@ func loadDir(dir string, project bool) ([]Command, []string) {
 	return cmds, warnings
 }
 
-// readCommand reads one command file.
-func readCommand(path string) (Command, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return Command{}, fmt.Errorf("read command %s: %w", path, err)
+// readCommand reads one command file, which must resolve inside root.
+func readCommand(root, path string) (Command, error) {
+	b, err := safefile.Read(root, path, maxFile)
+	var refused *safefile.Error
+	if errors.As(err, &refused) {
+		return Command{}, err
 	}
-	if info.Size() > maxFile {
-		return Command{}, fmt.Errorf("%s: skipped: larger than %d KB", path, maxFile>>10)
-	}
-	b, err := os.ReadFile(path)
 	if err != nil {
 		return Command{}, fmt.Errorf("read command %s: %w", path, err)
 	}

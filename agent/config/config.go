@@ -8,8 +8,11 @@
 // (OPENAI_API_KEY, OPENAI_BASE_URL, TICK_MODEL), the project file, the user
 // file, the defaults. A project file comes with a repository the user may
 // not have written, so it may not set base URLs or keys (refused with a
-// warning), may not loosen the sandbox, and its MCP servers, hooks and
-// allow rules are held apart as Pending until the user approves them.
+// warning), may not loosen the sandbox, and its MCP servers, hooks, allow
+// rules and choice of provider are held apart as Pending until the user
+// approves them (Options.Approved). Both files are read through safefile:
+// a project file that is not a regular file inside the workspace, or is
+// too large, is skipped with a warning.
 //
 // This package reads only the files and variables it is given through
 // Options; main calls Load once at start-up and hands the Settings down.

@@ -65,18 +65,7 @@ func (s *Settings) Describe(w io.Writer) error {
 	}
 	fmt.Fprintf(w, "\nuser file     %s%s\n", orNone(s.UserFile), missing(s.UserFile, s.UserFileExists))
 	fmt.Fprintf(w, "project file  %s%s\n", orNone(s.ProjectFile), missing(s.ProjectFile, s.ProjectFileExist))
-	if !s.Pending.Empty() {
-		fmt.Fprintf(w, "\nawaiting approval (from %s):\n", s.Pending.Path)
-		for _, n := range sortedKeys(s.Pending.MCPServers) {
-			fmt.Fprintf(w, "  mcp server %s\n", n)
-		}
-		if !s.Pending.Hooks.Empty() {
-			fmt.Fprintf(w, "  hooks: %s\n", hookSummary(s.Pending.Hooks))
-		}
-		for _, a := range s.Pending.Allow {
-			fmt.Fprintf(w, "  allow %s\n", a)
-		}
-	}
+	s.Pending.describe(w)
 	if len(s.Warnings) > 0 {
 		fmt.Fprintln(w, "\nwarnings:")
 		for _, m := range s.Warnings {
@@ -84,6 +73,31 @@ func (s *Settings) Describe(w io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// describe lists what p holds, under whether it awaits approval; nothing
+// when it is empty.
+func (p Pending) describe(w io.Writer) {
+	if p.Empty() {
+		return
+	}
+	state := "awaiting approval"
+	if p.Approved {
+		state = "approved for this project"
+	}
+	fmt.Fprintf(w, "\n%s (from %s):\n", state, p.Path)
+	if p.Provider != "" {
+		fmt.Fprintf(w, "  provider %s\n", p.Provider)
+	}
+	for _, n := range sortedKeys(p.MCPServers) {
+		fmt.Fprintf(w, "  mcp server %s\n", n)
+	}
+	if !p.Hooks.Empty() {
+		fmt.Fprintf(w, "  hooks: %s\n", hookSummary(p.Hooks))
+	}
+	for _, a := range p.Allow {
+		fmt.Fprintf(w, "  allow %s\n", a)
+	}
 }
 
 // hookSummary counts the hooks of each kind, e.g. "pre_tool_use 2, stop 1".

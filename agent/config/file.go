@@ -4,14 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/tick-agent/tick/agent/internal/safefile"
 )
 
 // maxFileSize caps a config file; anything larger is not a config file.
@@ -44,34 +46,55 @@ type file struct {
 	warnings []string // unknown keys, as "path:line: ..."
 }
 
-// readFile loads the config file at path. A missing file is (nil, nil).
+// readFile loads the user's config file at path. A missing file is (nil,
+// nil); one that is not a regular file or is larger than maxFileSize is a
+// *FileError.
 func readFile(path string) (*file, error) {
+	return readIn("", path)
+}
+
+// readProjectFile loads a project's config file at path, which must
+// resolve inside workspace. A missing file is (nil, nil); one that cannot
+// be opened or is refused (a *safefile.Error) is an error other than a
+// *FileError, which the caller turns into a warning: a repository's odd
+// file may not stop tick. A file that does not parse is a *FileError.
+func readProjectFile(workspace, path string) (*file, error) {
+	return readIn(workspace, path)
+}
+
+// readIn loads the config file at path through safefile (opened without
+// blocking, a regular file, inside root unless root is "", capped).
+func readIn(root, path string) (*file, error) {
 	if path == "" {
 		return nil, nil
 	}
-	st, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	f, st, err := safefile.Open(root, path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil
-	}
-	if err != nil {
+	case err != nil && root != "":
+		return nil, err // refused or unreadable: the caller warns
+	case err != nil:
 		return nil, &FileError{Path: path, Msg: fmt.Sprintf("read the config file: %v", err), Err: err}
 	}
-	if st.IsDir() {
-		return nil, &FileError{Path: path, Msg: "read the config file: it is a directory"}
-	}
+	defer f.Close()
 	if st.Size() > maxFileSize {
-		return nil, &FileError{Path: path, Msg: fmt.Sprintf("read the config file: larger than %d KiB", maxFileSize>>10)}
+		err := &safefile.Error{Path: path, Reason: safefile.ErrTooLarge, Detail: fmt.Sprintf("over %d KiB", maxFileSize>>10)}
+		if root != "" {
+			return nil, err
+		}
+		return nil, &FileError{Path: path, Msg: "read the config file: " + err.Error(), Err: err}
 	}
-	data, err := os.ReadFile(path)
+	data, err := io.ReadAll(io.LimitReader(f, maxFileSize))
 	if err != nil {
 		return nil, &FileError{Path: path, Msg: fmt.Sprintf("read the config file: %v", err), Err: err}
 	}
-	f, err := parse(path, data)
+	cf, err := parse(path, data)
 	if err != nil {
 		return nil, err
 	}
-	f.loose = st.Mode().Perm()&0o077 != 0
-	return f, nil
+	cf.loose = st.Mode().Perm()&0o077 != 0
+	return cf, nil
 }
 
 // parse decodes data, the contents of path. Unknown keys become warnings;

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -27,6 +28,11 @@ type Options struct {
 	UserPath string
 	// Flags are the command-line settings.
 	Flags Flags
+	// Approved reports whether the user approved a project's pending
+	// settings, given their Pending.Definition (the trust record's
+	// answer); nil approves nothing. A project's provider is applied
+	// only when it says yes.
+	Approved func(def any) bool
 }
 
 // Settings is the effective configuration: the merged Config, the model
@@ -64,30 +70,11 @@ type Settings struct {
 	Warnings []string
 
 	// Pending are the project file's commands (MCP servers, hooks, allow
-	// rules), which run nothing until the user approves them.
+	// rules) and its choice of provider, which take no effect until the
+	// user approves them.
 	Pending Pending
 
 	env func(string) string // for the keys of Endpoints
-}
-
-// Pending are settings from the project file that would run commands or
-// skip approvals; they take effect only once the user approves them.
-type Pending struct {
-	Path       string // the project file
-	MCPServers map[string]MCPServer
-	Hooks      Hooks
-	Allow      []string
-}
-
-// Warning is the warning Load adds for a project file with pending
-// settings; main drops it once the user has approved them.
-func (p Pending) Warning() string {
-	return fmt.Sprintf("%s: its MCP servers, hooks and allow rules need your approval before they run", p.Path)
-}
-
-// Empty reports whether nothing awaits approval.
-func (p Pending) Empty() bool {
-	return len(p.MCPServers) == 0 && p.Hooks.Empty() && len(p.Allow) == 0
 }
 
 // Load reads the user and project files and resolves them with opts'
@@ -110,8 +97,11 @@ func Load(opts Options) (*Settings, error) {
 	var project *file
 	if opts.Workspace != "" {
 		s.ProjectFile = ProjectPath(opts.Workspace)
-		if project, err = readFile(s.ProjectFile); err != nil {
-			return nil, err
+		if project, err = readProjectFile(opts.Workspace, s.ProjectFile); err != nil {
+			if fe := (*FileError)(nil); errors.As(err, &fe) {
+				return nil, err
+			}
+			s.Warnings = append(s.Warnings, err.Error()+": the project's config file is not used")
 		}
 	}
 	s.UserFileExists, s.ProjectFileExist = user != nil, project != nil
@@ -121,7 +111,7 @@ func Load(opts Options) (*Settings, error) {
 	}
 	if project != nil {
 		s.Warnings = append(s.Warnings, project.warnings...)
-		s.mergeProject(project)
+		s.mergeProject(project, opts)
 	}
 	if err := s.resolveModel(opts); err != nil {
 		return nil, err
@@ -163,8 +153,9 @@ func (s *Settings) mergeUser(f *file) {
 }
 
 // mergeProject lays the project file over the user's, refusing what a
-// cloned repository must not decide.
-func (s *Settings) mergeProject(f *file) {
+// cloned repository must not decide and holding back what waits for the
+// user's approval (see holdProject).
+func (s *Settings) mergeProject(f *file, opts Options) {
 	src := Source{Kind: SourceProject, Detail: f.path}
 	c := f.cfg
 	set := func(key string, ok bool, apply func()) {
@@ -173,7 +164,6 @@ func (s *Settings) mergeProject(f *file) {
 			s.Sources[key] = src
 		}
 	}
-	set("provider", c.Provider != "", func() { s.Provider = c.Provider })
 	set("model", c.Model != "", func() { s.Model = c.Model })
 	set("idle_timeout", c.IdleTimeout != "", func() { s.IdleTimeout = c.IdleTimeout })
 	set("mcp_start_timeout", c.MCPStartTimeout != "", func() { s.MCPStartTimeout = c.MCPStartTimeout })
@@ -200,10 +190,7 @@ func (s *Settings) mergeProject(f *file) {
 		}
 	}
 	s.mergeProjectProviders(f)
-	s.Pending = Pending{Path: f.path, MCPServers: c.MCPServers, Hooks: c.Hooks, Allow: c.Allow}
-	if !s.Pending.Empty() {
-		s.Warnings = append(s.Warnings, s.Pending.Warning())
-	}
+	s.holdProject(f, opts)
 }
 
 // mergeProjectProviders takes the project's context windows and refuses

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"reflect"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/tick-agent/tick/agent/atomicfile"
+	"github.com/tick-agent/tick/agent/internal/safefile"
 )
 
 // Choice is a model server and model the user picked (the setup screen,
@@ -57,7 +57,7 @@ func save(path string, ch Choice, edit func([]byte, Choice) ([]byte, error)) (re
 	if !validUTF8(ch) {
 		return false, errors.New("save the config: the provider, base URL, key or model is not valid UTF-8")
 	}
-	old, err := os.ReadFile(path)
+	old, err := safefile.Read("", path, maxFileSize)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

@@ -5,16 +5,24 @@
 // In a directory without AGENTS.md a CLAUDE.md is read instead. Each file
 // is labelled with its path, general first, and the whole is capped at
 // MaxBytes with a note saying what was cut.
+//
+// A repository chooses these files, so each is read through safefile: a
+// project file must resolve inside the repository root (links included),
+// the user's inside their config directory, and both must be regular
+// files, opened without blocking and read only up to the cap. Anything
+// else (a link to /proc/self/environ or ~/.ssh/id_rsa, a named pipe, a
+// device) is skipped, and Load's error names it and says why.
 package instructions
 
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tick-agent/tick/agent/internal/safefile"
 )
 
 // MaxBytes caps the text of all the files together.
@@ -35,18 +43,20 @@ type Set struct {
 }
 
 // Load reads the instructions for workspace (absolute) and the user's
-// config directory userDir ("" for none). Unreadable files are skipped;
-// the error lists them, and the Set holds the rest.
+// config directory userDir ("" for none). Unreadable and refused files are
+// skipped; the error names each with the reason, and the Set holds the
+// rest.
 func Load(workspace, userDir string) (Set, error) {
-	var paths []string
+	var paths []source
 	if userDir != "" {
-		paths = append(paths, filepath.Join(userDir, "AGENTS.md"))
+		paths = append(paths, source{filepath.Join(userDir, "AGENTS.md"), userDir})
 	}
-	for _, dir := range dirs(workspace) {
+	ds := dirs(workspace)
+	for _, dir := range ds {
 		for _, n := range []string{"AGENTS.md", "CLAUDE.md"} { // the first that exists
 			p := filepath.Join(dir, n)
-			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-				paths = append(paths, p)
+			if _, err := os.Lstat(p); err == nil {
+				paths = append(paths, source{p, ds[0]})
 				break
 			}
 		}
@@ -58,8 +68,9 @@ func Load(workspace, userDir string) (Set, error) {
 		left  = MaxBytes
 		empty = true
 	)
-	for _, p := range paths {
-		text, err := readCapped(p, left)
+	for _, src := range paths {
+		p := src.path
+		text, err := readCapped(src, left)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue
@@ -116,29 +127,28 @@ func dirs(workspace string) []string {
 	return out
 }
 
+// source is an instructions file and the directory it must resolve in.
+type source struct {
+	path, root string
+}
+
 // capped is a file's text, at most the bytes allowed.
 type capped struct {
 	body string
 	cut  bool
 }
 
-// readCapped reads at most limit bytes of path, as valid UTF-8.
-func readCapped(path string, limit int) (capped, error) {
-	f, err := os.Open(path)
+// readCapped reads at most limit bytes of src, as valid UTF-8.
+func readCapped(src source, limit int) (capped, error) {
+	buf, cut, err := safefile.ReadPrefix(src.root, src.path, int64(limit))
 	if err != nil {
-		return capped{}, err
+		var refused *safefile.Error
+		if errors.As(err, &refused) || errors.Is(err, fs.ErrNotExist) {
+			return capped{}, err
+		}
+		return capped{}, fmt.Errorf("read instructions %s: %w", src.path, err)
 	}
-	defer f.Close()
-	buf, err := io.ReadAll(io.LimitReader(f, int64(max(limit, 0))+1))
-	if err != nil {
-		return capped{}, fmt.Errorf("read instructions %s: %w", path, err)
-	}
-	c := capped{}
-	if len(buf) > limit {
-		buf, c.cut = buf[:max(limit, 0)], true
-	}
-	c.body = strings.ToValidUTF8(string(buf), "")
-	return c, nil
+	return capped{body: strings.ToValidUTF8(string(buf), ""), cut: cut}, nil
 }
 
 // Summary names the loaded files for the welcome line, relative to

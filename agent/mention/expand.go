@@ -2,12 +2,13 @@ package mention
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tick-agent/tick/agent/internal/safefile"
 )
 
 // Caps on what a prompt's mentions attach.
@@ -88,21 +89,15 @@ func Expand(prompt string, resolve Resolver) (string, []Attached) {
 	return prompt + "\n\nAttached by the user's @ mentions:" + b.String(), out
 }
 
-// readFile reads at most limit bytes of a text file; binary files are
-// refused.
+// readFile reads at most limit bytes of a text file (path is resolved
+// already: opened through safefile, a regular file without blocking);
+// binary files are refused.
 func readFile(path string, limit int) (string, bool, error) {
-	f, err := os.Open(path)
+	buf, cut, err := safefile.ReadPrefix("", path, int64(limit))
 	if err != nil {
 		return "", false, err
 	}
-	defer f.Close()
-	buf, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
-	if err != nil {
-		return "", false, err
-	}
-	cut := len(buf) > limit
 	if cut {
-		buf = buf[:limit]
 		for i := 0; i < utf8.UTFMax-1 && len(buf) > 0 && !utf8.Valid(buf); i++ {
 			buf = buf[:len(buf)-1] // a rune cut in two
 		}

@@ -4,18 +4,31 @@
 // fuzzy Match over it for the picker, and Expand, which attaches the
 // content of each mentioned file (or the listing of a directory) to a
 // prompt.
+//
+// Every file read here comes from the repository, so it is read through
+// safefile: a .gitignore or mentioned file must be a regular file (opened
+// without blocking, so a named pipe cannot hang the walk or a prompt),
+// inside the workspace, and is read with a cap. A .gitignore that is
+// refused is left out of the rules (Index.Skipped names it); a mentioned
+// file that is refused is not attached.
 package mention
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/tick-agent/tick/agent/internal/safefile"
 )
 
 // MaxFiles caps the index; a larger tree is indexed in part.
 const MaxFiles = 500_000
+
+// MaxIgnoreBytes caps one .gitignore file; a larger one is skipped.
+const MaxIgnoreBytes = 1 << 20
 
 // skipDirs are trees never indexed, ignored or not: version control and
 // dependency or cache directories.
@@ -34,9 +47,10 @@ func skipDir(name string) bool {
 type Index struct {
 	root string
 
-	mu    sync.Mutex
-	paths []string
-	done  bool
+	mu      sync.Mutex
+	paths   []string
+	done    bool
+	skipped []string // .gitignore files refused, with the reason
 }
 
 // NewIndex starts indexing root (absolute) and returns at once.
@@ -64,6 +78,15 @@ func (ix *Index) Paths() ([]string, bool) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	return ix.paths[:len(ix.paths):len(ix.paths)], ix.done
+}
+
+// Skipped returns why each .gitignore file the walk refused so far was
+// left out (e.g. "skipped /w/.gitignore: not a regular file (a named
+// pipe)"); its patterns did not apply.
+func (ix *Index) Skipped() []string {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return append([]string(nil), ix.skipped...)
 }
 
 // batch is how many paths the walk collects before publishing them.
@@ -94,7 +117,7 @@ func (ix *Index) walk() {
 		}
 		rel = filepath.ToSlash(rel)
 		if rel == "." {
-			rules[""] = loadIgnore(ix.root, "", nil)
+			rules[""] = ix.loadIgnore(ix.root, "", nil)
 			return nil
 		}
 		dir := parentOf(rel)
@@ -103,7 +126,7 @@ func (ix *Index) walk() {
 			if skipDir(d.Name()) || parent.ignored(rel, true) {
 				return fs.SkipDir
 			}
-			rules[rel] = loadIgnore(path, rel, parent)
+			rules[rel] = ix.loadIgnore(path, rel, parent)
 			return nil
 		}
 		if !d.Type().IsRegular() && d.Type()&fs.ModeSymlink == 0 {
@@ -134,9 +157,20 @@ func parentOf(rel string) string {
 }
 
 // loadIgnore reads dir's .gitignore (dir is absolute, rel its path in the
-// tree) on top of the parent's rules.
-func loadIgnore(dir, rel string, parent *ignoreSet) *ignoreSet {
-	data, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+// tree) on top of the parent's rules; one that safefile refuses is
+// recorded in Skipped and left out.
+func (ix *Index) loadIgnore(dir, rel string, parent *ignoreSet) *ignoreSet {
+	path := filepath.Join(dir, ".gitignore")
+	if _, err := os.Lstat(path); err != nil {
+		return parent // most directories have none: one syscall
+	}
+	data, err := safefile.Read(ix.root, path, MaxIgnoreBytes)
+	var refused *safefile.Error
+	if errors.As(err, &refused) {
+		ix.mu.Lock()
+		ix.skipped = append(ix.skipped, err.Error())
+		ix.mu.Unlock()
+	}
 	if err != nil || len(data) == 0 {
 		return parent
 	}

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tick-agent/tick/agent/internal/safefile"
 	"github.com/tick-agent/tick/provider"
 )
 
@@ -235,7 +236,7 @@ func openText(ws *Workspace, path, action, missingHint string) (*os.File, int64,
 	if !fi.Mode().IsRegular() {
 		return nil, 0, fmt.Errorf("%s %q: not a regular file (%s)", action, path, fi.Mode().Type())
 	}
-	f, err := os.Open(abs)
+	f, fi, err := safefile.Open("", abs) // without blocking, should a pipe have replaced it
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s %q: %w", action, path, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/tick-agent/tick/agent/internal/safefile"
 	"github.com/tick-agent/tick/provider"
 )
 
@@ -84,7 +85,7 @@ func (w *WriteFile) prepare(raw json.RawMessage) (*writeCall, error) {
 	}
 	c.exists, c.mode = true, fi.Mode().Perm()
 	if fi.Size() <= maxEditBytes {
-		data, err := os.ReadFile(c.abs)
+		data, err := safefile.Read("", c.abs, maxEditBytes)
 		if err != nil {
 			return nil, fmt.Errorf("write file %q: read the current content: %w", c.path, err)
 		}

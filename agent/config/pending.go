@@ -1,0 +1,84 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Pending are settings from the project file that would run commands, skip
+// approvals or send the conversation elsewhere; they take effect only once
+// the user approves them (/trust, tick mcp trust).
+type Pending struct {
+	Path       string // the project file
+	MCPServers map[string]MCPServer
+	Hooks      Hooks
+	Allow      []string
+	// Provider is the project's choice of provider when it differs from
+	// the user's and no --provider flag decides: it picks the server the
+	// conversation (and a key) goes to. "" when there is none.
+	Provider string
+	// Approved is set by Load when Options.Approved said the user
+	// approved all of the above (the provider is then applied).
+	Approved bool
+}
+
+// Warning is the warning Load adds for a project file with pending
+// settings; main drops it once the user has approved them.
+func (p Pending) Warning() string {
+	var parts []string
+	if p.Provider != "" {
+		parts = append(parts, "provider "+p.Provider+" (where the conversation goes)")
+	}
+	if len(p.MCPServers) > 0 {
+		parts = append(parts, "MCP servers")
+	}
+	if !p.Hooks.Empty() {
+		parts = append(parts, "hooks")
+	}
+	if len(p.Allow) > 0 {
+		parts = append(parts, "allow rules")
+	}
+	return fmt.Sprintf("%s: its %s need your approval before they take effect", p.Path, strings.Join(parts, ", "))
+}
+
+// Empty reports whether nothing awaits approval.
+func (p Pending) Empty() bool {
+	return len(p.MCPServers) == 0 && p.Hooks.Empty() && len(p.Allow) == 0 && p.Provider == ""
+}
+
+// Definition is what an approval covers, as a value that marshals to JSON
+// with stable field names (the trust record keeps a hash of it): the
+// servers, hooks, allow rules and provider. Allow and Provider are left
+// out when empty, so approvals recorded before they were covered still
+// hold; a project that picks a provider must be approved again.
+func (p Pending) Definition() any {
+	return struct {
+		MCPServers map[string]MCPServer
+		Hooks      Hooks
+		Allow      []string `json:",omitempty"`
+		Provider   string   `json:",omitempty"`
+	}{p.MCPServers, p.Hooks, p.Allow, p.Provider}
+}
+
+// holdProject collects the project file's pending settings and applies
+// its provider only when opts.Approved says the user approved them all;
+// otherwise it warns.
+func (s *Settings) holdProject(f *file, opts Options) {
+	c := f.cfg
+	s.Pending = Pending{Path: f.path, MCPServers: c.MCPServers, Hooks: c.Hooks, Allow: c.Allow}
+	if c.Provider != "" && c.Provider != s.Provider && opts.Flags.Provider == "" {
+		s.Pending.Provider = c.Provider
+	}
+	if s.Pending.Empty() {
+		return
+	}
+	if opts.Approved == nil || !opts.Approved(s.Pending.Definition()) {
+		s.Warnings = append(s.Warnings, s.Pending.Warning())
+		return
+	}
+	s.Pending.Approved = true
+	if s.Pending.Provider != "" {
+		s.Provider = s.Pending.Provider
+		s.Sources["provider"] = Source{Kind: SourceProject, Detail: f.path}
+	}
+}
