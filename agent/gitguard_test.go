@@ -131,4 +131,3 @@ func hasNotice(evs []agent.Event, s string) bool {
 	}
 	return false
 }
-
