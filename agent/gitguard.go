@@ -68,7 +68,8 @@ func (l *loop) quarantine(ctx context.Context, c provider.ToolCall, planted []st
 	}
 	req := ApprovalRequest{
 		ID: c.ID, Tool: c.Name, Once: true,
-		Summary: "keep the git metadata this command created? " + names,
+		Question: "Keep the git metadata this command created?",
+		Summary:  "keep the git metadata this command created? " + names,
 		Detail: "The command created or replaced git metadata: " + names + ".\n" +
 			"tick moved it aside, because " + why + " (core.fsmonitor, hooks, filters, aliases) with your rights, outside the sandbox.\n\n" +
 			"Allow to keep it (e.g. you asked for git init); deny to remove it.",

@@ -92,7 +92,7 @@ func TestPlantedGitMetaAsks(t *testing.T) {
 				}
 				return agent.Approval{Allow: keep}
 			})
-			if len(reqs) != 1 || !reqs[0].Once || !strings.Contains(reqs[0].Summary, ".git, other/.git") {
+			if len(reqs) != 1 || !reqs[0].Once || reqs[0].Question == "" || !strings.Contains(reqs[0].Summary, ".git, other/.git") {
 				t.Fatalf("requests %+v: want one, for this call only, naming both entries", reqs)
 			}
 			if len(seen) > 0 {

@@ -4,7 +4,11 @@
 // The repository lives in a directory of tick's state (one per workspace,
 // chosen by the caller); the workspace's own .git is never touched: every
 // git command runs with GIT_DIR set to the shadow repository and
-// GIT_WORK_TREE to the workspace. A snapshot respects the workspace's
+// GIT_WORK_TREE to the workspace. Files are stored and restored as their
+// bytes: the repository's info/attributes overrides whatever the
+// workspace's .gitattributes say, and neither the caller's GIT_*
+// environment nor the user's global or system git configuration reaches
+// it. A snapshot respects the workspace's
 // .gitignore files, skips untracked files larger than MaxFileSize (with a
 // note saying which), and is incremental: git's index in the shadow
 // repository remembers what it hashed, so a snapshot of an unchanged
