@@ -229,3 +229,39 @@ func BenchmarkGitMetaCommand100k(b *testing.B) {
 		}
 	}
 }
+
+// TestGitMetaWithoutNamespaces: where .git cannot be made read-only (no
+// user namespaces), a change to an existing repository's config or hooks
+// is reported as changed, a rewritten gitfile as planted, and a commit
+// (objects, refs, index) as nothing.
+func TestGitMetaWithoutNamespaces(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := t.TempDir()
+	gitTree(t, ws)
+	p := Policy{Mode: WorkspaceWrite, Workspace: ws, TempDir: t.TempDir()}
+	s := Probe(exe, p)
+	s.Namespaces = false
+	r := NewRunner(p, s)
+	for _, tt := range []struct {
+		script           string
+		planted, changed []string
+	}{
+		{`echo ref > nested/.git/HEAD && mkdir -p nested/.git/objects/ab && echo o > nested/.git/objects/ab/cd && echo i > nested/.git/index`, nil, nil},
+		{`printf '[core]\n\tfsmonitor = touch x\n' >> nested/.git/config`, nil, []string{"nested/.git"}},
+		{`echo '#!/bin/sh' > a/b/c/d/e/.git/hooks-new && mkdir -p a/b/c/d/e/.git/hooks && echo x > a/b/c/d/e/.git/hooks/pre-commit`, nil, []string{"a/b/c/d/e/.git"}},
+		{`echo 'gitdir: .evilgit' > sub/.git`, []string{"sub/.git"}, nil},
+	} {
+		t.Run(tt.script, func(t *testing.T) {
+			if out, code := runIn(t, r, "", tt.script); code != 0 {
+				t.Fatalf("exit %d: %s", code, out)
+			}
+			rep := r.GitChanges()
+			if !slices.Equal(rep.Planted, tt.planted) || !slices.Equal(rep.Changed, tt.changed) {
+				t.Errorf("report = %+v, want planted %v, changed %v", rep, tt.planted, tt.changed)
+			}
+		})
+	}
+}
