@@ -39,8 +39,10 @@ func InGitMeta(rel string) bool {
 // entries made read-only for one command (the list travels in the
 // helper's arguments, which the kernel caps at 128 KiB).
 const (
-	maxWatchDirs    = 200_000
-	maxWatchDepth   = 128
+	maxWatchDirs = 200_000
+	// maxWatchDepth only keeps a path within PATH_MAX: a deeper .git is
+	// no more out of the user's reach than a shallow one.
+	maxWatchDepth   = 2048
 	maxProtect      = 1000
 	maxProtectBytes = 64 << 10
 	maxMetaRead     = 256 << 10
@@ -93,7 +95,8 @@ func (r GitReport) Empty() bool { return len(r.Planted) == 0 && len(r.Changed) =
 // methods are safe for concurrent use; Before and After bracket one
 // command at a time.
 type GitMeta struct {
-	root string
+	root  string
+	limit int // directories watched at most
 
 	mu       sync.Mutex
 	built    bool
@@ -109,7 +112,7 @@ type GitMeta struct {
 // NewGitMeta returns the watch of the workspace root (absolute, clean).
 // It costs nothing until the first Before.
 func NewGitMeta(root string) *GitMeta {
-	return &GitMeta{root: filepath.Clean(root)}
+	return &GitMeta{root: filepath.Clean(root), limit: maxWatchDirs}
 }
 
 // Before brings the watch up to date (whatever changed since the last
@@ -230,8 +233,12 @@ func (g *GitMeta) walk(rel string, start time.Time) {
 
 // read stamps the directory rel and records its .git entries; the
 // subdirectories it does not know yet are pushed on stack (nil: walked at
-// once).
+// once). A directory past the bound is not read.
 func (g *GitMeta) read(rel string, start time.Time, stack *[]string) {
+	if _, known := g.dirs[rel]; !known && len(g.dirs) >= g.limit {
+		g.over = true
+		return
+	}
 	st, ok := stampDir(g.abs(rel), start)
 	if !ok {
 		delete(g.dirs, rel)
@@ -253,7 +260,7 @@ func (g *GitMeta) read(rel string, start time.Time, stack *[]string) {
 				g.ents[child] = true
 			case !de.IsDir():
 			case g.dirs[child] != (dirStamp{}):
-			case depth >= maxWatchDepth || len(g.dirs) >= maxWatchDirs:
+			case depth >= maxWatchDepth:
 				g.over = true
 			case stack != nil:
 				*stack = append(*stack, child)

@@ -132,6 +132,30 @@ func TestGitInitWithoutRepository(t *testing.T) {
 	}
 }
 
+// TestGitMetaBound: past its bound of directories the watch says so,
+// once, and keeps watching the directories it has.
+func TestGitMetaBound(t *testing.T) {
+	ws := t.TempDir()
+	for i := range 30 {
+		put(t, ws, fmt.Sprintf("d%02d/f", i), "x")
+	}
+	g := NewGitMeta(ws)
+	g.limit = 10
+	g.Before()
+	put(t, ws, ".git/config", "[core]\n")
+	if rep := g.After(); !rep.Over || !slices.Equal(rep.Planted, []string{".git"}) {
+		t.Errorf("first report = %+v, want over and .git planted", rep)
+	}
+	g.Before()
+	put(t, ws, "new/.git", "gitdir: x\n")
+	if rep := g.After(); rep.Over || len(rep.Planted) != 0 {
+		t.Errorf("second report = %+v, want nothing: over was said, and new/ is past the bound", rep)
+	}
+	if len(g.dirs) > 10 {
+		t.Errorf("%d directories watched, bound 10", len(g.dirs))
+	}
+}
+
 // TestQuarantine moves planted entries aside, then puts one back and
 // removes the other.
 func TestQuarantine(t *testing.T) {
