@@ -287,7 +287,9 @@ func stampDir(abs string, start time.Time) (dirStamp, bool) {
 // identify returns the identity of the .git entry rel, and what it points
 // to inside the workspace when it is a symbolic link or a gitfile ("" if
 // nothing). A directory's identity covers its config, config.worktree,
-// commondir and hooks: what makes git run something.
+// commondir and hooks: what makes git run something. A gitfile's, a
+// link's and a commondir's cover where they point: moved elsewhere, a
+// relative path names something else.
 func (g *GitMeta) identify(rel string) (entID, string) {
 	abs := g.abs(rel)
 	fi, err := os.Lstat(abs)
@@ -302,18 +304,23 @@ func (g *GitMeta) identify(rel string) (entID, string) {
 	switch {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		dest, _ := os.Readlink(abs)
-		h.Write([]byte(dest))
+		h.Write([]byte(pointsTo(abs, dest))) // moved, a relative link may point elsewhere
 		target = g.inside(filepath.Dir(abs), dest)
 	case fi.Mode().IsRegular():
 		b := readSmall(abs)
 		h.Write(b)
 		if s, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
+			h.Write([]byte(pointsTo(abs, strings.TrimSpace(s)))) // moved, a relative gitdir may point elsewhere
 			target = g.inside(filepath.Dir(abs), strings.TrimSpace(s))
 		}
 	case fi.IsDir():
 		for _, name := range []string{"config", "config.worktree", "commondir"} {
+			b := readSmall(filepath.Join(abs, name))
+			if name == "commondir" && len(b) > 0 {
+				h.Write([]byte(pointsTo(filepath.Join(abs, name), strings.TrimSpace(string(b)))))
+			}
 			h.Write([]byte(name))
-			h.Write(readSmall(filepath.Join(abs, name)))
+			h.Write(b)
 		}
 		hooks, _ := os.ReadDir(filepath.Join(abs, "hooks"))
 		for _, de := range hooks {
@@ -326,6 +333,15 @@ func (g *GitMeta) identify(rel string) (entID, string) {
 	}
 	id.sum = h.Sum64()
 	return id, target
+}
+
+// pointsTo returns the clean absolute path that dest, read from the
+// entry at abs, names (relative to abs's directory).
+func pointsTo(abs, dest string) string {
+	if filepath.IsAbs(dest) {
+		return filepath.Clean(dest)
+	}
+	return filepath.Join(filepath.Dir(abs), dest)
 }
 
 // inside returns dest (relative to dir, or absolute), its symbolic links

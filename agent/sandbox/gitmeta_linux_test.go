@@ -100,6 +100,7 @@ func TestGitMetaReportsPlanted(t *testing.T) {
 		{`mkdir -p new/deep/er && mkdir new/deep/er/.git && echo '[core]' > new/deep/er/.git/config`, []string{"new/deep/er/.git"}},
 		{`ln -s /tmp linked/.git 2>/dev/null || { mkdir linked && ln -s /tmp linked/.git; }`, []string{"linked/.git"}},
 		{`mv nested moved`, nil},
+		{`mkdir -p away && mv wt away/wt && mkdir -p away/realgit && echo '[core]' > away/realgit/config`, []string{"away/wt/.git"}},
 		{`mv sub sub2 && mkdir sub && echo 'gitdir: ../evil' > sub/.git`, []string{"sub/.git"}},
 		{`mkdir -p wide && cd wide && for i in $(seq 50); do mkdir d$i; done && mkdir d37/.git`, []string{"wide/d37/.git"}},
 	} {
