@@ -57,6 +57,9 @@ func (l *loop) quarantine(ctx context.Context, c provider.ToolCall, planted []st
 	qs, err := sandbox.Quarantine(l.a.cfg.Workspace, planted)
 	if err != nil {
 		msg := "could not move aside the git metadata a sandboxed command created (" + names + "): " + err.Error() + "; do not run git there before checking its config"
+		if len(qs) > 0 {
+			msg += " (moved aside: " + listed(asides(qs)) + ")"
+		}
 		l.emit(Notice{Text: msg})
 		return "Note: " + msg + "."
 	}
@@ -72,7 +75,7 @@ func (l *loop) quarantine(ctx context.Context, c provider.ToolCall, planted []st
 		Summary:  "keep the git metadata this command created? " + names,
 		Detail: "The command created or replaced git metadata: " + names + ".\n" +
 			"tick moved it aside, because " + why + " (core.fsmonitor, hooks, filters, aliases) with your rights, outside the sandbox.\n\n" +
-			"Allow to keep it (e.g. you asked for git init); deny to remove it.",
+			"Yes puts it back (e.g. when you asked for git init); no removes it.",
 	}
 	_, _, ok := l.ask(ctx, req)
 	switch {
