@@ -39,7 +39,7 @@ func InGitMeta(rel string) bool {
 // entries made read-only for one command (the list travels in the
 // helper's arguments, which the kernel caps at 128 KiB).
 const (
-	maxWatchDirs = 200_000
+	maxWatchDirs = 100_000
 	// maxWatchDepth only keeps a path within PATH_MAX: a deeper .git is
 	// no more out of the user's reach than a shallow one.
 	maxWatchDepth   = 2048
