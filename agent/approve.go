@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -49,11 +48,10 @@ func (l *loop) callSubject(name string, args json.RawMessage) string {
 	return filepath.ToSlash(p)
 }
 
-// inGit reports whether a workspace-relative path lies in a .git
-// directory (of the workspace or of a repository nested in it).
-func inGit(rel string) bool {
-	return slices.Contains(strings.Split(rel, "/"), ".git")
-}
+// inGit reports whether a workspace-relative path is git metadata or lies
+// in it (of the workspace or of a repository nested in it): the sandbox's
+// own predicate, so the file tools and commands agree on what .git is.
+func inGit(rel string) bool { return sandbox.InGitMeta(rel) }
 
 // runner is the sandbox runner of the base tools, or nil.
 func (l *loop) runner() *sandbox.Runner { return l.a.cfg.ToolOptions.Sandbox }

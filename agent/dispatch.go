@@ -86,19 +86,24 @@ func (l *loop) call(ctx context.Context, c provider.ToolCall) (out string, isErr
 	}
 	ctx = l.sandboxMode(ctx, c)
 	res, err := t.Run(ctx, args)
+	gitNote := l.afterGit(ctx, c)
 	if err == nil {
 		res = l.afterSandbox(ctx, c, t, args, res)
 	}
-	if err != nil {
-		if errors.Is(err, context.Canceled) || ctx.Err() != nil {
-			if res != "" {
-				return res + "\n" + interruptedResult, true
-			}
-			return interruptedResult, true
+	switch {
+	case err == nil:
+	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
+		if res != "" {
+			res += "\n"
 		}
-		return "Error: " + err.Error(), true
+		res, isErr = res+interruptedResult, true
+	default:
+		res, isErr = "Error: "+err.Error(), true
 	}
-	return res, false
+	if gitNote != "" {
+		res += "\n" + gitNote
+	}
+	return res, isErr
 }
 
 // toolNames lists the offered tools, sorted.

@@ -119,8 +119,12 @@ type ApprovalRequest struct {
 	// Rerun means the command already ran in the sandbox, which blocked
 	// it; allowing runs it again without the sandbox (Always: this same
 	// command, for the session).
-	Rerun bool            `json:"rerun,omitempty"`
-	Reply chan<- Approval `json:"-"`
+	Rerun bool `json:"rerun,omitempty"`
+	// Question, when set, is the dialog's question instead of "Allow
+	// TOOL?" (e.g. whether to keep the git metadata a command created);
+	// allowing answers yes.
+	Question string          `json:"question,omitempty"`
+	Reply    chan<- Approval `json:"-"`
 }
 
 // Approval is the user's answer to an ApprovalRequest. Always allows every

@@ -265,7 +265,11 @@ func (a *approval) footKeys(keys KeyMap) [][2]string {
 		return [][2]string{h(keys.Confirm, "deny with this reason"), h(keys.Dismiss, "deny without reason")}
 	}
 	if a.req.Once { // a write into .git: this write only
-		return [][2]string{h(keys.Allow, "allow this write only"), h(keys.Deny, ""), h(keys.Dismiss, "")}
+		yes := "allow this write only"
+		if a.req.Question != "" {
+			yes = "yes"
+		}
+		return [][2]string{h(keys.Allow, yes), h(keys.Deny, ""), h(keys.Dismiss, "")}
 	}
 	return [][2]string{h(keys.Allow, ""), h(keys.AllowAlways, a.scopeText()), h(keys.Deny, ""), h(keys.Dismiss, "")}
 }
@@ -311,6 +315,9 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 	title := "Allow " + a.req.Tool + "?"
 	if a.req.Rerun {
 		title = "Run " + a.req.Tool + " again without the sandbox?"
+	}
+	if a.req.Question != "" {
+		title = a.req.Question
 	}
 	head = append(head, st.DialogTitle.Render(ansi.Truncate(title, iw, g.Ellipsis)))
 	head = append(head, guardLines(st, a.diverted, iw)...)

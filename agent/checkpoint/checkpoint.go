@@ -4,7 +4,11 @@
 // The repository lives in a directory of tick's state (one per workspace,
 // chosen by the caller); the workspace's own .git is never touched: every
 // git command runs with GIT_DIR set to the shadow repository and
-// GIT_WORK_TREE to the workspace. A snapshot respects the workspace's
+// GIT_WORK_TREE to the workspace. Files are stored and restored as their
+// bytes: the repository's info/attributes overrides whatever the
+// workspace's .gitattributes say, and neither the caller's GIT_*
+// environment nor the user's global or system git configuration reaches
+// it. A snapshot respects the workspace's
 // .gitignore files, skips untracked files larger than MaxFileSize (with a
 // note saying which), and is incremental: git's index in the shadow
 // repository remembers what it hashed, so a snapshot of an unchanged
@@ -90,6 +94,12 @@ func (s *Store) create(ctx context.Context) error {
 	for _, args := range [][]string{
 		{"init", "-q"},
 		{"config", "core.autocrlf", "false"},
+		{"config", "core.eol", "lf"},
+		{"config", "core.safecrlf", "false"},
+		{"config", "core.attributesFile", os.DevNull},
+		{"config", "core.hooksPath", os.DevNull},
+		{"config", "core.fsmonitor", "false"},
+		{"config", "core.untrackedCache", "false"},
 		{"config", "gc.auto", "0"},
 		{"config", "core.quotepath", "false"},
 	} {
@@ -174,9 +184,10 @@ func lockFile(ctx context.Context, path string) (*os.File, error) {
 func (s *Store) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, s.git, args...)
 	cmd.Dir = s.work
-	cmd.Env = append(os.Environ(), "GIT_DIR="+s.dir, "GIT_WORK_TREE="+s.work,
+	cmd.Env = append(gitlessEnv(), "GIT_DIR="+s.dir, "GIT_WORK_TREE="+s.work,
 		"GIT_AUTHOR_NAME=tick", "GIT_AUTHOR_EMAIL=tick@localhost", "GIT_COMMITTER_NAME=tick", "GIT_COMMITTER_EMAIL=tick@localhost",
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_TERMINAL_PROMPT=0", "GIT_LITERAL_PATHSPECS=1")
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_TERMINAL_PROMPT=0", "GIT_LITERAL_PATHSPECS=1",
+		"GIT_ATTR_NOSYSTEM=1")
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -225,15 +236,49 @@ func (s *Store) tree(ctx context.Context) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
+// rawAttributes is the shadow repository's info/attributes, which git
+// ranks above every .gitattributes of the workspace: every path is stored
+// and checked out as its bytes, whatever the workspace's attribute files
+// say (no line-ending conversion, no filter, no keyword expansion, no
+// re-encoding; the diff and merge drivers unset too).
+const rawAttributes = "* -text -crlf -eol -filter -ident -working-tree-encoding -diff -merge\n"
+
+// gitlessEnv is the process's environment without the variables that
+// change what git reads (GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT and its
+// keys, GIT_ATTR_SOURCE, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY, ...): the
+// shadow repository's git obeys only the settings run gives it.
+func gitlessEnv() []string {
+	env := os.Environ()
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "GIT_") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// writeInfo writes the shadow repository's info/attributes (see
+// rawAttributes) and info/exclude (excl), before every operation: a
+// repository made by an older tick gets them too.
+func (s *Store) writeInfo(excl string) error {
+	info := filepath.Join(s.dir, "info")
+	if err := os.MkdirAll(info, 0o700); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	for name, content := range map[string]string{"attributes": rawAttributes, "exclude": excl} {
+		if err := os.WriteFile(filepath.Join(info, name), []byte(content), 0o600); err != nil {
+			return fmt.Errorf("checkpoint: write %s: %w", filepath.Join(info, name), err)
+		}
+	}
+	return nil
+}
+
 // excludeLarge writes the shadow repository's exclude file: the untracked
 // files larger than MaxFileSize, which are returned.
 func (s *Store) excludeLarge(ctx context.Context) ([]string, error) {
-	excl := filepath.Join(s.dir, "info", "exclude")
-	if err := os.MkdirAll(filepath.Dir(excl), 0o700); err != nil {
-		return nil, fmt.Errorf("checkpoint: %w", err)
-	}
-	if err := os.WriteFile(excl, []byte(".git\n"), 0o600); err != nil {
-		return nil, fmt.Errorf("checkpoint: write %s: %w", excl, err)
+	if err := s.writeInfo(".git\n"); err != nil {
+		return nil, err
 	}
 	out, err := s.run(ctx, nil, "ls-files", "-z", "--others", "--exclude-standard")
 	if err != nil {
@@ -256,8 +301,8 @@ func (s *Store) excludeLarge(ctx context.Context) ([]string, error) {
 	for _, p := range large {
 		b.WriteString("/" + escapePattern(p) + "\n")
 	}
-	if err := os.WriteFile(excl, []byte(b.String()), 0o600); err != nil {
-		return nil, fmt.Errorf("checkpoint: write %s: %w", excl, err)
+	if err := s.writeInfo(b.String()); err != nil {
+		return nil, err
 	}
 	return large, nil
 }

@@ -8,9 +8,13 @@
 //     command is a re-exec of tick itself (`tick __sandbox POLICY -- bash
 //     -c SCRIPT`, see Main) in new user, mount, network and PID namespaces
 //     where the kernel allows them; the helper applies the policy (Landlock
-//     file rules, a seccomp filter, a read-only .git, private /tmp and
-//     /run), starts bash, and when bash ends kills and reaps every process
-//     it left behind.
+//     file rules, a seccomp filter, every .git entry of the workspace
+//     read-only, private /tmp and /run), starts bash, and when bash ends
+//     kills and reaps every process it left behind.
+//   - GitMeta, Runner.GitChanges and Quarantine: the .git entries a
+//     confined command created or replaced, found when it ends by a scan
+//     that reads only the directories that changed, and moved aside until
+//     the user says to keep them.
 //   - Probe: what this machine supports, the mode that is really in force
 //     and why (for the status bar and `tick doctor`).
 //

@@ -18,7 +18,7 @@ var hiddenDirs = [...]string{"/tmp", "/run", "/var/run", "/var/tmp"}
 
 // setupNamespaces runs inside the new user, mount and network namespaces:
 // it makes the mount tree private, hides the shared directories, makes
-// the workspace's .git read-only and brings up loopback when allowed.
+// every .git entry of the workspace read-only and brings up loopback when allowed.
 func setupNamespaces(p Policy) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make the mounts private: %w", err)
@@ -30,7 +30,7 @@ func setupNamespaces(p Policy) error {
 		}
 	}
 	if p.Mode == WorkspaceWrite && p.Workspace != "" {
-		if err := bindReadOnly(filepath.Join(p.Workspace, ".git")); err != nil {
+		if err := protectGitMeta(p); err != nil {
 			return err
 		}
 	}

@@ -52,6 +52,10 @@ type Policy struct {
 	// CacheDir is the user's cache directory (~/.cache), writable in
 	// WorkspaceWrite; "" means none.
 	CacheDir string `json:"cache_dir,omitempty"`
+	// GitMeta are workspace-relative paths made read-only in
+	// WorkspaceWrite besides the workspace's .git: the nested .git
+	// entries and what they point to (Runner.Command fills it in).
+	GitMeta []string `json:"git_meta,omitempty"`
 }
 
 // writable returns the directories commands may write under p, in order:

@@ -27,12 +27,13 @@ type Runner struct {
 	policy  Policy
 	ready   chan struct{} // closed once support is known
 	support Support
+	git     *GitMeta // the workspace's .git entries, watched around each confined command
 }
 
 // NewRunner returns a Runner for p on a machine with support s (see
 // Probe). p.Mode is the default mode of Command.
 func NewRunner(p Policy, s Support) *Runner {
-	r := &Runner{policy: p, support: s, ready: make(chan struct{})}
+	r := &Runner{policy: p, support: s, ready: make(chan struct{}), git: NewGitMeta(p.Workspace)}
 	close(r.ready)
 	return r
 }
@@ -41,7 +42,7 @@ func NewRunner(p Policy, s Support) *Runner {
 // background, so that it costs nothing at start-up; the methods that need
 // it wait for it.
 func StartRunner(p Policy, probe func() Support) *Runner {
-	r := &Runner{policy: p, ready: make(chan struct{})}
+	r := &Runner{policy: p, ready: make(chan struct{}), git: NewGitMeta(p.Workspace)}
 	go func() {
 		r.support = probe()
 		close(r.ready)
@@ -98,7 +99,9 @@ func (r *Runner) Describe(m Mode) string {
 
 // Command returns the command that runs `bash -c script` in the workspace
 // under the policy in mode m ("" for the policy's), with environment env
-// (TMPDIR is set to the private temporary directory). Start it, then end
+// (TMPDIR is set to the private temporary directory). A confined
+// workspace-write command gets every .git entry of the workspace
+// read-only, and GitChanges tells afterwards what it planted. Start it, then end
 // it with Stop; its standard streams are the caller's to set. Without a
 // helper it is plain bash in a session of its own.
 func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
@@ -113,6 +116,9 @@ func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
 		cmd = exec.Command("bash", "-c", script)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	} else {
+		if p.Mode == WorkspaceWrite && sup.Confines() && p.Workspace != "" {
+			p.GitMeta = r.git.Before()
+		}
 		s := spec{Policy: p}
 		if p.Mode != FullAccess && sup.Confines() {
 			s.Landlock = sup.LandlockABI
@@ -127,6 +133,12 @@ func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
 	cmd.Env = env
 	return cmd
 }
+
+// GitChanges reports what the last confined workspace-write command did to
+// the workspace's git metadata (see GitMeta.After): .git entries it
+// planted, which the caller must not keep silently. Call it once the
+// command has ended; commands run through one Runner one at a time.
+func (r *Runner) GitChanges() GitReport { return r.git.After() }
 
 // stopGrace is how long Stop lets the helper end what the command started
 // before it kills the whole process group itself.

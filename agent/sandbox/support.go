@@ -79,7 +79,7 @@ func (s Support) Report(p Policy) string {
 		line(false, "seccomp", s.SeccompWhy+"; the network is not blocked")
 	}
 	if s.Namespaces {
-		line(true, "user, mount, network and PID namespaces: .git read-only, private /tmp and /run, own loopback, leftovers killed", "")
+		line(true, "user, mount, network and PID namespaces: every .git under the workspace read-only, private /tmp and /run, own loopback, leftovers killed", "")
 	} else {
 		line(false, "user namespaces", s.NamespacesWhy+"; .git stays writable, Unix sockets are refused, no loopback network")
 	}
