@@ -1,0 +1,25 @@
+package app
+
+import (
+	"testing"
+)
+
+// TestSandboxProbeWaitsForFirstFrame checks that the sandbox probe (it
+// runs tick once) starts only when the app's first frame is drawn, so
+// that it does not compete with it, and that it then finishes.
+func TestSandboxProbeWaitsForFirstFrame(t *testing.T) {
+	cfg := config{workspace: t.TempDir(), drawn: make(chan struct{})}
+	r, cleanup, err := newSandbox(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cleanup()
+	if r.Ready() {
+		t.Fatal("the probe finished before the first frame was drawn")
+	}
+	close(cfg.drawn)
+	<-r.Done()
+	if !r.Ready() {
+		t.Fatal("the probe did not finish after the first frame")
+	}
+}
