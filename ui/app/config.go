@@ -1,20 +1,13 @@
 package app
 
 import (
-	"errors"
-	"flag"
 	"fmt"
-	"github.com/tick-agent/tick/agent/checkpoint"
-	"io"
-	"os"
-	"path/filepath"
 	"runtime/debug"
-	"strings"
-	"time"
+
+	"github.com/tick-agent/tick/agent/checkpoint"
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
 	"github.com/tick-agent/tick/agent/instructions"
-	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/provider"
 )
@@ -31,26 +24,19 @@ const Version = "0.1.0-dev"
 // stream and spend much longer thinking before each tool call.
 const defaultModel = provider.DefaultModel
 
-// config is everything tick was asked to do, from its flags, the
-// environment and the config files (settings, loaded once here and handed
-// down; apiKey, baseURL, model and contextWindow are its resolution).
+// config is everything tick was asked to do and what Main built for it:
+// the run's settings, resolved once by agent/config (the only source of
+// the model, the base URL, the sandbox and the rest), and the live
+// handles wired from them.
 type config struct {
-	// Headless (-p).
-	prompt   string // the prompt; "-" means read it from stdin
-	headless bool   // -p was given
-	json     bool   // --json: events as JSON lines
-	verbose  bool   // --verbose: more progress on stderr
-	noColor  bool   // NO_COLOR is set or TERM is dumb
+	tickcfg.Run
+	live
+}
 
-	// The model, resolved from flags, environment and config files.
-	apiKey  string // OPENAI_API_KEY or the provider's key
-	baseURL string // --base-url, OPENAI_BASE_URL or the provider's base_url
-	model   string // --model, TICK_MODEL or the files' model
-	// settings are the effective config-file settings with their sources;
-	// nil only for --help and --version.
-	settings *tickcfg.Settings
-	flags    tickcfg.Flags // the model flags, to load the settings again
-	notices  []string      // shown at the top of the full-screen app's chat
+// live are the handles and state Main builds from the settings; the zero
+// value is what a subcommand has.
+type live struct {
+	notices []string // shown at the top of the full-screen app's chat
 	// ext are the MCP servers, hooks and custom commands (see
 	// newExtensions); nil in the subcommands.
 	ext *extensions
@@ -59,21 +45,9 @@ type config struct {
 	instructions     instructions.Set
 	instructionsLine string
 
-	// The agent.
-	yolo          bool              // --yolo: approve every tool call
-	plan          bool              // --plan: start in plan mode
-	undo          *checkpoint.Store // the workspace's undo points; nil: undo is off
-	noReminder    bool              // --completion-reminder=false (else completion_reminder)
-	workspace     string            // -C/--workspace, absolute; default the working directory
-	contextWindow int               // --context-window; 0 picks from the model name
-	envAllow      []string          // --env-allow NAME (repeatable): secrets commands may see
-	sandbox       sandbox.Mode      // --sandbox MODE
-	idleTimeout   time.Duration     // --idle-timeout or idle_timeout; 0: the provider's default, <0: none
-	runner        *sandbox.Runner   // built by run from the above; nil: plain bash
-	rules         permission.Rules  // the config file's allow and deny rules
+	undo   *checkpoint.Store // the workspace's undo points; nil: undo is off
+	runner *sandbox.Runner   // built by Main from the settings; nil: plain bash
 
-	// The full-screen app.
-	colorFGBG string // COLORFGBG, a fallback for the background colour
 	// drawn is closed once the app's first frame is on screen (at once
 	// when headless): background work that start-up does not need (the
 	// sandbox probe, the first undo snapshot) waits for it, so that it
@@ -83,259 +57,40 @@ type config struct {
 	// about its context size (nil: not asked; see startDiscovery).
 	served *servedWindow
 
-	// Sessions.
-	cont      bool   // -c/--continue: reopen the workspace's latest session
-	resume    string // --resume ID: reopen that session (a unique prefix is enough)
-	noSession bool   // --no-session: save nothing
-	cmd       string // a subcommand: "sessions", "config" or "config path"
-
-	// The full-screen app's first prompt: tick "fix the build".
-	initial string
-	// Where the app keeps the workspace's prompt history ("": nowhere);
-	// set by run, not by a flag.
+	// Where the app keeps the workspace's prompt history ("": nowhere).
 	historyFile string
+}
 
-	help    bool // -h/--help
-	version bool // --version
+// withModel returns c talking to model with a context window of window
+// tokens (0: the server's and the built-in table's), on a copy of its
+// settings, so that the config values held elsewhere (the background
+// question to the server, the app's conversation) keep their own.
+func (c config) withModel(model string, window int) config {
+	s := *c.Settings
+	s.Model, s.ContextWindow = model, window
+	c.Settings = &s
+	return c
 }
 
 // usageError is a mistake in how tick was invoked or configured: exit 2.
-// help adds a pointer to --help after the message.
-type usageError struct {
-	msg  string
-	help bool
-}
-
-func (e *usageError) Error() string { return e.msg }
+type usageError = tickcfg.UsageError
 
 // usagef returns a usageError that points to --help.
 func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...), help: true}
+	return &usageError{Msg: fmt.Sprintf(format, args...), Help: true}
 }
 
-// parseConfig reads args (without the program name) and the environment.
-// Flag syntax is Go's: -flag and --flag are the same, values follow as
-// "--model x" or "--model=x". Errors are usageErrors, except a failure to
-// find the working directory.
+// parseConfig reads args (without the program name) and resolves them
+// with the environment and the config files (tickcfg.ParseArgs,
+// tickcfg.Resolve). Errors are usageErrors, except a failure to find the
+// working directory.
 func parseConfig(args []string, env func(string) string) (config, error) {
-	var c config
-	switch {
-	case len(args) > 1 && args[0] == "config" && args[1] == "path":
-		c.cmd, args = "config path", args[2:]
-	case len(args) > 0 && (args[0] == "sessions" || args[0] == "config" || args[0] == "doctor"):
-		c.cmd, args = args[0], args[1:]
-	case len(args) > 0 && args[0] == "mcp":
-		if len(args) < 2 || (args[1] != "list" && args[1] != "trust") {
-			return c, usagef("tick mcp takes list or trust: tick mcp list, tick mcp trust")
-		}
-		c.cmd, args = "mcp "+args[1], args[2:]
-	}
-	var flags tickcfg.Flags
-	fs := flag.NewFlagSet("tick", flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // run prints the error, and the usage for -h
-	fs.Usage = func() {}
-	prompt := fs.String("p", "", "")
-	fs.BoolVar(&c.json, "json", false, "")
-	fs.BoolVar(&c.verbose, "verbose", false, "")
-	fs.StringVar(&flags.Model, "model", "", "")
-	fs.StringVar(&flags.BaseURL, "base-url", "", "")
-	fs.StringVar(&flags.Provider, "provider", "", "")
-	fs.BoolVar(&c.yolo, "yolo", false, "")
-	fs.BoolVar(&c.plan, "plan", false, "")
-	reminder := fs.Bool("completion-reminder", true, "")
-	fs.StringVar(&c.workspace, "C", "", "")
-	fs.StringVar(&c.workspace, "workspace", "", "")
-	fs.IntVar(&c.contextWindow, "context-window", 0, "")
-	fs.BoolVar(&c.cont, "c", false, "")
-	fs.BoolVar(&c.cont, "continue", false, "")
-	fs.StringVar(&c.resume, "resume", "", "")
-	fs.Func("sandbox", "", func(v string) error {
-		m, err := sandbox.ParseMode(v)
-		c.sandbox = m
-		return err
-	})
-	fs.Func("env-allow", "", func(v string) error {
-		v = strings.TrimSpace(v)
-		if v == "" || strings.ContainsAny(v, "= \t") {
-			return fmt.Errorf("--env-allow needs a variable name, not %q", v)
-		}
-		c.envAllow = append(c.envAllow, v)
-		return nil
-	})
-	fs.Func("idle-timeout", "", func(v string) error {
-		d, err := time.ParseDuration(strings.TrimSpace(v))
-		switch {
-		case err != nil || d < 0:
-			return fmt.Errorf("--idle-timeout needs a duration such as 90s or 5m (0 for none), not %q", v)
-		case d == 0:
-			d = -1 // none
-		}
-		c.idleTimeout = d
-		return nil
-	})
-	fs.BoolVar(&c.noSession, "no-session", false, "")
-	fs.BoolVar(&c.version, "version", false, "")
-	fs.BoolVar(&c.help, "h", false, "")
-	fs.BoolVar(&c.help, "help", false, "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return config{help: true}, nil
-		}
-		return c, usagef("%v", err)
-	}
-	if c.help || c.version {
-		return c, nil
-	}
-	resumeSet := false
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "p":
-			c.headless = true
-		case "resume":
-			resumeSet = true
-		}
-	})
-	c.resume = strings.TrimSpace(c.resume)
-	if resumeSet && c.resume == "" {
-		return c, usagef("--resume needs a session id (see tick sessions)")
-	}
-	c.prompt = *prompt
-	c.noReminder = !*reminder
-	if fs.NArg() > 0 {
-		switch {
-		case c.cmd != "":
-			return c, usagef("unexpected argument %q: tick %s takes no arguments", fs.Arg(0), c.cmd)
-		case c.headless:
-			return c, usagef("unexpected argument %q: -p takes the prompt as its value (quote it: -p \"fix the build\"), and flags go before it", fs.Arg(0))
-		}
-		c.initial = strings.TrimSpace(strings.Join(fs.Args(), " "))
-	}
-	if err := c.checkSessionFlags(); err != nil {
-		return c, err
-	}
-	if c.headless && strings.TrimSpace(c.prompt) == "" {
-		return c, usagef("-p needs a prompt (or - to read it from stdin)")
-	}
-	if !c.headless && c.cmd == "" {
-		for _, f := range []struct {
-			set  bool
-			name string
-		}{{c.json, "--json"}, {c.verbose, "--verbose"}} {
-			if f.set {
-				return c, usagef("%s works only with -p PROMPT", f.name)
-			}
-		}
-	}
-	if c.contextWindow < 0 {
-		return c, usagef("--context-window must be a positive number of tokens, not %d", c.contextWindow)
-	}
-
-	c.noColor = env("NO_COLOR") != "" || env("TERM") == "dumb"
-	c.colorFGBG = env("COLORFGBG")
-
-	ws, err := workspaceDir(c.workspace)
+	a, err := tickcfg.ParseArgs(args)
 	if err != nil {
-		return c, err
+		return config{Run: tickcfg.Run{Args: a}}, err
 	}
-	c.workspace = ws
-	flags.ContextWindow = c.contextWindow
-	c.flags = flags
-	if err := c.loadSettings(flags, env); err != nil {
-		return c, err
-	}
-	return c, nil
-}
-
-// loadSettings reads the config files and resolves them with the flags
-// and the environment into c.settings and the model fields. A bad file is
-// a usageError "path:line: ...".
-func (c *config) loadSettings(flags tickcfg.Flags, env func(string) string) error {
-	s, err := tickcfg.Load(tickcfg.Options{Env: env, Workspace: c.workspace, Flags: flags})
-	if err != nil {
-		return &usageError{msg: err.Error()}
-	}
-	c.settings = s
-	c.apiKey, c.baseURL, c.model, c.contextWindow = s.APIKey, s.BaseURL, s.Model, s.ContextWindow
-	if c.sandbox == "" {
-		m, err := sandbox.ParseMode(s.Sandbox)
-		if err != nil {
-			return &usageError{msg: fmt.Sprintf("config: sandbox: %v", err)}
-		}
-		c.sandbox = m
-	}
-	switch s.Network {
-	case "", sandbox.NetworkLoopback:
-	default:
-		return &usageError{msg: fmt.Sprintf("config: network = %q: use \"loopback\" or leave it out (no network)", s.Network)}
-	}
-	c.envAllow = append(c.envAllow, s.EnvAllow...)
-	if c.idleTimeout == 0 && s.IdleTimeout != "" {
-		if c.idleTimeout = s.IdleTimeoutDuration(); c.idleTimeout == 0 {
-			c.idleTimeout = -1 // "0s": none
-		}
-	}
-	if c.rules, err = permission.ParseRules(s.Allow, s.Deny); err != nil {
-		return &usageError{msg: fmt.Sprintf("config: %v", err)}
-	}
-	return nil
-}
-
-// checkSessionFlags refuses combinations of the session flags that make no
-// sense.
-func (c config) checkSessionFlags() error {
-	switch {
-	case strings.HasPrefix(c.cmd, "config") && (c.headless || c.cont || c.resume != "" || c.yolo || c.json):
-		return usagef("tick %s takes only -C DIR and the model flags", c.cmd)
-	case strings.HasPrefix(c.cmd, "mcp") && (c.headless || c.cont || c.resume != "" || c.yolo):
-		return usagef("tick %s takes only -C DIR and --json", c.cmd)
-	case c.cmd == "doctor" && (c.headless || c.cont || c.resume != "" || c.yolo || c.json):
-		return usagef("tick doctor takes only -C DIR and --sandbox MODE")
-	case c.cmd == "sessions" && (c.headless || c.cont || c.resume != "" || c.yolo):
-		return usagef("tick sessions only lists this workspace's sessions; it takes -C DIR and --json")
-	case c.cont && c.resume != "":
-		return usagef("give either --continue or --resume ID, not both")
-	}
-	return nil
-}
-
-// checkModelConfig says what to set when tick cannot reach any model.
-func (c config) checkModelConfig() error {
-	if !c.settings.Configured() {
-		file := c.settings.UserFile
-		if file == "" {
-			file = "$XDG_CONFIG_HOME/tick/config.toml"
-		}
-		return &usageError{msg: "no model configured: run tick (without -p) to set one up, or write " + file +
-			", or set OPENAI_API_KEY for OpenAI, or OPENAI_BASE_URL (or --base-url) for another OpenAI-compatible server such as Ollama (http://localhost:11434/v1)"}
-	}
-	if err := c.settings.NeedsKey(); err != nil {
-		return &usageError{msg: err.Error()}
-	}
-	return nil
-}
-
-// workspaceDir returns dir (default: the working directory) as an absolute
-// path, checking that it is a directory.
-func workspaceDir(dir string) (string, error) {
-	if dir == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", fmt.Errorf("find the current directory for the workspace: %w", err)
-		}
-		dir = wd
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", usagef("workspace %q: %v", dir, err)
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return "", usagef("workspace %q: %v", dir, err)
-	}
-	if !st.IsDir() {
-		return "", usagef("workspace %q is not a directory", dir)
-	}
-	return abs, nil
+	r, err := tickcfg.Resolve(a, env)
+	return config{Run: r}, err
 }
 
 // versionString is "tick VERSION", with the VCS revision when the binary

@@ -1,21 +1,22 @@
 package app
 
 import (
-	tea "charm.land/bubbletea/v2"
 	"fmt"
+	"io"
+
+	tea "charm.land/bubbletea/v2"
 	tickcfg "github.com/tick-agent/tick/agent/config"
 	"github.com/tick-agent/tick/agent/instructions"
 	"github.com/tick-agent/tick/ui"
-	"io"
 )
 
 // runConfigCmd is `tick config` (the effective settings and where each
 // came from, keys masked) and `tick config path` (the user file).
 func runConfigCmd(cfg config, stdout, stderr io.Writer) int {
-	s := cfg.settings
-	if cfg.cmd == "config path" {
+	s := cfg.Settings
+	if cfg.Cmd == "config path" {
 		if s.UserFile == "" {
-			return fail(stderr, &usageError{msg: "no config file: set XDG_CONFIG_HOME or HOME"})
+			return fail(stderr, &usageError{Msg: "no config file: set XDG_CONFIG_HOME or HOME"})
 		}
 		fmt.Fprintln(stdout, s.UserFile)
 		return ExitOK
@@ -30,7 +31,7 @@ func runConfigCmd(cfg config, stdout, stderr io.Writer) int {
 // stderr, for -p and the subcommands (the full-screen app shows them as
 // notices).
 func printWarnings(cfg config, stderr io.Writer) {
-	for _, w := range append(cfg.settings.Warnings, cfg.notices...) {
+	for _, w := range append(cfg.Settings.Warnings, cfg.notices...) {
 		fmt.Fprintf(stderr, "tick: warning: %s\n", w)
 	}
 }
@@ -40,13 +41,13 @@ func printWarnings(cfg config, stderr io.Writer) {
 // full-screen app, with --verbose for -p), and files it could not read
 // become notices.
 func loadInstructions(cfg *config, env func(string) string) {
-	set, err := instructions.Load(cfg.workspace, tickcfg.UserDir(env))
+	set, err := instructions.Load(cfg.Workspace, tickcfg.UserDir(env))
 	if err != nil {
 		cfg.notices = append(cfg.notices, "some project instructions were not loaded: "+err.Error())
 	}
 	cfg.instructions = set
 	if len(set.Files) > 0 {
-		cfg.instructionsLine = "project instructions: " + set.Summary(cfg.workspace, env("HOME"))
+		cfg.instructionsLine = "project instructions: " + set.Summary(cfg.Workspace, env("HOME"))
 	}
 }
 

@@ -54,8 +54,8 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 	// Servers and hooks get the model's commands' environment (no API key,
 	// no secret-looking variable unless in env_allow); a server's own env
 	// table is added on top by the mcp package.
-	x := &extensions{project: cfg.workspace, environ: commandEnv(cfg, os.Environ())}
-	s := cfg.settings
+	x := &extensions{project: cfg.Workspace, environ: commandEnv(cfg, os.Environ())}
+	s := cfg.Settings
 	if dir, err := session.DefaultDir(env); err == nil {
 		x.trust = mcp.NewTrust(filepath.Dir(dir))
 	}
@@ -98,11 +98,11 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 	}
 	if startServers && (len(servers) > 0 || len(x.pending.MCPServers) > 0) {
 		x.startTimeout = s.MCPStartTimeoutDuration()
-		x.mcp = mcp.Start(mcp.Options{Servers: servers, Environ: x.environ, Dir: cfg.workspace, Version: Version, StartTimeout: x.startTimeout, After: cfg.drawn})
+		x.mcp = mcp.Start(mcp.Options{Servers: servers, Environ: x.environ, Dir: cfg.Workspace, Version: Version, StartTimeout: x.startTimeout, After: cfg.drawn})
 	}
-	r, err := hooks.New(hooks.Options{Hooks: hcfg, Dir: cfg.workspace, Environ: x.environ})
+	r, err := hooks.New(hooks.Options{Hooks: hcfg, Dir: cfg.Workspace, Environ: x.environ})
 	if err != nil {
-		return nil, &usageError{msg: err.Error()}
+		return nil, &usageError{Msg: err.Error()}
 	}
 	if !r.Empty() {
 		x.hooks = r
@@ -112,7 +112,7 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 		userDir = filepath.Join(d, "commands")
 	}
 	var warns []string
-	x.commands, warns = commands.Load(userDir, filepath.Join(cfg.workspace, ".tick", "commands"))
+	x.commands, warns = commands.Load(userDir, filepath.Join(cfg.Workspace, ".tick", "commands"))
 	x.notices = append(x.notices, warns...)
 	return x, nil
 }

@@ -51,14 +51,14 @@ func firstRun(cfg config, env func(string) string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return cfg, fail(stderr, err), false
 	}
-	path := cfg.settings.UserFile
+	path := cfg.Settings.UserFile
 	if path == "" {
-		return cfg, fail(stderr, cfg.checkModelConfig()), false
+		return cfg, fail(stderr, cfg.CheckModel()), false
 	}
 	servers := localServers(env)
 	var note string // what else to say of the save; RunSetup returns after it
 	sc := ui.SetupConfig{
-		Dark:          ui.GuessDark(cfg.colorFGBG),
+		Dark:          ui.GuessDark(cfg.ColorFGBG),
 		AskBackground: true,
 		Version:       Version,
 		ConfigPath:    path,
@@ -82,11 +82,11 @@ func firstRun(cfg config, env func(string) string, stdin io.Reader, stdout, stde
 	ch, err := ui.RunSetup(context.Background(), sc, tea.WithInput(in), tea.WithOutput(out))
 	switch {
 	case errors.Is(err, ui.ErrSetupCancelled):
-		return cfg, fail(stderr, cfg.checkModelConfig()), false
+		return cfg, fail(stderr, cfg.CheckModel()), false
 	case err != nil:
 		return cfg, fail(stderr, err), false
 	}
-	if err := cfg.loadSettings(cfg.flags, env); err != nil {
+	if err := cfg.Reload(env); err != nil {
 		return cfg, fail(stderr, err), false
 	}
 	saved := fmt.Sprintf("set up: %s on %s, saved in %s (tick config shows the settings)", ch.Model, ch.Title, path)

@@ -24,13 +24,13 @@ const maxStdinPrompt = 10 << 20
 // once. ld, when not nil, is the resumed session (already restored into
 // ag); rec is the session being saved (may be nil).
 func runHeadless(cfg config, ag *agent.Agent, rec *session.Recorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) int {
-	prompt, err := readPrompt(cfg.prompt, stdin)
+	prompt, err := readPrompt(cfg.Prompt, stdin)
 	if err != nil {
 		return fail(stderr, err)
 	}
 	h := Headless{
 		Prompt:   prompt,
-		Printer:  printer.Options{JSON: cfg.json, Verbose: cfg.verbose, Color: !cfg.noColor && isTerminal(stderr)},
+		Printer:  printer.Options{JSON: cfg.JSON, Verbose: cfg.Verbose, Color: !cfg.NoColor && isTerminal(stderr)},
 		Loaded:   ld,
 		Recorder: rec,
 	}

@@ -15,13 +15,13 @@ import (
 // each one's state and tools (as JSON with --json) and stops them; trust
 // records the user's approval of the project file's servers and hooks.
 func runMCPCmd(cfg config, env func(string) string, stdout, stderr io.Writer) int {
-	x, err := newExtensions(cfg, env, cfg.cmd == "mcp list")
+	x, err := newExtensions(cfg, env, cfg.Cmd == "mcp list")
 	printWarnings(cfg, stderr) // after newExtensions, which drops those trust answered
 	if err != nil {
 		return fail(stderr, err)
 	}
 	defer x.close()
-	if cfg.cmd == "mcp trust" {
+	if cfg.Cmd == "mcp trust" {
 		msg, err := x.trustProject()
 		if err != nil {
 			return fail(stderr, err)
@@ -37,7 +37,7 @@ func runMCPCmd(cfg config, env func(string) string, stdout, stderr io.Writer) in
 		x.mcp.Wait(context.Background())
 		statuses = x.mcp.Status()
 	}
-	if cfg.json {
+	if cfg.JSON {
 		enc := json.NewEncoder(stdout)
 		for _, st := range statuses {
 			if err := enc.Encode(mcpJSON(st)); err != nil {

@@ -21,17 +21,18 @@ const listTimeout = 20 * time.Second
 // model a session merely started with is not forced on it: the user may
 // have set up another server since.)
 func useSessionModel(cfg *config, ld *session.Loaded) {
-	if ld == nil || !ld.Info.ModelSwitched || ld.Info.Model == "" || cfg.settings == nil {
+	if ld == nil || !ld.Info.ModelSwitched || ld.Info.Model == "" || cfg.Settings == nil {
 		return
 	}
-	if k := cfg.settings.Sources["model"].Kind; k == tickcfg.SourceFlag || k == tickcfg.SourceEnv {
+	if k := cfg.Settings.Sources["model"].Kind; k == tickcfg.SourceFlag || k == tickcfg.SourceEnv {
 		return
 	}
-	if ld.Info.Model != cfg.model {
-		cfg.model = ld.Info.Model
-		if cfg.settings.Sources["context_window"].Kind != tickcfg.SourceFlag {
-			cfg.contextWindow = 0 // the other model's size does not apply
+	if ld.Info.Model != cfg.Settings.Model {
+		window := cfg.Settings.ContextWindow
+		if cfg.Settings.Sources["context_window"].Kind != tickcfg.SourceFlag {
+			window = 0 // the other model's size does not apply
 		}
+		*cfg = cfg.withModel(ld.Info.Model, window)
 	}
 }
 
@@ -41,7 +42,7 @@ func useSessionModel(cfg *config, ld *session.Loaded) {
 func (ts *tuiSession) modelConfig() *ui.ModelConfig {
 	cfg := ts.cfg
 	mc := &ui.ModelConfig{List: ts.listModels, Switch: ts.switchModel}
-	if path := cfg.settings.UserFile; path != "" {
+	if path := cfg.Settings.UserFile; path != "" {
 		mc.Path = path
 		mc.SaveDefault = func(label string) (string, error) {
 			ch := tickcfg.Choice{Model: label}
@@ -73,14 +74,14 @@ const otherSep = ": "
 // failing is an error.
 func (ts *tuiSession) listModels() ([]string, error) {
 	cfg := ts.cfg
-	base := cfg.baseURL
+	base := cfg.Settings.BaseURL
 	if base == "" {
 		base = provider.DefaultBaseURL
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
 	defer cancel()
 	var others []tickcfg.Endpoint
-	for _, ep := range cfg.settings.Endpoints() {
+	for _, ep := range cfg.Settings.Endpoints() {
 		if strings.TrimRight(ep.BaseURL, "/") != strings.TrimRight(base, "/") {
 			others = append(others, ep)
 		}
@@ -96,7 +97,7 @@ func (ts *tuiSession) listModels() ([]string, error) {
 			lists[i], _ = provider.ListModels(octx, ep.BaseURL, ep.APIKey)
 		}()
 	}
-	own, err := provider.ListModels(ctx, base, cfg.apiKey)
+	own, err := provider.ListModels(ctx, base, cfg.Settings.APIKey)
 	wg.Wait()
 	if err != nil {
 		return nil, err
@@ -139,14 +140,14 @@ func (ts *tuiSession) otherModel(label string) (tickcfg.Endpoint, string, bool) 
 // model gets a client of its own for the rest of the session.
 func (ts *tuiSession) switchModel(label string) error {
 	cfg := ts.cfg
-	base, key, name := cfg.baseURL, cfg.apiKey, label
+	base, key, name := cfg.Settings.BaseURL, cfg.Settings.APIKey, label
 	ep, model, other := ts.otherModel(label)
 	if other {
 		base, key, name = ep.BaseURL, ep.APIKey, model
 	}
 	window := 0
-	if cfg.settings.Sources["context_window"].Kind == tickcfg.SourceFlag {
-		window = cfg.contextWindow
+	if cfg.Settings.Sources["context_window"].Kind == tickcfg.SourceFlag {
+		window = cfg.Settings.ContextWindow
 	} else if base != "" && !tickcfg.IsHosted(base) {
 		ctx, cancel := context.WithTimeout(context.Background(), provider.DiscoverTimeout)
 		window = provider.DiscoverContext(ctx, base, key, name).Tokens

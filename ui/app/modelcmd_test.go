@@ -30,7 +30,7 @@ func TestModelSaveDefault(t *testing.T) {
 			if err := os.WriteFile(path, []byte(tc.file), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			ts := &tuiSession{cfg: config{settings: &tickcfg.Settings{UserFile: path}}, others: map[string]otherModel{
+			ts := &tuiSession{cfg: config{Run: tickcfg.Run{Settings: &tickcfg.Settings{UserFile: path}}}, others: map[string]otherModel{
 				"other: delta-3b": {ep: tickcfg.Endpoint{Name: "other", BaseURL: "http://o/v1"}, model: "delta-3b"},
 			}}
 			mc := ts.modelConfig()

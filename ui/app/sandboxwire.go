@@ -42,15 +42,15 @@ func sandboxPolicy(cfg config, tmp string) sandbox.Policy {
 		cache = ""
 	}
 	p := sandbox.Policy{
-		Mode:      cfg.sandbox,
-		Workspace: cfg.workspace,
+		Mode:      cfg.Sandbox,
+		Workspace: cfg.Workspace,
 		TempDir:   tmp,
 		CacheDir:  cache,
 	}
 	if p.Mode == "" {
 		p.Mode = sandbox.WorkspaceWrite
 	}
-	if s := cfg.settings; s != nil {
+	if s := cfg.Settings; s != nil {
 		p.Network = s.Network
 		for _, r := range s.WritableRoots {
 			if r, err := filepath.Abs(r); err == nil {

@@ -2,13 +2,15 @@ package app
 
 import (
 	"testing"
+
+	tickcfg "github.com/tick-agent/tick/agent/config"
 )
 
 // TestSandboxProbeWaitsForFirstFrame checks that the sandbox probe (it
 // runs tick once) starts only when the app's first frame is drawn, so
 // that it does not compete with it, and that it then finishes.
 func TestSandboxProbeWaitsForFirstFrame(t *testing.T) {
-	cfg := config{workspace: t.TempDir(), drawn: make(chan struct{})}
+	cfg := config{Run: tickcfg.Run{Args: tickcfg.Args{Workspace: t.TempDir()}}, live: live{drawn: make(chan struct{})}}
 	r, cleanup, err := newSandbox(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -16,22 +16,21 @@ const smallContext = 16384
 // it serves: a self-hosted server (not the OpenAI API or another hosted
 // preset), when neither --context-window nor the config said.
 func wantsDiscovery(cfg *config) bool {
-	return cfg.contextWindow == 0 && cfg.baseURL != "" && !tickcfg.IsHosted(cfg.baseURL)
+	return cfg.Settings.ContextWindow == 0 && cfg.Settings.BaseURL != "" && !tickcfg.IsHosted(cfg.Settings.BaseURL)
 }
 
 // discoverContext asks the server (see wantsDiscovery) and waits for the
-// answer, which becomes cfg.contextWindow. It returns the warning to show
+// answer, which becomes cfg.Settings.ContextWindow. It returns the warning to show
 // before the first turn, if any (see servedWarning). -p uses it; the full-screen
 // app asks in the background (startDiscovery).
 func discoverContext(cfg *config) []string {
 	if !wantsDiscovery(cfg) {
 		return nil
 	}
-	sc := askServed(cfg.baseURL, cfg.apiKey, cfg.model)
+	sc := askServed(cfg.Settings.BaseURL, cfg.Settings.APIKey, cfg.Settings.Model)
 	if sc.Tokens > 0 {
-		cfg.contextWindow = sc.Tokens
-		cfg.settings.ContextWindow = sc.Tokens
-		cfg.settings.Sources["context_window"] = tickcfg.Source{Kind: tickcfg.SourceDefault, Detail: "server: " + sc.Source}
+		cfg.Settings.ContextWindow = sc.Tokens
+		cfg.Settings.Sources["context_window"] = tickcfg.Source{Kind: tickcfg.SourceDefault, Detail: "server: " + sc.Source}
 	}
 	if w := servedWarning(cfg, sc); w != "" {
 		return []string{w}
@@ -51,14 +50,14 @@ func askServed(baseURL, apiKey, model string) provider.ServedContext {
 // Ollama serving the model with its small default context, or any server
 // serving less than smallContext.
 func servedWarning(cfg *config, sc provider.ServedContext) string {
-	where := "context_window = 32768 under [providers." + providerName(cfg) + "] in " + cfg.settings.UserFile
+	where := "context_window = 32768 under [providers." + providerName(cfg) + "] in " + cfg.Settings.UserFile
 	switch {
 	case sc.OllamaDefault:
-		return fmt.Sprintf("Ollama will serve %s with its default context (a few thousand tokens unless the server sets OLLAMA_CONTEXT_LENGTH) and silently cuts longer conversations, which breaks tool use. Raise it: restart Ollama with OLLAMA_CONTEXT_LENGTH=32768 (or add PARAMETER num_ctx 32768 to a Modelfile and ollama create), then set %s.", cfg.model, where)
+		return fmt.Sprintf("Ollama will serve %s with its default context (a few thousand tokens unless the server sets OLLAMA_CONTEXT_LENGTH) and silently cuts longer conversations, which breaks tool use. Raise it: restart Ollama with OLLAMA_CONTEXT_LENGTH=32768 (or add PARAMETER num_ctx 32768 to a Modelfile and ollama create), then set %s.", cfg.Settings.Model, where)
 	case sc.Ollama && sc.Tokens > 0 && sc.Tokens < smallContext:
-		return fmt.Sprintf("Ollama serves %s with a context of %d tokens (%s), too small for tick's prompt, tools and a conversation; longer ones are cut silently. Raise it with OLLAMA_CONTEXT_LENGTH=32768 or PARAMETER num_ctx 32768, then set %s.", cfg.model, sc.Tokens, sc.Source, where)
+		return fmt.Sprintf("Ollama serves %s with a context of %d tokens (%s), too small for tick's prompt, tools and a conversation; longer ones are cut silently. Raise it with OLLAMA_CONTEXT_LENGTH=32768 or PARAMETER num_ctx 32768, then set %s.", cfg.Settings.Model, sc.Tokens, sc.Source, where)
 	case sc.Tokens > 0 && sc.Tokens < smallContext:
-		return fmt.Sprintf("the server serves %s with a context of only %d tokens (%s); tick compacts often and may not fit its tools. Start the server with a larger context (e.g. 32768).", cfg.model, sc.Tokens, sc.Source)
+		return fmt.Sprintf("the server serves %s with a context of only %d tokens (%s); tick compacts often and may not fit its tools. Start the server with a larger context (e.g. 32768).", cfg.Settings.Model, sc.Tokens, sc.Source)
 	}
 	return ""
 }
@@ -76,19 +75,19 @@ type servedWindow struct {
 	warning string        // see servedWarning
 }
 
-// startDiscovery asks the server about cfg.model in the background once
+// startDiscovery asks the server about cfg.Settings.Model in the background once
 // cfg.drawn is closed, or returns nil when tick does not ask (see
 // wantsDiscovery).
 func startDiscovery(cfg *config) *servedWindow {
 	if !wantsDiscovery(cfg) {
 		return nil
 	}
-	s := &servedWindow{model: cfg.model, done: make(chan struct{})}
+	s := &servedWindow{model: cfg.Settings.Model, done: make(chan struct{})}
 	c := *cfg // what the question and the warning read; cfg goes on changing
 	go func() {
 		defer close(s.done)
 		afterDrawn(c.drawn, nil)
-		sc := askServed(c.baseURL, c.apiKey, c.model)
+		sc := askServed(c.Settings.BaseURL, c.Settings.APIKey, c.Settings.Model)
 		s.tokens, s.warning = sc.Tokens, servedWarning(&c, sc)
 	}()
 	return s
@@ -116,8 +115,8 @@ func (s *servedWindow) lateNotice() func() string {
 
 // providerName names the provider for a config hint.
 func providerName(cfg *config) string {
-	if cfg.settings.Provider != "" {
-		return cfg.settings.Provider
+	if cfg.Settings.Provider != "" {
+		return cfg.Settings.Provider
 	}
 	return "NAME"
 }

@@ -30,8 +30,8 @@ func sessionsDir(env func(string) string) (string, error) {
 // prints its warnings on stderr once, and returns what it loaded; failing
 // to find or open that session is an error.
 func startSession(cfg config, env func(string) string, stderr io.Writer) (*session.Recorder, *session.Loaded, error) {
-	if !cfg.cont && cfg.resume == "" {
-		if cfg.noSession {
+	if !cfg.Continue && cfg.Resume == "" {
+		if cfg.NoSession {
 			return nil, nil, nil
 		}
 		dir, err := sessionsDir(env)
@@ -39,13 +39,13 @@ func startSession(cfg config, env func(string) string, stderr io.Writer) (*sessi
 			fmt.Fprintf(stderr, "tick: not saving this session: %v\n", err)
 			return nil, nil, nil
 		}
-		return session.NewRecorder(dir, cfg.workspace, cfg.model), nil, nil
+		return session.NewRecorder(dir, cfg.Workspace, cfg.Settings.Model), nil, nil
 	}
 	dir, err := session.DefaultDir(env)
 	if err != nil {
 		return nil, nil, err
 	}
-	return CarryOn(Carry{Dir: dir, Workspace: cfg.workspace, Model: cfg.model, ID: cfg.resume, ReadOnly: cfg.noSession}, stderr)
+	return CarryOn(Carry{Dir: dir, Workspace: cfg.Workspace, Model: cfg.Settings.Model, ID: cfg.Resume, ReadOnly: cfg.NoSession}, stderr)
 }
 
 // runSessions is `tick sessions`: the workspace's sessions, most recently
@@ -56,18 +56,18 @@ func runSessions(cfg config, env func(string) string, stdout, stderr io.Writer) 
 	if err != nil {
 		return fail(stderr, err)
 	}
-	all, err := session.List(dir, cfg.workspace)
+	all, err := session.List(dir, cfg.Workspace)
 	if err != nil {
 		return fail(stderr, err)
 	}
-	if cfg.json {
+	if cfg.JSON {
 		if err := WriteSessionsJSON(stdout, all); err != nil {
 			return fail(stderr, fmt.Errorf("write the sessions: %w", err))
 		}
 		return ExitOK
 	}
 	if len(all) == 0 {
-		fmt.Fprintf(stderr, "tick: no sessions in %s yet; start one with tick\n", cfg.workspace)
+		fmt.Fprintf(stderr, "tick: no sessions in %s yet; start one with tick\n", cfg.Workspace)
 		return ExitOK
 	}
 	width := 0

@@ -59,12 +59,12 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	defer ts.Close()
 	uc := ui.Config{
 		Agent:         ag,
-		Model:         cfg.model,
-		Workspace:     cfg.workspace,
-		Yolo:          cfg.yolo,
+		Model:         cfg.Settings.Model,
+		Workspace:     cfg.Workspace,
+		Yolo:          cfg.Yolo,
 		Sandbox:       sandboxStatus(cfg),
 		SandboxReady:  sandboxReady(cfg),
-		Dark:          ui.GuessDark(cfg.colorFGBG),
+		Dark:          ui.GuessDark(cfg.ColorFGBG),
 		AskBackground: true,
 		FirstFrame:    drawn,
 		LateNotice:    cfg.served.lateNotice(),
@@ -79,15 +79,15 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 
 		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md", "trust": "allow this project's MCP servers and hooks"},
 		HistoryFile: cfg.historyFile,
-		Prompt:      cfg.initial,
+		Prompt:      cfg.Initial,
 		Models:      ts.modelConfig(),
-		Files:       mention.Lazy(cfg.workspace),
-		ConfigPath:  cfg.settings.UserFile,
+		Files:       mention.Lazy(cfg.Workspace),
+		ConfigPath:  cfg.Settings.UserFile,
 	}
 	if cfg.instructionsLine != "" {
 		uc.Notices = append(uc.Notices, cfg.instructionsLine)
 	}
-	uc.Notices = append(append(uc.Notices, cfg.notices...), cfg.settings.Warnings...)
+	uc.Notices = append(append(uc.Notices, cfg.notices...), cfg.Settings.Warnings...)
 	if x := cfg.ext; x != nil {
 		uc.Notices = append(uc.Notices, x.notices...)
 		uc.Custom, uc.MCP = x.uiCustom(), x.uiMCP()
@@ -96,7 +96,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		uc.History, uc.Todos = History(ag, ld), ld.Todos
 		uc.Notices = append(uc.Notices, Notices(ld)...)
 	}
-	if rec == nil && !cfg.noSession {
+	if rec == nil && !cfg.NoSession {
 		uc.Notices = append(uc.Notices, "this session is not saved: the sessions directory is not usable (the reason is printed on stderr)")
 	}
 	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
@@ -167,21 +167,18 @@ type tuiSession struct {
 func newTUISession(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Recorder) *tuiSession {
 	ts := &tuiSession{cfg: cfg, client: client}
 	ts.Session = New(Options{
-		Workspace:     cfg.workspace,
-		Model:         cfg.model,
-		ContextWindow: cfg.contextWindow,
+		Workspace:     cfg.Workspace,
+		Model:         cfg.Settings.Model,
+		ContextWindow: cfg.Settings.ContextWindow,
 		NewAgent: func(model string, window int, rec *session.Recorder) (*agent.Agent, error) {
-			c := cfg
-			c.model, c.contextWindow = model, window
-			return newAgent(c, client, rec)
+			return newAgent(cfg.withModel(model, window), client, rec)
 		},
 		SessionModel: func(ld *session.Loaded, model string, window int) (string, int) {
-			c := cfg
-			c.model, c.contextWindow = model, window
+			c := cfg.withModel(model, window)
 			useSessionModel(&c, ld)
-			return c.model, c.contextWindow
+			return c.Settings.Model, c.Settings.ContextWindow
 		},
-		KeepMode: cfg.plan,
+		KeepMode: cfg.Plan,
 	}, ag, rec)
 	return ts
 }

@@ -33,11 +33,11 @@ func TestTUISessionPickerFuncs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	client, err := provider.New(provider.Config{BaseURL: srv.URL, Model: cfg.model, APIKey: "test"})
+	client, err := provider.New(provider.Config{BaseURL: srv.URL, Model: cfg.Settings.Model, APIKey: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := session.NewRecorder(sessionsIn(state), cfg.workspace, cfg.model)
+	rec := session.NewRecorder(sessionsIn(state), cfg.Workspace, cfg.Settings.Model)
 	ag, err := newAgent(cfg, client, rec)
 	if err != nil {
 		t.Fatal(err)

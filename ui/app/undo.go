@@ -24,10 +24,10 @@ func openUndo(cfg *config, env func(string) string) (stop func()) {
 		cfg.notices = append(cfg.notices, "undo is off: no state directory for its checkpoints ("+err.Error()+")")
 		return func() {}
 	}
-	sum := sha256.Sum256([]byte(cfg.workspace))
+	sum := sha256.Sum256([]byte(cfg.Workspace))
 	dir := filepath.Join(filepath.Dir(sessions), "checkpoints", hex.EncodeToString(sum[:8]))
 	ctx, cancel := context.WithCancel(context.Background())
-	store, err := checkpoint.Open(ctx, dir, cfg.workspace)
+	store, err := checkpoint.Open(ctx, dir, cfg.Workspace)
 	switch {
 	case errors.Is(err, checkpoint.ErrNoGit):
 		cfg.notices = append(cfg.notices, "undo is off: git is not installed (tick doctor says more)")
