@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"path/filepath"
+	"time"
 
 	"github.com/tick-agent/tick/agent/checkpoint"
 	"github.com/tick-agent/tick/agent/session"
@@ -17,7 +18,9 @@ import (
 // (cfg.drawn), so that the one before the
 // first item is incremental and does not stall the turn. Without git, or
 // without a state directory, undo is off and cfg.notices says why. The
-// returned func stops the background snapshot without waiting for it.
+// returned func stops a snapshot still running (its git is killed) and
+// waits for it to end, at most undoStopWait, so that nothing of tick's
+// writes under the state directory once tick has exited.
 func openUndo(cfg *config, env func(string) string) (stop func()) {
 	sessions, err := session.DefaultDir(env)
 	if err != nil {
@@ -40,10 +43,22 @@ func openUndo(cfg *config, env func(string) string) (stop func()) {
 	}
 	cfg.undo = store
 	drawn := cfg.drawn
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		if afterDrawn(drawn, ctx.Done()) {
 			_, _ = store.Save(ctx, "session start")
 		}
 	}()
-	return cancel // kills a snapshot still running; its index.lock is cleared by the next operation
+	return func() {
+		cancel() // kills a snapshot still running; its index.lock is cleared by the next operation
+		select {
+		case <-done:
+		case <-time.After(undoStopWait):
+		}
+	}
 }
+
+// undoStopWait bounds how long quitting waits for a killed snapshot's git
+// to exit.
+const undoStopWait = 2 * time.Second

@@ -1,11 +1,14 @@
 package e2e
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -47,8 +50,18 @@ func startTmuxConf(t *testing.T, conf string, env []string, argv ...string) *tmu
 		t.Fatalf("make a directory for the tmux socket: %v", err)
 	}
 	p := &tmuxPane{t: t, socket: filepath.Join(dir, "s"), name: "tick", exit: filepath.Join(dir, "exit")}
+	// Registered after the directories the test made for tick (cleanups
+	// run last-in, first-out), this stops tick before they are removed:
+	// the server's end hangs up the pane, and tick, quitting as it does
+	// when its terminal goes away, stops its background work (an undo
+	// snapshot still writing under HOME) before it exits.
 	t.Cleanup(func() {
+		prog := p.program()
 		_, _ = p.tmux("kill-server")
+		if prog > 0 && !waitFor(screenTimeout, func() bool { return !running(prog) }) {
+			t.Errorf("tick (pid %d) still runs %v after its terminal went away; killing it", prog, screenTimeout)
+			_ = syscall.Kill(prog, syscall.SIGKILL)
+		}
 		_ = os.RemoveAll(dir)
 	})
 	// The shell waits for the program and writes its exit status (128+N
@@ -184,4 +197,41 @@ func (p *tmuxPane) resize(w, h int) {
 	if out, err := p.tmux("resize-window", "-t", p.name, "-x", fmt.Sprint(w), "-y", fmt.Sprint(h)); err != nil {
 		p.t.Fatalf("tmux resize-window %dx%d: %v\n%s", w, h, err, out)
 	}
+}
+
+// program returns the pid of the program the pane's shell runs (0 when it
+// has exited or cannot be found): the shell's child.
+func (p *tmuxPane) program() int {
+	out, err := p.tmux("list-panes", "-t", p.name, "-F", "#{pane_pid}")
+	if err != nil {
+		return 0
+	}
+	shell, err := strconv.Atoi(strings.TrimSpace(string(out)))
+	if err != nil {
+		return 0
+	}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, st := range stats {
+		b, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
+		rest := string(b[bytes.LastIndexByte(b, ')')+1:])
+		if f := strings.Fields(rest); len(f) > 1 && f[1] == strconv.Itoa(shell) {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(st)))
+			return pid
+		}
+	}
+	return 0
+}
+
+// running reports whether process pid exists and is not a zombie.
+func running(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	return len(f) > 0 && f[0] != "Z"
 }
