@@ -54,7 +54,7 @@ func TestE2EApprovalWhileTyping(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(ws, "approved-by-accident")); err == nil {
 		t.Fatalf("typing answered the dialog: the command ran:\n%s", scr)
 	}
-	time.Sleep(time.Second) // a deliberate pause
+	time.Sleep(deliberatePause)
 	p.send("n")
 	p.waitFor("Reason")
 	p.send("Enter")
@@ -277,13 +277,13 @@ func TestE2EApprovalLongCommand(t *testing.T) {
 				strings.Contains(s, "scrolls") && !strings.Contains(s, "DANGER-TAIL")
 		})
 	}
-	time.Sleep(600 * time.Millisecond) // the dialog takes keys after a pause
+	time.Sleep(deliberatePause) // the dialog takes keys after a pause
 	for i := 0; i < 30 && !strings.Contains(p.screen(), "DANGER-TAIL"); i++ {
 		p.send("PageDown")
 		time.Sleep(100 * time.Millisecond)
 	}
 	p.waitFor("DANGER-TAIL", "y allow once")
-	time.Sleep(600 * time.Millisecond)
+	time.Sleep(deliberatePause)
 	p.send("y")
 	p.waitFor("Ran it.")
 }

@@ -70,7 +70,7 @@ args = ["-e", "setInterval(() => {}, 1000)", %q]
 		t.Fatalf("the prompt never went on without the stuck server:\n%s", p.screen())
 	}
 	p.waitFor("MCP server stuck is still starting", "this request goes without its tools", "MCP everything: echo")
-	time.Sleep(700 * time.Millisecond) // the dialog waits for a deliberate key
+	time.Sleep(deliberatePause) // the dialog waits for a deliberate key
 	p.send("y")
 	p.waitFor("Echo: ahoy", "The server echoed ahoy.")
 	reqs := srv.Requests()

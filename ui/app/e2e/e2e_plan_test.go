@@ -37,8 +37,8 @@ func TestE2EPlanModeApprove(t *testing.T) {
 	p.prompt("write markdown instead")
 	scr := p.waitFor("Revised plan.", "Implement this plan?", "~ ○ Read main.go carefully", "+ ○ Write hello.md", "Write hello.txt")
 
-	time.Sleep(700 * time.Millisecond) // the proposal waits for a deliberate key
-	p.send("e")                        // the editor, on the first item
+	time.Sleep(deliberatePause) // the proposal waits for a deliberate key
+	p.send("e")                 // the editor, on the first item
 	p.waitFor("a add after")
 	p.send("a")
 	p.waitFor("Add after #1")
@@ -52,7 +52,7 @@ func TestE2EPlanModeApprove(t *testing.T) {
 		t.Errorf("the status bar does not show plan mode:\n%s", scr)
 	}
 
-	time.Sleep(700 * time.Millisecond) // a deliberate y
+	time.Sleep(deliberatePause) // a deliberate y
 	p.send("y")
 	scr = p.waitFor("Done with the greeting.", "was added by the user")
 	if !strings.Contains(scr, "auto ·") || strings.Contains(scr, "Implement this plan?") {
@@ -140,7 +140,7 @@ func TestE2EUndo(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(ws, "newfile.txt")); err != nil {
 		t.Fatalf("a hasty Y restored the files: %v", err)
 	}
-	time.Sleep(time.Second) // a deliberate pause
+	time.Sleep(deliberatePause)
 	p.send("Y")
 	p.waitFor("undid #1: 2 files restored")
 	p.send("BSpace", "BSpace") // the "yY" the confirmation passed on

@@ -43,7 +43,7 @@ func TestE2ESandboxRerun(t *testing.T) {
 	if _, err := os.Stat(target); err == nil {
 		t.Fatal("the sandbox let the command write outside the workspace")
 	}
-	time.Sleep(time.Second) // a deliberate answer
+	time.Sleep(deliberatePause) // a deliberate answer
 	p.send("y")
 	p.waitFor("wrote-outside", "All done.")
 	if _, err := os.Stat(target); err != nil {

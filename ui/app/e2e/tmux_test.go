@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tick-agent/tick/ui"
 )
 
 // tmuxPane is the real binary running in a detached tmux session on a
@@ -25,6 +27,11 @@ type tmuxPane struct {
 
 // screenTimeout is how long waitFor waits for the screen to show something.
 const screenTimeout = 10 * time.Second
+
+// deliberatePause is how long a test rests the keyboard before a key that
+// must answer a question: the app's pause (ui.AnswerPause) twice over, so
+// that a key still on its way through tmux under load is not hasty.
+const deliberatePause = 2 * ui.AnswerPause
 
 // startTmux runs argv with exactly env (nothing of the test's environment
 // leaks in) in a new tmux session of 120x40 cells on a private tmux
