@@ -57,6 +57,23 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	defer drawn() // whatever happened to the first frame
 	ts := newTUISession(cfg, client, ag, rec)
 	defer ts.Close()
+	uc := tuiConfig(cfg, ts, ag, rec, ld, out, drawn)
+	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
+	switch {
+	case terminated():
+		return ExitTerminated
+	case errors.Is(err, tea.ErrInterrupted):
+		return ExitInterrupted
+	case err != nil:
+		return fail(stderr, err)
+	}
+	return ExitOK
+}
+
+// tuiConfig is the full-screen app's configuration for cfg: the agent
+// and its conversation (ts), the resumed session ld (nil: none), the
+// screen out, and drawn, called once the first frame is on screen.
+func tuiConfig(cfg config, ts *tuiSession, ag *agent.Agent, rec *session.Recorder, ld *session.Loaded, out *os.File, drawn func()) ui.Config {
 	uc := ui.Config{
 		Agent:         ag,
 		Model:         cfg.Settings.Model,
@@ -99,16 +116,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	if rec == nil && !cfg.NoSession {
 		uc.Notices = append(uc.Notices, "this session is not saved: the sessions directory is not usable (the reason is printed on stderr)")
 	}
-	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
-	switch {
-	case terminated():
-		return ExitTerminated
-	case errors.Is(err, tea.ErrInterrupted):
-		return ExitInterrupted
-	case err != nil:
-		return fail(stderr, err)
-	}
-	return ExitOK
+	return uc
 }
 
 // stdoutProfile is out's colour profile when out is the process's
