@@ -12,7 +12,7 @@ import (
 )
 
 // ToolSource supplies tools that come and go while tick runs: the tools of
-// MCP servers (*mcp.Manager implements it through an adapter in main).
+// MCP servers (*mcp.Manager implements it through an adapter in ui/app).
 // Tools is called at the start of every turn; it may wait for servers
 // still starting (bounded by its own timeout, or ctx) and calls note with
 // what the user should know (a server left out, one that failed). The tools

@@ -12,13 +12,17 @@ import (
 	"github.com/tick-agent/tick/agent"
 )
 
-// answerPause is how long the keyboard must have rested, since a question
+// AnswerPause is how long the keyboard must have rested, since a question
 // appeared and since the previous key, before a key answers it (the
 // approval dialog, a plan proposal). Keys that come faster are the user
 // still typing a message: they go to the input, so that the "a" of "also"
 // never allows a tool for the whole session and the "y" of "yes, but"
-// never approves a plan.
-const answerPause = 500 * time.Millisecond
+// never approves a plan. The end-to-end tests wait it out before an
+// answer.
+const AnswerPause = 500 * time.Millisecond
+
+// answerPause is AnswerPause, as the dialogs use it.
+const answerPause = AnswerPause
 
 // deliberate reports whether a key pressed at now answers a question shown
 // at shown: the keyboard rested answerPause since the question appeared

@@ -14,10 +14,15 @@
 // a project file that is not a regular file inside the workspace, or is
 // too large, is skipped with a warning.
 //
+// It also reads tick's command line (ParseArgs into Args) and resolves it
+// with the environment and the files into a Run (Resolve): the one value
+// the composition root (ui/app) takes the model, base URL, sandbox and
+// the rest from.
+//
 // This package reads only the files and variables it is given through
-// Options; main calls Load once at start-up and hands the Settings down.
-// Other packages read their fields from Settings and never load files or
-// read the environment themselves.
+// Options and Resolve; ui/app resolves them once at start-up and hands the
+// Settings down. Other packages read their fields from Settings and never
+// load files or read the environment themselves.
 package config
 
 import (

@@ -12,10 +12,11 @@ import (
 	"github.com/tick-agent/tick/ui/termsafe"
 )
 
-// Exit codes of a run, shared with main.
+// Exit codes of a run (Main's and RunHeadless's).
 const (
-	ExitOK          = 0   // the turn finished
+	ExitOK          = 0   // the turn finished (or --help, --version)
 	ExitError       = 1   // the turn or tick failed
+	ExitUsage       = 2   // bad flags or configuration
 	ExitInterrupted = 130 // SIGINT (128+2)
 	ExitTerminated  = 143 // SIGTERM (128+15)
 )

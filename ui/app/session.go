@@ -1,20 +1,3 @@
-// Package app is what a tick run does between main's wiring and the UI
-// packages: the conversation the full-screen app talks to (Session), which
-// its slash commands may replace (/new starts a fresh agent and session
-// file, the /sessions picker lists the workspace's sessions and resumes or
-// forks one), the headless -p run (RunHeadless), carrying on a saved
-// session (CarryOn: tick -c, --resume), restoring one into a new agent
-// with its plan and mode (Restore, History: every resume goes through
-// them) and the `tick sessions` listing (FormatSessions,
-// WriteSessionsJSON). See docs/architecture.md.
-//
-// The contract: a Session owns the recorder it holds (Close closes it, and
-// a replaced one is closed when it is replaced); it never builds a model
-// client itself, main hands it a function that makes an agent (Options).
-// NewSession runs in the app's update loop; Sessions, Resume and Fork run
-// off it, and never while a turn runs. All methods are safe for concurrent
-// use. Nothing here talks to the provider or the tools, reads the
-// environment or installs signal handlers: main wires them.
 package app
 
 import (
@@ -30,7 +13,7 @@ import (
 	"github.com/tick-agent/tick/ui"
 )
 
-// Options is what a Session needs from main.
+// Options is what a Session needs from Main.
 type Options struct {
 	// Workspace is the directory whose sessions are listed and resumed.
 	Workspace string

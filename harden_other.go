@@ -1,6 +1,0 @@
-//go:build !linux
-
-package main
-
-// hardenProcess does nothing outside Linux yet.
-func hardenProcess() {}

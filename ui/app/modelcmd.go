@@ -1,0 +1,169 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	tickcfg "github.com/tick-agent/tick/agent/config"
+	"github.com/tick-agent/tick/agent/session"
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/ui"
+)
+
+// listTimeout bounds the /model picker's listing of the models.
+const listTimeout = 20 * time.Second
+
+// useSessionModel carries on with the model a resumed session switched to
+// with /model, unless --model or TICK_MODEL chose one for this run. (The
+// model a session merely started with is not forced on it: the user may
+// have set up another server since.)
+func useSessionModel(cfg *config, ld *session.Loaded) {
+	if ld == nil || !ld.Info.ModelSwitched || ld.Info.Model == "" || cfg.Settings == nil {
+		return
+	}
+	if k := cfg.Settings.Sources["model"].Kind; k == tickcfg.SourceFlag || k == tickcfg.SourceEnv {
+		return
+	}
+	if ld.Info.Model != cfg.Settings.Model {
+		window := cfg.Settings.ContextWindow
+		if cfg.Settings.Sources["context_window"].Kind != tickcfg.SourceFlag {
+			window = 0 // the other model's size does not apply
+		}
+		*cfg = cfg.withModel(ld.Info.Model, window)
+	}
+}
+
+// modelConfig is the /model picker's wiring: the models of the server in
+// use and of the config file's other providers, the switch, and saving
+// the default into the user file.
+func (ts *tuiSession) modelConfig() *ui.ModelConfig {
+	cfg := ts.cfg
+	mc := &ui.ModelConfig{List: ts.listModels, Switch: ts.switchModel}
+	if path := cfg.Settings.UserFile; path != "" {
+		mc.Path = path
+		mc.SaveDefault = func(label string) (string, error) {
+			ch := tickcfg.Choice{Model: label}
+			if ep, model, ok := ts.otherModel(label); ok {
+				ch = tickcfg.Choice{Provider: ep.Name, Model: model}
+			}
+			return saveNote(tickcfg.Save(path, ch))
+		}
+	}
+	return mc
+}
+
+// saveNote is what the user should know of a config.Save that returned
+// rewritten and err: that the file was rewritten, when it was.
+func saveNote(rewritten bool, err error) (string, error) {
+	if err != nil || !rewritten {
+		return "", err
+	}
+	return tickcfg.RewrittenNotice, nil
+}
+
+// otherSep separates another provider's name from its model in the
+// picker's labels ("openrouter: openai/gpt-4.1").
+const otherSep = ": "
+
+// listModels lists the models of the server in use (plain names) and of
+// the config file's other providers ("NAME: model"), asking them all at
+// once; a provider that does not answer is left out, the server in use
+// failing is an error.
+func (ts *tuiSession) listModels() ([]string, error) {
+	cfg := ts.cfg
+	base := cfg.Settings.BaseURL
+	if base == "" {
+		base = provider.DefaultBaseURL
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), listTimeout)
+	defer cancel()
+	var others []tickcfg.Endpoint
+	for _, ep := range cfg.Settings.Endpoints() {
+		if strings.TrimRight(ep.BaseURL, "/") != strings.TrimRight(base, "/") {
+			others = append(others, ep)
+		}
+	}
+	lists := make([][]string, len(others))
+	var wg sync.WaitGroup
+	for i, ep := range others {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			octx, ocancel := context.WithTimeout(ctx, otherTimeout)
+			defer ocancel()
+			lists[i], _ = provider.ListModels(octx, ep.BaseURL, ep.APIKey)
+		}()
+	}
+	own, err := provider.ListModels(ctx, base, cfg.Settings.APIKey)
+	wg.Wait()
+	if err != nil {
+		return nil, err
+	}
+	byLabel := map[string]otherModel{}
+	for i, ep := range others {
+		for _, m := range lists[i] {
+			label := ep.Name + otherSep + m
+			byLabel[label] = otherModel{ep, m}
+			own = append(own, label)
+		}
+	}
+	ts.mu.Lock()
+	ts.others = byLabel
+	ts.mu.Unlock()
+	return own, nil
+}
+
+// otherTimeout bounds the listing of another provider's models.
+const otherTimeout = 5 * time.Second
+
+// otherModel is a model of another provider the picker listed.
+type otherModel struct {
+	ep    tickcfg.Endpoint
+	model string
+}
+
+// otherModel returns the provider and model behind a picker label of
+// another provider's model.
+func (ts *tuiSession) otherModel(label string) (tickcfg.Endpoint, string, bool) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	o, ok := ts.others[label]
+	return o.ep, o.model, ok
+}
+
+// switchModel is the /model picker's choice: the agent asks the model from
+// the next request, with its context size from --context-window, else the
+// server (self-hosted ones), else the built-in table. Another provider's
+// model gets a client of its own for the rest of the session.
+func (ts *tuiSession) switchModel(label string) error {
+	cfg := ts.cfg
+	base, key, name := cfg.Settings.BaseURL, cfg.Settings.APIKey, label
+	ep, model, other := ts.otherModel(label)
+	if other {
+		base, key, name = ep.BaseURL, ep.APIKey, model
+	}
+	window := 0
+	if cfg.Settings.Sources["context_window"].Kind == tickcfg.SourceFlag {
+		window = cfg.Settings.ContextWindow
+	} else if base != "" && !tickcfg.IsHosted(base) {
+		ctx, cancel := context.WithTimeout(context.Background(), provider.DiscoverTimeout)
+		window = provider.DiscoverContext(ctx, base, key, name).Tokens
+		cancel()
+	}
+	ag, _ := ts.Current()
+	if !other {
+		if err := ag.SetModel(name, window); err != nil {
+			return err
+		}
+		ts.SetModel(name, window)
+		return nil
+	}
+	client, err := provider.New(provider.Config{APIKey: key, BaseURL: base, Model: name})
+	if err != nil {
+		return fmt.Errorf("switch to %s: %w", label, err)
+	}
+	return ag.SetModelOn(client, name, window)
+}

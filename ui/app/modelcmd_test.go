@@ -1,0 +1,52 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tickcfg "github.com/tick-agent/tick/agent/config"
+)
+
+// TestModelSaveDefault: /model's "save as the default" edits the user
+// file in place, comments kept and no note; a file the editor cannot
+// change in place (an inline providers table) is rewritten and the note
+// says so, for the picker's notice.
+func TestModelSaveDefault(t *testing.T) {
+	for _, tc := range []struct {
+		name, file, label, note string
+		keeps                   []string
+	}{
+		{"comments kept", "# my models\nmodel = \"old\" # the usual\n\n[providers.other]\nbase_url = \"http://o/v1\" # spare\n",
+			"new-7b", "", []string{"# my models", "model = \"new-7b\" # the usual", "base_url = \"http://o/v1\" # spare"}},
+		{"another provider's model", "# my models\nmodel = \"old\"\n\n[providers.other]\nbase_url = \"http://o/v1\"\n",
+			"other: delta-3b", "", []string{"# my models", "model = \"delta-3b\"\nprovider = \"other\"\n"}},
+		{"rewritten", "# my models\nproviders = { other = { base_url = \"http://o/v1\" } }\n",
+			"other: delta-3b", tickcfg.RewrittenNotice, []string{"delta-3b"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config.toml")
+			if err := os.WriteFile(path, []byte(tc.file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ts := &tuiSession{cfg: config{Run: tickcfg.Run{Settings: &tickcfg.Settings{UserFile: path}}}, others: map[string]otherModel{
+				"other: delta-3b": {ep: tickcfg.Endpoint{Name: "other", BaseURL: "http://o/v1"}, model: "delta-3b"},
+			}}
+			mc := ts.modelConfig()
+			note, err := mc.SaveDefault(tc.label)
+			if err != nil || note != tc.note {
+				t.Fatalf("SaveDefault(%q) = %q, %v; want note %q", tc.label, note, err, tc.note)
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range tc.keeps {
+				if !strings.Contains(string(data), want) {
+					t.Errorf("the file lacks %q:\n%s", want, data)
+				}
+			}
+		})
+	}
+}

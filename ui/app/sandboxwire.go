@@ -1,0 +1,95 @@
+package app
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/tick-agent/tick/agent/sandbox"
+)
+
+// newSandbox returns the runner for the model's commands under cfg's
+// policy, probing what this machine supports, and a cleanup that removes
+// the session's private temporary directory.
+func newSandbox(cfg config) (*sandbox.Runner, func(), error) {
+	tmp, err := sandbox.NewTempDir()
+	if err != nil {
+		return nil, nil, fmt.Errorf("make the commands' temporary directory: %w", err)
+	}
+	cleanup := func() { _ = os.RemoveAll(tmp) }
+	p := sandboxPolicy(cfg, tmp)
+	exe, err := os.Executable()
+	if err != nil {
+		exe = ""
+	}
+	// The probe runs tick once, in the background once the first frame is
+	// drawn: it costs start-up nothing.
+	drawn := cfg.drawn
+	return sandbox.StartRunner(p, func() sandbox.Support {
+		afterDrawn(drawn, nil)
+		return sandbox.Probe(exe, p)
+	}), cleanup, nil
+}
+
+// sandboxPolicy is cfg's sandbox policy with tmp as the private temporary
+// directory.
+func sandboxPolicy(cfg config, tmp string) sandbox.Policy {
+	cache, err := os.UserCacheDir()
+	if err == nil && filepath.IsAbs(cache) {
+		_ = os.MkdirAll(cache, 0o700) // writable only if it exists
+	} else {
+		cache = ""
+	}
+	p := sandbox.Policy{
+		Mode:      cfg.Sandbox,
+		Workspace: cfg.Workspace,
+		TempDir:   tmp,
+		CacheDir:  cache,
+	}
+	if p.Mode == "" {
+		p.Mode = sandbox.WorkspaceWrite
+	}
+	if s := cfg.Settings; s != nil {
+		p.Network = s.Network
+		for _, r := range s.WritableRoots {
+			if r, err := filepath.Abs(r); err == nil {
+				p.WritableRoots = append(p.WritableRoots, r)
+			}
+		}
+	}
+	return p
+}
+
+// sandboxStatus returns the status bar's line for the command sandbox:
+// "" until the probe has finished.
+func sandboxStatus(cfg config) func() string {
+	r := cfg.runner
+	return func() string {
+		if r == nil || !r.Ready() {
+			return ""
+		}
+		return r.Status("")
+	}
+}
+
+// warnSandbox says on stderr when the sandbox is weaker than asked for
+// (never silently): no Landlock, no namespaces or no seccomp.
+func warnSandbox(cfg config, stderr io.Writer) {
+	r := cfg.runner
+	if r == nil || r.Mode("") == sandbox.FullAccess {
+		return
+	}
+	if st := r.Status(""); st != "sandbox: "+string(r.Mode("")) {
+		fmt.Fprintf(stderr, "tick: %s (tick doctor says why)\n", st)
+	}
+}
+
+// sandboxReady is closed when the sandbox probe has finished (nil: no
+// sandbox).
+func sandboxReady(cfg config) <-chan struct{} {
+	if cfg.runner == nil {
+		return nil
+	}
+	return cfg.runner.Done()
+}
