@@ -190,7 +190,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.Retry:
 		m.chat.retryNotice(retryText(ev))
 	case agent.ApprovalRequest:
-		m.approvals = append(m.approvals, newApproval(m.st, ev, m.now))
+		m.ask(ev)
 		m.input.blur()
 		t.setAct(actApproval, "")
 	case agent.UserMessage:

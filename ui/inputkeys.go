@@ -56,7 +56,7 @@ func (m *Model) inputKey(k tea.KeyPressMsg, armed bool) (cmd tea.Cmd, ok bool) {
 // idleCtrlC clears a non-empty input; on an empty one it quits when the
 // previous key was ctrl+c too, and otherwise asks for a second press.
 func (m *Model) idleCtrlC(armed bool) tea.Cmd {
-	m.helpBox = nil
+	m.closeHelp()
 	switch {
 	case !m.input.empty():
 		m.input.reset()

@@ -23,13 +23,12 @@ type PlanAgent interface {
 }
 
 // planUI is the root's state of the plan's screens: the proposal of a
-// plan-mode turn, the plan editor and a gate the turn is paused at.
+// plan-mode turn and a gate the turn is paused at. The plan editor and
+// the undo confirmation are overlays (plan_editor.go, undo.go).
 type planUI struct {
 	proposal  *proposal
-	editor    *planEditor
-	paused    string       // the item a running turn is paused after
-	undo      *undoConfirm // the /undo confirmation, when open
-	undoAfter *string      // an /undo asked for during the turn, run when it ends
+	paused    string  // the item a running turn is paused after
+	undoAfter *string // an /undo asked for during the turn, run when it ends
 }
 
 // planAgent returns the agent's plan side, or nil.
@@ -79,28 +78,15 @@ func (m *Model) planTurnStart() {
 	m.plan.paused = ""
 }
 
-// planKey handles the plan's keys before the others: the open editor takes
-// every key; ctrl+p opens the editor; enter on
-// an empty input continues a paused turn; y and e answer a proposal on an
-// empty input while idle, when pressed deliberately (lastKey is the
-// previous key's time; see answerPause), else they are text.
+// planKey handles the plan's keys before the root's others: ctrl+p opens
+// the editor; enter on an empty input continues a paused turn; y and e
+// answer a proposal on an empty input while idle, when pressed
+// deliberately (lastKey is the previous key's time; see answerPause),
+// else they are text.
 func (m *Model) planKey(k tea.KeyPressMsg, lastKey time.Time) (tea.Cmd, bool) {
-	if m.plan.undo != nil {
-		return m.undoKey(k, lastKey), true
-	}
 	pa := m.planAgent()
 	if pa == nil {
 		return nil, false
-	}
-	if ed := m.plan.editor; ed != nil {
-		edit, closed, cmd := ed.update(k, m.panel)
-		if closed {
-			m.closeEditor()
-		}
-		if edit != nil {
-			m.applyPlanEdit(*edit)
-		}
-		return cmd, true
 	}
 	empty := m.input.empty()
 	pr := m.plan.proposal
@@ -146,16 +132,16 @@ func (m *Model) openEditor() {
 		return
 	}
 	ed := newPlanEditor(m.st, m.keys.Plan)
-	m.plan.editor = ed
+	m.over.push(ed)
 	m.panel.sel = max(m.panel.runningIndex(), 0)
 	m.panel.expanded = true
 	m.panel.footer = func(w int) []string { return ed.footer(m.st, w) }
 	m.input.blur()
 }
 
-// closeEditor gives the focus back to the input.
+// closeEditor closes the editor and gives the focus back to the input.
 func (m *Model) closeEditor() {
-	m.plan.editor = nil
+	m.over.remove(openOverlay[*planEditor](m))
 	m.panel.sel = -1
 	m.panel.footer = nil
 	if pr := m.plan.proposal; pr != nil {
@@ -173,7 +159,7 @@ func (m *Model) applyPlanEdit(e agent.PlanEdit) {
 	up, err := pa.EditPlan(e)
 	if err != nil && up.Rev == 0 {
 		msg := err.Error()
-		if ed := m.plan.editor; ed != nil {
+		if ed := openOverlay[*planEditor](m); ed != nil {
 			ed.err = msg
 		} else {
 			m.chat.addNotice(msg)

@@ -126,10 +126,12 @@ func (m *Model) interrupt() {
 
 // dropApprovals denies every open approval request.
 func (m *Model) dropApprovals() {
-	for _, a := range m.approvals {
-		a.reply(agent.Approval{})
+	if q := m.approvalQueue(); q != nil {
+		for _, a := range q.list {
+			a.reply(agent.Approval{})
+		}
+		m.over.remove(q)
 	}
-	m.approvals = nil
 	m.input.focus()
 }
 

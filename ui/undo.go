@@ -113,7 +113,7 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 			m.chat.addNotice("/undo: " + msg.err.Error())
 			return nil
 		}
-		m.plan.undo = &undoConfirm{keys: m.keys.Undo, pre: msg.pre, arg: msg.arg, shown: m.now}
+		m.over.push(&undoConfirm{keys: m.keys.Undo, pre: msg.pre, arg: msg.arg, shown: m.now})
 		m.input.blur()
 	case undoneMsg:
 		if msg.err != nil {
@@ -126,12 +126,22 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// undoKey handles a key while the confirmation is open (lastKey is the
+func (u *undoConfirm) layer() int { return layerUndo }
+
+// update takes the keys while the confirmation is open (see key); a paste
+// and the wheel pass to the screen below.
+func (u *undoConfirm) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		return u.key(m, k, lastKey), true
+	}
+	return nil, false
+}
+
+// key handles a key while the confirmation is open (lastKey is the
 // previous key's time): text typed without a pause, or text the
 // confirmation has no use for, goes to the input (enter is held back:
 // nothing is sent while it is open).
-func (m *Model) undoKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
-	u := m.plan.undo
+func (u *undoConfirm) key(m *Model, k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 	switch {
 	case isTyping(k, m.keys) && (!deliberate(m.now, u.shown, lastKey) || !key.Matches(k, u.keys.Confirm, u.keys.Cancel)):
 		u.diverted = true
@@ -140,7 +150,7 @@ func (m *Model) undoKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 		}
 		return m.typeAside(k)
 	case key.Matches(k, u.keys.Confirm):
-		m.plan.undo = nil
+		m.over.remove(u)
 		m.input.focus()
 		ua, ok := m.cfg.Agent.(UndoAgent)
 		if !ok {
@@ -152,15 +162,21 @@ func (m *Model) undoKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 			return undoneMsg{pre: pre, up: up, err: err}
 		}
 	case key.Matches(k, u.keys.Cancel):
-		m.plan.undo = nil
+		m.over.remove(u)
 		m.input.focus()
 		m.chat.addNotice("/undo cancelled: nothing changed")
 	}
 	return nil
 }
 
-// view draws the confirmation in at most h lines of width w.
-func (u *undoConfirm) view(st *Styles, w, h int) []string {
+// view draws the confirmation over the bottom two thirds of the area (at
+// least 12 lines).
+func (u *undoConfirm) view(m *Model, w, h int) []string {
+	return u.box(m.st, w, min(h, max(h*2/3, 12)))
+}
+
+// box draws the confirmation in at most h lines of width w.
+func (u *undoConfirm) box(st *Styles, w, h int) []string {
 	iw := max(w-4, 10)
 	title := fmt.Sprintf("Undo #%s %s", u.pre.Item, oneLine(u.pre.Text))
 	if len(u.pre.Undone) > 1 {
