@@ -123,3 +123,43 @@ func TestOverlayWheelAndPaste(t *testing.T) {
 		t.Fatalf("picker: selection %d (was %d), input %q", m.sessionPicker().sel, sel, m.input.value())
 	}
 }
+
+// editAgent is a scriptAgent whose plan edits cause the events it holds.
+type editAgent struct {
+	*scriptAgent
+	evs   []agent.Event
+	edits []agent.PlanEdit
+}
+
+func (a *editAgent) EditPlan(e agent.PlanEdit) ([]agent.Event, error) {
+	a.edits = append(a.edits, e)
+	return a.evs, nil
+}
+
+// TestPlanEditResultArrivesAsEvents: what a plan edit changes reaches the
+// screen only as the events the agent returns for it, through the turn's
+// event handler: the new list as a TodoUpdate (an older revision than the
+// one shown is ignored, as in a turn) and a Notice.
+func TestPlanEditResultArrivesAsEvents(t *testing.T) {
+	a := &editAgent{scriptAgent: &scriptAgent{}}
+	mv := New(Config{Agent: a, Model: "test-model", Dark: true})
+	m := &mv
+	update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	a.evs = []agent.Event{
+		agent.TodoUpdate{List: plan("Ship", "p ALPHA", "p ZULU added"), Rev: 3},
+		agent.Notice{Text: "could not save the edited plan: disk full"},
+	}
+	runCmd(m, submit(m, "/plan add ZULU added"))
+	s := screen(m)
+	if len(a.edits) != 1 || a.edits[0].Op != agent.PlanAdd || a.edits[0].Text != "ZULU added" {
+		t.Fatalf("edits %+v", a.edits)
+	}
+	if !strings.Contains(s, "ZULU added") || !strings.Contains(s, "disk full") {
+		t.Fatalf("the edit's events are not on screen:\n%s", s)
+	}
+	a.evs = []agent.Event{agent.TodoUpdate{List: plan("Ship", "p STALE"), Rev: 2}}
+	runCmd(m, submit(m, "/plan add STALE"))
+	if s := screen(m); strings.Contains(s, "STALE") || !strings.Contains(s, "ZULU added") {
+		t.Fatalf("an older revision replaced the list:\n%s", s)
+	}
+}

@@ -10,18 +10,6 @@ import (
 	"github.com/tick-agent/tick/agent"
 )
 
-// PlanAgent is what the TUI needs of the engine for the user's side of the
-// plan: the mode (shift+tab), approving a proposed plan, editing the plan
-// and letting a turn paused at a gate go on. *agent.Agent implements it; a
-// Config.Agent without it has none of these features.
-type PlanAgent interface {
-	SetMode(agent.Mode)
-	Mode() agent.Mode
-	ApprovePlan() (string, error)
-	EditPlan(agent.PlanEdit) (agent.TodoUpdate, error)
-	Continue()
-}
-
 // planUI is the root's state of the plan's screens: the proposal of a
 // plan-mode turn and a gate the turn is paused at. The plan editor and
 // the undo confirmation are overlays (plan_editor.go, undo.go).
@@ -29,12 +17,6 @@ type planUI struct {
 	proposal  *proposal
 	paused    string  // the item a running turn is paused after
 	undoAfter *string // an /undo asked for during the turn, run when it ends
-}
-
-// planAgent returns the agent's plan side, or nil.
-func (m *Model) planAgent() PlanAgent {
-	pa, _ := m.cfg.Agent.(PlanAgent)
-	return pa
 }
 
 // handlePlanEvent applies the plan's events of a turn (see
@@ -84,7 +66,7 @@ func (m *Model) planTurnStart() {
 // deliberately (lastKey is the previous key's time; see answerPause),
 // else they are text.
 func (m *Model) planKey(k tea.KeyPressMsg, lastKey time.Time) (tea.Cmd, bool) {
-	pa := m.planAgent()
+	pa := m.cfg.Agent
 	if pa == nil {
 		return nil, false
 	}
@@ -110,7 +92,7 @@ func (m *Model) planKey(k tea.KeyPressMsg, lastKey time.Time) (tea.Cmd, bool) {
 
 // approvePlan approves the proposal and starts the turn that carries it
 // out.
-func (m *Model) approvePlan(pa PlanAgent) tea.Cmd {
+func (m *Model) approvePlan(pa Agent) tea.Cmd {
 	prompt, err := pa.ApprovePlan()
 	if err != nil {
 		m.chat.addNotice("cannot approve the plan: " + err.Error())
@@ -123,8 +105,8 @@ func (m *Model) approvePlan(pa PlanAgent) tea.Cmd {
 
 // openEditor gives the panel focus for editing the plan.
 func (m *Model) openEditor() {
-	if m.planAgent() == nil {
-		m.chat.addNotice("this agent has no plan editor")
+	if m.cfg.Agent == nil {
+		m.chat.addNotice(errNoAgent.Error())
 		return
 	}
 	if m.panel.list.Empty() {
@@ -150,26 +132,24 @@ func (m *Model) closeEditor() {
 	m.input.focus()
 }
 
-// applyPlanEdit sends an edit to the agent and shows the result.
+// applyPlanEdit sends an edit to the agent and applies the events it
+// caused (the new list); a refused edit is shown in the editor, or in the
+// chat when the editor is closed (/plan add ...).
 func (m *Model) applyPlanEdit(e agent.PlanEdit) {
-	pa := m.planAgent()
-	if pa == nil {
+	if m.cfg.Agent == nil {
+		m.chat.addNotice(errNoAgent.Error())
 		return
 	}
-	up, err := pa.EditPlan(e)
-	if err != nil && up.Rev == 0 {
-		msg := err.Error()
+	evs, err := m.cfg.Agent.EditPlan(e)
+	if err != nil {
 		if ed := openOverlay[*planEditor](m); ed != nil {
-			ed.err = msg
+			ed.err = err.Error()
 		} else {
-			m.chat.addNotice(msg)
+			m.chat.addNotice(err.Error())
 		}
 		return
 	}
-	m.applyTodo(up)
-	if err != nil {
-		m.chat.addNotice(err.Error())
-	}
+	m.applyEvents(evs)
 }
 
 // applyTodo shows a todo update unless a newer revision is shown already.

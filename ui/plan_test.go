@@ -26,11 +26,11 @@ func (noModel) Stream(context.Context, provider.Request, provider.Handler) (*pro
 	return nil, errors.New("no model in this test")
 }
 
-func (p planScript) SetMode(m agent.Mode)                                { p.real.SetMode(m) }
-func (p planScript) Mode() agent.Mode                                    { return p.real.Mode() }
-func (p planScript) ApprovePlan() (string, error)                        { return p.real.ApprovePlan() }
-func (p planScript) EditPlan(e agent.PlanEdit) (agent.TodoUpdate, error) { return p.real.EditPlan(e) }
-func (p planScript) Continue()                                           { p.real.Continue() }
+func (p planScript) SetMode(m agent.Mode)                             { p.real.SetMode(m) }
+func (p planScript) Mode() agent.Mode                                 { return p.real.Mode() }
+func (p planScript) ApprovePlan() (string, error)                     { return p.real.ApprovePlan() }
+func (p planScript) EditPlan(e agent.PlanEdit) ([]agent.Event, error) { return p.real.EditPlan(e) }
+func (p planScript) Continue()                                        { p.real.Continue() }
 
 func newPlanModel(t *testing.T, list todo.List) (*Model, planScript) {
 	t.Helper()
@@ -242,7 +242,7 @@ func (p planScript) PreviewUndo(ctx context.Context, item string) (agent.UndoPre
 	return p.real.PreviewUndo(ctx, item)
 }
 
-func (p planScript) Undo(ctx context.Context, item string) (agent.UndoPreview, agent.TodoUpdate, error) {
+func (p planScript) Undo(ctx context.Context, item string) (agent.UndoPreview, []agent.Event, error) {
 	return p.real.Undo(ctx, item)
 }
 

@@ -221,7 +221,7 @@ func (m *Model) restore(texts []string) {
 
 // errorHint says what to do about a failed turn, by the kind of its
 // error (agent.KindOf), never by its wording; canRetry says that ctrl+r
-// (Retrier) can send the turn again.
+// (Agent.Retry) can send the turn again.
 func errorHint(kind agent.ErrorKind, canRetry bool) string {
 	retry := " The conversation is kept; ↑ recalls your last prompt."
 	if canRetry {

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -12,13 +11,6 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/checkpoint"
 )
-
-// UndoAgent is what the TUI needs of the engine for /undo; *agent.Agent
-// implements it.
-type UndoAgent interface {
-	PreviewUndo(ctx context.Context, item string) (agent.UndoPreview, error)
-	Undo(ctx context.Context, item string) (agent.UndoPreview, agent.TodoUpdate, error)
-}
 
 // UndoKeyMap holds the keys of the undo confirmation.
 type UndoKeyMap struct {
@@ -59,15 +51,15 @@ type undoPreviewMsg struct {
 // undoneMsg carries the result of a confirmed undo.
 type undoneMsg struct {
 	pre agent.UndoPreview
-	up  agent.TodoUpdate
+	evs []agent.Event // what the undo caused: the new list
 	err error
 }
 
 // undoCommand runs /undo [N]: during a turn it interrupts the turn first
 // and opens the confirmation once it has ended.
 func (m *Model) undoCommand(args string) tea.Cmd {
-	if _, ok := m.cfg.Agent.(UndoAgent); !ok {
-		m.chat.addNotice("undo is not available with this agent")
+	if m.cfg.Agent == nil {
+		m.chat.addNotice("/undo: " + errNoAgent.Error())
 		return nil
 	}
 	arg := strings.TrimPrefix(strings.TrimSpace(args), "#")
@@ -82,11 +74,7 @@ func (m *Model) undoCommand(args string) tea.Cmd {
 
 // previewUndo asks the agent what undoing would change.
 func (m *Model) previewUndo(arg string) tea.Cmd {
-	ua, ok := m.cfg.Agent.(UndoAgent)
-	if !ok {
-		return nil
-	}
-	ctx := m.ctx
+	ua, ctx := m.cfg.Agent, m.ctx
 	return func() tea.Msg {
 		pre, err := ua.PreviewUndo(ctx, arg)
 		return undoPreviewMsg{arg: arg, pre: pre, err: err}
@@ -120,7 +108,7 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 			m.chat.addNotice("/undo: " + msg.err.Error())
 			return nil
 		}
-		m.applyTodo(msg.up)
+		m.applyEvents(msg.evs)
 		m.chat.addNotice(fmt.Sprintf("undid #%s: %s restored; the model is told with your next message", msg.pre.Item, plural(len(msg.pre.Changes), "file")))
 	}
 	return nil
@@ -152,14 +140,10 @@ func (u *undoConfirm) key(m *Model, k tea.KeyPressMsg, lastKey time.Time) tea.Cm
 	case key.Matches(k, u.keys.Confirm):
 		m.over.remove(u)
 		m.input.focus()
-		ua, ok := m.cfg.Agent.(UndoAgent)
-		if !ok {
-			return nil
-		}
-		ctx, arg := m.ctx, u.pre.Item
+		ua, ctx, arg := m.cfg.Agent, m.ctx, u.pre.Item
 		return func() tea.Msg {
-			pre, up, err := ua.Undo(ctx, arg)
-			return undoneMsg{pre: pre, up: up, err: err}
+			pre, evs, err := ua.Undo(ctx, arg)
+			return undoneMsg{pre: pre, evs: evs, err: err}
 		}
 	case key.Matches(k, u.keys.Cancel):
 		m.over.remove(u)

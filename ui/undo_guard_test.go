@@ -23,10 +23,10 @@ func (u *undoAgent) PreviewUndo(ctx context.Context, item string) (agent.UndoPre
 		Changes: []checkpoint.Change{{Kind: checkpoint.Changed, Path: "main.go"}}}, nil
 }
 
-func (u *undoAgent) Undo(ctx context.Context, item string) (agent.UndoPreview, agent.TodoUpdate, error) {
+func (u *undoAgent) Undo(ctx context.Context, item string) (agent.UndoPreview, []agent.Event, error) {
 	u.undone = append(u.undone, item)
 	pre, _ := u.PreviewUndo(ctx, item)
-	return pre, agent.TodoUpdate{}, nil
+	return pre, []agent.Event{agent.TodoUpdate{}}, nil
 }
 
 // openUndo shows the undo confirmation on a model with a hand-moved clock.
