@@ -13,6 +13,13 @@
 // Agent.Compact through the same turn machinery, and /sessions opens a
 // picker over Config.Sessions that resumes one through Config.Resume.
 //
+// Inside, the root model routes messages to sub-models (chat, panel,
+// input, status bar), keeps the dialogs on one overlay stack (overlay.go)
+// and draws the frame at the end of Update; View only returns it. It
+// commands the engine through the Agent interface alone, and everything
+// that changes the screen arrives as agent events. AGENTS.md in this
+// directory lists the files by what they hold and the rules they keep.
+//
 // The plain printer for -p lives in ui/printer, the Markdown renderer for
 // answers in ui/markdown.
 package ui
