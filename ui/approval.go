@@ -151,7 +151,7 @@ func (q *approvals) view(m *Model, w, h int) []string {
 }
 
 // approvalQueue returns the open approval dialog, or nil.
-func (m *Model) approvalQueue() *approvals { return openOverlay[*approvals](m) }
+func (m *Model) approvalQueue() *approvals { return overlayOf[*approvals](m) }
 
 // ask shows the dialog for req, or queues it behind the one shown.
 func (m *Model) ask(req agent.ApprovalRequest) {

@@ -239,4 +239,4 @@ func (m *Model) openHelp() {
 }
 
 // closeHelp closes the help overlay, if open.
-func (m *Model) closeHelp() { m.over.remove(openOverlay[*helpScreen](m)) }
+func (m *Model) closeHelp() { m.over.remove(overlayOf[*helpScreen](m)) }

@@ -150,7 +150,7 @@ func (p *modelPicker) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool)
 }
 
 // modelPicker returns the open /model picker, or nil.
-func (m *Model) modelPicker() *modelPicker { return openOverlay[*modelPicker](m) }
+func (m *Model) modelPicker() *modelPicker { return overlayOf[*modelPicker](m) }
 
 // key handles a key while the picker is open.
 func (p *modelPicker) key(m *Model, k tea.KeyPressMsg) tea.Cmd {

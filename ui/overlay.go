@@ -86,8 +86,8 @@ func (s overlays) covers() bool {
 	return false
 }
 
-// openOverlay returns the open overlay of type T, or T's zero value.
-func openOverlay[T overlay](m *Model) T {
+// overlayOf returns the open overlay of type T, or T's zero value.
+func overlayOf[T overlay](m *Model) T {
 	for _, o := range m.over {
 		if t, ok := o.(T); ok {
 			return t

@@ -112,8 +112,8 @@ func TestOverlayWheelAndPaste(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
 	m.openHelp()
 	update(m, tea.PasteMsg{Content: "pasted"})
-	if openOverlay[*helpScreen](m) != nil || m.input.value() != "pasted" {
-		t.Fatalf("a paste over the help: help open %v, input %q", openOverlay[*helpScreen](m) != nil, m.input.value())
+	if overlayOf[*helpScreen](m) != nil || m.input.value() != "pasted" {
+		t.Fatalf("a paste over the help: help open %v, input %q", overlayOf[*helpScreen](m) != nil, m.input.value())
 	}
 	m.over.push(newPicker([]SessionInfo{{ID: "a", Started: time.Now()}, {ID: "b", Started: time.Now()}}))
 	sel := m.sessionPicker().sel

@@ -139,7 +139,7 @@ func (p *picker) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
 }
 
 // sessionPicker returns the open /sessions picker, or nil.
-func (m *Model) sessionPicker() *picker { return openOverlay[*picker](m) }
+func (m *Model) sessionPicker() *picker { return overlayOf[*picker](m) }
 
 // key handles a key while the picker is open.
 func (p *picker) key(m *Model, k tea.KeyPressMsg) tea.Cmd {

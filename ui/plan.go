@@ -123,7 +123,7 @@ func (m *Model) openEditor() {
 
 // closeEditor closes the editor and gives the focus back to the input.
 func (m *Model) closeEditor() {
-	m.over.remove(openOverlay[*planEditor](m))
+	m.over.remove(overlayOf[*planEditor](m))
 	m.panel.sel = -1
 	m.panel.footer = nil
 	if pr := m.plan.proposal; pr != nil {
@@ -142,7 +142,7 @@ func (m *Model) applyPlanEdit(e agent.PlanEdit) {
 	}
 	evs, err := m.cfg.Agent.EditPlan(e)
 	if err != nil {
-		if ed := openOverlay[*planEditor](m); ed != nil {
+		if ed := overlayOf[*planEditor](m); ed != nil {
 			ed.err = err.Error()
 		} else {
 			m.chat.addNotice(err.Error())

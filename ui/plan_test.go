@@ -137,8 +137,8 @@ func TestPlanProposalIgnoresTyping(t *testing.T) {
 			if approved != tt.approved || (a.Mode() == agent.ModePlan) == tt.approved {
 				t.Fatalf("approved %v (prompts %q, mode %s), want %v", approved, a.prompts(), a.Mode(), tt.approved)
 			}
-			if (openOverlay[*planEditor](m) != nil) != tt.editor {
-				t.Fatalf("editor open %v, want %v", openOverlay[*planEditor](m) != nil, tt.editor)
+			if (overlayOf[*planEditor](m) != nil) != tt.editor {
+				t.Fatalf("editor open %v, want %v", overlayOf[*planEditor](m) != nil, tt.editor)
 			}
 			if v := m.input.value(); v != tt.input {
 				t.Fatalf("input %q, want %q", v, tt.input)
@@ -161,8 +161,8 @@ func TestPlanEditorKeys(t *testing.T) {
 	m.panel.update(list, m.now)
 	submit(m, "go")
 	press(m, "ctrl+p")
-	if openOverlay[*planEditor](m) == nil || m.panel.sel != 1 {
-		t.Fatalf("ctrl+p: editor %v, selection %d (want the running item)", openOverlay[*planEditor](m) != nil, m.panel.sel)
+	if overlayOf[*planEditor](m) == nil || m.panel.sel != 1 {
+		t.Fatalf("ctrl+p: editor %v, selection %d (want the running item)", overlayOf[*planEditor](m) != nil, m.panel.sel)
 	}
 	press(m, "a")
 	typeText(m, "ZULU verify")
@@ -175,7 +175,7 @@ func TestPlanEditorKeys(t *testing.T) {
 	press(m, "up")
 	press(m, "g")
 	press(m, "esc") // closes the editor, never interrupts
-	if openOverlay[*planEditor](m) != nil || m.turn.act == actInterrupting {
+	if overlayOf[*planEditor](m) != nil || m.turn.act == actInterrupting {
 		t.Fatal("esc did not just close the editor")
 	}
 	got := a.real.Todos().Render()
