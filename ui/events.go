@@ -227,7 +227,7 @@ func (m *Model) replay(evs []agent.Event, todos todo.List) {
 	}
 	todos = termsafe.Strings(todos)
 	m.panel.restore(todos)
-	if pr := m.plan.proposal; pr != nil { // a resumed plan awaiting approval
+	if pr := m.proposal(); pr != nil { // a resumed plan awaiting approval
 		pr.show(m.panel, m.now)
 	}
 }

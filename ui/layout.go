@@ -105,14 +105,17 @@ func (m *Model) render() {
 	for len(lines) < above {
 		lines = append(lines, "")
 	}
-	if !m.over.covers() {
+	boxes := m.overlayBoxes(w, above)
+	if len(boxes) == 0 {
 		if box := m.mentionView(w, above); box != nil {
 			copy(lines[above-len(box):], box)
 		} else if box := m.completeView(w, above); box != nil {
 			copy(lines[above-len(box):], box)
 		}
 	}
-	m.drawOverlays(lines, w)
+	for _, box := range boxes {
+		copy(lines[above-len(box):], box)
+	}
 	if g.summary {
 		lines = append(lines, m.panel.summary(w))
 	}
@@ -126,7 +129,7 @@ func (m *Model) render() {
 	lines = append(lines, in...)
 	lines = append(lines, statusView(m.bar, m.statusInfo(), w))
 	m.frame = strings.Join(lines, "\n")
-	if len(m.over) == 0 {
+	if len(boxes) == 0 {
 		if c := m.input.cursor(); c != nil {
 			c.Position.Y += top
 			m.cursor = c

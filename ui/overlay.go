@@ -1,17 +1,19 @@
 package ui
 
 import (
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 )
 
-// overlay is one thing that sits on top of the screen and takes the keys
-// while it is open: the approval dialog, the undo confirmation, the plan
-// editor, the /sessions and /model pickers and the help overlay. Each is
-// one file (approval.go, undo.go, plan_editor.go, picker.go,
-// modelpicker.go, help.go); the root only keeps them on one stack
-// (overlays) and asks the top one first.
+// overlay is one thing that sits on top of the screen and gets the keys
+// first while it is open: the approval dialog, the undo confirmation, the
+// plan editor, the /sessions and /model pickers, the help overlay and a
+// proposed plan waiting for its answer. Each is one file (approval.go,
+// undo.go, plan_editor.go, picker.go, modelpicker.go, help.go,
+// plan_proposal.go); the root only keeps them on one stack (overlays) and
+// asks the top one first.
 //
 // A new dialog is a type with these methods, opened with m.over.push.
 type overlay interface {
@@ -28,14 +30,16 @@ type overlay interface {
 	update(m *Model, msg tea.Msg, lastKey time.Time) (cmd tea.Cmd, handled bool)
 	// view returns the overlay's lines for the area above the input, w
 	// cells wide and h lines high; they are drawn over the bottom of the
-	// area. nil draws nothing (the plan editor draws in the panel). It
-	// runs in Update (render), never in View.
+	// area, and the input's popups (@, /) and its cursor are hidden. nil
+	// draws nothing (the plan editor and a proposal draw in the panel).
+	// It runs in Update (render), never in View.
 	view(m *Model, w, h int) []string
 }
 
 // The layers of the overlays, lowest first.
 const (
-	layerHelp     = iota + 1 // the help overlay: any other dialog covers it
+	layerProposal = iota + 1 // a proposed plan: it takes only y and e
+	layerHelp                // the help overlay: any other dialog covers it
 	layerPicker              // the /sessions and /model pickers
 	layerEditor              // the plan editor
 	layerUndo                // the undo confirmation
@@ -51,18 +55,13 @@ func (s *overlays) push(o overlay) {
 	for i > 0 && (*s)[i-1].layer() > o.layer() {
 		i--
 	}
-	*s = append(*s, nil)
-	copy((*s)[i+1:], (*s)[i:])
-	(*s)[i] = o
+	*s = slices.Insert(*s, i, o)
 }
 
 // remove closes o; it does nothing when o is not open.
 func (s *overlays) remove(o overlay) {
-	for i, x := range *s {
-		if x == o {
-			*s = append((*s)[:i], (*s)[i+1:]...)
-			return
-		}
+	if i := slices.Index(*s, o); i >= 0 {
+		*s = slices.Delete(*s, i, i+1) // clears the freed slot
 	}
 }
 
@@ -72,18 +71,6 @@ func (s overlays) top() overlay {
 		return nil
 	}
 	return s[len(s)-1]
-}
-
-// covers reports whether an open overlay draws over the area above the
-// input (the input's popups, @ and /, are not drawn then): any but the
-// plan editor, which draws in the panel.
-func (s overlays) covers() bool {
-	for _, o := range s {
-		if o.layer() != layerEditor {
-			return true
-		}
-	}
-	return false
 }
 
 // overlayOf returns the open overlay of type T, or T's zero value.
@@ -107,14 +94,15 @@ func (m *Model) routeOverlay(msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
 	return o.update(m, msg, lastKey)
 }
 
-// drawOverlays draws the open overlays, lowest first, over area (the
-// lines above the input, w cells wide).
-func (m *Model) drawOverlays(area []string, w int) {
+// overlayBoxes returns the boxes of the open overlays, lowest first, for
+// the area above the input (w cells, h lines), each cut to h lines. The
+// overlays that draw in the panel give none.
+func (m *Model) overlayBoxes(w, h int) [][]string {
+	var boxes [][]string
 	for _, o := range m.over {
-		box := o.view(m, w, len(area))
-		if len(box) > len(area) {
-			box = box[:len(area)]
+		if box := o.view(m, w, h); box != nil {
+			boxes = append(boxes, box[:min(len(box), h)])
 		}
-		copy(area[len(area)-len(box):], box)
 	}
+	return boxes
 }

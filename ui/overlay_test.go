@@ -15,7 +15,7 @@ import (
 // remove takes out just the one.
 func TestOverlayStackLayers(t *testing.T) {
 	help, sessions, models := &helpScreen{}, &picker{}, &modelPicker{}
-	ask := &approvals{}
+	ask, proposed := &approvals{}, &proposal{}
 	tests := []struct {
 		name string
 		push []overlay
@@ -25,6 +25,7 @@ func TestOverlayStackLayers(t *testing.T) {
 		{"a question under a later picker", []overlay{ask, sessions}, []overlay{sessions, ask}},
 		{"help opened last stays lowest", []overlay{ask, models, help}, []overlay{help, models, ask}},
 		{"same layer: the later above", []overlay{models, sessions}, []overlay{models, sessions}},
+		{"a proposal under everything", []overlay{ask, help, proposed}, []overlay{proposed, help, ask}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -3,18 +3,17 @@ package ui
 import (
 	"errors"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
 )
 
-// planUI is the root's state of the plan's screens: the proposal of a
-// plan-mode turn and a gate the turn is paused at. The plan editor and
-// the undo confirmation are overlays (plan_editor.go, undo.go).
+// planUI is the root's state of the plan's screens: a gate the turn is
+// paused at and an /undo waiting for the turn's end. The proposal of a
+// plan-mode turn, the plan editor and the undo confirmation are overlays
+// (plan_proposal.go, plan_editor.go, undo.go).
 type planUI struct {
-	proposal  *proposal
 	paused    string  // the item a running turn is paused after
 	undoAfter *string // an /undo asked for during the turn, run when it ends
 }
@@ -36,8 +35,10 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 		m.panel.hold = true
 	case agent.PlanProposed:
 		m.panel.update(ev.List, m.now)
-		m.plan.proposal = newProposal(ev, m.keys.Proposal)
-		m.plan.proposal.show(m.panel, m.now)
+		m.over.remove(m.proposal())
+		pr := newProposal(ev, m.keys.Proposal)
+		m.over.push(pr)
+		pr.show(m.panel, m.now)
 	case agent.Paused:
 		m.plan.paused = ev.After
 		m.chat.addNotice(ev.Text)
@@ -53,37 +54,31 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 // planTurnStart clears what belongs to the previous turn: a proposal (a
 // revision or the approved plan's turn follows) and a gate.
 func (m *Model) planTurnStart() {
-	if pr := m.plan.proposal; pr != nil {
+	if pr := m.proposal(); pr != nil {
 		pr.hide(m.panel)
-		m.plan.proposal = nil
+		m.over.remove(pr)
 	}
 	m.plan.paused = ""
 }
 
+// proposal returns the proposed plan waiting for its answer, or nil.
+func (m *Model) proposal() *proposal { return overlayOf[*proposal](m) }
+
 // planKey handles the plan's keys before the root's others: ctrl+p opens
-// the editor; enter on an empty input continues a paused turn; y and e
-// answer a proposal on an empty input while idle, when pressed
-// deliberately (lastKey is the previous key's time; see answerPause),
-// else they are text.
-func (m *Model) planKey(k tea.KeyPressMsg, lastKey time.Time) (tea.Cmd, bool) {
+// the editor; enter on an empty input continues a paused turn. (A
+// proposal's y and e are the proposal overlay's.)
+func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	pa := m.cfg.Agent
 	if pa == nil {
 		return nil, false
 	}
-	empty := m.input.empty()
-	pr := m.plan.proposal
-	open := pr != nil && m.turn == nil && empty
 	switch {
 	case key.Matches(k, m.keys.OpenPlan):
 		m.openEditor()
-	case m.plan.paused != "" && m.running() && empty && key.Matches(k, m.keys.Send):
+	case m.plan.paused != "" && m.running() && m.input.empty() && key.Matches(k, m.keys.Send):
 		m.plan.paused = ""
 		m.turn.setAct(actThinking, "")
 		pa.Continue()
-	case open && pr.answers(k, m.keys.Proposal.Approve, m.now, lastKey):
-		return m.approvePlan(pa), true
-	case open && pr.answers(k, m.keys.Proposal.Edit, m.now, lastKey):
-		m.openEditor()
 	default:
 		return nil, false
 	}
@@ -126,7 +121,7 @@ func (m *Model) closeEditor() {
 	m.over.remove(overlayOf[*planEditor](m))
 	m.panel.sel = -1
 	m.panel.footer = nil
-	if pr := m.plan.proposal; pr != nil {
+	if pr := m.proposal(); pr != nil {
 		pr.show(m.panel, m.now)
 	}
 	m.input.focus()

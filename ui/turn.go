@@ -190,7 +190,7 @@ func (m *Model) turnClosed() tea.Cmd {
 		m.turnEnded(agent.TurnEnd{Reason: agent.ReasonError, Error: "the agent stopped without ending the turn"})
 	}
 	m.turn = nil
-	if pr := m.plan.proposal; pr != nil {
+	if pr := m.proposal(); pr != nil {
 		pr.shown = m.now // answerable from now on (see answerPause)
 	}
 	if cmd := m.undoAfterTurn(); cmd != nil {

@@ -281,7 +281,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.routeOverlay(k, lastKey); ok {
 		return cmd
 	}
-	if cmd, ok := m.planKey(k, lastKey); ok {
+	if cmd, ok := m.planKey(k); ok {
 		return cmd
 	}
 	armed := m.quitArmed
