@@ -73,34 +73,11 @@ func (m *Model) render() {
 		return
 	}
 	g := m.geo
-	lines := make([]string, 0, h)
 
 	// Everything above the input: chat (+ strip) and panel, then the
 	// input's popups or the overlays on top.
 	above := g.chatH + g.pendingH + g.panelH
-	left := append(m.chat.view(), m.handed.view(m.st, g.chatW, g.pendingH)...)
-	if g.panelWide {
-		right := m.panel.view(g.panelW, len(left), m.spin.View())
-		sep := " " + m.st.PanelRule.Render(m.st.Glyphs.VRule) + " "
-		for i, l := range left {
-			r := ""
-			if i < len(right) {
-				r = right[i]
-			}
-			lines = append(lines, m.widths.fit(l, g.chatW)+sep+ansi.Truncate(r, g.panelW, ""))
-		}
-	} else {
-		for _, l := range left {
-			if m.widths.width(l) > w {
-				l = ansi.Truncate(l, w, "")
-			}
-			lines = append(lines, l)
-		}
-		if g.panelH > 0 {
-			lines = append(lines, m.st.PanelRule.Render(strings.Repeat(m.st.Glyphs.Rule, w)))
-			lines = append(lines, m.panel.view(w, g.panelH-1, m.spin.View())...)
-		}
-	}
+	lines := m.renderBase(make([]string, 0, h), w)
 	lines = lines[:min(len(lines), above)]
 	for len(lines) < above {
 		lines = append(lines, "")
@@ -135,6 +112,37 @@ func (m *Model) render() {
 			m.cursor = c
 		}
 	}
+}
+
+// renderBase appends the chat (with the strip of handed-over text under
+// it) and the panel, beside it or under it, to lines, for a w-cell wide
+// screen.
+func (m *Model) renderBase(lines []string, w int) []string {
+	g := m.geo
+	left := append(m.chat.view(), m.handed.view(m.st, g.chatW, g.pendingH)...)
+	if g.panelWide {
+		right := m.panel.view(g.panelW, len(left), m.spin.View())
+		sep := " " + m.st.PanelRule.Render(m.st.Glyphs.VRule) + " "
+		for i, l := range left {
+			r := ""
+			if i < len(right) {
+				r = right[i]
+			}
+			lines = append(lines, m.widths.fit(l, g.chatW)+sep+ansi.Truncate(r, g.panelW, ""))
+		}
+		return lines
+	}
+	for _, l := range left {
+		if m.widths.width(l) > w {
+			l = ansi.Truncate(l, w, "")
+		}
+		lines = append(lines, l)
+	}
+	if g.panelH > 0 {
+		lines = append(lines, m.st.PanelRule.Render(strings.Repeat(m.st.Glyphs.Rule, w)))
+		lines = append(lines, m.panel.view(w, g.panelH-1, m.spin.View())...)
+	}
+	return lines
 }
 
 // statusInfo collects what the status bar shows.
