@@ -211,10 +211,11 @@ func TestUserEditsAreAuthoritative(t *testing.T) {
 	}
 	var up agent.TodoUpdate
 	for _, e := range steps {
-		var err error
-		if up, err = h.ag.EditPlan(e); err != nil {
+		evs, err := h.ag.EditPlan(e)
+		if err != nil {
 			t.Fatal(err)
 		}
+		up = todoUpdate(t, evs)
 	}
 	if got := up.List.Render(); !strings.Contains(got, "#3: ZULU verify") || up.List.Items[1].ID != "3" || !strings.Contains(got, "[-] #2: BRAVO (cancelled: not needed)") {
 		t.Fatalf("edited list:\n%s", got)
@@ -267,9 +268,12 @@ func TestEditPlanRejectsBadEdits(t *testing.T) {
 			t.Errorf("%+v accepted", e)
 		}
 	}
-	up, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanMove, ID: "2", To: 1})
-	if err != nil || up.List.Items[0].ID != "2" {
-		t.Fatalf("move: %v %+v", err, up.List)
+	evs, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanMove, ID: "2", To: 1})
+	if err != nil {
+		t.Fatalf("move: %v", err)
+	}
+	if up := todoUpdate(t, evs); up.List.Items[0].ID != "2" {
+		t.Fatalf("move: %+v", up.List)
 	}
 	for i := 0; i < todo.MaxItems-2; i++ {
 		if _, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanAdd, Text: "more"}); err != nil {
@@ -387,4 +391,18 @@ func TestPlanModeSubagentReadOnly(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.dir, "x.txt")); err == nil {
 		t.Error("the subagent wrote a file in plan mode")
 	}
+}
+
+// todoUpdate returns the one event of evs, which must be a TodoUpdate: the
+// events of an edit that was saved.
+func todoUpdate(t *testing.T, evs []agent.Event) agent.TodoUpdate {
+	t.Helper()
+	if len(evs) != 1 {
+		t.Fatalf("events %+v, want one TodoUpdate", evs)
+	}
+	up, ok := evs[0].(agent.TodoUpdate)
+	if !ok {
+		t.Fatalf("event %T, want a TodoUpdate", evs[0])
+	}
+	return up
 }

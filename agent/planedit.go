@@ -37,36 +37,38 @@ type PlanEdit struct {
 var ErrNoPlan = errors.New("there is no plan")
 
 // EditPlan applies the user's edit to the todo list at once and returns
-// the new list as a TodoUpdate (with its revision, so that a front-end can
-// ignore older updates still on their way). The edit reaches the model as
-// a note with the new list just before its next model call, in the running
-// turn or, when idle, the next one (see PlanEditDelivered). The user's
-// edits are authoritative: a later todo call that drops an item the user
-// added, re-opens one the user cancelled or rewrites a text the user wrote
-// is refused. A bad edit (unknown item, empty text, a full list) changes
-// nothing and returns an error saying why.
-func (a *Agent) EditPlan(e PlanEdit) (TodoUpdate, error) {
+// the events it caused, which a front-end applies as it applies a turn's:
+// a TodoUpdate with the new list (and its revision, so that a front-end
+// can ignore older updates still on their way) and, when saving the list
+// failed, a Notice saying so. The edit reaches the model as a note with
+// the new list just before its next model call, in the running turn or,
+// when idle, the next one (see PlanEditDelivered). The user's edits are
+// authoritative: a later todo call that drops an item the user added,
+// re-opens one the user cancelled or rewrites a text the user wrote is
+// refused. A bad edit (unknown item, empty text, a full list) changes
+// nothing, causes no event and returns an error saying why.
+func (a *Agent) EditPlan(e PlanEdit) ([]Event, error) {
 	a.mu.Lock()
 	list, note, err := a.applyEdit(a.todos.Clone(), e)
 	if err != nil {
 		a.mu.Unlock()
-		return TodoUpdate{}, fmt.Errorf("edit the plan (%s #%s): %w", e.Op, e.ID, err)
+		return nil, fmt.Errorf("edit the plan (%s #%s): %w", e.Op, e.ID, err)
 	}
 	a.todos = list
 	a.plan.rev++
 	a.plan.edits = append(a.plan.edits, note)
-	up := TodoUpdate{List: list.Clone(), Rev: a.plan.rev}
+	evs := []Event{TodoUpdate{List: list.Clone(), Rev: a.plan.rev}}
 	rec := a.cfg.Recorder
 	a.mu.Unlock()
 	if rec != nil {
 		if err := rec.Todo(list); err != nil {
-			return up, fmt.Errorf("save the edited plan: %w", err)
+			return append(evs, Notice{Text: "could not save the edited plan: " + err.Error()}), nil
 		}
 	}
 	if err := a.savePlan(); err != nil {
-		return up, fmt.Errorf("save the edited plan: %w", err)
+		return append(evs, Notice{Text: "could not save the edited plan: " + err.Error()}), nil
 	}
-	return up, nil
+	return evs, nil
 }
 
 // applyEdit returns l with e applied and a note saying what changed. It

@@ -130,23 +130,24 @@ func (a *Agent) undoneFrom(i int) []string {
 // Undo restores the workspace to its state before item started ("" for
 // the last item that started), marks that item and the ones started after
 // it pending again with the note "undone", and tells the model at its next
-// call what was restored. It fails while a turn runs (ErrBusy). The
-// returned update is the new list.
-func (a *Agent) Undo(ctx context.Context, item string) (UndoPreview, TodoUpdate, error) {
+// call what was restored. It fails while a turn runs (ErrBusy). It
+// returns what was restored and the events it caused: a TodoUpdate with
+// the new list, which a front-end applies as it applies a turn's.
+func (a *Agent) Undo(ctx context.Context, item string) (UndoPreview, []Event, error) {
 	a.mu.Lock()
 	busy := a.running
 	a.mu.Unlock()
 	if busy {
-		return UndoPreview{}, TodoUpdate{}, ErrBusy
+		return UndoPreview{}, nil, ErrBusy
 	}
 	i, c, err := a.undoTarget(item)
 	if err != nil {
-		return UndoPreview{}, TodoUpdate{}, err
+		return UndoPreview{}, nil, err
 	}
 	undone := a.undoneFrom(i)
 	cs, err := a.cfg.Checkpoints.Restore(ctx, c.id)
 	if err != nil {
-		return UndoPreview{}, TodoUpdate{}, fmt.Errorf("undo #%s: %w", c.item, err)
+		return UndoPreview{}, nil, fmt.Errorf("undo #%s: %w", c.item, err)
 	}
 	a.mu.Lock()
 	a.plan.checkpoints = a.plan.checkpoints[:i]
@@ -165,7 +166,7 @@ func (a *Agent) Undo(ctx context.Context, item string) (UndoPreview, TodoUpdate,
 		_ = rec.Todo(list)
 	}
 	_ = a.savePlan() // the undo note, for the model after a resume
-	return UndoPreview{Item: c.item, Text: c.text, Undone: undone, Changes: cs}, up, nil
+	return UndoPreview{Item: c.item, Text: c.text, Undone: undone, Changes: cs}, []Event{up}, nil
 }
 
 // undoNote tells the model what an undo restored.

@@ -46,10 +46,11 @@ func TestUndoByItem(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.dir, "b.txt")); err != nil {
 		t.Fatal("the preview changed the workspace")
 	}
-	pre, up, err := h.ag.Undo(context.Background(), "1")
+	pre, evs, err := h.ag.Undo(context.Background(), "1")
 	if err != nil {
 		t.Fatal(err)
 	}
+	up := todoUpdate(t, evs)
 	if strings.Join(pre.Undone, ",") != "1,2" || len(pre.Changes) != 2 {
 		t.Errorf("undo #1 = %+v", pre)
 	}

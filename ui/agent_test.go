@@ -68,7 +68,7 @@ func TestAgentPlanApproveAndCollapse(t *testing.T) {
 	m := newAgentModel(t, srv, agent.ApproveAsk)
 	submit(m, "greet me")
 
-	pump(t, m, func() bool { return len(m.approvals) > 0 })
+	pump(t, m, func() bool { return m.approvalQueue() != nil })
 	s := screen(m)
 	for _, want := range []string{"Greet 0/2", "Saying hi", "Plan · 0/2 done", "Allow bash?", "echo hi"} {
 		if !strings.Contains(s, want) {

@@ -113,12 +113,66 @@ func (a *approval) uses(k tea.KeyPressMsg, keys KeyMap) bool {
 		keys.PageUp, keys.PageDown, keys.HalfUp, keys.HalfDown, keys.Top, keys.Bottom)
 }
 
+// approvals is the approval dialog's overlay: the requests waiting for an
+// answer, the first one shown. Requests that come while one is shown
+// queue behind it.
+type approvals struct{ list []*approval }
+
+func (q *approvals) layer() int { return layerApproval }
+
+// update routes a key (see approvalKey), a paste (to the reason while it
+// is typed, else to the input: a paste never answers) and the wheel
+// (scrolling the detail).
+func (q *approvals) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
+	a := q.list[0]
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return m.approvalKey(msg, lastKey), true
+	case tea.PasteMsg:
+		if a.typing {
+			return m.answer(msg), true
+		}
+		a.diverted = true
+		m.input.focus()
+		defer m.input.blur()
+		return m.input.update(msg), true
+	case tea.MouseWheelMsg:
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			a.scroll(-scrollStep)
+		case tea.MouseWheelDown:
+			a.scroll(scrollStep)
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// view draws the first request's dialog over the bottom two thirds of the
+// area (at least 12 lines).
+func (q *approvals) view(m *Model, w, h int) []string {
+	return q.list[0].view(m.st, m.keys, w, min(h, max(h*2/3, 12)))
+}
+
+// approvalQueue returns the open approval dialog, or nil.
+func (m *Model) approvalQueue() *approvals { return overlayOf[*approvals](m) }
+
+// ask shows the dialog for req, or queues it behind the one shown.
+func (m *Model) ask(req agent.ApprovalRequest) {
+	a := newApproval(m.st, req, m.now)
+	if q := m.approvalQueue(); q != nil {
+		q.list = append(q.list, a)
+		return
+	}
+	m.over.push(&approvals{list: []*approval{a}})
+}
+
 // approvalKey routes a key while the dialog is open: ctrl+c interrupts the
 // turn; text typed without a pause (lastKey is the previous key's time),
 // and text the dialog has no use for, goes to the input; anything else
 // goes to the dialog.
 func (m *Model) approvalKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
-	a := m.approvals[0]
+	a := m.approvalQueue().list[0]
 	switch {
 	case key.Matches(k, m.keys.Quit):
 		m.interrupt()
@@ -160,18 +214,20 @@ func guardLines(st *Styles, diverted bool, w int) []string {
 // answer passes a key (or a paste, for the reason) to the approval dialog
 // and sends the answer. The next dialog, if any, counts as shown now.
 func (m *Model) answer(msg tea.Msg) tea.Cmd {
-	a := m.approvals[0]
+	q := m.approvalQueue()
+	a := q.list[0]
 	ans, cmd := a.update(msg, m.keys)
 	if ans == nil {
 		return cmd
 	}
 	a.reply(*ans)
-	m.approvals = m.approvals[1:]
-	if len(m.approvals) == 0 {
+	q.list = q.list[1:]
+	if len(q.list) == 0 {
+		m.over.remove(q)
 		m.input.focus()
 		m.turn.setAct(actTool, a.req.Tool)
 	} else {
-		m.approvals[0].shown = m.now
+		q.list[0].shown = m.now
 	}
 	return cmd
 }

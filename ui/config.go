@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"os"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,17 +9,6 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
 )
-
-// Agent is what the TUI needs of the engine; *agent.Agent implements it.
-// Run starts a turn and returns its events (closed after TurnEnd); Steer
-// hands a message to the running turn and returns false when no turn runs;
-// Compact compacts the conversation as a turn of its own (/compact): its
-// channel carries Compacted or a Notice, then TurnEnd, and is closed.
-type Agent interface {
-	Run(ctx context.Context, prompt string) <-chan agent.Event
-	Steer(text string) (id int, ok bool)
-	Compact(ctx context.Context) <-chan agent.Event
-}
 
 // Config is what the TUI shows and talks to.
 type Config struct {

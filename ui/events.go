@@ -190,7 +190,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.Retry:
 		m.chat.retryNotice(retryText(ev))
 	case agent.ApprovalRequest:
-		m.approvals = append(m.approvals, newApproval(m.st, ev, m.now))
+		m.ask(ev)
 		m.input.blur()
 		t.setAct(actApproval, "")
 	case agent.UserMessage:
@@ -227,7 +227,7 @@ func (m *Model) replay(evs []agent.Event, todos todo.List) {
 	}
 	todos = termsafe.Strings(todos)
 	m.panel.restore(todos)
-	if pr := m.plan.proposal; pr != nil { // a resumed plan awaiting approval
+	if pr := m.proposal(); pr != nil { // a resumed plan awaiting approval
 		pr.show(m.panel, m.now)
 	}
 }

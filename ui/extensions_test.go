@@ -70,7 +70,7 @@ func TestBuiltinsCannotBeShadowed(t *testing.T) {
 		t.Fatalf("no notice about the shadowed command:\n%s", s)
 	}
 	submit(m, "/help")
-	if len(a.prompts()) != 0 || m.helpBox == nil {
+	if len(a.prompts()) != 0 || overlayOf[*helpScreen](m) == nil {
 		t.Fatalf("/help ran the custom command (prompts %q)", a.prompts())
 	}
 }

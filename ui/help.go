@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -46,9 +47,9 @@ type helpScreen struct {
 
 func newHelpScreen(keys HelpKeyMap) *helpScreen { return &helpScreen{keys: keys} }
 
-// update handles a key. It reports whether the overlay closes: every key
+// key handles a key. It reports whether the overlay closes: every key
 // but the scroll keys closes it.
-func (h *helpScreen) update(k tea.KeyPressMsg) (closed bool) {
+func (h *helpScreen) key(k tea.KeyPressMsg) (closed bool) {
 	page := max(h.room-1, 1)
 	switch {
 	case key.Matches(k, h.keys.Close):
@@ -86,9 +87,9 @@ func (h *helpScreen) scroll(n int) {
 // scrolls reports whether the last view was too short for the body.
 func (h *helpScreen) scrolls() bool { return h.total > h.room }
 
-// view renders the overlay centred in a w×ht area. settings, when not
+// box renders the overlay centred in a w×ht area. settings, when not
 // empty, names the config file at the end of the body.
-func (h *helpScreen) view(st *Styles, keys KeyMap, commands []cmdMatch, settings string, w, ht int) string {
+func (h *helpScreen) box(st *Styles, keys KeyMap, commands []cmdMatch, settings string, w, ht int) string {
 	iw := max(min(w-4, dialogMaxWidth), 1) // border and padding take 4 columns
 	// The footer's lines are counted with the widest position text, so
 	// that scrolling never changes the room.
@@ -197,22 +198,45 @@ func helpBody(st *Styles, keys KeyMap, commands []cmdMatch, settings string, iw,
 	return full
 }
 
+func (h *helpScreen) layer() int { return layerHelp }
+
+// update takes the keys but ctrl+c while the overlay is open (see
+// helpScreen.key); a paste closes it and goes to the input; the wheel
+// scrolls it.
+func (h *helpScreen) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if key.Matches(msg, m.keys.Quit) {
+			return nil, false
+		}
+		if h.key(msg) {
+			m.over.remove(h)
+		}
+		return nil, true
+	case tea.PasteMsg:
+		m.over.remove(h)
+	case tea.MouseWheelMsg:
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			h.scroll(-scrollStep)
+		case tea.MouseWheelDown:
+			h.scroll(scrollStep)
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// view draws the overlay over the whole area above the input.
+func (h *helpScreen) view(m *Model, w, ht int) []string {
+	return strings.Split(h.box(m.st, m.keys, m.matches("/"), m.cfg.ConfigPath, w, ht), "\n")
+}
+
 // openHelp shows the help overlay from its top.
-func (m *Model) openHelp() { m.helpBox = newHelpScreen(m.keys.HelpScreen) }
-
-// helpKey passes a key to the open help overlay and closes it when the
-// key asks to.
-func (m *Model) helpKey(k tea.KeyPressMsg) {
-	if m.helpBox.update(k) {
-		m.helpBox = nil
-	}
+func (m *Model) openHelp() {
+	m.closeHelp()
+	m.over.push(newHelpScreen(m.keys.HelpScreen))
 }
 
-// helpWheel scrolls the open help overlay with the mouse wheel.
-func (m *Model) helpWheel(up bool) {
-	if up {
-		m.helpBox.scroll(-scrollStep)
-	} else {
-		m.helpBox.scroll(scrollStep)
-	}
-}
+// closeHelp closes the help overlay, if open.
+func (m *Model) closeHelp() { m.over.remove(overlayOf[*helpScreen](m)) }

@@ -53,7 +53,7 @@ func TestHelpScrollsAt80x24(t *testing.T) {
 				t.Fatalf("after %s the help lacks %q:\n%s", st.name, want, s)
 			}
 		}
-		if m.helpBox == nil {
+		if overlayOf[*helpScreen](m) == nil {
 			t.Fatalf("%s closed the help", st.name)
 		}
 	}
@@ -61,7 +61,7 @@ func TestHelpScrollsAt80x24(t *testing.T) {
 		t.Fatalf("the screen has %d lines, want 24", n)
 	}
 	press(m, "x")
-	if m.helpBox != nil || strings.Contains(screen(m), "esc close") {
+	if overlayOf[*helpScreen](m) != nil || strings.Contains(screen(m), "esc close") {
 		t.Fatalf("x did not close the help:\n%s", screen(m))
 	}
 	if m.input.value() != "" {
@@ -84,11 +84,11 @@ func TestHelpFitsWithoutScrolling(t *testing.T) {
 		t.Fatalf("the help at 160×60 says it scrolls:\n%s", s)
 	}
 	press(m, "down") // a scroll key scrolls nothing, and leaves it open
-	if m.helpBox == nil {
+	if overlayOf[*helpScreen](m) == nil {
 		t.Fatal("down closed a help that does not scroll")
 	}
 	press(m, "esc")
-	if m.helpBox != nil {
+	if overlayOf[*helpScreen](m) != nil {
 		t.Fatal("esc did not close the help")
 	}
 }

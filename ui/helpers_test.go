@@ -73,6 +73,34 @@ func (a *scriptAgent) Steer(text string) (int, bool) {
 	return len(a.steers), true
 }
 
+// The rest of Agent: a scriptAgent has the auto mode, no plan, no undo
+// points and nothing to retry (the fakes that embed it add those).
+
+func (a *scriptAgent) SetMode(agent.Mode)           {}
+func (a *scriptAgent) Mode() agent.Mode             { return agent.ModeAuto }
+func (a *scriptAgent) ApprovePlan() (string, error) { return "", agent.ErrNoPlan }
+func (a *scriptAgent) EditPlan(agent.PlanEdit) ([]agent.Event, error) {
+	return nil, agent.ErrNoPlan
+}
+func (a *scriptAgent) Continue()      {}
+func (a *scriptAgent) CanRetry() bool { return false }
+
+// Retry is a run that ends at once: the last turn did not fail.
+func (a *scriptAgent) Retry(context.Context) <-chan agent.Event {
+	ch := make(chan agent.Event, 1)
+	ch <- agent.TurnEnd{Reason: agent.ReasonError, Err: agent.ErrNothingToRetry}
+	close(ch)
+	return ch
+}
+
+func (a *scriptAgent) PreviewUndo(context.Context, string) (agent.UndoPreview, error) {
+	return agent.UndoPreview{}, agent.ErrNoUndo
+}
+
+func (a *scriptAgent) Undo(context.Context, string) (agent.UndoPreview, []agent.Event, error) {
+	return agent.UndoPreview{}, nil, agent.ErrNoUndo
+}
+
 func (a *scriptAgent) last() *scriptRun {
 	a.mu.Lock()
 	defer a.mu.Unlock()

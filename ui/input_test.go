@@ -81,7 +81,7 @@ func TestSlashCompletion(t *testing.T) {
 	m.input.reset()
 	typeText(m, "/he")
 	press(m, "enter")
-	if m.helpBox == nil {
+	if overlayOf[*helpScreen](m) == nil {
 		t.Fatal("enter on /he did not run /help")
 	}
 	press(m, "x")

@@ -5,16 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/tick-agent/tick/agent"
 )
-
-// Retrier is what an Agent may also offer: sending the failed turn again
-// without a second user message (*agent.Agent implements it). CanRetry
-// reports whether the last turn failed.
-type Retrier interface {
-	Retry(ctx context.Context) <-chan agent.Event
-	CanRetry() bool
-}
 
 // Notes in the status bar for the keys of an idle input.
 const (
@@ -56,7 +47,7 @@ func (m *Model) inputKey(k tea.KeyPressMsg, armed bool) (cmd tea.Cmd, ok bool) {
 // idleCtrlC clears a non-empty input; on an empty one it quits when the
 // previous key was ctrl+c too, and otherwise asks for a second press.
 func (m *Model) idleCtrlC(armed bool) tea.Cmd {
-	m.helpBox = nil
+	m.closeHelp()
 	switch {
 	case !m.input.empty():
 		m.input.reset()
@@ -73,8 +64,7 @@ func (m *Model) idleCtrlC(armed bool) tea.Cmd {
 // canRetry reports whether the last turn failed and the agent can send it
 // again.
 func (m *Model) canRetry() bool {
-	r, ok := m.cfg.Agent.(Retrier)
-	return ok && r.CanRetry()
+	return m.cfg.Agent != nil && m.cfg.Agent.CanRetry()
 }
 
 // retry sends the failed turn again (ctrl+r, /retry) through the same
@@ -85,8 +75,8 @@ func (m *Model) retry(*Model) tea.Cmd {
 		m.chat.addNotice("/retry waits for the running turn: press esc to interrupt it first")
 		return nil
 	}
-	r, ok := m.cfg.Agent.(Retrier)
-	if !ok || !r.CanRetry() {
+	r := m.cfg.Agent
+	if !m.canRetry() {
 		m.chat.addNotice("nothing to retry: the last turn did not fail")
 		return nil
 	}

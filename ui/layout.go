@@ -55,6 +55,15 @@ func (m *Model) layout() {
 	m.chat.setSize(g.chatW, g.chatH)
 }
 
+// draw draws the frame again when the state changed since the last one
+// (see repaint). Update calls it last; View only returns the frame.
+func (m *Model) draw() {
+	if m.paint.due() {
+		m.render()
+		m.paint.done()
+	}
+}
+
 // render draws the frame into m.frame and places the cursor.
 func (m *Model) render() {
 	m.cursor = nil
@@ -64,51 +73,24 @@ func (m *Model) render() {
 		return
 	}
 	g := m.geo
-	lines := make([]string, 0, h)
 
-	// Everything above the input: chat (+ strip), panel, or an overlay.
+	// Everything above the input: chat (+ strip) and panel, then the
+	// input's popups or the overlays on top.
 	above := g.chatH + g.pendingH + g.panelH
-	switch {
-	case m.helpBox != nil:
-		lines = append(lines, strings.Split(m.helpBox.view(m.st, m.keys, m.matches("/"), m.cfg.ConfigPath, w, above), "\n")...)
-	default:
-		left := append(m.chat.view(), m.handed.view(m.st, g.chatW, g.pendingH)...)
-		if g.panelWide {
-			right := m.panel.view(g.panelW, len(left), m.spin.View())
-			sep := " " + m.st.PanelRule.Render(m.st.Glyphs.VRule) + " "
-			for i, l := range left {
-				r := ""
-				if i < len(right) {
-					r = right[i]
-				}
-				lines = append(lines, m.widths.fit(l, g.chatW)+sep+ansi.Truncate(r, g.panelW, ""))
-			}
-		} else {
-			for _, l := range left {
-				if m.widths.width(l) > w {
-					l = ansi.Truncate(l, w, "")
-				}
-				lines = append(lines, l)
-			}
-			if g.panelH > 0 {
-				lines = append(lines, m.st.PanelRule.Render(strings.Repeat(m.st.Glyphs.Rule, w)))
-				lines = append(lines, m.panel.view(w, g.panelH-1, m.spin.View())...)
-			}
-		}
-	}
+	lines := m.renderBase(make([]string, 0, h), w)
 	lines = lines[:min(len(lines), above)]
 	for len(lines) < above {
 		lines = append(lines, "")
 	}
-	if u := m.plan.undo; u != nil {
-		box := u.view(m.st, w, min(above, max(above*2/3, 12)))
-		copy(lines[max(above-len(box), 0):], box)
-	} else if len(m.approvals) > 0 { // the dialog covers the bottom of the area
-		box := m.approvals[0].view(m.st, m.keys, w, min(above, max(above*2/3, 12)))
-		copy(lines[above-len(box):], box)
-	} else if box := m.mentionView(w, above); m.helpBox == nil && box != nil {
-		copy(lines[above-len(box):], box)
-	} else if box := m.completeView(w, above); m.helpBox == nil && box != nil {
+	boxes := m.overlayBoxes(w, above)
+	if len(boxes) == 0 {
+		if box := m.mentionView(w, above); box != nil {
+			copy(lines[above-len(box):], box)
+		} else if box := m.completeView(w, above); box != nil {
+			copy(lines[above-len(box):], box)
+		}
+	}
+	for _, box := range boxes {
 		copy(lines[above-len(box):], box)
 	}
 	if g.summary {
@@ -124,12 +106,43 @@ func (m *Model) render() {
 	lines = append(lines, in...)
 	lines = append(lines, statusView(m.bar, m.statusInfo(), w))
 	m.frame = strings.Join(lines, "\n")
-	if len(m.approvals) == 0 && m.helpBox == nil {
+	if len(boxes) == 0 {
 		if c := m.input.cursor(); c != nil {
 			c.Position.Y += top
 			m.cursor = c
 		}
 	}
+}
+
+// renderBase appends the chat (with the strip of handed-over text under
+// it) and the panel, beside it or under it, to lines, for a w-cell wide
+// screen.
+func (m *Model) renderBase(lines []string, w int) []string {
+	g := m.geo
+	left := append(m.chat.view(), m.handed.view(m.st, g.chatW, g.pendingH)...)
+	if g.panelWide {
+		right := m.panel.view(g.panelW, len(left), m.spin.View())
+		sep := " " + m.st.PanelRule.Render(m.st.Glyphs.VRule) + " "
+		for i, l := range left {
+			r := ""
+			if i < len(right) {
+				r = right[i]
+			}
+			lines = append(lines, m.widths.fit(l, g.chatW)+sep+ansi.Truncate(r, g.panelW, ""))
+		}
+		return lines
+	}
+	for _, l := range left {
+		if m.widths.width(l) > w {
+			l = ansi.Truncate(l, w, "")
+		}
+		lines = append(lines, l)
+	}
+	if g.panelH > 0 {
+		lines = append(lines, m.st.PanelRule.Render(strings.Repeat(m.st.Glyphs.Rule, w)))
+		lines = append(lines, m.panel.view(w, g.panelH-1, m.spin.View())...)
+	}
+	return lines
 }
 
 // statusInfo collects what the status bar shows.

@@ -7,13 +7,6 @@ import (
 	"github.com/tick-agent/tick/agent"
 )
 
-// modeAgent is an Agent whose mode the user switches with shift+tab (the
-// agent owns the mode; the TUI only asks for the next one and shows it).
-type modeAgent interface {
-	Mode() agent.Mode
-	SetMode(agent.Mode)
-}
-
 // nextMode is the mode shift+tab switches to from m: auto, plan, ask and
 // auto again.
 func nextMode(m agent.Mode) agent.Mode {
@@ -29,12 +22,14 @@ func nextMode(m agent.Mode) agent.Mode {
 // cycleMode switches the agent to the next mode; it applies from the next
 // tool call.
 func (m *Model) cycleMode() {
-	if a, ok := m.cfg.Agent.(modeAgent); ok {
-		next := nextMode(a.Mode())
-		a.SetMode(next)
-		if next == agent.ModePlan {
-			m.note = "plan mode: nothing changes until you approve a plan"
-		}
+	a := m.cfg.Agent
+	if a == nil {
+		return
+	}
+	next := nextMode(a.Mode())
+	a.SetMode(next)
+	if next == agent.ModePlan {
+		m.note = "plan mode: nothing changes until you approve a plan"
 	}
 }
 
@@ -45,8 +40,8 @@ func (m *Model) modeText() string {
 	if m.cfg.Sandbox != nil {
 		sb = m.cfg.Sandbox()
 	}
-	a, ok := m.cfg.Agent.(modeAgent)
-	if !ok {
+	a := m.cfg.Agent
+	if a == nil {
 		return sb
 	}
 	if sb == "" {

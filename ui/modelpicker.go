@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -97,7 +98,7 @@ func (m *Model) handleModelMsg(msg tea.Msg) (tea.Cmd, bool) {
 		case len(msg.models) == 0:
 			m.chat.addNotice("the server lists no models")
 		default:
-			m.modelPick = &modelPicker{keys: DefaultModelPickerKeyMap(), list: newModelList(msg.models, m.cfg.Model)}
+			m.over.push(&modelPicker{keys: DefaultModelPickerKeyMap(), list: newModelList(msg.models, m.cfg.Model)})
 			m.input.blur()
 		}
 	case modelSwitchedMsg:
@@ -121,7 +122,7 @@ func (m *Model) handleModelMsg(msg tea.Msg) (tea.Cmd, bool) {
 // modelSwitched shows the new model and asks whether to keep it as the
 // default.
 func (m *Model) modelSwitched(msg modelSwitchedMsg) tea.Cmd {
-	p := m.modelPick
+	p := m.modelPicker()
 	if msg.err != nil {
 		m.closeModels()
 		m.chat.addNotice("could not switch the model: " + msg.err.Error())
@@ -137,9 +138,22 @@ func (m *Model) modelSwitched(msg modelSwitchedMsg) tea.Cmd {
 	return nil
 }
 
-// modelPickerKey handles a key while the picker is open.
-func (m *Model) modelPickerKey(k tea.KeyPressMsg) tea.Cmd {
-	p := m.modelPick
+func (p *modelPicker) layer() int { return layerPicker }
+
+// update takes every key while the picker is open; a paste and the wheel
+// pass to the screen below.
+func (p *modelPicker) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		return p.key(m, k), true
+	}
+	return nil, false
+}
+
+// modelPicker returns the open /model picker, or nil.
+func (m *Model) modelPicker() *modelPicker { return overlayOf[*modelPicker](m) }
+
+// key handles a key while the picker is open.
+func (p *modelPicker) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
 	if key.Matches(k, m.keys.Quit) {
 		m.closeModels()
 		return nil
@@ -180,7 +194,7 @@ func (m *Model) modelPickerKey(k tea.KeyPressMsg) tea.Cmd {
 
 // answerDefault handles the answer to "save as the default?".
 func (m *Model) answerDefault(k tea.KeyPressMsg) tea.Cmd {
-	p := m.modelPick
+	p := m.modelPicker()
 	switch {
 	case key.Matches(k, p.keys.Yes):
 		name, save := p.asking, m.cfg.Models.SaveDefault
@@ -197,30 +211,17 @@ func (m *Model) answerDefault(k tea.KeyPressMsg) tea.Cmd {
 
 // closeModels closes the picker and gives the focus back to the input.
 func (m *Model) closeModels() {
-	m.modelPick = nil
+	m.over.remove(m.modelPicker())
 	m.input.focus()
 }
 
-// overlayModels draws the open picker over the area above the input.
-func (m *Model) overlayModels() {
-	if m.modelPick == nil || m.geo.small {
-		return
-	}
-	above := m.geo.chatH + m.geo.pendingH + m.geo.panelH
-	lines := strings.Split(m.frame, "\n")
-	if above <= 0 || above > len(lines) {
-		return
-	}
-	box := strings.Split(m.modelPick.view(m.st, m.help, m.cfg.Model, m.cfg.Models.Path, m.width, above), "\n")
-	for i := range min(len(box), above) {
-		lines[i] = ansi.Truncate(box[i], m.width, "")
-	}
-	m.frame = strings.Join(lines, "\n")
-	m.cursor = nil
+// view draws the picker centred over the whole area above the input.
+func (p *modelPicker) view(m *Model, w, h int) []string {
+	return fitBox(p.box(m.st, m.help, m.cfg.Model, m.cfg.Models.Path, w, h), w, h)
 }
 
-// view renders the picker centred in a w×h area.
-func (p *modelPicker) view(st *Styles, hm help.Model, current, path string, w, h int) string {
+// box renders the picker centred in a w×h area.
+func (p *modelPicker) box(st *Styles, hm help.Model, current, path string, w, h int) string {
 	g := st.Glyphs
 	iw := max(min(w-4, dialogMaxWidth), 1)
 	lines := []string{ansi.Truncate(st.DialogTitle.Render("Model")+st.DialogDesc.Render(g.Separator+"now "+current), iw, g.Ellipsis), ""}

@@ -31,7 +31,7 @@ func TestModelPicker(t *testing.T) {
 	m.cfg.Model = "alpha"
 	m.addConfigCommands()
 	runCmd(m, submit(m, "/model"))
-	if m.modelPick == nil {
+	if m.modelPicker() == nil {
 		t.Fatalf("/model did not open the picker:\n%s", screen(m))
 	}
 	if scr := screen(m); !strings.Contains(scr, "alpha (current)") || !strings.Contains(scr, "gamma") {
@@ -49,8 +49,8 @@ func TestModelPicker(t *testing.T) {
 		t.Fatalf("no question:\n%s", screen(m))
 	}
 	runCmd(m, press(m, "y"))
-	if len(saved) != 1 || saved[0] != "beta-coder" || m.modelPick != nil {
-		t.Errorf("saved %v, picker open %v", saved, m.modelPick != nil)
+	if len(saved) != 1 || saved[0] != "beta-coder" || m.modelPicker() != nil {
+		t.Errorf("saved %v, picker open %v", saved, m.modelPicker() != nil)
 	}
 	// The save's note (the file was rewritten) follows the confirmation.
 	if scr := screen(m); !strings.Contains(scr, "beta-coder is now the default model (/cfg/config.toml); the file was rewritten") {
@@ -66,7 +66,7 @@ func TestModelPickerErrors(t *testing.T) {
 	}
 	m.addConfigCommands()
 	runCmd(m, submit(m, "/model"))
-	if m.modelPick != nil || !strings.Contains(screen(m), "could not list the models: connection refused") {
+	if m.modelPicker() != nil || !strings.Contains(screen(m), "could not list the models: connection refused") {
 		t.Errorf("a failed listing:\n%s", screen(m))
 	}
 }

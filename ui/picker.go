@@ -109,15 +109,41 @@ func (m *Model) handleSessions(msg sessionsMsg) {
 	case len(msg.list) == 0:
 		m.chat.addNotice("no saved sessions in this workspace yet")
 	default:
-		m.picker = newPicker(msg.list)
-		m.helpBox = nil
+		m.closeHelp()
+		m.over.push(newPicker(msg.list))
 		m.input.blur()
 	}
 }
 
-// pickerKey handles a key while the picker is open.
-func (m *Model) pickerKey(k tea.KeyPressMsg) tea.Cmd {
-	p, keys := m.picker, m.keys
+func (p *picker) layer() int { return layerPicker }
+
+// update takes every key and paste while the picker is open (a paste does
+// nothing); the wheel moves the selection.
+func (p *picker) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		return p.key(m, msg), true
+	case tea.MouseWheelMsg:
+		switch msg.Mouse().Button {
+		case tea.MouseWheelUp:
+			if !p.busy {
+				p.move(-1)
+			}
+		case tea.MouseWheelDown:
+			if !p.busy {
+				p.move(1)
+			}
+		}
+	}
+	return nil, true
+}
+
+// sessionPicker returns the open /sessions picker, or nil.
+func (m *Model) sessionPicker() *picker { return overlayOf[*picker](m) }
+
+// key handles a key while the picker is open.
+func (p *picker) key(m *Model, k tea.KeyPressMsg) tea.Cmd {
+	keys := m.keys
 	if p.busy {
 		if key.Matches(k, keys.Quit) {
 			return m.quit()
@@ -151,7 +177,7 @@ func (m *Model) pickerKey(k tea.KeyPressMsg) tea.Cmd {
 // forkSelected copies the selected session, open in another tick, into a
 // new one through Config.Fork, the way resumeSelected resumes.
 func (m *Model) forkSelected() tea.Cmd {
-	p := m.picker
+	p := m.sessionPicker()
 	if m.turn != nil || m.cfg.Fork == nil {
 		return nil
 	}
@@ -167,7 +193,7 @@ func (m *Model) forkSelected() tea.Cmd {
 // resumeSelected resumes the selected session through Config.Resume (off
 // the update loop); the picker stays open, busy, until the answer comes.
 func (m *Model) resumeSelected() tea.Cmd {
-	p := m.picker
+	p := m.sessionPicker()
 	s := p.list[p.sel]
 	switch {
 	case m.turn != nil:
@@ -192,7 +218,7 @@ func (m *Model) resumeSelected() tea.Cmd {
 // handleResumed closes the picker and shows the resumed session. A
 // session open in another tick keeps the picker open, offering to fork it.
 func (m *Model) handleResumed(msg resumedMsg) {
-	if p := m.picker; p != nil && errors.Is(msg.err, ErrSessionOpen) && m.cfg.Fork != nil {
+	if p := m.sessionPicker(); p != nil && errors.Is(msg.err, ErrSessionOpen) && m.cfg.Fork != nil {
 		p.busy, p.fork = false, msg.id
 		p.note = msg.err.Error() + m.st.Glyphs.Separator + m.keys.Fork.Help().Key + " " + m.keys.Fork.Help().Desc + m.st.Glyphs.Separator + m.keys.Dismiss.Help().Key + " close"
 		return
@@ -207,31 +233,28 @@ func (m *Model) handleResumed(msg resumedMsg) {
 
 // closePicker closes the picker and gives the focus back to the input.
 func (m *Model) closePicker() {
-	m.picker = nil
+	m.over.remove(m.sessionPicker())
 	m.input.focus()
 }
 
-// overlayPicker draws the open picker over the area above the input of
-// the rendered frame, and hides the cursor.
-func (m *Model) overlayPicker() {
-	if m.picker == nil || m.geo.small {
-		return
-	}
-	above := m.geo.chatH + m.geo.pendingH + m.geo.panelH
-	lines := strings.Split(m.frame, "\n")
-	if above <= 0 || above > len(lines) {
-		return
-	}
-	box := strings.Split(m.picker.view(m.st, m.help, m.keys, m.width, above), "\n")
-	for i := range min(len(box), above) {
-		lines[i] = ansi.Truncate(box[i], m.width, "")
-	}
-	m.frame = strings.Join(lines, "\n")
-	m.cursor = nil
+// view draws the picker centred over the whole area above the input.
+func (p *picker) view(m *Model, w, h int) []string {
+	return fitBox(p.box(m.st, m.help, m.keys, w, h), w, h)
 }
 
-// view renders the picker centred in a w×h area.
-func (p *picker) view(st *Styles, hm help.Model, keys KeyMap, w, h int) string {
+// fitBox splits a dialog drawn centred in a w×h area into at most h
+// lines, each cut to w cells.
+func fitBox(box string, w, h int) []string {
+	lines := strings.Split(box, "\n")
+	lines = lines[:min(len(lines), h)]
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "")
+	}
+	return lines
+}
+
+// box renders the picker centred in a w×h area.
+func (p *picker) box(st *Styles, hm help.Model, keys KeyMap, w, h int) string {
 	g := st.Glyphs
 	iw := max(min(w-4, dialogMaxWidth), 1)
 	p.rows = max(h-7, 1) // borders, title, blank lines, footer

@@ -23,13 +23,13 @@ func TestPickerOffersFork(t *testing.T) {
 	update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	openPicker(t, m)
 	press(m, "f") // nothing to fork yet
-	if len(forked) != 0 || m.picker == nil {
+	if len(forked) != 0 || m.sessionPicker() == nil {
 		t.Fatal("f forked before a resume was refused")
 	}
 	cmd := press(m, "enter")
 	update(m, cmd())
 	s := screen(m)
-	if m.picker == nil || !strings.Contains(s, "open in another tick (pid 4242)") || !strings.Contains(s, "f fork it into a new session") {
+	if m.sessionPicker() == nil || !strings.Contains(s, "open in another tick (pid 4242)") || !strings.Contains(s, "f fork it into a new session") {
 		t.Fatalf("the picker does not offer to fork:\n%s", s)
 	}
 	cmd = press(m, "f")
@@ -40,7 +40,7 @@ func TestPickerOffersFork(t *testing.T) {
 	if len(forked) != 1 || forked[0] != "s01" {
 		t.Fatalf("forked %q, want [s01]", forked)
 	}
-	if m.picker != nil || !strings.Contains(screen(m), "forked s01 into the new session n3w") {
+	if m.sessionPicker() != nil || !strings.Contains(screen(m), "forked s01 into the new session n3w") {
 		t.Fatalf("the fork was not opened:\n%s", screen(m))
 	}
 }

@@ -90,10 +90,10 @@ func openPicker(t *testing.T, m *Model) {
 // selected returns the picker's selected session id.
 func selected(t *testing.T, m *Model) string {
 	t.Helper()
-	if m.picker == nil {
+	if m.sessionPicker() == nil {
 		t.Fatal("the picker is not open")
 	}
-	return m.picker.list[m.picker.sel].ID
+	return m.sessionPicker().list[m.sessionPicker().sel].ID
 }
 
 func TestSessionsPickerResumes(t *testing.T) {
@@ -133,11 +133,11 @@ func TestSessionsPickerResumes(t *testing.T) {
 		t.Fatalf("no resuming note:\n%s", s)
 	}
 	press(m, "esc") // waits for the resume
-	if m.picker == nil {
+	if m.sessionPicker() == nil {
 		t.Fatal("esc closed the picker while resuming")
 	}
 	update(m, cmd())
-	if m.picker != nil {
+	if m.sessionPicker() != nil {
 		t.Fatal("the picker stayed open after resuming")
 	}
 	s = screen(m)
@@ -182,7 +182,7 @@ func TestSessionsPickerCloses(t *testing.T) {
 				}
 			}
 			s := screen(m)
-			if m.picker != nil || strings.Contains(s, "esc close") {
+			if m.sessionPicker() != nil || strings.Contains(s, "esc close") {
 				t.Fatalf("picker still open:\n%s", s)
 			}
 			if tt.note != "" && !strings.Contains(s, tt.note) {
@@ -205,7 +205,7 @@ func TestSessionsRefusedWhileRunning(t *testing.T) {
 	cmd := submit(m, "/sessions") // the listing arrives after a turn started
 	submit(m, "work")
 	update(m, cmd())
-	if m.picker != nil {
+	if m.sessionPicker() != nil {
 		t.Fatal("the picker opened while a turn runs")
 	}
 	if cmd := submit(m, "/sessions"); cmd != nil {
@@ -220,7 +220,7 @@ func TestSessionsRefusedWhileRunning(t *testing.T) {
 	}
 	endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
 	openPicker(t, m)
-	if m.picker == nil {
+	if m.sessionPicker() == nil {
 		t.Fatal("the picker does not open once the turn ended")
 	}
 	// Also refused on enter should a turn be running (a resume never
@@ -257,7 +257,7 @@ func TestSessionsFailures(t *testing.T) {
 				update(m, press(m, "enter")())
 			}
 			s := screen(m)
-			if m.picker != nil || !strings.Contains(s, tt.want) {
+			if m.sessionPicker() != nil || !strings.Contains(s, tt.want) {
 				t.Fatalf("want %q and no picker:\n%s", tt.want, s)
 			}
 			if tt.keepsChat && !strings.Contains(s, "› before") {

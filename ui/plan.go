@@ -3,39 +3,19 @@ package ui
 import (
 	"errors"
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
 )
 
-// PlanAgent is what the TUI needs of the engine for the user's side of the
-// plan: the mode (shift+tab), approving a proposed plan, editing the plan
-// and letting a turn paused at a gate go on. *agent.Agent implements it; a
-// Config.Agent without it has none of these features.
-type PlanAgent interface {
-	SetMode(agent.Mode)
-	Mode() agent.Mode
-	ApprovePlan() (string, error)
-	EditPlan(agent.PlanEdit) (agent.TodoUpdate, error)
-	Continue()
-}
-
-// planUI is the root's state of the plan's screens: the proposal of a
-// plan-mode turn, the plan editor and a gate the turn is paused at.
+// planUI is the root's state of the plan's screens: a gate the turn is
+// paused at and an /undo waiting for the turn's end. The proposal of a
+// plan-mode turn, the plan editor and the undo confirmation are overlays
+// (plan_proposal.go, plan_editor.go, undo.go).
 type planUI struct {
-	proposal  *proposal
-	editor    *planEditor
-	paused    string       // the item a running turn is paused after
-	undo      *undoConfirm // the /undo confirmation, when open
-	undoAfter *string      // an /undo asked for during the turn, run when it ends
-}
-
-// planAgent returns the agent's plan side, or nil.
-func (m *Model) planAgent() PlanAgent {
-	pa, _ := m.cfg.Agent.(PlanAgent)
-	return pa
+	paused    string  // the item a running turn is paused after
+	undoAfter *string // an /undo asked for during the turn, run when it ends
 }
 
 // handlePlanEvent applies the plan's events of a turn (see
@@ -55,8 +35,10 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 		m.panel.hold = true
 	case agent.PlanProposed:
 		m.panel.update(ev.List, m.now)
-		m.plan.proposal = newProposal(ev, m.keys.Proposal)
-		m.plan.proposal.show(m.panel, m.now)
+		m.over.remove(m.proposal())
+		pr := newProposal(ev, m.keys.Proposal)
+		m.over.push(pr)
+		pr.show(m.panel, m.now)
 	case agent.Paused:
 		m.plan.paused = ev.After
 		m.chat.addNotice(ev.Text)
@@ -72,50 +54,31 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 // planTurnStart clears what belongs to the previous turn: a proposal (a
 // revision or the approved plan's turn follows) and a gate.
 func (m *Model) planTurnStart() {
-	if pr := m.plan.proposal; pr != nil {
+	if pr := m.proposal(); pr != nil {
 		pr.hide(m.panel)
-		m.plan.proposal = nil
+		m.over.remove(pr)
 	}
 	m.plan.paused = ""
 }
 
-// planKey handles the plan's keys before the others: the open editor takes
-// every key; ctrl+p opens the editor; enter on
-// an empty input continues a paused turn; y and e answer a proposal on an
-// empty input while idle, when pressed deliberately (lastKey is the
-// previous key's time; see answerPause), else they are text.
-func (m *Model) planKey(k tea.KeyPressMsg, lastKey time.Time) (tea.Cmd, bool) {
-	if m.plan.undo != nil {
-		return m.undoKey(k, lastKey), true
-	}
-	pa := m.planAgent()
+// proposal returns the proposed plan waiting for its answer, or nil.
+func (m *Model) proposal() *proposal { return overlayOf[*proposal](m) }
+
+// planKey handles the plan's keys before the root's others: ctrl+p opens
+// the editor; enter on an empty input continues a paused turn. (A
+// proposal's y and e are the proposal overlay's.)
+func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	pa := m.cfg.Agent
 	if pa == nil {
 		return nil, false
 	}
-	if ed := m.plan.editor; ed != nil {
-		edit, closed, cmd := ed.update(k, m.panel)
-		if closed {
-			m.closeEditor()
-		}
-		if edit != nil {
-			m.applyPlanEdit(*edit)
-		}
-		return cmd, true
-	}
-	empty := m.input.empty()
-	pr := m.plan.proposal
-	open := pr != nil && m.turn == nil && empty
 	switch {
 	case key.Matches(k, m.keys.OpenPlan):
 		m.openEditor()
-	case m.plan.paused != "" && m.running() && empty && key.Matches(k, m.keys.Send):
+	case m.plan.paused != "" && m.running() && m.input.empty() && key.Matches(k, m.keys.Send):
 		m.plan.paused = ""
 		m.turn.setAct(actThinking, "")
 		pa.Continue()
-	case open && pr.answers(k, m.keys.Proposal.Approve, m.now, lastKey):
-		return m.approvePlan(pa), true
-	case open && pr.answers(k, m.keys.Proposal.Edit, m.now, lastKey):
-		m.openEditor()
 	default:
 		return nil, false
 	}
@@ -124,7 +87,7 @@ func (m *Model) planKey(k tea.KeyPressMsg, lastKey time.Time) (tea.Cmd, bool) {
 
 // approvePlan approves the proposal and starts the turn that carries it
 // out.
-func (m *Model) approvePlan(pa PlanAgent) tea.Cmd {
+func (m *Model) approvePlan(pa Agent) tea.Cmd {
 	prompt, err := pa.ApprovePlan()
 	if err != nil {
 		m.chat.addNotice("cannot approve the plan: " + err.Error())
@@ -137,8 +100,8 @@ func (m *Model) approvePlan(pa PlanAgent) tea.Cmd {
 
 // openEditor gives the panel focus for editing the plan.
 func (m *Model) openEditor() {
-	if m.planAgent() == nil {
-		m.chat.addNotice("this agent has no plan editor")
+	if m.cfg.Agent == nil {
+		m.chat.addNotice(errNoAgent.Error())
 		return
 	}
 	if m.panel.list.Empty() {
@@ -146,44 +109,42 @@ func (m *Model) openEditor() {
 		return
 	}
 	ed := newPlanEditor(m.st, m.keys.Plan)
-	m.plan.editor = ed
+	m.over.push(ed)
 	m.panel.sel = max(m.panel.runningIndex(), 0)
 	m.panel.expanded = true
 	m.panel.footer = func(w int) []string { return ed.footer(m.st, w) }
 	m.input.blur()
 }
 
-// closeEditor gives the focus back to the input.
+// closeEditor closes the editor and gives the focus back to the input.
 func (m *Model) closeEditor() {
-	m.plan.editor = nil
+	m.over.remove(overlayOf[*planEditor](m))
 	m.panel.sel = -1
 	m.panel.footer = nil
-	if pr := m.plan.proposal; pr != nil {
+	if pr := m.proposal(); pr != nil {
 		pr.show(m.panel, m.now)
 	}
 	m.input.focus()
 }
 
-// applyPlanEdit sends an edit to the agent and shows the result.
+// applyPlanEdit sends an edit to the agent and applies the events it
+// caused (the new list); a refused edit is shown in the editor, or in the
+// chat when the editor is closed (/plan add ...).
 func (m *Model) applyPlanEdit(e agent.PlanEdit) {
-	pa := m.planAgent()
-	if pa == nil {
+	if m.cfg.Agent == nil {
+		m.chat.addNotice(errNoAgent.Error())
 		return
 	}
-	up, err := pa.EditPlan(e)
-	if err != nil && up.Rev == 0 {
-		msg := err.Error()
-		if ed := m.plan.editor; ed != nil {
-			ed.err = msg
+	evs, err := m.cfg.Agent.EditPlan(e)
+	if err != nil {
+		if ed := overlayOf[*planEditor](m); ed != nil {
+			ed.err = err.Error()
 		} else {
-			m.chat.addNotice(msg)
+			m.chat.addNotice(err.Error())
 		}
 		return
 	}
-	m.applyTodo(up)
-	if err != nil {
-		m.chat.addNotice(err.Error())
-	}
+	m.applyEvents(evs)
 }
 
 // applyTodo shows a todo update unless a newer revision is shown already.

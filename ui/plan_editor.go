@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
@@ -67,9 +68,33 @@ func newPlanEditor(st *Styles, keys PlanKeyMap) *planEditor {
 	return &planEditor{keys: keys, ti: ti}
 }
 
-// update handles a key with the panel p focused. It returns the edit to
+func (e *planEditor) layer() int { return layerEditor }
+
+// update takes every key and paste while the editor is open (the edits go
+// to the agent at once); the wheel scrolls the chat.
+func (e *planEditor) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		edit, closed, cmd := e.key(msg, m.panel)
+		if closed {
+			m.closeEditor()
+		}
+		if edit != nil {
+			m.applyPlanEdit(*edit)
+		}
+		return cmd, true
+	case tea.PasteMsg:
+		return e.paste(msg), true
+	}
+	return nil, false
+}
+
+// view draws nothing: the editor draws in the panel (its footer).
+func (e *planEditor) view(*Model, int, int) []string { return nil }
+
+// key handles a key with the panel p focused. It returns the edit to
 // apply, if any, and whether the editor closes.
-func (e *planEditor) update(k tea.KeyPressMsg, p *panel) (edit *agent.PlanEdit, closed bool, cmd tea.Cmd) {
+func (e *planEditor) key(k tea.KeyPressMsg, p *panel) (edit *agent.PlanEdit, closed bool, cmd tea.Cmd) {
 	if e.typing != "" {
 		return e.typed(k)
 	}

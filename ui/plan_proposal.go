@@ -46,6 +46,30 @@ func newProposal(ev agent.PlanProposed, keys ProposalKeyMap) *proposal {
 	return &proposal{keys: keys, list: ev.List.Clone(), changes: ev.Changes}
 }
 
+func (pr *proposal) layer() int { return layerProposal }
+
+// update answers the proposal with y (approve) or e (edit) on an empty
+// input while idle, when pressed deliberately (lastKey is the previous
+// key's time; see answerPause); every other key and message passes on:
+// the user may type a revision.
+func (pr *proposal) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || m.cfg.Agent == nil || m.turn != nil || !m.input.empty() {
+		return nil, false
+	}
+	switch {
+	case pr.answers(k, pr.keys.Approve, m.now, lastKey):
+		return m.approvePlan(m.cfg.Agent), true
+	case pr.answers(k, pr.keys.Edit, m.now, lastKey):
+		m.openEditor()
+		return nil, true
+	}
+	return nil, false
+}
+
+// view draws nothing: the proposal is shown in the panel (show).
+func (pr *proposal) view(*Model, int, int) []string { return nil }
+
 // answers reports whether k, pressed at now after a previous key at
 // lastKey, answers the proposal with the binding b: it matches b and the
 // keyboard rested since the question appeared and since that key.

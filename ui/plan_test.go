@@ -26,11 +26,11 @@ func (noModel) Stream(context.Context, provider.Request, provider.Handler) (*pro
 	return nil, errors.New("no model in this test")
 }
 
-func (p planScript) SetMode(m agent.Mode)                                { p.real.SetMode(m) }
-func (p planScript) Mode() agent.Mode                                    { return p.real.Mode() }
-func (p planScript) ApprovePlan() (string, error)                        { return p.real.ApprovePlan() }
-func (p planScript) EditPlan(e agent.PlanEdit) (agent.TodoUpdate, error) { return p.real.EditPlan(e) }
-func (p planScript) Continue()                                           { p.real.Continue() }
+func (p planScript) SetMode(m agent.Mode)                             { p.real.SetMode(m) }
+func (p planScript) Mode() agent.Mode                                 { return p.real.Mode() }
+func (p planScript) ApprovePlan() (string, error)                     { return p.real.ApprovePlan() }
+func (p planScript) EditPlan(e agent.PlanEdit) ([]agent.Event, error) { return p.real.EditPlan(e) }
+func (p planScript) Continue()                                        { p.real.Continue() }
 
 func newPlanModel(t *testing.T, list todo.List) (*Model, planScript) {
 	t.Helper()
@@ -137,8 +137,8 @@ func TestPlanProposalIgnoresTyping(t *testing.T) {
 			if approved != tt.approved || (a.Mode() == agent.ModePlan) == tt.approved {
 				t.Fatalf("approved %v (prompts %q, mode %s), want %v", approved, a.prompts(), a.Mode(), tt.approved)
 			}
-			if (m.plan.editor != nil) != tt.editor {
-				t.Fatalf("editor open %v, want %v", m.plan.editor != nil, tt.editor)
+			if (overlayOf[*planEditor](m) != nil) != tt.editor {
+				t.Fatalf("editor open %v, want %v", overlayOf[*planEditor](m) != nil, tt.editor)
 			}
 			if v := m.input.value(); v != tt.input {
 				t.Fatalf("input %q, want %q", v, tt.input)
@@ -161,8 +161,8 @@ func TestPlanEditorKeys(t *testing.T) {
 	m.panel.update(list, m.now)
 	submit(m, "go")
 	press(m, "ctrl+p")
-	if m.plan.editor == nil || m.panel.sel != 1 {
-		t.Fatalf("ctrl+p: editor %v, selection %d (want the running item)", m.plan.editor != nil, m.panel.sel)
+	if overlayOf[*planEditor](m) == nil || m.panel.sel != 1 {
+		t.Fatalf("ctrl+p: editor %v, selection %d (want the running item)", overlayOf[*planEditor](m) != nil, m.panel.sel)
 	}
 	press(m, "a")
 	typeText(m, "ZULU verify")
@@ -175,7 +175,7 @@ func TestPlanEditorKeys(t *testing.T) {
 	press(m, "up")
 	press(m, "g")
 	press(m, "esc") // closes the editor, never interrupts
-	if m.plan.editor != nil || m.turn.act == actInterrupting {
+	if overlayOf[*planEditor](m) != nil || m.turn.act == actInterrupting {
 		t.Fatal("esc did not just close the editor")
 	}
 	got := a.real.Todos().Render()
@@ -242,7 +242,7 @@ func (p planScript) PreviewUndo(ctx context.Context, item string) (agent.UndoPre
 	return p.real.PreviewUndo(ctx, item)
 }
 
-func (p planScript) Undo(ctx context.Context, item string) (agent.UndoPreview, agent.TodoUpdate, error) {
+func (p planScript) Undo(ctx context.Context, item string) (agent.UndoPreview, []agent.Event, error) {
 	return p.real.Undo(ctx, item)
 }
 

@@ -30,7 +30,7 @@ func TestSendMsg(t *testing.T) {
 
 func TestHelpNamesConfigFile(t *testing.T) {
 	st := DefaultStyles(true)
-	out := ansi.Strip(newHelpScreen(DefaultHelpKeyMap()).view(&st, DefaultKeyMap(), nil, "/home/me/.config/tick/config.toml", 120, 80))
+	out := ansi.Strip(newHelpScreen(DefaultHelpKeyMap()).box(&st, DefaultKeyMap(), nil, "/home/me/.config/tick/config.toml", 120, 80))
 	if !strings.Contains(out, "settings: /home/me/.config/tick/config.toml") {
 		t.Errorf("the help does not name the config file:\n%s", out)
 	}

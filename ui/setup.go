@@ -154,6 +154,7 @@ type Setup struct {
 
 	choice SetupChoice
 	done   bool
+	frame  string // the screen as Update drew it last; View returns it
 }
 
 // NewSetup returns the setup screen for cfg.
@@ -162,6 +163,7 @@ func NewSetup(cfg SetupConfig) *Setup {
 	m := &Setup{cfg: cfg, ctx: context.Background(), st: &st, keys: DefaultSetupKeyMap(), probing: true}
 	m.text = textinput.New()
 	m.buildRows()
+	m.frame = m.render()
 	return m
 }
 
@@ -211,8 +213,15 @@ func hostOf(base string) string {
 	return base
 }
 
-// Update implements tea.Model.
+// Update implements tea.Model. It draws the screen last, for View.
 func (m *Setup) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := m.update(msg)
+	m.frame = m.render()
+	return m, cmd
+}
+
+// update applies one message.
+func (m *Setup) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -220,26 +229,26 @@ func (m *Setup) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.probing, m.found = false, msg
 		m.buildRows()
 	case setupListMsg:
-		return m, m.listed(msg)
+		return m.listed(msg)
 	case setupSavedMsg:
 		m.busy = ""
 		if msg.err != nil {
 			m.errText = "could not save: " + msg.err.Error()
-			return m, nil
+			return nil
 		}
 		m.done = true
-		return m, tea.Quit
+		return tea.Quit
 	case tea.KeyPressMsg:
-		return m, m.key(msg)
+		return m.key(msg)
 	case tea.PasteMsg:
-		return m, m.paste(msg)
+		return m.paste(msg)
 	case tea.BackgroundColorMsg:
 		if msg.Color != nil && msg.IsDark() != m.st.Dark {
 			*m.st = DefaultStyles(msg.IsDark())
 			m.text.SetStyles(m.textStyles())
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // key handles a key press at the current stage.

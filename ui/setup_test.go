@@ -164,3 +164,25 @@ func TestSetupQuit(t *testing.T) {
 		t.Errorf("quit %v done %v", h.quit, h.m.done)
 	}
 }
+
+// TestSetupViewIsPure: View returns the screen Update drew and changes
+// nothing (drawing the model list used to move its scroll offset).
+func TestSetupViewIsPure(t *testing.T) {
+	var models []string
+	for i := range 40 {
+		models = append(models, fmt.Sprintf("model-%02d", i))
+	}
+	h := newSetupHarness(t, []SetupServer{{Name: "ollama", Title: "Ollama", BaseURL: "http://127.0.0.1:11434/v1", Models: models}})
+	h.press("enter")
+	h.want("model-00")
+	l := h.m.models
+	l.sel = len(l.shown) - 1 // behind Update's back
+	off := l.off
+	for range 2 {
+		if strings.Contains(h.screen(), "model-39") || l.off != off {
+			t.Fatalf("View drew the moved selection (offset %d, was %d):\n%s", l.off, off, h.screen())
+		}
+	}
+	h.m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	h.want("model-39")
+}

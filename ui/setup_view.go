@@ -9,9 +9,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// View implements tea.Model: the setup screen, full screen.
+// View implements tea.Model: the setup screen, full screen, as Update
+// drew it last (View is pure).
 func (m *Setup) View() tea.View {
-	v := tea.NewView(m.render())
+	v := tea.NewView(m.frame)
 	v.AltScreen = true
 	v.WindowTitle = "tick · setup"
 	return v

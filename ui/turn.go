@@ -126,10 +126,12 @@ func (m *Model) interrupt() {
 
 // dropApprovals denies every open approval request.
 func (m *Model) dropApprovals() {
-	for _, a := range m.approvals {
-		a.reply(agent.Approval{})
+	if q := m.approvalQueue(); q != nil {
+		for _, a := range q.list {
+			a.reply(agent.Approval{})
+		}
+		m.over.remove(q)
 	}
-	m.approvals = nil
 	m.input.focus()
 }
 
@@ -188,7 +190,7 @@ func (m *Model) turnClosed() tea.Cmd {
 		m.turnEnded(agent.TurnEnd{Reason: agent.ReasonError, Error: "the agent stopped without ending the turn"})
 	}
 	m.turn = nil
-	if pr := m.plan.proposal; pr != nil {
+	if pr := m.proposal(); pr != nil {
 		pr.shown = m.now // answerable from now on (see answerPause)
 	}
 	if cmd := m.undoAfterTurn(); cmd != nil {
@@ -219,7 +221,7 @@ func (m *Model) restore(texts []string) {
 
 // errorHint says what to do about a failed turn, by the kind of its
 // error (agent.KindOf), never by its wording; canRetry says that ctrl+r
-// (Retrier) can send the turn again.
+// (Agent.Retry) can send the turn again.
 func errorHint(kind agent.ErrorKind, canRetry bool) string {
 	retry := " The conversation is kept; ↑ recalls your last prompt."
 	if canRetry {

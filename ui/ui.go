@@ -13,6 +13,13 @@
 // Agent.Compact through the same turn machinery, and /sessions opens a
 // picker over Config.Sessions that resumes one through Config.Resume.
 //
+// Inside, the root model routes messages to sub-models (chat, panel,
+// input, status bar), keeps the dialogs on one overlay stack (overlay.go)
+// and draws the frame at the end of Update; View only returns it. It
+// commands the engine through the Agent interface alone, and everything
+// that changes the screen arrives as agent events. AGENTS.md in this
+// directory lists the files by what they hold and the rules they keep.
+//
 // The plain printer for -p lives in ui/printer, the Markdown renderer for
 // answers in ui/markdown.
 package ui
@@ -52,18 +59,15 @@ type Model struct {
 	width, height int
 	geo           geometry
 
-	turn       *turn    // the running turn, nil when idle
-	seq        int      // the id of the last turn
-	handed     handover // the user's text waiting for a turn
-	approvals  []*approval
-	picker     *picker      // the /sessions dialog, when open
-	plan       planUI       // the plan's proposal, editor and gate
-	modelPick  *modelPicker // the /model dialog, when open
+	turn       *turn        // the running turn, nil when idle
+	seq        int          // the id of the last turn
+	handed     handover     // the user's text waiting for a turn
+	over       overlays     // the dialogs on top, the top one last (overlay.go)
+	plan       planUI       // the plan's proposal and gate
 	mention    mentionState // the @ file picker
-	helpBox    *helpScreen
-	note       string    // transient hint in the status bar
-	lastKey    time.Time // when the last key came (see answerPause)
-	quitArmed  bool      // the last key was a ctrl+c asking for a second one
+	note       string       // transient hint in the status bar
+	lastKey    time.Time    // when the last key came (see answerPause)
+	quitArmed  bool         // the last key was a ctrl+c asking for a second one
 	complete   completion
 	histWarned bool // a failed save of the prompt history was reported
 	histLoaded bool // the prompt history was loaded before the first frame
@@ -166,8 +170,10 @@ func (m *Model) shutdown(wait time.Duration) {
 		return
 	}
 	t.cancel()
-	for _, a := range m.approvals {
-		a.reply(agent.Approval{})
+	if q := m.approvalQueue(); q != nil {
+		for _, a := range q.list {
+			a.reply(agent.Approval{})
+		}
 	}
 	timeout := time.NewTimer(wait)
 	defer timeout.Stop()
@@ -210,6 +216,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, look)
 	}
 	m.layout()
+	m.draw()
 	return m, cmd
 }
 
@@ -235,7 +242,7 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 	case tea.PasteMsg:
 		cmd = m.handlePaste(msg)
 	case tea.MouseWheelMsg:
-		m.handleWheel(msg.Mouse())
+		m.handleWheel(msg)
 	case NoticeMsg:
 		m.chat.addNotice(msg.Text)
 	case undoPreviewMsg, undoneMsg:
@@ -263,28 +270,19 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 	return cmd, false
 }
 
-// handleKey routes a key: the approval dialog first, then the sessions
-// picker, the help overlay, the global keys, and finally the input.
+// handleKey routes a key: the overlay on top first (overlay.go), then the
+// plan's keys, the input's popups and idle keys, the global keys, and
+// finally the input.
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	keys := m.keys
 	m.note = ""
 	lastKey := m.lastKey
 	m.lastKey = m.now
-	if len(m.approvals) > 0 {
-		return m.approvalKey(k, lastKey)
-	}
-	if cmd, ok := m.planKey(k, lastKey); ok {
+	if cmd, ok := m.routeOverlay(k, lastKey); ok {
 		return cmd
 	}
-	if m.picker != nil {
-		return m.pickerKey(k)
-	}
-	if m.modelPick != nil {
-		return m.modelPickerKey(k)
-	}
-	if m.helpBox != nil && !key.Matches(k, keys.Quit) {
-		m.helpKey(k)
-		return nil
+	if cmd, ok := m.planKey(k); ok {
+		return cmd
 	}
 	armed := m.quitArmed
 	m.quitArmed = false
@@ -345,76 +343,34 @@ func (m *Model) ctrlC() tea.Cmd {
 	return m.idleCtrlC(false)
 }
 
-// handlePaste sends pasted text, its line breaks made LF, to the reason
-// field of the dialog or to the input (also while a dialog waits for its
-// answer: a paste never answers it).
+// handlePaste sends pasted text, its line breaks made LF, to the overlay
+// on top (the approval's reason field, the plan editor) or to the input.
 func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 	m.lastKey = m.now
 	p.Content = termsafe.Text(normalizeNewlines(p.Content)) // shown as it will be sent
-	if len(m.approvals) > 0 && m.approvals[0].typing {
-		return m.answer(p)
-	}
-	if m.picker != nil {
-		return nil
-	}
-	if ed := m.plan.editor; ed != nil {
-		return ed.paste(p)
-	}
-	m.helpBox = nil
-	if len(m.approvals) > 0 {
-		m.approvals[0].diverted = true
-		m.input.focus()
-		defer m.input.blur()
+	if cmd, ok := m.routeOverlay(p, m.now); ok {
+		return cmd
 	}
 	return m.input.update(p)
 }
 
-// handleWheel scrolls the chat (or the approval dialog) with the wheel.
-func (m *Model) handleWheel(ms tea.Mouse) {
-	up := ms.Button == tea.MouseWheelUp
-	down := ms.Button == tea.MouseWheelDown
-	if len(m.approvals) > 0 {
-		switch {
-		case up:
-			m.approvals[0].scroll(-scrollStep)
-		case down:
-			m.approvals[0].scroll(scrollStep)
-		}
+// handleWheel scrolls the overlay on top, or the chat, with the wheel.
+func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
+	if _, ok := m.routeOverlay(msg, m.now); ok {
 		return
 	}
-	if p := m.picker; p != nil {
-		switch {
-		case up && !p.busy:
-			p.move(-1)
-		case down && !p.busy:
-			p.move(1)
-		}
-		return
-	}
-	if m.helpBox != nil {
-		if up || down {
-			m.helpWheel(up)
-		}
-		return
-	}
-	switch {
-	case up:
+	switch msg.Mouse().Button {
+	case tea.MouseWheelUp:
 		m.chat.scrollUp(scrollStep)
-	case down:
+	case tea.MouseWheelDown:
 		m.chat.scrollDown(scrollStep)
 	}
 }
 
-// View implements tea.Model. It draws the screen again only when the state
-// changed since the last frame; streamed text marks it changed at most ~20
-// times a second.
+// View implements tea.Model. It is pure: it returns the frame Update drew
+// last (see draw), which is drawn again only when the state changed;
+// streamed text marks it changed at most ~20 times a second.
 func (m *Model) View() tea.View {
-	if m.paint.due() {
-		m.render()
-		m.overlayPicker()
-		m.overlayModels()
-		m.paint.done()
-	}
 	v := tea.NewView(m.frame)
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion

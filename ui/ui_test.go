@@ -257,11 +257,11 @@ func TestHelpOverlayKeys(t *testing.T) {
 	}
 	press(m, "esc")
 	typeText(m, "what?")
-	if m.helpBox != nil || m.input.value() != "what?" {
+	if overlayOf[*helpScreen](m) != nil || m.input.value() != "what?" {
 		t.Fatalf("? on a non-empty input opened the help (input %q)", m.input.value())
 	}
 	press(m, "ctrl+g")
-	if m.helpBox == nil {
+	if overlayOf[*helpScreen](m) == nil {
 		t.Fatal("ctrl+g did not open the help")
 	}
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -12,13 +11,6 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/checkpoint"
 )
-
-// UndoAgent is what the TUI needs of the engine for /undo; *agent.Agent
-// implements it.
-type UndoAgent interface {
-	PreviewUndo(ctx context.Context, item string) (agent.UndoPreview, error)
-	Undo(ctx context.Context, item string) (agent.UndoPreview, agent.TodoUpdate, error)
-}
 
 // UndoKeyMap holds the keys of the undo confirmation.
 type UndoKeyMap struct {
@@ -59,15 +51,15 @@ type undoPreviewMsg struct {
 // undoneMsg carries the result of a confirmed undo.
 type undoneMsg struct {
 	pre agent.UndoPreview
-	up  agent.TodoUpdate
+	evs []agent.Event // what the undo caused: the new list
 	err error
 }
 
 // undoCommand runs /undo [N]: during a turn it interrupts the turn first
 // and opens the confirmation once it has ended.
 func (m *Model) undoCommand(args string) tea.Cmd {
-	if _, ok := m.cfg.Agent.(UndoAgent); !ok {
-		m.chat.addNotice("undo is not available with this agent")
+	if m.cfg.Agent == nil {
+		m.chat.addNotice("/undo: " + errNoAgent.Error())
 		return nil
 	}
 	arg := strings.TrimPrefix(strings.TrimSpace(args), "#")
@@ -82,11 +74,7 @@ func (m *Model) undoCommand(args string) tea.Cmd {
 
 // previewUndo asks the agent what undoing would change.
 func (m *Model) previewUndo(arg string) tea.Cmd {
-	ua, ok := m.cfg.Agent.(UndoAgent)
-	if !ok {
-		return nil
-	}
-	ctx := m.ctx
+	ua, ctx := m.cfg.Agent, m.ctx
 	return func() tea.Msg {
 		pre, err := ua.PreviewUndo(ctx, arg)
 		return undoPreviewMsg{arg: arg, pre: pre, err: err}
@@ -113,25 +101,35 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 			m.chat.addNotice("/undo: " + msg.err.Error())
 			return nil
 		}
-		m.plan.undo = &undoConfirm{keys: m.keys.Undo, pre: msg.pre, arg: msg.arg, shown: m.now}
+		m.over.push(&undoConfirm{keys: m.keys.Undo, pre: msg.pre, arg: msg.arg, shown: m.now})
 		m.input.blur()
 	case undoneMsg:
 		if msg.err != nil {
 			m.chat.addNotice("/undo: " + msg.err.Error())
 			return nil
 		}
-		m.applyTodo(msg.up)
+		m.applyEvents(msg.evs)
 		m.chat.addNotice(fmt.Sprintf("undid #%s: %s restored; the model is told with your next message", msg.pre.Item, plural(len(msg.pre.Changes), "file")))
 	}
 	return nil
 }
 
-// undoKey handles a key while the confirmation is open (lastKey is the
+func (u *undoConfirm) layer() int { return layerUndo }
+
+// update takes the keys while the confirmation is open (see key); a paste
+// and the wheel pass to the screen below.
+func (u *undoConfirm) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		return u.key(m, k, lastKey), true
+	}
+	return nil, false
+}
+
+// key handles a key while the confirmation is open (lastKey is the
 // previous key's time): text typed without a pause, or text the
 // confirmation has no use for, goes to the input (enter is held back:
 // nothing is sent while it is open).
-func (m *Model) undoKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
-	u := m.plan.undo
+func (u *undoConfirm) key(m *Model, k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 	switch {
 	case isTyping(k, m.keys) && (!deliberate(m.now, u.shown, lastKey) || !key.Matches(k, u.keys.Confirm, u.keys.Cancel)):
 		u.diverted = true
@@ -140,27 +138,29 @@ func (m *Model) undoKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 		}
 		return m.typeAside(k)
 	case key.Matches(k, u.keys.Confirm):
-		m.plan.undo = nil
+		m.over.remove(u)
 		m.input.focus()
-		ua, ok := m.cfg.Agent.(UndoAgent)
-		if !ok {
-			return nil
-		}
-		ctx, arg := m.ctx, u.pre.Item
+		ua, ctx, arg := m.cfg.Agent, m.ctx, u.pre.Item
 		return func() tea.Msg {
-			pre, up, err := ua.Undo(ctx, arg)
-			return undoneMsg{pre: pre, up: up, err: err}
+			pre, evs, err := ua.Undo(ctx, arg)
+			return undoneMsg{pre: pre, evs: evs, err: err}
 		}
 	case key.Matches(k, u.keys.Cancel):
-		m.plan.undo = nil
+		m.over.remove(u)
 		m.input.focus()
 		m.chat.addNotice("/undo cancelled: nothing changed")
 	}
 	return nil
 }
 
-// view draws the confirmation in at most h lines of width w.
-func (u *undoConfirm) view(st *Styles, w, h int) []string {
+// view draws the confirmation over the bottom two thirds of the area (at
+// least 12 lines).
+func (u *undoConfirm) view(m *Model, w, h int) []string {
+	return u.box(m.st, w, min(h, max(h*2/3, 12)))
+}
+
+// box draws the confirmation in at most h lines of width w.
+func (u *undoConfirm) box(st *Styles, w, h int) []string {
 	iw := max(w-4, 10)
 	title := fmt.Sprintf("Undo #%s %s", u.pre.Item, oneLine(u.pre.Text))
 	if len(u.pre.Undone) > 1 {

@@ -23,10 +23,10 @@ func (u *undoAgent) PreviewUndo(ctx context.Context, item string) (agent.UndoPre
 		Changes: []checkpoint.Change{{Kind: checkpoint.Changed, Path: "main.go"}}}, nil
 }
 
-func (u *undoAgent) Undo(ctx context.Context, item string) (agent.UndoPreview, agent.TodoUpdate, error) {
+func (u *undoAgent) Undo(ctx context.Context, item string) (agent.UndoPreview, []agent.Event, error) {
 	u.undone = append(u.undone, item)
 	pre, _ := u.PreviewUndo(ctx, item)
-	return pre, agent.TodoUpdate{}, nil
+	return pre, []agent.Event{agent.TodoUpdate{}}, nil
 }
 
 // openUndo shows the undo confirmation on a model with a hand-moved clock.
@@ -43,7 +43,7 @@ func openUndo(t *testing.T) (*Model, *undoAgent, *fakeClock) {
 		t.Fatal("/undo asked for no preview")
 	}
 	update(m, cmd())
-	if m.plan.undo == nil {
+	if overlayOf[*undoConfirm](m) == nil {
 		t.Fatal("the undo confirmation did not open")
 	}
 	return m, ua, c
@@ -68,8 +68,8 @@ func TestUndoConfirmIgnoresTyping(t *testing.T) {
 			update(m, cmd())
 		}
 	}
-	if len(ua.undone) != 0 || m.plan.undo == nil {
-		t.Fatalf("typing \"Yes now\" answered the confirmation: undone %v, open %v", ua.undone, m.plan.undo != nil)
+	if len(ua.undone) != 0 || overlayOf[*undoConfirm](m) == nil {
+		t.Fatalf("typing \"Yes now\" answered the confirmation: undone %v, open %v", ua.undone, overlayOf[*undoConfirm](m) != nil)
 	}
 	if got := m.input.ta.Value(); got != "Yes now" {
 		t.Errorf("the input holds %q, want the typed text", got)
@@ -84,13 +84,13 @@ func TestUndoConfirmIgnoresTyping(t *testing.T) {
 		t.Fatal("a deliberate Y did nothing")
 	}
 	update(m, cmd())
-	if len(ua.undone) != 1 || m.plan.undo != nil {
-		t.Fatalf("a deliberate Y: undone %v, still open %v", ua.undone, m.plan.undo != nil)
+	if len(ua.undone) != 1 || overlayOf[*undoConfirm](m) != nil {
+		t.Fatalf("a deliberate Y: undone %v, still open %v", ua.undone, overlayOf[*undoConfirm](m) != nil)
 	}
 
 	m, ua, _ = openUndo(t)
 	update(m, tea.KeyPressMsg{Code: tea.KeyEscape})
-	if m.plan.undo != nil || len(ua.undone) != 0 {
-		t.Errorf("esc at once: open %v, undone %v; want it cancelled", m.plan.undo != nil, ua.undone)
+	if overlayOf[*undoConfirm](m) != nil || len(ua.undone) != 0 {
+		t.Errorf("esc at once: open %v, undone %v; want it cancelled", overlayOf[*undoConfirm](m) != nil, ua.undone)
 	}
 }

@@ -1,0 +1,108 @@
+package ui
+
+import (
+	"slices"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// overlay is one thing that sits on top of the screen and gets the keys
+// first while it is open: the approval dialog, the undo confirmation, the
+// plan editor, the /sessions and /model pickers, the help overlay and a
+// proposed plan waiting for its answer. Each is one file (approval.go,
+// undo.go, plan_editor.go, picker.go, modelpicker.go, help.go,
+// plan_proposal.go); the root only keeps them on one stack (overlays) and
+// asks the top one first.
+//
+// A new dialog is a type with these methods, opened with m.over.push.
+type overlay interface {
+	// layer orders the stack: an overlay sits above every overlay of a
+	// lower layer, whenever it opened (a question the turn waits on
+	// always stays above a picker), and above those of its own layer
+	// that opened before it.
+	layer() int
+	// update handles a tea.KeyPressMsg, tea.PasteMsg or tea.MouseWheelMsg
+	// while the overlay is on top; lastKey is when the key before this
+	// one came (for the deliberate pause, see answerPause). handled false
+	// passes the message on to the screen below: the root's keys and the
+	// input. An overlay closes itself with m.over.remove.
+	update(m *Model, msg tea.Msg, lastKey time.Time) (cmd tea.Cmd, handled bool)
+	// view returns the overlay's lines for the area above the input, w
+	// cells wide and h lines high; they are drawn over the bottom of the
+	// area, and the input's popups (@, /) and its cursor are hidden. nil
+	// draws nothing (the plan editor and a proposal draw in the panel).
+	// It runs in Update (render), never in View.
+	view(m *Model, w, h int) []string
+}
+
+// The layers of the overlays, lowest first.
+const (
+	layerProposal = iota + 1 // a proposed plan: it takes only y and e
+	layerHelp                // the help overlay: any other dialog covers it
+	layerPicker              // the /sessions and /model pickers
+	layerEditor              // the plan editor
+	layerUndo                // the undo confirmation
+	layerApproval            // the approval dialog: the running turn waits on it
+)
+
+// overlays is the stack of open overlays, the top last.
+type overlays []overlay
+
+// push opens o above every overlay of its layer or a lower one.
+func (s *overlays) push(o overlay) {
+	i := len(*s)
+	for i > 0 && (*s)[i-1].layer() > o.layer() {
+		i--
+	}
+	*s = slices.Insert(*s, i, o)
+}
+
+// remove closes o; it does nothing when o is not open.
+func (s *overlays) remove(o overlay) {
+	if i := slices.Index(*s, o); i >= 0 {
+		*s = slices.Delete(*s, i, i+1) // clears the freed slot
+	}
+}
+
+// top returns the overlay on top, or nil.
+func (s overlays) top() overlay {
+	if len(s) == 0 {
+		return nil
+	}
+	return s[len(s)-1]
+}
+
+// overlayOf returns the open overlay of type T, or T's zero value.
+func overlayOf[T overlay](m *Model) T {
+	for _, o := range m.over {
+		if t, ok := o.(T); ok {
+			return t
+		}
+	}
+	var zero T
+	return zero
+}
+
+// routeOverlay gives msg to the top overlay; handled false means no
+// overlay took it.
+func (m *Model) routeOverlay(msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
+	o := m.over.top()
+	if o == nil {
+		return nil, false
+	}
+	return o.update(m, msg, lastKey)
+}
+
+// overlayBoxes returns the boxes of the open overlays, lowest first, for
+// the area above the input (w cells, h lines), each cut to h lines. The
+// overlays that draw in the panel give none.
+func (m *Model) overlayBoxes(w, h int) [][]string {
+	var boxes [][]string
+	for _, o := range m.over {
+		if box := o.view(m, w, h); box != nil {
+			boxes = append(boxes, box[:min(len(box), h)])
+		}
+	}
+	return boxes
+}
