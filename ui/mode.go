@@ -43,7 +43,7 @@ func (m *Model) cycleMode() {
 func (m *Model) modeText() string {
 	sb := ""
 	if m.cfg.Sandbox != nil {
-		sb = m.cfg.Sandbox()
+		sb = oneLine(m.cfg.Sandbox())
 	}
 	a, ok := m.cfg.Agent.(modeAgent)
 	if !ok {

@@ -223,7 +223,7 @@ func (m *Model) overlayModels() {
 func (p *modelPicker) view(st *Styles, hm help.Model, current, path string, w, h int) string {
 	g := st.Glyphs
 	iw := max(min(w-4, dialogMaxWidth), 1)
-	lines := []string{ansi.Truncate(st.DialogTitle.Render("Model")+st.DialogDesc.Render(g.Separator+"now "+current), iw, g.Ellipsis), ""}
+	lines := []string{ansi.Truncate(st.DialogTitle.Render("Model")+st.DialogDesc.Render(g.Separator+"now "+oneLine(current)), iw, g.Ellipsis), ""}
 	var keys []key.Binding
 	if p.asking != "" {
 		lines = append(lines, st.DialogText.Render("Also make "+p.asking+" the default in "+path+"?"))

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/checkpoint"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // UndoAgent is what the TUI needs of the engine for /undo; *agent.Agent
@@ -193,12 +194,14 @@ func (u *undoConfirm) view(st *Styles, w, h int) []string {
 	return strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")
 }
 
-// termText makes a file name safe to draw: control characters become "?".
+// termText makes a file name safe to draw: control characters become "?"
+// (so that an escape sequence stays visible as text), and invisible ones
+// are shown as termsafe shows them.
 func termText(s string) string {
-	return strings.Map(func(r rune) rune {
+	return termsafe.Text(strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
 			return '?'
 		}
 		return r
-	}, s)
+	}, s))
 }
