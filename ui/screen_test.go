@@ -368,3 +368,37 @@ func TestApprovalCollapsesBlankLines(t *testing.T) {
 		t.Fatalf("the blank lines hide the end of the command:\n%s", scr)
 	}
 }
+
+// TestSetupIsSafe: the first-run setup shows a local server's hostile
+// model names, a hostile config path and a server's hostile error safely.
+func TestSetupIsSafe(t *testing.T) {
+	evil := hostileNames[0].name + " " + hostileNames[3].name + " " + hostileNames[6].name
+	h := newSetupHarness(t, []SetupServer{{Name: "ollama", Title: "Ollama", BaseURL: "http://127.0.0.1:11434/v1", Models: hostileList(8)}})
+	h.m.cfg.ConfigPath = "/home/" + evil
+	check := func(step string, visible ...string) {
+		t.Helper()
+		frame := h.m.View().Content
+		if p := screenProblem(frame, h.m.width, h.m.height); p != "" {
+			t.Fatalf("%s: the frame holds a %s:\n%s", step, p, ansi.Strip(frame))
+		}
+		for _, v := range visible {
+			if !strings.Contains(h.screen(), v) {
+				t.Errorf("%s: the screen lacks %q:\n%s", step, v, h.screen())
+			}
+		}
+	}
+	check("servers", "gHIDDEN.txt")
+	h.press("enter")
+	check("models", "gHIDDEN.txt", "⟨U+202E⟩txt.exe", "fill⟨U+3164⟩er")
+	h.m.cfg.ListModels = func(context.Context, string, string) ([]string, error) {
+		return nil, fmt.Errorf("list models: 500 from server: %s", evil)
+	}
+	h.press("esc")
+	for h.m.rows[h.m.sel].hosted == nil {
+		h.press("down")
+	}
+	h.press("enter")
+	h.typeText("key")
+	h.press("enter")
+	check("error", "500 from server", "gHIDDEN.txt")
+}
