@@ -14,7 +14,7 @@
 // paragraph separators, are shown visibly as ⟨U+XXXX⟩ instead; so are the
 // letters and marks that draw nothing although they are not format
 // characters (Hangul fillers, the braille blank, variation selectors, the
-// combining grapheme joiner: see invisible). A zero-width joiner between
+// combining grapheme joiner: see invisibleLetter). A zero-width joiner between
 // two pictographs (an emoji sequence) is kept, and so is an emoji or text
 // presentation selector after a pictograph or a keycap base.
 //
