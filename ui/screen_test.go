@@ -260,6 +260,20 @@ func TestEveryViewIsSafe(t *testing.T) {
 			deliver(t, m, a, agent.TodoUpdate{List: list}, agent.PlanProposed{List: list, Rev: 1})
 			return m
 		}, []string{"HIDDEN.txt"}},
+		{"plan editor", func(t *testing.T) *Model {
+			list := todo.List{Goal: "Fix " + evil, Items: []todo.Item{
+				{ID: "1", Text: "Edit " + evil, Status: todo.InProgress, ActiveForm: "Editing " + evil},
+				{ID: "2", Text: "Test " + evil, Status: todo.Pending},
+			}}
+			m, _ := newPlanModel(t, list)
+			update(m, ResetMsg{Todos: list})
+			submit(m, "go")
+			press(m, "ctrl+p")
+			if m.plan.editor == nil {
+				t.Fatal("ctrl+p did not open the plan editor")
+			}
+			return m
+		}, []string{"HIDDEN.txt"}},
 		{"approval dialog", func(t *testing.T) *Model {
 			m, a := newTestModel(t, 120, 40)
 			submit(m, "go")
@@ -314,13 +328,15 @@ func TestEveryViewIsSafe(t *testing.T) {
 		{"/ completion popup", func(t *testing.T) *Model {
 			a := &scriptAgent{}
 			mv := New(Config{Agent: a, Model: "m", Dark: true, Version: "test",
-				Custom: []CustomCommand{{Name: "review", Description: "reviews " + evil, Expand: func(string) string { return "x" }}},
+				Commands:    map[string]func() tea.Cmd{"revert": func() tea.Cmd { return nil }},
+				CommandHelp: map[string]string{"revert": "reverts " + evil},
+				Custom:      []CustomCommand{{Name: "review", Description: "reviews " + evil, Expand: func(string) string { return "x" }}},
 			})
 			m := &mv
 			update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 			typeText(m, "/rev")
 			return m
-		}, []string{"reviews"}},
+		}, []string{"reviews", "reverts"}},
 		{"start-up and late notices, /mcp", func(t *testing.T) *Model {
 			a := &scriptAgent{}
 			mv := New(Config{Agent: a, Model: "m", Dark: true, Version: "test", Notices: []string{"skipped " + evil}, MCP: hostileMCP{}})
