@@ -158,7 +158,7 @@ func apiError(err error, base, key string, header http.Header) (*APIError, bool)
 	default:
 		return nil, false
 	}
-	e.Message = serverText(e.Message, key)
+	e.Message, e.Status = serverText(e.Message, key), serverText(e.Status, key) // the reason phrase is the server's too
 	if e.StatusCode != 0 && (e.Status == "" || e.Status == strconv.Itoa(e.StatusCode)) {
 		e.Status = statusText(e.StatusCode)
 	}

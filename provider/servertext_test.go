@@ -1,8 +1,12 @@
 package provider_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -86,5 +90,42 @@ func TestServerTextLineBreaks(t *testing.T) {
 	_, err := c.Stream(context.Background(), userRequest("hi"), rec.handler())
 	if err == nil || !strings.HasSuffix(err.Error(), ": first ⏎ second ⏎ third ⏎ fourth") {
 		t.Fatalf("err = %v, want the message's lines joined with ⏎", err)
+	}
+}
+
+// TestStatusReasonIsMasked: the reason phrase of the status line is the
+// server's text too: a key echoed there is masked.
+func TestStatusReasonIsMasked(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				req, err := http.ReadRequest(bufio.NewReader(conn))
+				if err != nil {
+					return
+				}
+				body := `{"error":{"message":"no"}}`
+				fmt.Fprintf(conn, "HTTP/1.1 401 Bad key %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s",
+					strings.TrimPrefix(req.Header.Get("Authorization"), "Bearer "), len(body), body)
+			}()
+		}
+	}()
+	c := newClient(t, "http://"+ln.Addr().String()+"/v1", func(c *provider.Config) {
+		c.APIKey = fakeKey
+		c.MaxRetries = -1
+	})
+	var rec recorder
+	_, err = c.Stream(context.Background(), userRequest("hi"), rec.handler())
+	if err == nil || strings.Contains(err.Error(), "SECRETkeyVALUE") || !strings.Contains(err.Error(), "401 Bad key sk-****") {
+		t.Fatalf("err = %v, want the status line with the key masked", err)
 	}
 }
