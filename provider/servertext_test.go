@@ -93,14 +93,14 @@ func TestServerTextLineBreaks(t *testing.T) {
 	}
 }
 
-// TestStatusReasonIsMasked: the reason phrase of the status line is the
-// server's text too: a key echoed there is masked.
-func TestStatusReasonIsMasked(t *testing.T) {
+// reasonServer answers every request with status 401 and a reason phrase
+// that echoes the request's bearer token; it returns the base URL.
+func reasonServer(t *testing.T) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	t.Cleanup(func() { ln.Close() })
 	go func() {
 		for {
 			conn, err := ln.Accept()
@@ -119,13 +119,25 @@ func TestStatusReasonIsMasked(t *testing.T) {
 			}()
 		}
 	}()
-	c := newClient(t, "http://"+ln.Addr().String()+"/v1", func(c *provider.Config) {
+	return "http://" + ln.Addr().String() + "/v1"
+}
+
+// TestStatusReasonIsMasked: the reason phrase of the status line is the
+// server's text too: a key echoed there is masked, in a model call and
+// in the model listing.
+func TestStatusReasonIsMasked(t *testing.T) {
+	base := reasonServer(t)
+	c := newClient(t, base, func(c *provider.Config) {
 		c.APIKey = fakeKey
 		c.MaxRetries = -1
 	})
 	var rec recorder
-	_, err = c.Stream(context.Background(), userRequest("hi"), rec.handler())
+	_, err := c.Stream(context.Background(), userRequest("hi"), rec.handler())
 	if err == nil || strings.Contains(err.Error(), "SECRETkeyVALUE") || !strings.Contains(err.Error(), "401 Bad key sk-****") {
-		t.Fatalf("err = %v, want the status line with the key masked", err)
+		t.Fatalf("model call: err = %v, want the status line with the key masked", err)
+	}
+	_, err = provider.ListModels(context.Background(), base, fakeKey)
+	if err == nil || strings.Contains(err.Error(), "SECRETkeyVALUE") || !strings.Contains(err.Error(), "401 Bad key sk-****") {
+		t.Fatalf("model list: err = %v, want the status line with the key masked", err)
 	}
 }
