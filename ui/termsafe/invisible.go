@@ -1,5 +1,7 @@
 package termsafe
 
+import "unicode"
+
 // Presentation selectors: VS15 (text) and VS16 (emoji). After a
 // pictograph or a keycap base they choose how it is drawn and are kept.
 const (
@@ -31,14 +33,29 @@ func invisibleLetter(r rune) bool {
 }
 
 // isInvisible reports whether r, after prev, is an invisible letter to
-// show visibly. VS15 and VS16 are kept after a pictograph, and after a
-// digit, # or * (a keycap sequence), once.
+// show visibly. VS15 and VS16 choose how a symbol is drawn: they are kept,
+// once, after a pictograph, a symbol or punctuation mark beyond ASCII (➡️,
+// ‼️, ↔️), ℹ, and a keycap base (a digit, # or *); after a letter, a space
+// or another selector they hide themselves and are shown.
 func isInvisible(prev, r rune) bool {
 	if !invisibleLetter(r) {
 		return false
 	}
 	if r == vs15 || r == vs16 {
-		return prev == vs15 || prev == vs16 || !(pictograph(prev) || prev >= '0' && prev <= '9' || prev == '#' || prev == '*')
+		return !presentable(prev)
 	}
 	return true
+}
+
+// presentable reports whether a presentation selector may follow r.
+func presentable(r rune) bool {
+	switch {
+	case r == vs15 || r == vs16:
+		return false
+	case r >= '0' && r <= '9' || r == '#' || r == '*' || r == 0x2139:
+		return true
+	case r < 0x80:
+		return false
+	}
+	return pictograph(r) || unicode.IsSymbol(r) || unicode.IsPunct(r)
 }
