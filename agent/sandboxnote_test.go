@@ -20,7 +20,7 @@ func TestSandboxNoteSaysWhatTheModeAllows(t *testing.T) {
 		want, not string
 	}{
 		{sandbox.ReadOnly, "it is read-only: it may read the workspace but write nowhere", "may write only inside the workspace"},
-		{sandbox.WorkspaceWrite, "it may write only inside the workspace", "read-only"},
+		{sandbox.WorkspaceWrite, "it may write only inside the workspace", "it is read-only"},
 	} {
 		t.Run(string(tt.mode), func(t *testing.T) {
 			h := newHarness(t, func(cfg *agent.Config) {
