@@ -226,7 +226,7 @@ func (p *modelPicker) view(st *Styles, hm help.Model, current, path string, w, h
 	lines := []string{ansi.Truncate(st.DialogTitle.Render("Model")+st.DialogDesc.Render(g.Separator+"now "+oneLine(current)), iw, g.Ellipsis), ""}
 	var keys []key.Binding
 	if p.asking != "" {
-		lines = append(lines, st.DialogText.Render("Also make "+p.asking+" the default in "+path+"?"))
+		lines = append(lines, st.DialogText.Render("Also make "+oneLine(p.asking)+" the default in "+oneLine(path)+"?"))
 		keys = []key.Binding{p.keys.Yes, p.keys.No}
 	} else {
 		lines = append(lines, p.list.lines(st, iw, max(h-8, 1))...)
@@ -234,7 +234,7 @@ func (p *modelPicker) view(st *Styles, hm help.Model, current, path string, w, h
 	}
 	lines = append(lines, "")
 	if p.busy != "" {
-		lines = append(lines, st.DialogDesc.Render(p.busy))
+		lines = append(lines, st.DialogDesc.Render(oneLine(p.busy))) // names a model
 	} else {
 		hm.SetWidth(iw)
 		lines = append(lines, hm.ShortHelpView(keys))

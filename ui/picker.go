@@ -248,7 +248,7 @@ func (p *picker) view(st *Styles, hm help.Model, keys KeyMap, w, h int) string {
 	}
 	lines = append(lines, "")
 	if p.note != "" {
-		lines = append(lines, st.DialogDesc.Render(ansi.Truncate(p.note, iw, g.Ellipsis)))
+		lines = append(lines, st.DialogDesc.Render(ansi.Truncate(oneLine(p.note), iw, g.Ellipsis))) // may name a session, quote an error
 	} else {
 		hm.SetWidth(iw)
 		lines = append(lines, ansi.Truncate(hm.ShortHelpView(pickerKeys{keys}.ShortHelp()), iw, g.Ellipsis))

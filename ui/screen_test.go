@@ -291,6 +291,9 @@ func TestEveryViewIsSafe(t *testing.T) {
 			m := &mv
 			update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 			runCmd(m, submit(m, "/sessions"))
+			press(m, "down")
+			press(m, "down")
+			press(m, "enter") // "resuming ID…" while Resume runs
 			return m
 		}, []string{"HIDDEN.txt"}},
 		{"model picker and status bar", func(t *testing.T) *Model {
@@ -304,6 +307,30 @@ func TestEveryViewIsSafe(t *testing.T) {
 			runCmd(m, submit(m, "/model"))
 			return m
 		}, []string{"HIDDEN.txt", "good"}},
+		{"model picker, switching", func(t *testing.T) *Model {
+			m, _ := newTestModel(t, 120, 40)
+			m.cfg.Models = &ModelConfig{
+				List:   func() ([]string, error) { return hostileList(3), nil },
+				Switch: func(string) error { return nil },
+			}
+			m.addConfigCommands()
+			runCmd(m, submit(m, "/model"))
+			press(m, "enter") // "switching to NAME…" while Switch runs
+			return m
+		}, []string{"switching to gHIDDEN.txt"}},
+		{"model picker, saving the default", func(t *testing.T) *Model {
+			m, _ := newTestModel(t, 120, 40)
+			m.cfg.Models = &ModelConfig{
+				List:        func() ([]string, error) { return hostileList(3), nil },
+				Switch:      func(string) error { return nil },
+				SaveDefault: func(string) (string, error) { return "", nil },
+				Path:        "/home/" + evil,
+			}
+			m.addConfigCommands()
+			runCmd(m, submit(m, "/model"))
+			runCmd(m, press(m, "enter"))
+			return m
+		}, []string{"Also make gHIDDEN.txt the default"}},
 		{"status bar", func(t *testing.T) *Model {
 			a := &scriptAgent{}
 			mv := New(Config{Agent: a, Model: "model " + evil, Workspace: "/tmp/" + evil, Dark: true, Version: "test",
