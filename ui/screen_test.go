@@ -173,7 +173,8 @@ func checkScreen(t *testing.T, m *Model, visible ...string) {
 type hostileUndo struct{ *scriptAgent }
 
 func (hostileUndo) PreviewUndo(context.Context, string) (agent.UndoPreview, error) {
-	pre := agent.UndoPreview{Item: "1", Text: "Write " + hostileNames[0].name, Undone: []string{"1"}}
+	id := "1" + hostileNames[0].name // a model chooses its items' ids
+	pre := agent.UndoPreview{Item: id, Text: "Write " + hostileNames[0].name, Undone: []string{id, "2" + hostileNames[3].name}}
 	for _, h := range hostileNames[:12] {
 		pre.Changes = append(pre.Changes, checkpoint.Change{Kind: checkpoint.Changed, Path: h.name})
 	}
@@ -272,8 +273,11 @@ func TestEveryViewIsSafe(t *testing.T) {
 			if m.plan.editor == nil {
 				t.Fatal("ctrl+p did not open the plan editor")
 			}
+			press(m, "a") // an edit: the agent's list comes back to the panel
+			typeText(m, "ZULU")
+			press(m, "enter")
 			return m
-		}, []string{"HIDDEN.txt"}},
+		}, []string{"HIDDEN.txt", "ZULU"}},
 		{"approval dialog", func(t *testing.T) *Model {
 			m, a := newTestModel(t, 120, 40)
 			submit(m, "go")

@@ -163,13 +163,14 @@ func (m *Model) undoKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 // view draws the confirmation in at most h lines of width w.
 func (u *undoConfirm) view(st *Styles, w, h int) []string {
 	iw := max(w-4, 10)
-	title := fmt.Sprintf("Undo #%s %s", u.pre.Item, oneLine(u.pre.Text))
+	title := fmt.Sprintf("Undo #%s %s", u.pre.Item, u.pre.Text)
 	if len(u.pre.Undone) > 1 {
 		title += " and #" + strings.Join(u.pre.Undone[1:], ", #")
 	}
+	title = oneLine(title) // the model chose the items' ids and text
 	lines := []string{st.DialogTitle.Render(ansi.Truncate(title, iw, st.Glyphs.Ellipsis))}
 	lines = append(lines, guardLines(st, u.diverted, iw)...)
-	lines = append(lines, st.DialogText.Render("The workspace goes back to its state before #"+u.pre.Item+" started:"))
+	lines = append(lines, st.DialogText.Render("The workspace goes back to its state before #"+oneLine(u.pre.Item)+" started:"))
 	files := make([]string, 0, len(u.pre.Changes))
 	for _, c := range u.pre.Changes {
 		style, what := st.DiffHunk, "changed back"
