@@ -67,7 +67,7 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 	mode := sandbox.ModeFrom(ctx)
 	note := "blocked by the sandbox (" + l.runner().Describe(mode) + ")"
 	if l.a.cfg.Approval != ApproveAsk || l.a.cfg.Headless || mode == sandbox.ReadOnly {
-		return res + "\n" + note + ": it may write only inside the workspace and use no network; --sandbox danger-full-access lifts it"
+		return res + "\n" + note + ": " + sandboxAllows(l.runner().Mode(mode)) + "; --sandbox danger-full-access lifts it"
 	}
 	subject := l.callSubject(c.Name, args)
 	req := ApprovalRequest{
@@ -90,6 +90,14 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 		return res + "\n" + note + "; running it again outside the sandbox failed: " + err.Error()
 	}
 	return "(" + note + "; run again outside the sandbox with the user's approval)\n" + again
+}
+
+// sandboxAllows says, for the model, what a command in mode m may do.
+func sandboxAllows(m sandbox.Mode) string {
+	if m == sandbox.ReadOnly {
+		return "it is read-only: it may read the workspace but write nowhere except its private temporary directory, and use no network"
+	}
+	return "it may write only inside the workspace and use no network"
 }
 
 // firstLineOf returns s's first line.

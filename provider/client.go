@@ -325,7 +325,7 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 		}
 		if len(chunk.Choices) == 0 && chunk.Usage == nil {
 			// an error object go-openai did not recognise (e.g. spaced JSON)
-			if ae, ok := eventError(raw, c.base, "error event"); ok {
+			if ae, ok := eventError(raw, c.base, c.key, "error event"); ok {
 				return c.streamFailed(acc, ae)
 			}
 		}
@@ -382,11 +382,11 @@ func (c *Client) endOfStream(ctx context.Context, acc *accumulator, doer *captur
 	if errors.As(err, &big) {
 		return c.cutTooLarge(acc), acc.got, tooLarge(c.base, big.what, big.limit)
 	}
-	if ae, ok := apiError(err, c.base, doer.header); ok {
+	if ae, ok := apiError(err, c.base, c.key, doer.header); ok {
 		return c.streamFailed(acc, ae)
 	}
 	if ev := body.errorEvent(); ev != nil {
-		if ae, ok := eventError(ev, c.base, "error event"); ok {
+		if ae, ok := eventError(ev, c.base, c.key, "error event"); ok {
 			return c.streamFailed(acc, ae)
 		}
 	}
@@ -421,7 +421,7 @@ func (c *Client) requestError(ctx context.Context, err error, header http.Header
 	if ctx.Err() != nil {
 		return fmt.Errorf("model request to %s: %w", c.base, ctx.Err())
 	}
-	if ae, ok := apiError(err, c.base, header); ok {
+	if ae, ok := apiError(err, c.base, c.key, header); ok {
 		return ae
 	}
 	if isConnError(err) {

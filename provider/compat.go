@@ -24,7 +24,7 @@ func rejectsStreamOptions(err error) bool {
 // object instead of a stream: the answer is handed to h as one delta and
 // assembled like a stream.
 func (c *Client) wholeAnswer(acc *accumulator, body []byte, h Handler) (*Response, bool, error) {
-	if ae, ok := eventError(body, c.base, "error answer"); ok {
+	if ae, ok := eventError(body, c.base, c.key, "error answer"); ok {
 		return nil, false, ae
 	}
 	var cr openai.ChatCompletionResponse

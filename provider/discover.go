@@ -150,9 +150,9 @@ func listModels(ctx context.Context, hc *http.Client, baseURL, apiKey string) ([
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
-		return nil, fmt.Errorf("list models at %s: %s: %w", shown, resp.Status, ErrUnauthorized)
+		return nil, fmt.Errorf("list models at %s: %s: %w", shown, serverText(resp.Status, apiKey), ErrUnauthorized)
 	case resp.StatusCode != http.StatusOK:
-		return nil, fmt.Errorf("list models at %s: %s", shown, resp.Status)
+		return nil, fmt.Errorf("list models at %s: %s", shown, serverText(resp.Status, apiKey))
 	}
 	var body struct {
 		Data []modelEntry `json:"data"`

@@ -138,8 +138,10 @@ func statusText(code int) string {
 
 // apiError converts an error of go-openai's CreateChatCompletionStream into
 // an *APIError when it is an HTTP error answer; header is the response's
-// header when one was received.
-func apiError(err error, base string, header http.Header) (*APIError, bool) {
+// header when one was received. The message is the server's text on one
+// line with key (the configured API key) and other credentials masked
+// (serverText).
+func apiError(err error, base, key string, header http.Header) (*APIError, bool) {
 	e := &APIError{URL: base}
 	var oe *openai.APIError
 	var re *openai.RequestError
@@ -156,6 +158,7 @@ func apiError(err error, base string, header http.Header) (*APIError, bool) {
 	default:
 		return nil, false
 	}
+	e.Message, e.Status = serverText(e.Message, key), serverText(e.Status, key) // the reason phrase is the server's too
 	if e.StatusCode != 0 && (e.Status == "" || e.Status == strconv.Itoa(e.StatusCode)) {
 		e.Status = statusText(e.StatusCode)
 	}

@@ -18,7 +18,8 @@ var errLostEvent = errors.New("the server sent an error event that could not be 
 // eventError reads an error object sent instead of a chunk or answer
 // ({"error":{"message":...,"type":...,"code":...}} or {"error":"..."}) as
 // an *APIError with the given Status; ok is false when payload is not one.
-func eventError(payload []byte, base, status string) (_ *APIError, ok bool) {
+// The message is made fit to print with key masked, as apiError's.
+func eventError(payload []byte, base, key, status string) (_ *APIError, ok bool) {
 	var shape struct {
 		Error json.RawMessage `json:"error"`
 	}
@@ -33,6 +34,7 @@ func eventError(payload []byte, base, status string) (_ *APIError, ok bool) {
 	if e.Message == "" {
 		e.Message = bodyMessage(payload)
 	}
+	e.Message = serverText(e.Message, key)
 	e.Hint = hintFor(e.status(), e.Message)
 	return e, true
 }

@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // AnswerPause is how long the keyboard must have rested, since a question
@@ -75,7 +76,7 @@ func newApproval(st *Styles, req agent.ApprovalRequest, now time.Time) *approval
 		a.summary = sum
 	}
 	if d != "" {
-		a.detail = strings.Split(d, "\n")
+		a.detail = termsafe.CollapseBlank(strings.Split(d, "\n"))
 	}
 	return a
 }

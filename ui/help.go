@@ -172,7 +172,7 @@ func helpBody(st *Styles, keys KeyMap, commands []cmdMatch, settings string, iw,
 	var tail []string
 	if settings != "" {
 		tail = append(tail, "")
-		for _, l := range wrapHard("settings: "+settings+" (tick config lists them)", iw) {
+		for _, l := range wrapHard("settings: "+oneLine(settings)+" (tick config lists them)", iw) {
 			tail = append(tail, st.DialogDesc.Render(l))
 		}
 	}

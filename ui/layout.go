@@ -148,8 +148,8 @@ func (m *Model) renderBase(lines []string, w int) []string {
 // statusInfo collects what the status bar shows.
 func (m *Model) statusInfo() statusInfo {
 	s := statusInfo{
-		model:     m.cfg.Model,
-		workspace: shortPath(m.cfg.Workspace),
+		model:     oneLine(m.cfg.Model),                // a model name may come from a server
+		workspace: oneLine(shortPath(m.cfg.Workspace)), // a cloned repository names its directory
 		tokens:    m.tokens,
 		estimated: m.estimated,
 		notice:    m.note,

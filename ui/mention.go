@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tick-agent/tick/agent/mention"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // Limits of the @ picker.
@@ -151,7 +152,7 @@ func (m *Model) mentionKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(k, ms.keys.Insert):
 		_, at, _ := m.mentionQuery()
 		raw := m.input.raw()
-		m.input.setValue(raw[:at] + "@" + ms.results[ms.sel] + " ")
+		m.input.setValue(raw[:at] + "@" + termsafe.Line(ms.results[ms.sel]) + " ") // a file name is untrusted
 		ms.sel, ms.results, ms.query = 0, nil, ""
 	default:
 		return nil, false
@@ -176,7 +177,7 @@ func (m *Model) mentionView(w, h int) []string {
 		if i == sel {
 			mark = st.Glyphs.UserPrompt
 		}
-		l := ansi.Truncate(mark+"@"+ms.results[i], iw, st.Glyphs.Ellipsis)
+		l := ansi.Truncate(mark+"@"+termsafe.Line(ms.results[i]), iw, st.Glyphs.Ellipsis) // a file name is untrusted
 		l += strings.Repeat(" ", max(iw-ansi.StringWidth(l), 0))
 		if i == sel {
 			lines = append(lines, st.PickerSel.Render(l))

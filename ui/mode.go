@@ -38,7 +38,7 @@ func (m *Model) cycleMode() {
 func (m *Model) modeText() string {
 	sb := ""
 	if m.cfg.Sandbox != nil {
-		sb = m.cfg.Sandbox()
+		sb = oneLine(m.cfg.Sandbox())
 	}
 	a := m.cfg.Agent
 	if a == nil {

@@ -124,7 +124,7 @@ func (l *modelList) lines(st *Styles, w, rows int) []string {
 		if i == l.sel {
 			mark = g.UserPrompt
 		}
-		line := mark + name
+		line := mark + oneLine(name) // a server names its models
 		if name == l.current {
 			line += " (current)"
 		}

@@ -224,10 +224,10 @@ func (p *modelPicker) view(m *Model, w, h int) []string {
 func (p *modelPicker) box(st *Styles, hm help.Model, current, path string, w, h int) string {
 	g := st.Glyphs
 	iw := max(min(w-4, dialogMaxWidth), 1)
-	lines := []string{ansi.Truncate(st.DialogTitle.Render("Model")+st.DialogDesc.Render(g.Separator+"now "+current), iw, g.Ellipsis), ""}
+	lines := []string{ansi.Truncate(st.DialogTitle.Render("Model")+st.DialogDesc.Render(g.Separator+"now "+oneLine(current)), iw, g.Ellipsis), ""}
 	var keys []key.Binding
 	if p.asking != "" {
-		lines = append(lines, st.DialogText.Render("Also make "+p.asking+" the default in "+path+"?"))
+		lines = append(lines, st.DialogText.Render("Also make "+oneLine(p.asking)+" the default in "+oneLine(path)+"?"))
 		keys = []key.Binding{p.keys.Yes, p.keys.No}
 	} else {
 		lines = append(lines, p.list.lines(st, iw, max(h-8, 1))...)
@@ -235,7 +235,7 @@ func (p *modelPicker) box(st *Styles, hm help.Model, current, path string, w, h 
 	}
 	lines = append(lines, "")
 	if p.busy != "" {
-		lines = append(lines, st.DialogDesc.Render(p.busy))
+		lines = append(lines, st.DialogDesc.Render(oneLine(p.busy))) // names a model
 	} else {
 		hm.SetWidth(iw)
 		lines = append(lines, hm.ShortHelpView(keys))

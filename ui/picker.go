@@ -271,7 +271,7 @@ func (p *picker) box(st *Styles, hm help.Model, keys KeyMap, w, h int) string {
 	}
 	lines = append(lines, "")
 	if p.note != "" {
-		lines = append(lines, st.DialogDesc.Render(ansi.Truncate(p.note, iw, g.Ellipsis)))
+		lines = append(lines, st.DialogDesc.Render(ansi.Truncate(oneLine(p.note), iw, g.Ellipsis))) // may name a session, quote an error
 	} else {
 		hm.SetWidth(iw)
 		lines = append(lines, ansi.Truncate(hm.ShortHelpView(pickerKeys{keys}.ShortHelp()), iw, g.Ellipsis))
@@ -289,7 +289,7 @@ type sessionCols struct{ id, turns, todo int }
 func sessionColumns(list []SessionInfo) sessionCols {
 	var c sessionCols
 	for _, s := range list {
-		c.id = max(c.id, ansi.StringWidth(s.ID))
+		c.id = max(c.id, ansi.StringWidth(oneLine(s.ID)))
 		c.turns = max(c.turns, len(turnsText(s)))
 		c.todo = max(c.todo, len(todoText(s)))
 	}
@@ -311,7 +311,7 @@ func (p *picker) row(st *Styles, c sessionCols, i, w int) string {
 	if s.Current {
 		prompt = "(current) " + prompt
 	}
-	line := mark + pad(s.ID, c.id) + "  " + s.Started.Local().Format("2006-01-02 15:04") + "  " +
+	line := mark + pad(oneLine(s.ID), c.id) + "  " + s.Started.Local().Format("2006-01-02 15:04") + "  " +
 		pad(turnsText(s), c.turns) + "  " + pad(todoText(s), c.todo) + "  " + oneLine(prompt)
 	line = ansi.Truncate(line, w, st.Glyphs.Ellipsis)
 	if i == p.sel {

@@ -7,6 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // View implements tea.Model: the setup screen, full screen, as Update
@@ -94,7 +96,7 @@ func (m *Setup) chooseLines(w int) []string {
 // wrapStyled wraps text to w cells and styles each line.
 func wrapStyled(s lipgloss.Style, text string, w int) []string {
 	var out []string
-	for _, l := range wrapText(text, w) {
+	for _, l := range wrapText(termsafe.Text(text), w) { // may quote a server or a path
 		out = append(out, s.Render(l))
 	}
 	return out

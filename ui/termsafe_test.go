@@ -31,22 +31,10 @@ func attack(word string) string {
 }
 
 // frameProblem returns what in a raw frame a terminal would act on beyond
-// the styling the TUI draws itself, or "".
+// the styling the TUI draws itself, or "" (see screenProblem; the frame's
+// size is not checked here).
 func frameProblem(frame string) string {
-	for _, bad := range []string{"\x1b]", "\x1bP", "\x1b_", "\x1b^", "\x1bX", "\x1b[2J", "\x1b[H", "\x1b[8m", "\x07"} {
-		if strings.Contains(frame, bad) {
-			return "sequence " + strings.ReplaceAll(bad, "\x1b", "ESC")
-		}
-	}
-	for _, r := range frame {
-		switch {
-		case r >= 0x80 && r < 0xa0:
-			return "C1 control"
-		case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200b:
-			return "invisible bidi or zero-width character"
-		}
-	}
-	return ""
+	return screenProblem(frame, 1<<20, 1<<20)
 }
 
 // deliver puts evs on the running turn's channel and hands them to the

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/checkpoint"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // UndoKeyMap holds the keys of the undo confirmation.
@@ -162,13 +163,14 @@ func (u *undoConfirm) view(m *Model, w, h int) []string {
 // box draws the confirmation in at most h lines of width w.
 func (u *undoConfirm) box(st *Styles, w, h int) []string {
 	iw := max(w-4, 10)
-	title := fmt.Sprintf("Undo #%s %s", u.pre.Item, oneLine(u.pre.Text))
+	title := fmt.Sprintf("Undo #%s %s", u.pre.Item, u.pre.Text)
 	if len(u.pre.Undone) > 1 {
 		title += " and #" + strings.Join(u.pre.Undone[1:], ", #")
 	}
+	title = oneLine(title) // the model chose the items' ids and text
 	lines := []string{st.DialogTitle.Render(ansi.Truncate(title, iw, st.Glyphs.Ellipsis))}
 	lines = append(lines, guardLines(st, u.diverted, iw)...)
-	lines = append(lines, st.DialogText.Render("The workspace goes back to its state before #"+u.pre.Item+" started:"))
+	lines = append(lines, st.DialogText.Render("The workspace goes back to its state before #"+oneLine(u.pre.Item)+" started:"))
 	files := make([]string, 0, len(u.pre.Changes))
 	for _, c := range u.pre.Changes {
 		style, what := st.DiffHunk, "changed back"
@@ -193,12 +195,14 @@ func (u *undoConfirm) box(st *Styles, w, h int) []string {
 	return strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")
 }
 
-// termText makes a file name safe to draw: control characters become "?".
+// termText makes a file name safe to draw: control characters become "?"
+// (so that an escape sequence stays visible as text), and invisible ones
+// are shown as termsafe shows them.
 func termText(s string) string {
-	return strings.Map(func(r rune) rune {
+	return termsafe.Text(strings.Map(func(r rune) rune {
 		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
 			return '?'
 		}
 		return r
-	}, s)
+	}, s))
 }

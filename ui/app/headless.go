@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"syscall"
 
 	"github.com/tick-agent/tick/agent"
@@ -78,13 +79,21 @@ func headlessExit(end agent.TurnEnd, werr error, sig os.Signal, stderr io.Writer
 		if msg == "" && end.Err != nil {
 			msg = end.Err.Error()
 		}
-		fmt.Fprintf(stderr, "tick: %s\n", msg)
+		fmt.Fprintf(stderr, "tick: %s\n", indentLines(msg))
 		return ExitError
 	case werr != nil:
 		fmt.Fprintf(stderr, "tick: %v\n", werr)
 		return ExitError
 	}
 	return ExitOK
+}
+
+// indentLines returns msg (an error's text, which may quote a server)
+// with every line after the first indented under it, so that it cannot
+// pass for a line of tick's own.
+func indentLines(msg string) string {
+	msg = strings.TrimRight(strings.ReplaceAll(msg, "\r", ""), "\n")
+	return strings.ReplaceAll(msg, "\n", "\n    ")
 }
 
 // signalExit returns the exit code for a signal: ExitTerminated for

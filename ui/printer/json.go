@@ -12,7 +12,10 @@ import (
 // {"type": ev.Type(), ...the event's own fields by their json tags}. A
 // TurnEnd's error is the "error" string; a Subagent's inner event is nested
 // under "event" with its own "type"; an ApprovalRequest has no reply
-// channel. The object never contains a newline.
+// channel. The object never contains a newline, nor a character a
+// terminal would act on or that hides itself: DEL, C1 controls, bidi
+// controls and invisible characters are written as \u escapes (see
+// escapeUnsafe), which decode to the same text.
 func MarshalEvent(ev agent.Event) ([]byte, error) {
 	if ev == nil {
 		return nil, fmt.Errorf("marshal event: nil event")
@@ -61,5 +64,5 @@ func MarshalEvent(ev agent.Event) ([]byte, error) {
 	default:
 		b.WriteByte('}')
 	}
-	return b.Bytes(), nil
+	return escapeUnsafe(b.Bytes()), nil
 }

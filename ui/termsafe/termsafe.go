@@ -11,8 +11,12 @@
 // text reads: bidi embeddings, overrides and isolates (U+202A–U+202E,
 // U+2066–U+2069), directional marks, zero-width characters, tag characters
 // and the other format characters (Unicode category Cf), and the line and
-// paragraph separators, are shown visibly as ⟨U+XXXX⟩ instead. A zero-width
-// joiner between two pictographs (an emoji sequence) is kept.
+// paragraph separators, are shown visibly as ⟨U+XXXX⟩ instead; so are the
+// letters and marks that draw nothing although they are not format
+// characters (Hangul fillers, the braille blank, variation selectors, the
+// combining grapheme joiner: see invisibleLetter). A zero-width joiner between
+// two pictographs (an emoji sequence) is kept, and so is an emoji or text
+// presentation selector after a pictograph or a keycap base.
 //
 // Line does the same and folds the result into one line. AppendRune is the
 // per-rune rule for callers that sanitise a stream incrementally; it drops
@@ -148,14 +152,17 @@ func class(prev, r rune, rest string) int {
 		return mark
 	case unicode.Is(unicode.Cf, r) || r == 0x2028 || r == 0x2029 || r == 0x180e:
 		return mark
+	case r >= 0x34f && isInvisible(prev, r):
+		return mark
 	}
 	return keep
 }
 
 // pictograph reports whether r is an emoji-like symbol that a zero-width
-// joiner may glue to another.
+// joiner may glue to another (VS16, which ends an emoji presentation,
+// counts as part of the one before it).
 func pictograph(r rune) bool {
-	return r >= 0x1f000 && r < 0x20000 || r >= 0x2600 && r < 0x27c0 || unicode.Is(unicode.So, r)
+	return r == vs16 || r >= 0x1f000 && r < 0x20000 || r >= 0x2600 && r < 0x27c0 || unicode.Is(unicode.So, r)
 }
 
 func firstRune(s string) rune {

@@ -41,6 +41,13 @@ var attacks = []struct {
 	{"bom and tags", "\uFEFFa\U000E0041", "⟨U+FEFF⟩a⟨U+E0041⟩"},
 	{"line separator", "a\u2028b", "a⟨U+2028⟩b"},
 	{"invalid utf-8", "a\xffb\x9b2J", "a\uFFFDb\uFFFD2J"},
+	{"hangul fillers", "a\u3164b\u115F\u1160c\uFFA0", "a⟨U+3164⟩b⟨U+115F⟩⟨U+1160⟩c⟨U+FFA0⟩"},
+	{"braille blank", "rm\u2800-rf", "rm⟨U+2800⟩-rf"},
+	{"grapheme joiner", "r\u034Fm", "r⟨U+034F⟩m"},
+	{"variation selectors on letters", "a\uFE00b\uFE0Fc\U000E0100", "a⟨U+FE00⟩b⟨U+FE0F⟩c⟨U+E0100⟩"},
+	{"emoji presentation kept", "❤\uFE0F 1\uFE0F\u20E3 🏳\uFE0F\u200D🌈 ↔\uFE0F ‼\uFE0F ℹ\uFE0F ©\uFE0E", "❤\uFE0F 1\uFE0F\u20E3 🏳\uFE0F\u200D🌈 ↔\uFE0F ‼\uFE0F ℹ\uFE0F ©\uFE0E"},
+	{"selectors after letters and spaces", "é\uFE0F \uFE0E", "é⟨U+FE0F⟩ ⟨U+FE0E⟩"},
+	{"a run of selectors after an emoji", "❤\uFE0F\uFE0F", "❤\uFE0F⟨U+FE0F⟩"},
 	{"unicode text kept", "café – 日本語 ✓", "café – 日本語 ✓"},
 }
 
