@@ -1,6 +1,8 @@
 package ui
 
 import (
+	tea "charm.land/bubbletea/v2"
+
 	"context"
 	"fmt"
 	"strings"
@@ -178,9 +180,9 @@ func (hostileUndo) PreviewUndo(context.Context, string) (agent.UndoPreview, erro
 	return pre, nil
 }
 
-func (u hostileUndo) Undo(ctx context.Context, item string) (agent.UndoPreview, agent.TodoUpdate, error) {
+func (u hostileUndo) Undo(ctx context.Context, item string) (agent.UndoPreview, []agent.Event, error) {
 	pre, err := u.PreviewUndo(ctx, item)
-	return pre, agent.TodoUpdate{}, err
+	return pre, nil, err
 }
 
 // hostileMCP reports hostile MCP servers.
@@ -233,6 +235,7 @@ func TestSetupIsSafe(t *testing.T) {
 	h.m.cfg.ConfigPath = "/home/" + evil
 	check := func(step string, visible ...string) {
 		t.Helper()
+		h.m.Update(tea.WindowSizeMsg{Width: h.m.width, Height: h.m.height}) // draw what the test changed
 		frame := h.m.View().Content
 		if p := screenProblem(frame, h.m.width, h.m.height); p != "" {
 			t.Fatalf("%s: the frame holds a %s:\n%s", step, p, ansi.Strip(frame))

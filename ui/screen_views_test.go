@@ -81,7 +81,7 @@ func conversationViews(evil string) []screenView {
 			update(m, ResetMsg{Todos: list})
 			submit(m, "go")
 			press(m, "ctrl+p")
-			if m.plan.editor == nil {
+			if overlayOf[*planEditor](m) == nil {
 				t.Fatal("ctrl+p did not open the plan editor")
 			}
 			press(m, "a") // an edit: the agent's list comes back to the panel
