@@ -310,6 +310,9 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 			err = errLostEvent // go-openai returns nothing for an error event it cannot parse
 		}
 		if err != nil {
+			if d := acc.flush(); h.OnDelta != nil && (d.Content != "" || d.Reasoning != "") {
+				h.OnDelta(d)
+			}
 			if te := watch.fired(); te != nil && ctx.Err() == nil {
 				return c.partial(acc), acc.got, te
 			}
@@ -323,6 +326,7 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 		if err := json.Unmarshal(raw, &chunk); err != nil {
 			return c.malformed(acc, raw, err)
 		}
+		addReasoningField(raw, &chunk)
 		if len(chunk.Choices) == 0 && chunk.Usage == nil {
 			// an error object go-openai did not recognise (e.g. spaced JSON)
 			if ae, ok := eventError(raw, c.base, "error event"); ok {
