@@ -71,6 +71,11 @@ type Request struct {
 	Model    string
 	Messages []Message
 	Tools    []ToolSpec
+	// Effort asks the model to think this hard, in the way the server
+	// understands (see the table in servers.go); EffortDefault sends
+	// nothing. A server that refuses it is asked again without, and not
+	// sent it again (Handler.OnNotice says so once).
+	Effort Effort
 }
 
 // Usage is the token count a server reports for one call.
@@ -104,9 +109,12 @@ type Retry struct {
 	Err     error         // why the attempt failed
 }
 
-// Handler receives what a stream produces while it runs. Either func may be
+// Handler receives what a stream produces while it runs. Any func may be
 // nil. They are called from the goroutine that called Stream, in order.
 type Handler struct {
 	OnDelta func(Delta)
 	OnRetry func(Retry)
+	// OnNotice receives a line for the user about how the server is used
+	// (it refused the thinking switch).
+	OnNotice func(string)
 }
