@@ -51,10 +51,13 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 	if resp == nil {
 		return provider.Message{}, fmt.Errorf("model call returned no response")
 	}
-	msg := resp.Message
+	msg := withRepairedArgs(resp.Message)
 	msg.Role = provider.RoleAssistant
 	l.add(withValidArgs(msg))
 	l.emit(AssistantDone{Text: msg.Content, Final: len(msg.ToolCalls) == 0})
+	if resp.Recovered != "" {
+		l.emit(Notice{Text: recoveredNotice(msg.ToolCalls, resp.Recovered)})
+	}
 	l.reportUsage(req, resp)
 	return msg, nil
 }
@@ -101,6 +104,37 @@ func withValidArgs(m provider.Message) provider.Message {
 			copied = true
 		}
 		m.ToolCalls[i].Arguments = "{}"
+	}
+	return m
+}
+
+// recoveredNotice is the line that says calls were read from the model's
+// text: "ran bash, read_file that the model wrote as text (Hermes
+// <tool_call> JSON)".
+func recoveredNotice(calls []provider.ToolCall, format string) string {
+	names := make([]string, len(calls))
+	for i, c := range calls {
+		names[i] = c.Name
+	}
+	return fmt.Sprintf("recovered %s from the model's text (%s): the server did not parse the call", strings.Join(names, ", "), format)
+}
+
+// withRepairedArgs returns m with tool-call arguments that are slightly
+// broken JSON (trailing commas, raw newlines in strings, single quotes, a
+// missing last brace) mended by provider.RepairJSON; arguments it cannot
+// mend are left as they are, for the exact parse error.
+func withRepairedArgs(m provider.Message) provider.Message {
+	copied := false
+	for i, c := range m.ToolCalls {
+		fixed, ok := provider.RepairJSON(c.Arguments)
+		if !ok || c.ArgsCut != nil {
+			continue
+		}
+		if !copied { // the caller keeps the original calls
+			m.ToolCalls = append([]provider.ToolCall(nil), m.ToolCalls...)
+			copied = true
+		}
+		m.ToolCalls[i].Arguments = fixed
 	}
 	return m
 }

@@ -212,15 +212,15 @@ func (c *Client) Stream(ctx context.Context, req Request, h Handler) (*Response,
 	extra := c.effortFields(req.Effort)
 	once := 0 // retries of the kind made at most once
 	for attempt := 0; ; attempt++ {
-		resp, got, err := c.attempt(ctx, creq, extra, h)
+		resp, got, err := c.attempt(ctx, creq, extra, req.Tools, h)
 		if err != nil && !got && creq.StreamOptions != nil && rejectsStreamOptions(err) {
 			c.noStreamOptions.Store(true) // an older server: ask again without
 			creq.StreamOptions = nil
-			resp, got, err = c.attempt(ctx, creq, extra, h)
+			resp, got, err = c.attempt(ctx, creq, extra, req.Tools, h)
 		}
 		if err != nil && !got && extra != nil && rejectsRequest(err) {
 			extra = c.dropEffort(req.Effort, err, h)
-			resp, got, err = c.attempt(ctx, creq, extra, h)
+			resp, got, err = c.attempt(ctx, creq, extra, req.Tools, h)
 		}
 		if err == nil {
 			return resp, nil
@@ -256,6 +256,9 @@ const quickRetry = 500 * time.Millisecond
 
 // retryable reports whether a failed attempt may be retried.
 func retryable(err error) bool {
+	if _, ok := ToolCallParseError(err); ok {
+		return false // the model's mistake: the same request would repeat it
+	}
 	var ae *APIError
 	if errors.As(err, &ae) {
 		return ae.Temporary()
@@ -301,7 +304,7 @@ func (c *Client) backoff(attempt int, err error) time.Duration {
 
 // attempt makes one request and reads its stream. got reports whether any
 // part of the answer arrived (then it must not be retried).
-func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest, extra map[string]any, h Handler) (_ *Response, got bool, _ error) {
+func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest, extra map[string]any, tools []ToolSpec, h Handler) (_ *Response, got bool, _ error) {
 	actx, watch := watchIdle(ctx, c.cfg.IdleTimeout, c.base)
 	defer watch.stop()
 	doer := &captureDoer{client: c.cfg.HTTPClient, watch: watch, maxLine: c.cfg.MaxLine,
@@ -320,6 +323,7 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 	defer stream.Close()
 
 	acc := newAccumulator(c.cfg.MaxArgs)
+	acc.tools = tools
 	if doer.whole != nil { // the server answered without streaming
 		return c.wholeAnswer(acc, doer.whole, h)
 	}

@@ -86,12 +86,16 @@ type Usage struct {
 }
 
 // Response is the outcome of a completed stream: the assembled assistant
-// message, the finish reason the server gave (possibly empty) and the usage
-// when the server reported it.
+// message, the finish reason the server gave (possibly empty), the usage
+// when the server reported it, and whether calls were recovered from text.
 type Response struct {
 	Message      Message
 	FinishReason string
 	Usage        *Usage
+	// Recovered names the format of tool calls the model wrote as text
+	// and Stream turned into the message's ToolCalls (FormatHermes, ...);
+	// "" when none were. The markup is then not in the message's text.
+	Recovered string
 }
 
 // Delta is an increment of streamed output: answer text, reasoning text, or
