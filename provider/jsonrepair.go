@@ -1,9 +1,9 @@
 package provider
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
 )
 
 // RepairJSON mends the small slips models make in a JSON object of tool
@@ -106,8 +106,8 @@ func (r *repairer) inString(s string, i *int, c byte) {
 // dropComma removes a comma (and the white space after it) at the end of
 // out: a trailing comma before a closing bracket.
 func (r *repairer) dropComma() {
-	t := strings.TrimRight(string(r.out), " \t\r\n")
-	if strings.HasSuffix(t, ",") {
+	t := bytes.TrimRight(r.out, " \t\r\n")
+	if bytes.HasSuffix(t, []byte(",")) {
 		r.out = r.out[:len(t)-1]
 	}
 }
@@ -117,15 +117,15 @@ func (r *repairer) finish() ([]byte, bool) {
 	if r.quote != 0 {
 		return nil, false // a string cut off
 	}
-	t := strings.TrimRight(string(r.out), " \t\r\n")
-	if strings.HasSuffix(t, ":") || strings.HasSuffix(t, ",") {
+	t := bytes.TrimRight(r.out, " \t\r\n")
+	if bytes.HasSuffix(t, []byte(":")) || bytes.HasSuffix(t, []byte(",")) {
 		return nil, false // a value cut off
 	}
 	switch {
 	case len(r.stack) == 0:
 		return r.out, true
 	case len(r.stack) == 1 && r.stack[0] == '{':
-		return append([]byte(t), '}'), true
+		return append(t, '}'), true
 	}
 	return nil, false
 }

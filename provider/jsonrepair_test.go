@@ -1,6 +1,7 @@
 package provider_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/tick-agent/tick/provider"
@@ -37,11 +38,17 @@ func TestRepairJSON(t *testing.T) {
 }
 
 func BenchmarkRepairJSON(b *testing.B) {
-	in := "{'path': 'main.go', 'content': 'package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n',}"
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, ok := provider.RepairJSON(in); !ok {
-			b.Fatal("not repaired")
-		}
+	small := "{'path': 'main.go', 'content': 'package main\n\nfunc main() {\n\tprintln(\"hi\")\n}\n',}"
+	large := "{\"path\": \"big.go\", \"content\": \"" + strings.Repeat("\tx := f(a, b)\n", 4096) + "\",}"
+	for _, in := range []struct{ name, text string }{{"small", small}, {"64KiB", large}} {
+		b.Run(in.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.SetBytes(int64(len(in.text)))
+			for b.Loop() {
+				if _, ok := provider.RepairJSON(in.text); !ok {
+					b.Fatal("not repaired")
+				}
+			}
+		})
 	}
 }
