@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/agent/tools"
@@ -109,6 +110,12 @@ type Config struct {
 	// SessionID, when set, names the session for hooks (it may return ""
 	// before the session's first message is saved).
 	SessionID func() string
+	// Date is the day the session started, written into the system
+	// prompt; zero means the day New is called. It stays fixed for the
+	// agent's life, so the prompt's first bytes do not change at midnight
+	// (servers reuse their prompt cache only for an identical prefix); a
+	// resumed session sets its own with SetPromptDate.
+	Date time.Time
 }
 
 // ErrBusy is returned by Run's TurnEnd when a turn is already running.
@@ -136,6 +143,7 @@ type Agent struct {
 	// Config.ModelName and Config.ContextWindow; guarded by mu.
 	model       string
 	modelWindow int
+	date        string    // the system prompt's date; guarded by mu
 	lateOnce    sync.Once // asks Config.ContextWindowFunc
 	late        int       // its answer
 	modelSet    bool
@@ -163,7 +171,10 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.MaxRounds <= 0 {
 		cfg.MaxRounds = 200
 	}
-	a := &Agent{cfg: cfg, tools: base}
+	if cfg.Date.IsZero() {
+		cfg.Date = time.Now()
+	}
+	a := &Agent{cfg: cfg, tools: base, date: cfg.Date.Format(dateLayout)}
 	a.plan.init()
 	return a, nil
 }
