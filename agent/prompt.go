@@ -36,16 +36,22 @@ func (a *Agent) withInstructions(prompt string) string {
 // dateLayout is how the date is written into the system prompt.
 const dateLayout = "2006-01-02"
 
-// fill writes the workspace, the OS and the session's date into tmpl.
+// fill writes the workspace, the OS, the session's date and what the
+// command sandbox allows into tmpl.
 // Nothing in it changes during a session (see Config.Date).
 func (a *Agent) fill(tmpl string) string {
 	a.mu.Lock()
 	date := a.date
 	a.mu.Unlock()
+	box := a.sandboxLines()
+	if box != "" {
+		box += "\n"
+	}
 	return strings.NewReplacer(
 		"{{workspace}}", a.cfg.Workspace,
 		"{{os}}", runtime.GOOS+"/"+runtime.GOARCH,
 		"{{date}}", date,
+		"{{sandbox}}\n", box,
 	).Replace(tmpl)
 }
 
