@@ -20,6 +20,7 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 		Model:    l.a.ModelName(),
 		Messages: Repair(l.messages()), // no malformed history can wedge the session
 		Tools:    l.specs(),
+		Effort:   provider.Effort(l.a.Effort()),
 	}
 	var progressed time.Time // when the last StreamProgress was sent
 	h := provider.Handler{
@@ -38,6 +39,7 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 		OnRetry: func(r provider.Retry) {
 			l.emit(Retry{Attempt: r.Attempt, Max: r.Max, Wait: r.Wait, Err: r.Err.Error()})
 		},
+		OnNotice: func(text string) { l.emit(Notice{Text: text}) },
 	}
 	resp, err := l.a.client().Stream(ctx, req, h)
 	if err != nil {
