@@ -29,8 +29,8 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 				progressed = time.Now() // a tool call's arguments are streaming
 				l.emit(StreamProgress{})
 			}
-			if d.Reasoning != "" {
-				l.emit(ReasoningDelta{Text: d.Reasoning})
+			if d.Reasoning != "" || d.Rethought {
+				l.emit(ReasoningDelta{Text: d.Reasoning, Rethought: d.Rethought})
 			}
 			if d.Content != "" {
 				l.emit(TextDelta{Text: d.Content})

@@ -63,8 +63,9 @@ func (a *accumulator) add(resp *openai.ChatCompletionStreamResponse) (d Delta, t
 		a.size += len(raw) + len(ch.Delta.ReasoningContent)
 		text, thought, moved := a.think.feed(raw)
 		if moved { // a lone </think>: the answer so far was thoughts
-			a.reasoning.WriteString(a.content.String())
+			thought = a.content.String() + thought
 			a.content.Reset()
+			d.Rethought = true
 		}
 		thought = ch.Delta.ReasoningContent + thought
 		if len(a.tools) > 0 {

@@ -42,6 +42,9 @@ func TestStreamReasoningFormats(t *testing.T) {
 			if tt.streamed && (text != tt.wantText || reasoning != tt.wantReasoning) {
 				t.Errorf("deltas: content %q reasoning %q, want %q and %q", text, reasoning, tt.wantText, tt.wantReasoning)
 			}
+			if !tt.streamed {
+				checkRethought(t, rec.deltas, tt.wantText, tt.wantReasoning)
+			}
 		})
 	}
 }
@@ -65,4 +68,24 @@ func readLocal(t *testing.T, name string) []byte {
 		t.Fatalf("read the local-server fixture: %v", err)
 	}
 	return b
+}
+
+// checkRethought checks the deltas of an answer whose thoughts came first
+// as text: the text before the Rethought delta is withdrawn, that delta
+// carries all the thoughts so far, and the text after it is the answer.
+func checkRethought(t *testing.T, deltas []provider.Delta, wantText, wantReasoning string) {
+	t.Helper()
+	var text, reasoning string
+	n := 0
+	for _, d := range deltas {
+		if d.Rethought {
+			n++
+			text, reasoning = "", ""
+		}
+		text += d.Content
+		reasoning += d.Reasoning
+	}
+	if n != 1 || text != wantText || reasoning != wantReasoning {
+		t.Errorf("%d Rethought deltas, then content %q reasoning %q; want 1, %q and %q", n, text, reasoning, wantText, wantReasoning)
+	}
 }

@@ -103,6 +103,10 @@ type Response struct {
 type Delta struct {
 	Content   string
 	Reasoning string
+	// Rethought says that the answer text delivered so far was the model's
+	// thoughts (a lone </think> came: the chat template had opened the
+	// tag): it is withdrawn, and Reasoning holds all of it.
+	Rethought bool
 }
 
 // Retry describes a failed attempt that Stream is about to retry after Wait.

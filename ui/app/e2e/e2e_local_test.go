@@ -26,7 +26,11 @@ func TestE2ELocalReasoningApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv.Enqueue(providertest.Reply{Text: thinkInContent, ChunkSize: 3}, providertest.Reply{Raw: ollama})
+	opened, err := os.ReadFile(filepath.Join("provider", "testdata", "local", "llamacpp-template-opened-think.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.Enqueue(providertest.Reply{Text: thinkInContent, ChunkSize: 3}, providertest.Reply{Raw: ollama}, providertest.Reply{Raw: opened})
 	p := startApp(t, srv)
 
 	p.typeText("what is the meaning of life?")
@@ -43,6 +47,17 @@ func TestE2ELocalReasoningApart(t *testing.T) {
 	p.waitUntil("a second thought, then the answer 4", func(s string) bool {
 		return strings.Count(s, "Thought for") == 2 && hasLine(s, "4")
 	})
+
+	// The template opened the tag: the thoughts stream as text until
+	// </think>, and are then withdrawn from the answer.
+	p.typeText("once more")
+	p.send("Enter")
+	scr = p.waitUntil("a third thought, then its answer", func(s string) bool {
+		return strings.Count(s, "Thought for") == 3 && hasLine(s, "It is 4.")
+	})
+	if strings.Contains(scr, "Okay, the user") {
+		t.Errorf("the thoughts before a lone </think> stay in the answer:\n%s", scr)
+	}
 }
 
 // hasLine reports whether a line of the screen is text, give or take
