@@ -68,8 +68,8 @@ type Config struct {
 	// on assistant messages.
 	OmitReasoning bool
 	// Server is the kind of server, which decides how reasoning goes back
-	// and how thinking is switched (see the table in servers.go); empty
-	// means ServerOf(BaseURL).
+	// and how thinking is switched (see the table in servers.go); empty,
+	// or a name not in the table, means ServerOf(BaseURL).
 	Server Server
 
 	// IdleTimeout ends a call when the server sends nothing for this long:
@@ -123,8 +123,8 @@ func New(cfg Config) (*Client, error) {
 		c.url = DefaultBaseURL
 	}
 	c.base = RedactURL(c.url)
-	if c.cfg.Server == ServerUnknown {
-		c.cfg.Server = ServerOf(c.url)
+	if _, known := rules[c.cfg.Server]; !known || c.cfg.Server == ServerUnknown {
+		c.cfg.Server = ServerOf(c.url) // a name tick does not know says nothing
 	}
 	c.rule = ruleFor(c.cfg.Server)
 	c.setLimits()

@@ -98,6 +98,13 @@ func TestServerOf(t *testing.T) {
 			t.Errorf("ServerOf(%q) = %q, want %q", url, got, want)
 		}
 	}
+	c, err := provider.New(provider.Config{BaseURL: "http://127.0.0.1:11434/v1", Server: "my-box"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Server() != provider.ServerOllama {
+		t.Errorf("a server name tick does not know gives %q, want the guess from the URL", c.Server())
+	}
 }
 
 func TestEffortPerServer(t *testing.T) {
