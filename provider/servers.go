@@ -3,6 +3,9 @@ package provider
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 	"net/url"
 	"strings"
 )
@@ -157,4 +160,21 @@ func rewriteBody(body []byte, r serverRule, extra map[string]any) []byte {
 		return body
 	}
 	return out
+}
+
+// rewriteBody passes the request body through rewrite.
+func (d *captureDoer) rewriteBody(req *http.Request) error {
+	if d.rewrite == nil || req.Body == nil {
+		return nil
+	}
+	b, err := io.ReadAll(req.Body)
+	req.Body.Close()
+	if err != nil {
+		return fmt.Errorf("read the request body: %w", err)
+	}
+	b = d.rewrite(b)
+	req.Body = io.NopCloser(bytes.NewReader(b))
+	req.ContentLength = int64(len(b))
+	req.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+	return nil
 }
