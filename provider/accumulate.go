@@ -166,7 +166,7 @@ func (a *accumulator) newCall() int {
 // with an error that says why instead of being run.
 func (a *accumulator) response(newID func() string) *Response {
 	text, thought := a.think.pending()
-	msg := Message{Role: RoleAssistant, Content: a.content.String() + a.hold.held + text, Reasoning: a.reasoning.String() + thought}
+	msg := Message{Role: RoleAssistant, Content: a.content.String() + a.hold.pending() + text, Reasoning: a.reasoning.String() + thought}
 	seen := make(map[string]bool, len(a.calls))
 	for _, c := range a.calls {
 		id := c.id
@@ -199,8 +199,7 @@ func (a *accumulator) flush() Delta {
 	if len(a.tools) > 0 {
 		text = a.hold.feed(text)
 	}
-	if held := a.hold.held; held != "" {
-		a.hold.held = ""
+	if held := a.hold.take(); held != "" {
 		calls, format, ok := parseTextCalls(held, a.tools)
 		if ok && len(a.calls) == 0 {
 			for _, c := range calls {

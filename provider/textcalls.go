@@ -40,15 +40,16 @@ type textCall struct {
 // message that is one JSON call). Text that may be the start of a marker
 // is held until the next piece decides.
 type callHold struct {
-	started bool   // answer text other than white space came
-	holding bool   // a marker (or a leading "{") came: hold to the end
-	held    string // text not yet released
+	started bool            // answer text other than white space came
+	holding bool            // a marker (or a leading "{") came: hold to the end
+	held    string          // the start of a marker, not yet decided
+	all     strings.Builder // while holding: everything from the marker on
 }
 
 // feed returns the part of s that can be shown now.
 func (c *callHold) feed(s string) string {
 	if c.holding {
-		c.held += s
+		c.all.WriteString(s)
 		return ""
 	}
 	s, c.held = c.held+s, ""
@@ -63,19 +64,36 @@ func (c *callHold) feed(s string) string {
 		}
 		c.started = true
 		if strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, pythonTag) {
-			c.holding, c.held = true, s
+			c.hold(s)
 			return ""
 		}
 	}
 	i := firstMarker(s)
 	if i >= 0 {
-		c.holding, c.held = true, s[i:]
+		c.hold(s[i:])
 		return s[:i]
 	}
 	k := max(partialTag(s, hermesOpen), partialTag(s, mistralMark))
 	c.held = s[len(s)-k:]
 	return s[:len(s)-k]
 }
+
+// hold starts holding everything, from s on.
+func (c *callHold) hold(s string) {
+	c.holding = true
+	c.all.WriteString(s)
+}
+
+// take returns and forgets everything held.
+func (c *callHold) take() string {
+	s := c.held + c.all.String()
+	c.held = ""
+	c.all.Reset()
+	return s
+}
+
+// pending returns what is held, without taking it.
+func (c *callHold) pending() string { return c.held + c.all.String() }
 
 // firstMarker returns where the first call marker in s starts, -1 when
 // there is none.

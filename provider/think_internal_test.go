@@ -1,6 +1,11 @@
 package provider
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	openai "github.com/sashabaranov/go-openai"
+)
 
 // splitAll feeds s to a fresh splitter in the given pieces and returns the
 // answer and the reasoning, with what it held at the end.
@@ -48,6 +53,29 @@ func TestThinkSplitEverySplit(t *testing.T) {
 		}
 		if answer, thought := splitAll(bytes); answer != tt.answer || thought != tt.thought {
 			t.Errorf("%q byte by byte: answer %q thought %q, want %q and %q", tt.in, answer, thought, tt.answer, tt.thought)
+		}
+	}
+}
+
+// BenchmarkHeldTextCall feeds a 1 MiB tool call written as text in 16-byte
+// pieces: holding it must cost linear time.
+func BenchmarkHeldTextCall(b *testing.B) {
+	content := strings.Repeat("x", 1<<20)
+	text := `<tool_call>{"name": "write_file", "arguments": {"path": "a", "content": "` + content + `"}}</tool_call>`
+	tools := []ToolSpec{{Name: "write_file"}}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		a := newAccumulator(DefaultMaxArgs * 2)
+		a.tools = tools
+		for i := 0; i < len(text); i += 16 {
+			piece := text[i:min(i+16, len(text))]
+			ch := openai.ChatCompletionStreamChoice{Delta: openai.ChatCompletionStreamChoiceDelta{Content: piece}}
+			a.add(&openai.ChatCompletionStreamResponse{Choices: []openai.ChatCompletionStreamChoice{ch}})
+		}
+		a.flush()
+		if a.recovered == "" {
+			b.Fatal("not recovered")
 		}
 	}
 }
