@@ -219,8 +219,11 @@ func (c *Client) Stream(ctx context.Context, req Request, h Handler) (*Response,
 			resp, got, err = c.attempt(ctx, creq, extra, req.Tools, h)
 		}
 		if err != nil && !got && extra != nil && rejectsRequest(err) {
-			extra = c.dropEffort(req.Effort, err, h)
-			resp, got, err = c.attempt(ctx, creq, extra, req.Tools, h)
+			first := err // was it the thinking switch? ask again without it
+			resp, got, err = c.attempt(ctx, creq, nil, req.Tools, h)
+			if err == nil || !rejectsRequest(err) {
+				extra = c.dropEffort(req.Effort, first, h)
+			}
 		}
 		if err == nil {
 			return resp, nil

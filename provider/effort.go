@@ -96,8 +96,9 @@ func rejectsRequest(err error) bool {
 	return errors.As(err, &ae) && ae.StatusCode == 400 && KindOf(err) == KindBadRequest
 }
 
-// dropEffort remembers that the server refused the thinking switch, says
-// so once, and returns the fields to send instead (none).
+// dropEffort remembers that the server refused the thinking switch (a
+// 400 that the same request without it did not get), says so once, and
+// returns the fields to send instead (none).
 func (c *Client) dropEffort(e Effort, err error, h Handler) map[string]any {
 	if !c.noEffort.Swap(true) && h.OnNotice != nil {
 		h.OnNotice(fmt.Sprintf("the server refused the thinking level %q (%v); tick no longer sends it to this server", e, err))

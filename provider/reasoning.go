@@ -126,6 +126,10 @@ func (t *thinkSplit) feed(s string) (answer, thought string, moved bool) {
 				return answer, thought, moved
 			}
 			if t.mode == thinkOut {
+				if before := lastBytes(t.tail+s[:i], 1); before != "" && strings.Contains("`'\"", before) {
+					t.mode = thinkDone // the tag quoted in prose, not a tag
+					continue
+				}
 				moved = true
 				thought, answer = thought+answer, ""
 			}

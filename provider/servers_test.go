@@ -173,3 +173,26 @@ func TestEffortRefusedOnce(t *testing.T) {
 		t.Errorf("notices %q, want one naming the level", notices)
 	}
 }
+
+func TestOtherBadRequestKeepsEffort(t *testing.T) {
+	srv := providertest.New(t)
+	bad := providertest.Reply{Status: 400, Body: `{"error":{"message":"messages: the history is not valid","type":"invalid_request_error","param":null,"code":null}}`}
+	srv.Enqueue(bad, bad, providertest.Reply{Text: "ok"})
+	c := newClient(t, srv.URL, func(c *provider.Config) { c.Server = provider.ServerOpenAI })
+	var notices []string
+	h := provider.Handler{OnNotice: func(s string) { notices = append(notices, s) }}
+	req := userRequest("hi")
+	req.Effort = provider.EffortLow
+	if _, err := c.Stream(context.Background(), req, h); provider.KindOf(err) != provider.KindBadRequest {
+		t.Fatalf("Stream: %v, want the 400", err)
+	}
+	if len(notices) != 0 {
+		t.Errorf("notices %q: the thinking level was not what the server refused", notices)
+	}
+	if _, err := c.Stream(context.Background(), req, h); err != nil {
+		t.Fatal(err)
+	}
+	if body := string(srv.Requests()[2].Body); !strings.Contains(body, "reasoning_effort") {
+		t.Errorf("the level was dropped after a 400 that was not about it: %s", body)
+	}
+}

@@ -37,6 +37,8 @@ func TestThinkSplitEverySplit(t *testing.T) {
 		{"use <think> tags like <think>x</think>", "use <think> tags like <think>x</think>", ""},
 		{"<think>unfinished", "", "unfinished"},
 		{"<think>a</think>b</think>c", "b</think>c", "a"},
+		{"write `</think>` to close it", "write `</think>` to close it", ""},
+		{"the tag \"</think>\" ends it", "the tag \"</think>\" ends it", ""},
 		{"", "", ""},
 		{"\n\n", "\n\n", ""},
 	}
