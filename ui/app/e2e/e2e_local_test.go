@@ -26,7 +26,7 @@ func TestE2ELocalReasoningApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opened, err := os.ReadFile(filepath.Join("provider", "testdata", "local", "llamacpp-template-opened-think.sse"))
+	opened, err := os.ReadFile(filepath.Join("..", "..", "..", "provider", "testdata", "local", "llamacpp-template-opened-think.sse"))
 	if err != nil {
 		t.Fatal(err)
 	}
