@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/agent/tools"
@@ -109,6 +110,17 @@ type Config struct {
 	// SessionID, when set, names the session for hooks (it may return ""
 	// before the session's first message is saved).
 	SessionID func() string
+	// Effort is how hard a reasoning model is asked to think ("" the
+	// server's default, "off", "low", "medium", "high"; see
+	// provider.ParseEffort): reasoning_effort in the configuration,
+	// --reasoning-effort, /think.
+	Effort string
+	// Date is the day the session started, written into the system
+	// prompt; zero means the day New is called. It stays fixed for the
+	// agent's life, so the prompt's first bytes do not change at midnight
+	// (servers reuse their prompt cache only for an identical prefix); a
+	// resumed session sets its own with SetPromptDate.
+	Date time.Time
 }
 
 // ErrBusy is returned by Run's TurnEnd when a turn is already running.
@@ -136,8 +148,10 @@ type Agent struct {
 	// Config.ModelName and Config.ContextWindow; guarded by mu.
 	model       string
 	modelWindow int
-	lateOnce    sync.Once // asks Config.ContextWindowFunc
-	late        int       // its answer
+	date        string          // the system prompt's date; guarded by mu
+	effort      provider.Effort // the thinking level; guarded by mu
+	lateOnce    sync.Once       // asks Config.ContextWindowFunc
+	late        int             // its answer
 	modelSet    bool
 	streamer    Streamer // set by SetModelOn; nil: Config.Model
 	failed      bool     // the last model turn failed (see Retry)
@@ -163,7 +177,14 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.MaxRounds <= 0 {
 		cfg.MaxRounds = 200
 	}
-	a := &Agent{cfg: cfg, tools: base}
+	effort, err := provider.ParseEffort(cfg.Effort)
+	if err != nil {
+		return nil, fmt.Errorf("agent: %w", err)
+	}
+	if cfg.Date.IsZero() {
+		cfg.Date = time.Now()
+	}
+	a := &Agent{cfg: cfg, tools: base, date: cfg.Date.Format(dateLayout), effort: effort}
 	a.plan.init()
 	return a, nil
 }

@@ -22,7 +22,7 @@ func TestBadToolCalls(t *testing.T) {
 	cases := []struct {
 		name, tool, args, want string
 	}{
-		{"malformed JSON", "bash", `{"command": "ls"`, "not valid JSON"},
+		{"malformed JSON", "bash", `{"command": "ls" "-la"}`, "not valid JSON"}, // a missing last brace alone is repaired
 		{"unknown tool", "deploy", `{}`, `unknown tool "deploy"`},
 		{"path escape", "read_file", `{"path":"../outside.txt"}`, "outside the workspace"},
 		{"absolute escape", "write_file", fmt.Sprintf(`{"path":%q,"content":"x"}`, outside), "outside the workspace"},

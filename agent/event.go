@@ -37,6 +37,10 @@ type TextDelta struct {
 // of the answer.
 type ReasoningDelta struct {
 	Text string `json:"text"`
+	// Rethought: the answer text streamed so far in this response was the
+	// model's thoughts (its chat template opened a <think> tag); it is
+	// withdrawn from the answer, and Text repeats it as thinking.
+	Rethought bool `json:"rethought,omitempty"`
 }
 
 // AssistantDone marks the end of one model response: Text is the whole

@@ -40,6 +40,7 @@ type loop struct {
 	sinceTodo     int  // consecutive tool rounds without a todo call
 	compactFailed bool // a compaction failed this turn; do not retry every round
 	reminded      bool // the model was reminded of open items this turn
+	parseRetried  bool // the last model call failed on a call the server could not parse, and was asked again
 
 	approvalWait time.Duration // time the current call waited for the user
 }
@@ -109,8 +110,12 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 			if ctx.Err() != nil || errors.Is(err, context.Canceled) {
 				return TurnEnd{Reason: ReasonInterrupted}
 			}
+			if l.retryParse(err) {
+				continue
+			}
 			return TurnEnd{Reason: ReasonError, Err: err}
 		}
+		l.parseRetried = false
 		if len(msg.ToolCalls) == 0 {
 			if l.finalAnswer() {
 				continue
@@ -210,3 +215,27 @@ func (l *loop) tool(name string) tools.Tool {
 // emitApproval sends an approval request to the front-end unwrapped, even
 // from a subagent, so that front-ends answer one shape of request.
 func (l *loop) emitApproval(r ApprovalRequest) { l.raw(r) }
+
+// parseNote tells the model that the server could not parse its tool
+// call, quoting what it wrote.
+const parseNote = "The server could not parse your last tool call. You wrote: %s. Call the tool again with its arguments as one valid JSON object, or answer in plain text."
+
+// retryParse handles a model call that failed because the server could
+// not parse the tool call the model wrote (Ollama's "error parsing tool
+// call"): the first time in a row, a note quoting what the model wrote is
+// added and the loop asks again; it reports whether it did.
+func (l *loop) retryParse(err error) bool {
+	raw, ok := provider.ToolCallParseError(err)
+	if !ok || l.parseRetried {
+		return false
+	}
+	l.parseRetried = true
+	if raw == "" {
+		raw = "(the server did not quote it)"
+	} else {
+		raw = snippet(raw, 300)
+	}
+	l.add(provider.Message{Role: provider.RoleUser, Content: fmt.Sprintf(parseNote, raw)})
+	l.emit(Notice{Text: "the server could not parse the model's tool call; asking the model again"})
+	return true
+}

@@ -20,6 +20,7 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 		Model:    l.a.ModelName(),
 		Messages: Repair(l.messages()), // no malformed history can wedge the session
 		Tools:    l.specs(),
+		Effort:   provider.Effort(l.a.Effort()),
 	}
 	var progressed time.Time // when the last StreamProgress was sent
 	h := provider.Handler{
@@ -28,8 +29,8 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 				progressed = time.Now() // a tool call's arguments are streaming
 				l.emit(StreamProgress{})
 			}
-			if d.Reasoning != "" {
-				l.emit(ReasoningDelta{Text: d.Reasoning})
+			if d.Reasoning != "" || d.Rethought {
+				l.emit(ReasoningDelta{Text: d.Reasoning, Rethought: d.Rethought})
 			}
 			if d.Content != "" {
 				l.emit(TextDelta{Text: d.Content})
@@ -38,6 +39,7 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 		OnRetry: func(r provider.Retry) {
 			l.emit(Retry{Attempt: r.Attempt, Max: r.Max, Wait: r.Wait, Err: r.Err.Error()})
 		},
+		OnNotice: func(text string) { l.emit(Notice{Text: text}) },
 	}
 	resp, err := l.a.client().Stream(ctx, req, h)
 	if err != nil {
@@ -51,10 +53,13 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 	if resp == nil {
 		return provider.Message{}, fmt.Errorf("model call returned no response")
 	}
-	msg := resp.Message
+	msg := withRepairedArgs(resp.Message)
 	msg.Role = provider.RoleAssistant
 	l.add(withValidArgs(msg))
 	l.emit(AssistantDone{Text: msg.Content, Final: len(msg.ToolCalls) == 0})
+	if resp.Recovered != "" {
+		l.emit(Notice{Text: recoveredNotice(msg.ToolCalls, resp.Recovered)})
+	}
 	l.reportUsage(req, resp)
 	return msg, nil
 }
@@ -101,6 +106,37 @@ func withValidArgs(m provider.Message) provider.Message {
 			copied = true
 		}
 		m.ToolCalls[i].Arguments = "{}"
+	}
+	return m
+}
+
+// recoveredNotice is the line that says calls were read from the model's
+// text: "ran bash, read_file that the model wrote as text (Hermes
+// <tool_call> JSON)".
+func recoveredNotice(calls []provider.ToolCall, format string) string {
+	names := make([]string, len(calls))
+	for i, c := range calls {
+		names[i] = c.Name
+	}
+	return fmt.Sprintf("recovered %s from the model's text (%s): the server did not parse the call", strings.Join(names, ", "), format)
+}
+
+// withRepairedArgs returns m with tool-call arguments that are slightly
+// broken JSON (trailing commas, raw newlines in strings, single quotes, a
+// missing last brace) mended by provider.RepairJSON; arguments it cannot
+// mend are left as they are, for the exact parse error.
+func withRepairedArgs(m provider.Message) provider.Message {
+	copied := false
+	for i, c := range m.ToolCalls {
+		fixed, ok := provider.RepairJSON(c.Arguments)
+		if !ok || c.ArgsCut != nil {
+			continue
+		}
+		if !copied { // the caller keeps the original calls
+			m.ToolCalls = append([]provider.ToolCall(nil), m.ToolCalls...)
+			copied = true
+		}
+		m.ToolCalls[i].Arguments = fixed
 	}
 	return m
 }

@@ -33,6 +33,10 @@ type accumulator struct {
 	chunks    int  // chunks received that were JSON chunk objects
 	size      int  // bytes of text, reasoning and arguments received
 	maxArgs   int  // cap on one call's kept arguments
+	think     thinkSplit
+	hold      callHold   // holds what may be a tool call written as text
+	tools     []ToolSpec // the tools offered: only their calls are recovered
+	recovered string     // the format of calls recovered from text
 }
 
 // newAccumulator returns an accumulator that keeps at most maxArgs bytes
@@ -55,12 +59,25 @@ func (a *accumulator) add(resp *openai.ChatCompletionStreamResponse) (d Delta, t
 		if ch.Index != 0 {
 			continue // only one choice is ever asked for
 		}
-		text := ch.Delta.Content + ch.Delta.Refusal
-		a.size += len(text) + len(ch.Delta.ReasoningContent)
+		raw := ch.Delta.Content + ch.Delta.Refusal
+		a.size += len(raw) + len(ch.Delta.ReasoningContent)
+		text, thought, moved := a.think.feed(raw)
+		if moved { // a lone </think>: the answer so far was thoughts
+			thought = a.content.String() + thought
+			a.content.Reset()
+			d.Rethought = true
+		}
+		thought = ch.Delta.ReasoningContent + thought
+		if len(a.tools) > 0 {
+			text = a.hold.feed(text)
+		}
 		d.Content += text
-		d.Reasoning += ch.Delta.ReasoningContent
+		d.Reasoning += thought
 		a.content.WriteString(text)
-		a.reasoning.WriteString(ch.Delta.ReasoningContent)
+		a.reasoning.WriteString(thought)
+		if raw != "" {
+			a.got = true // held back or not, something of the answer came
+		}
 		for _, tc := range ch.Delta.ToolCalls {
 			a.fragment(tc)
 			toolFragment = true
@@ -148,7 +165,8 @@ func (a *accumulator) newCall() int {
 // the cap has "{}" for arguments and ArgsCut set, so that it is answered
 // with an error that says why instead of being run.
 func (a *accumulator) response(newID func() string) *Response {
-	msg := Message{Role: RoleAssistant, Content: a.content.String(), Reasoning: a.reasoning.String()}
+	text, thought := a.think.pending()
+	msg := Message{Role: RoleAssistant, Content: a.content.String() + a.hold.pending() + text, Reasoning: a.reasoning.String() + thought}
 	seen := make(map[string]bool, len(a.calls))
 	for _, c := range a.calls {
 		id := c.id
@@ -167,5 +185,34 @@ func (a *accumulator) response(newID func() string) *Response {
 	if len(msg.ToolCalls) > 0 && (finish == "" || finish == "stop") {
 		finish = "tool_calls"
 	}
-	return &Response{Message: msg, FinishReason: finish, Usage: a.usage}
+	return &Response{Message: msg, FinishReason: finish, Usage: a.usage, Recovered: a.recovered}
+}
+
+// flush ends the text of the answer: what the think splitter held back
+// (the start of a tag that never came) is taken as it stands, text held
+// as a possible tool call written as text becomes calls when it is one
+// (and no call came the proper way), else answer text; what is released
+// is returned as a delta to show.
+func (a *accumulator) flush() Delta {
+	text, thought := a.think.pending()
+	a.think.held = ""
+	if len(a.tools) > 0 {
+		text = a.hold.feed(text)
+	}
+	if held := a.hold.take(); held != "" {
+		calls, format, ok := parseTextCalls(held, a.tools)
+		if ok && len(a.calls) == 0 {
+			for _, c := range calls {
+				pc := &partialCall{name: c.name, size: len(c.args)}
+				pc.args.WriteString(c.args)
+				a.calls = append(a.calls, pc)
+			}
+			a.recovered = format
+		} else {
+			text += held
+		}
+	}
+	a.content.WriteString(text)
+	a.reasoning.WriteString(thought)
+	return Delta{Content: text, Reasoning: thought}
 }

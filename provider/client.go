@@ -64,9 +64,13 @@ type Config struct {
 	// MaxBackoff caps every wait, including a server's Retry-After; 0
 	// means 60s.
 	MaxBackoff time.Duration
-	// OmitReasoning stops sending received reasoning back to the server as
-	// reasoning_content on assistant messages.
+	// OmitReasoning stops sending received reasoning back to the server
+	// on assistant messages.
 	OmitReasoning bool
+	// Server is the kind of server, which decides how reasoning goes back
+	// and how thinking is switched (see the table in servers.go); empty,
+	// or a name not in the table, means ServerOf(BaseURL).
+	Server Server
 
 	// IdleTimeout ends a call when the server sends nothing for this long:
 	// no response headers, no first byte of the stream, no next byte.
@@ -95,6 +99,8 @@ type Client struct {
 	ids   atomic.Int64 // counter for generated call ids
 
 	noStreamOptions atomic.Bool // the server refused stream_options once
+	noEffort        atomic.Bool // the server refused the thinking switch once
+	rule            serverRule  // what the server wants (Config.Server)
 }
 
 // New checks cfg and returns a Client. It fails with ErrNoConfig when
@@ -117,6 +123,10 @@ func New(cfg Config) (*Client, error) {
 		c.url = DefaultBaseURL
 	}
 	c.base = RedactURL(c.url)
+	if _, known := rules[c.cfg.Server]; !known || c.cfg.Server == ServerUnknown {
+		c.cfg.Server = ServerOf(c.url) // a name tick does not know says nothing
+	}
+	c.rule = ruleFor(c.cfg.Server)
 	c.setLimits()
 	if c.cfg.Model == "" {
 		c.cfg.Model = DefaultModel
@@ -161,6 +171,10 @@ func (c *Client) setLimits() {
 	}
 }
 
+// Server returns the kind of server the client talks to (ServerUnknown
+// when neither the Config nor the base URL said).
+func (c *Client) Server() Server { return c.cfg.Server }
+
 // Model returns the default model name.
 func (c *Client) Model() string { return c.cfg.Model }
 
@@ -195,13 +209,21 @@ func (c *Client) BaseURL() string { return c.base }
 // when no stream started, so check it before use.
 func (c *Client) Stream(ctx context.Context, req Request, h Handler) (*Response, error) {
 	creq := c.chatRequest(req)
+	extra := c.effortFields(req.Effort)
 	once := 0 // retries of the kind made at most once
 	for attempt := 0; ; attempt++ {
-		resp, got, err := c.attempt(ctx, creq, h)
+		resp, got, err := c.attempt(ctx, creq, extra, req.Tools, h)
 		if err != nil && !got && creq.StreamOptions != nil && rejectsStreamOptions(err) {
 			c.noStreamOptions.Store(true) // an older server: ask again without
 			creq.StreamOptions = nil
-			resp, got, err = c.attempt(ctx, creq, h)
+			resp, got, err = c.attempt(ctx, creq, extra, req.Tools, h)
+		}
+		if err != nil && !got && extra != nil && rejectsRequest(err) {
+			first := err // was it the thinking switch? ask again without it
+			resp, got, err = c.attempt(ctx, creq, nil, req.Tools, h)
+			if err == nil || !rejectsRequest(err) {
+				extra = c.dropEffort(req.Effort, first, h)
+			}
 		}
 		if err == nil {
 			return resp, nil
@@ -237,6 +259,9 @@ const quickRetry = 500 * time.Millisecond
 
 // retryable reports whether a failed attempt may be retried.
 func retryable(err error) bool {
+	if _, ok := ToolCallParseError(err); ok {
+		return false // the model's mistake: the same request would repeat it
+	}
 	var ae *APIError
 	if errors.As(err, &ae) {
 		return ae.Temporary()
@@ -282,10 +307,11 @@ func (c *Client) backoff(attempt int, err error) time.Duration {
 
 // attempt makes one request and reads its stream. got reports whether any
 // part of the answer arrived (then it must not be retried).
-func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest, h Handler) (_ *Response, got bool, _ error) {
+func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest, extra map[string]any, tools []ToolSpec, h Handler) (_ *Response, got bool, _ error) {
 	actx, watch := watchIdle(ctx, c.cfg.IdleTimeout, c.base)
 	defer watch.stop()
-	doer := &captureDoer{client: c.cfg.HTTPClient, watch: watch, maxLine: c.cfg.MaxLine}
+	doer := &captureDoer{client: c.cfg.HTTPClient, watch: watch, maxLine: c.cfg.MaxLine,
+		rewrite: func(b []byte) []byte { return rewriteBody(b, c.rule, extra) }}
 	oc := openai.DefaultConfig(c.key)
 	oc.BaseURL = c.url
 	oc.HTTPClient = doer
@@ -300,6 +326,7 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 	defer stream.Close()
 
 	acc := newAccumulator(c.cfg.MaxArgs)
+	acc.tools = tools
 	if doer.whole != nil { // the server answered without streaming
 		return c.wholeAnswer(acc, doer.whole, h)
 	}
@@ -310,6 +337,9 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 			err = errLostEvent // go-openai returns nothing for an error event it cannot parse
 		}
 		if err != nil {
+			if d := acc.flush(); h.OnDelta != nil && (d.Content != "" || d.Reasoning != "") {
+				h.OnDelta(d)
+			}
 			if te := watch.fired(); te != nil && ctx.Err() == nil {
 				return c.partial(acc), acc.got, te
 			}
@@ -323,6 +353,7 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 		if err := json.Unmarshal(raw, &chunk); err != nil {
 			return c.malformed(acc, raw, err)
 		}
+		addReasoningField(raw, &chunk)
 		if len(chunk.Choices) == 0 && chunk.Usage == nil {
 			// an error object go-openai did not recognise (e.g. spaced JSON)
 			if ae, ok := eventError(raw, c.base, c.key, "error event"); ok {
@@ -439,11 +470,15 @@ type captureDoer struct {
 	maxLine int
 	header  http.Header
 	body    *trackBody
-	whole   []byte // a successful non-streamed JSON answer
+	whole   []byte              // a successful non-streamed JSON answer
+	rewrite func([]byte) []byte // adjusts the request body to the server
 }
 
 // Do implements go-openai's HTTPDoer.
 func (d *captureDoer) Do(req *http.Request) (*http.Response, error) {
+	if err := d.rewriteBody(req); err != nil {
+		return nil, err
+	}
 	resp, err := d.client.Do(req)
 	if err != nil {
 		var ue *url.Error

@@ -32,6 +32,9 @@ func (c *Client) wholeAnswer(acc *accumulator, body []byte, h Handler) (*Respons
 		return nil, false, fmt.Errorf("read answer from %s: expected a stream or a chat completion, got %.120q", c.base, body)
 	}
 	ch := cr.Choices[0]
+	if ch.Message.ReasoningContent == "" {
+		ch.Message.ReasoningContent = reasoningOf(body)
+	}
 	sr := openai.ChatCompletionStreamResponse{Usage: &cr.Usage}
 	calls := make([]openai.ToolCall, len(ch.Message.ToolCalls))
 	for i, tc := range ch.Message.ToolCalls {
@@ -51,6 +54,8 @@ func (c *Client) wholeAnswer(acc *accumulator, body []byte, h Handler) (*Respons
 		sr.Usage = nil
 	}
 	d, frag := acc.add(&sr)
+	end := acc.flush()
+	d.Content, d.Reasoning = d.Content+end.Content, d.Reasoning+end.Reasoning
 	if h.OnDelta != nil && (d.Content != "" || d.Reasoning != "" || frag) {
 		h.OnDelta(d)
 	}

@@ -21,8 +21,8 @@ const noOutput = "(no output)"
 // (an empty string becomes "{}"), a call without a name is sent as
 // "unnamed_tool", an empty tool result becomes
 // "(no output)", and an assistant message with neither text nor tool calls
-// is left out. Reasoning goes back as reasoning_content unless
-// OmitReasoning is set. Usage is asked for with stream_options unless the
+// is left out. Reasoning goes back in the field the server reads (the
+// table in servers.go) unless OmitReasoning is set. Usage is asked for with stream_options unless the
 // server refused that parameter before.
 func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
 	model := req.Model
@@ -44,8 +44,8 @@ func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
 			if m.Content == "" && len(m.ToolCalls) == 0 {
 				continue
 			}
-			if !c.cfg.OmitReasoning {
-				om.ReasoningContent = m.Reasoning
+			if !c.cfg.OmitReasoning && (len(c.rule.reasoning) > 0) {
+				om.ReasoningContent = m.Reasoning // renamed for the server by rewriteBody
 			}
 			for _, tc := range m.ToolCalls {
 				args, name := tc.Arguments, tc.Name

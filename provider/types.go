@@ -71,6 +71,11 @@ type Request struct {
 	Model    string
 	Messages []Message
 	Tools    []ToolSpec
+	// Effort asks the model to think this hard, in the way the server
+	// understands (see the table in servers.go); EffortDefault sends
+	// nothing. A server that refuses it is asked again without, and not
+	// sent it again (Handler.OnNotice says so once).
+	Effort Effort
 }
 
 // Usage is the token count a server reports for one call.
@@ -81,12 +86,16 @@ type Usage struct {
 }
 
 // Response is the outcome of a completed stream: the assembled assistant
-// message, the finish reason the server gave (possibly empty) and the usage
-// when the server reported it.
+// message, the finish reason the server gave (possibly empty), the usage
+// when the server reported it, and whether calls were recovered from text.
 type Response struct {
 	Message      Message
 	FinishReason string
 	Usage        *Usage
+	// Recovered names the format of tool calls the model wrote as text
+	// and Stream turned into the message's ToolCalls (FormatHermes, ...);
+	// "" when none were. The markup is then not in the message's text.
+	Recovered string
 }
 
 // Delta is an increment of streamed output: answer text, reasoning text, or
@@ -94,6 +103,10 @@ type Response struct {
 type Delta struct {
 	Content   string
 	Reasoning string
+	// Rethought says that the answer text delivered so far was the model's
+	// thoughts (a lone </think> came: the chat template had opened the
+	// tag): it is withdrawn, and Reasoning holds all of it.
+	Rethought bool
 }
 
 // Retry describes a failed attempt that Stream is about to retry after Wait.
@@ -104,9 +117,12 @@ type Retry struct {
 	Err     error         // why the attempt failed
 }
 
-// Handler receives what a stream produces while it runs. Either func may be
+// Handler receives what a stream produces while it runs. Any func may be
 // nil. They are called from the goroutine that called Stream, in order.
 type Handler struct {
 	OnDelta func(Delta)
 	OnRetry func(Retry)
+	// OnNotice receives a line for the user about how the server is used
+	// (it refused the thinking switch).
+	OnNotice func(string)
 }

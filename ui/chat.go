@@ -192,6 +192,17 @@ func (c *chat) appendText(s string) {
 	}
 }
 
+// withdrawText hides the answer streamed so far in this response: it
+// turned out to be the model's thoughts (agent.ReasoningDelta.Rethought).
+func (c *chat) withdrawText() {
+	if c.streaming < 0 {
+		return
+	}
+	c.entries[c.streaming].visible = false
+	c.changed(c.streaming)
+	c.streaming = -1
+}
+
 // appendReasoning adds a streamed piece of the model's thinking.
 func (c *chat) appendReasoning(s string) {
 	if s == "" {

@@ -155,6 +155,9 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.chat.appendText(ev.Text)
 		t.setAct(actAnswering, "")
 	case agent.ReasoningDelta:
+		if ev.Rethought {
+			m.chat.withdrawText()
+		}
 		m.chat.appendReasoning(ev.Text)
 		t.setAct(actThinking, "")
 	case agent.AssistantDone:

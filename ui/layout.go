@@ -157,6 +157,9 @@ func (m *Model) statusInfo() statusInfo {
 		mode:      m.modeText(),
 		yolo:      m.cfg.Yolo,
 	}
+	if m.think != "" {
+		s.model += " · think " + m.think
+	}
 	s.steering, s.queued = m.handed.waiting()
 	if t := m.turn; t != nil && !t.ended {
 		s.running = true

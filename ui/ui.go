@@ -75,6 +75,7 @@ type Model struct {
 
 	tokens    int
 	estimated bool
+	think     string // the thinking level (/think), shown when set
 	commands  map[string]command
 	custom    map[string]CustomCommand // the user's commands, by name
 
@@ -115,6 +116,7 @@ func New(cfg Config) Model {
 		help:     helpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
 		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
+		think:    initialThink(cfg.Agent),
 	}
 	m.now = m.clock()
 	m.addConfigCommands()

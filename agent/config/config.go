@@ -27,6 +27,7 @@ package config
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -61,6 +62,10 @@ type Config struct {
 	// with a timeout; "" keeps the default (5m), "0s" means none. The
 	// --idle-timeout flag wins over it.
 	IdleTimeout string `toml:"idle_timeout"`
+	// ReasoningEffort is how hard a reasoning model is asked to think:
+	// "off", "low", "medium" or "high"; "" leaves it to the server. The
+	// --reasoning-effort flag and /think win over it.
+	ReasoningEffort string `toml:"reasoning_effort"`
 	// MCPStartTimeout is a Go duration ("10s") that a first request waits
 	// at most for MCP servers still starting before it goes without them;
 	// "" means DefaultMCPStartTimeout. It must be positive.
@@ -185,6 +190,9 @@ func (c Config) validate() (key string, err error) {
 	if err := checkDuration("idle_timeout", c.IdleTimeout); err != nil {
 		return "idle_timeout", err
 	}
+	if !effortLevel(c.ReasoningEffort) {
+		return "reasoning_effort", fmt.Errorf("reasoning_effort = %q: want off, low, medium or high", c.ReasoningEffort)
+	}
 	if d, err := time.ParseDuration(c.MCPStartTimeout); c.MCPStartTimeout != "" && (err != nil || d <= 0) {
 		return "mcp_start_timeout", fmt.Errorf("mcp_start_timeout = %q: want a positive duration such as \"10s\"", c.MCPStartTimeout)
 	}
@@ -237,4 +245,14 @@ func checkDuration(key, s string) error {
 		return fmt.Errorf("%s = %q: want a duration such as \"90s\" or \"5m\"", key, s)
 	}
 	return nil
+}
+
+// effortLevel reports whether s names a thinking level: off (none), low,
+// medium, high, default or "" (the last two: the server's own).
+func effortLevel(s string) bool {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "", "default", "off", "none", "low", "medium", "high":
+		return true
+	}
+	return false
 }

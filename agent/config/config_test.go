@@ -197,6 +197,7 @@ func TestFileErrors(t *testing.T) {
 		{"type", "model = \"m\"\n\n[providers.a]\ncontext_window = \"big\"\n", 4, "context_window"},
 		{"bad sandbox", "model = \"m\"\nsandbox = \"open\"\n", 2, "read-only"},
 		{"bad duration", "idle_timeout = \"soon\"\n", 1, "duration"},
+		{"bad reasoning effort", "model = \"m\"\nreasoning_effort = \"max\"\n", 2, "want off, low, medium or high"},
 		{"bad mcp start timeout", "model = \"m\"\nmcp_start_timeout = \"soon\"\n", 2, "mcp_start_timeout = \"soon\": want a positive duration"},
 		{"zero mcp start timeout", "mcp_start_timeout = \"0s\"\n", 1, "positive duration"},
 		{"bad url", "[providers.a]\nbase_url = \"localhost:1234\"\n", 2, "http://"},
@@ -368,5 +369,15 @@ func TestMCPStartTimeout(t *testing.T) {
 				t.Errorf("tick config output lacks %s:\n%s", tc.want, b.String())
 			}
 		})
+	}
+}
+
+func TestReasoningEffort(t *testing.T) {
+	s, err := Load(setup(t, "reasoning_effort = \"low\"\n", "reasoning_effort = \"off\"\n", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ReasoningEffort != "off" || s.Sources["reasoning_effort"].Kind != SourceProject {
+		t.Errorf("reasoning_effort = %q from %v, want the project's off", s.ReasoningEffort, s.Sources["reasoning_effort"])
 	}
 }

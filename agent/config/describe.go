@@ -56,6 +56,7 @@ func (s *Settings) Describe(w io.Writer) error {
 	row("allow", strings.Join(s.Allow, ", "))
 	row("deny", strings.Join(s.Deny, ", "))
 	row("idle_timeout", s.IdleTimeout)
+	row("reasoning_effort", s.ReasoningEffort)
 	row("completion_reminder", fmt.Sprint(s.CompletionReminderOn()))
 	row("mcp_start_timeout", s.MCPStartTimeoutDuration().String())
 	row("mcp_servers", strings.Join(sortedKeys(s.MCPServers), ", "))

@@ -42,6 +42,9 @@ type Args struct {
 	// IdleTimeout is --idle-timeout (Resolve: else idle_timeout); 0: the
 	// provider's default, <0: none.
 	IdleTimeout time.Duration
+	// Effort is --reasoning-effort (Resolve: else reasoning_effort): how
+	// hard a reasoning model thinks; "" the server's default.
+	Effort string
 
 	// Sessions.
 	Continue  bool   // -c/--continue: reopen the workspace's latest session
@@ -149,6 +152,7 @@ func (a *Args) flagSet() (fs *flag.FlagSet, prompt *string, reminder *bool) {
 	fs.Func("sandbox", "", a.setSandbox)
 	fs.Func("env-allow", "", a.addEnvAllow)
 	fs.Func("idle-timeout", "", a.setIdleTimeout)
+	fs.Func("reasoning-effort", "", a.setEffort)
 	fs.BoolVar(&a.NoSession, "no-session", false, "")
 	fs.BoolVar(&a.Version, "version", false, "")
 	fs.BoolVar(&a.Help, "h", false, "")
@@ -183,6 +187,15 @@ func (a *Args) setIdleTimeout(v string) error {
 		d = -1 // none
 	}
 	a.IdleTimeout = d
+	return nil
+}
+
+// setEffort is --reasoning-effort LEVEL.
+func (a *Args) setEffort(v string) error {
+	if !effortLevel(v) {
+		return fmt.Errorf("--reasoning-effort needs off, low, medium or high, not %q", v)
+	}
+	a.Effort = strings.TrimSpace(v)
 	return nil
 }
 

@@ -55,7 +55,7 @@ type Settings struct {
 	// Sources says where each effective value came from, by key: "provider",
 	// "model", "base_url", "api_key", "context_window", "sandbox",
 	// "writable_roots", "network", "env_allow", "allow", "deny",
-	// "idle_timeout", "mcp_start_timeout", "completion_reminder", "mcp_servers", "hooks". A key
+	// "idle_timeout", "reasoning_effort", "mcp_start_timeout", "completion_reminder", "mcp_servers", "hooks". A key
 	// that is absent has its default.
 	Sources map[string]Source
 
@@ -136,6 +136,7 @@ func (s *Settings) mergeUser(f *file) {
 		"provider": c.Provider != "", "model": c.Model != "", "sandbox": c.Sandbox != "",
 		"writable_roots": c.WritableRoots != nil, "network": c.Network != "", "env_allow": c.EnvAllow != nil,
 		"allow": c.Allow != nil, "deny": c.Deny != nil, "idle_timeout": c.IdleTimeout != "",
+		"reasoning_effort":    c.ReasoningEffort != "",
 		"mcp_start_timeout":   c.MCPStartTimeout != "",
 		"completion_reminder": c.CompletionReminder != nil, "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
 	} {
@@ -166,6 +167,7 @@ func (s *Settings) mergeProject(f *file, opts Options) {
 	}
 	set("model", c.Model != "", func() { s.Model = c.Model })
 	set("idle_timeout", c.IdleTimeout != "", func() { s.IdleTimeout = c.IdleTimeout })
+	set("reasoning_effort", c.ReasoningEffort != "", func() { s.ReasoningEffort = c.ReasoningEffort })
 	set("mcp_start_timeout", c.MCPStartTimeout != "", func() { s.MCPStartTimeout = c.MCPStartTimeout })
 	set("completion_reminder", c.CompletionReminder != nil, func() { s.CompletionReminder = c.CompletionReminder })
 	if c.Deny != nil { // deny rules add up: a project may only tighten

@@ -79,6 +79,9 @@ func (r *Run) Reload(env func(string) string) error {
 		return &UsageError{Msg: fmt.Sprintf("config: network = %q: use \"loopback\" or leave it out (no network)", s.Network)}
 	}
 	r.EnvAllow = append(r.EnvAllow, s.EnvAllow...)
+	if r.Effort == "" {
+		r.Effort = s.ReasoningEffort
+	}
 	if r.IdleTimeout == 0 && s.IdleTimeout != "" {
 		if r.IdleTimeout = s.IdleTimeoutDuration(); r.IdleTimeout == 0 {
 			r.IdleTimeout = -1 // "0s": none

@@ -176,6 +176,8 @@ Flags:
                        conversation when a request comes near it
   --idle-timeout D     end a model call when the server sends nothing for D
                        (default 5m; 0 for none; config key idle_timeout)
+  --reasoning-effort L how hard a reasoning model thinks: off, low, medium,
+                       high (default: the server's; /think; reasoning_effort)
   -c, --continue       reopen the latest session of the workspace
   --resume ID          reopen the session ID (a unique prefix is enough)
   --no-session         do not save this session

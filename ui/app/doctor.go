@@ -8,7 +8,9 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/sandbox"
+	"github.com/tick-agent/tick/agent/tools"
 )
 
 // runDoctor is `tick doctor`: what the command sandbox can do here, what
@@ -32,6 +34,9 @@ func runDoctor(cfg config, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "  in auto mode, sandboxed commands run without asking; a command the sandbox blocks can be run again outside it once you agree")
 	}
 	fmt.Fprintln(stdout)
+	if size, err := agent.MeasurePrompt(agent.Config{Workspace: p.Workspace, ToolOptions: tools.Options{Sandbox: runner}}); err == nil {
+		fmt.Fprintf(stdout, "ok  every request starts with ~%d tokens: system prompt ~%d, tool schemas ~%d (before AGENTS.md and MCP tools)\n", size.Total(), size.System, size.Tools)
+	}
 	if out, err := exec.Command("git", "--version").Output(); err == nil {
 		fmt.Fprintf(stdout, "ok  %s (for /undo)\n", strings.TrimSpace(string(out)))
 	} else {

@@ -21,6 +21,7 @@ func Restore(ag *agent.Agent, ld *session.Loaded, keepMode bool) error {
 	if err := ag.Restore(ld.ModelHistory, ld.Todos); err != nil {
 		return err
 	}
+	ag.SetPromptDate(ld.Info.Started) // the same system prompt as on the day it started
 	if err := ag.RestorePlan(ld.Plan); err != nil {
 		return err
 	}

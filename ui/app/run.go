@@ -170,6 +170,7 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
 		Headless:      cfg.Headless,
 		Rules:         cfg.Rules,
+		Effort:        cfg.Effort,
 
 		NoCompletionReminder: cfg.NoReminder || (cfg.Settings != nil && !cfg.Settings.CompletionReminderOn()),
 	}

@@ -55,7 +55,7 @@ func TestDoctor(t *testing.T) {
 	if r.code != app.ExitOK {
 		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
 	}
-	for _, want := range []string{"sandbox: workspace-write", "Landlock ABI", "seccomp", "namespaces", "Unix sockets", "git version", ws} {
+	for _, want := range []string{"sandbox: workspace-write", "Landlock ABI", "seccomp", "namespaces", "Unix sockets", "git version", ws, "tokens: system prompt ~"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("tick doctor does not mention %q:\n%s", want, r.stdout)
 		}

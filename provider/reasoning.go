@@ -1,0 +1,179 @@
+package provider
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// reasoningKey is how the reasoning field appears in a chunk or answer:
+// a cheap test before a second decode of the line.
+var reasoningKey = []byte(`"reasoning"`)
+
+// reasoningFields is the part of a chunk or a whole answer that go-openai
+// does not decode: the reasoning that Ollama, OpenRouter and newer vLLM
+// send as "reasoning" instead of "reasoning_content".
+type reasoningFields struct {
+	Choices []struct {
+		Index int `json:"index"`
+		Delta struct {
+			Reasoning json.RawMessage `json:"reasoning"`
+		} `json:"delta"`
+		Message struct {
+			Reasoning json.RawMessage `json:"reasoning"`
+		} `json:"message"`
+	} `json:"choices"`
+}
+
+// reasoningOf returns the reasoning text of choice 0 of raw, delta or
+// message: "" when there is none or it is not a string (OpenRouter may
+// send objects beside it, which are not text to show).
+func reasoningOf(raw []byte) string {
+	if !bytes.Contains(raw, reasoningKey) {
+		return ""
+	}
+	var rf reasoningFields
+	if json.Unmarshal(raw, &rf) != nil {
+		return ""
+	}
+	for _, ch := range rf.Choices {
+		if ch.Index != 0 {
+			continue
+		}
+		for _, r := range []json.RawMessage{ch.Delta.Reasoning, ch.Message.Reasoning} {
+			var s string
+			if len(r) > 0 && json.Unmarshal(r, &s) == nil && s != "" {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// addReasoningField copies the "reasoning" field of raw into the chunk's
+// reasoning_content when the server sent none there. A server that sends
+// both (vLLM while it moves from one name to the other) sends the same
+// text twice; it is taken once.
+func addReasoningField(raw []byte, chunk *openai.ChatCompletionStreamResponse) {
+	for i := range chunk.Choices {
+		ch := &chunk.Choices[i]
+		if ch.Index == 0 && ch.Delta.ReasoningContent == "" {
+			ch.Delta.ReasoningContent = reasoningOf(raw)
+		}
+	}
+}
+
+// The tags that enclose thoughts written into the answer's text.
+const (
+	thinkOpen  = "<think>"
+	thinkClose = "</think>"
+)
+
+// What a thinkSplit does with the text it is given.
+const (
+	thinkStart = iota // nothing but white space yet: an opening tag may come
+	thinkIn           // inside <think>: reasoning until </think>
+	thinkOut          // the answer; a lone </think> still moves it all to reasoning
+	thinkTrim         // right after </think>: white space before the answer is dropped
+	thinkDone         // the answer; tags are text from here on
+)
+
+// thinkSplit separates thoughts written into the content from the answer,
+// as servers without a reasoning parser send them: "<think>…</think>"
+// at the start, or "…</think>" alone when the chat template opened the tag
+// in the prompt. A tag may be cut across chunks: the bytes that may be the
+// start of a tag are held until the next chunk decides.
+type thinkSplit struct {
+	mode int
+	held string
+	tail string // the end of the answer so far, to find an opening tag cut in two
+}
+
+// feed splits s and returns the answer text and the reasoning it carried,
+// and moved when a lone closing tag showed that the answer so far was
+// reasoning (the caller moves it).
+func (t *thinkSplit) feed(s string) (answer, thought string, moved bool) {
+	s, t.held = t.held+s, ""
+	for {
+		switch t.mode {
+		case thinkStart:
+			rest := strings.TrimLeft(s, " \t\r\n")
+			switch {
+			case rest == "" || (strings.HasPrefix(thinkOpen, rest) && rest != thinkOpen):
+				t.held = s
+				return answer, thought, moved
+			case strings.HasPrefix(rest, thinkOpen):
+				t.mode, s = thinkIn, rest[len(thinkOpen):]
+			default:
+				t.mode = thinkOut
+			}
+		case thinkIn, thinkOut:
+			if t.mode == thinkOut && strings.Contains(t.tail+s, thinkOpen) {
+				t.mode = thinkDone // an answer that writes about tags
+				continue
+			}
+			i := strings.Index(s, thinkClose)
+			if i < 0 {
+				k := len(s) - partialTag(s, thinkClose)
+				t.held = s[k:]
+				if t.mode == thinkIn {
+					return answer, thought + s[:k], moved
+				}
+				answer += s[:k]
+				t.tail = lastBytes(t.tail+s[:k], len(thinkOpen)-1)
+				return answer, thought, moved
+			}
+			if t.mode == thinkOut {
+				if before := lastBytes(t.tail+s[:i], 1); before != "" && strings.Contains("`'\"", before) {
+					t.mode = thinkDone // the tag quoted in prose, not a tag
+					continue
+				}
+				moved = true
+				thought, answer = thought+answer, ""
+			}
+			thought += s[:i]
+			t.mode, s = thinkTrim, s[i+len(thinkClose):]
+		case thinkTrim:
+			s = strings.TrimLeft(s, " \t\r\n")
+			if s == "" {
+				return answer, thought, moved
+			}
+			t.mode = thinkDone
+		default:
+			return answer + s, thought, moved
+		}
+	}
+}
+
+// pending returns what feed holds back, as answer or reasoning text: the
+// end of a stream decides that it is no tag.
+func (t *thinkSplit) pending() (answer, thought string) {
+	switch t.mode {
+	case thinkIn:
+		return "", t.held
+	case thinkTrim:
+		return "", ""
+	}
+	return t.held, ""
+}
+
+// partialTag returns the length of the longest end of s that is a proper
+// start of tag.
+func partialTag(s, tag string) int {
+	for n := min(len(tag)-1, len(s)); n > 0; n-- {
+		if strings.HasSuffix(s, tag[:n]) {
+			return n
+		}
+	}
+	return 0
+}
+
+// lastBytes returns the last n bytes of s.
+func lastBytes(s string, n int) string {
+	if len(s) > n {
+		return s[len(s)-n:]
+	}
+	return s
+}

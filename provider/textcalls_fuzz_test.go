@@ -1,0 +1,62 @@
+package provider
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// FuzzThinkSplit: whatever the model writes, splitting it in two pieces
+// anywhere gives what the whole gives, and nothing panics.
+func FuzzThinkSplit(f *testing.F) {
+	for _, s := range []string{"<think>a</think>b", "a</think>b", "<thi", "</think>", "<think><think></think>", "  <think>\n", "x</th"} {
+		f.Add(s, 3)
+	}
+	f.Fuzz(func(t *testing.T, s string, cut int) {
+		if cut < 0 || cut > len(s) {
+			cut = len(s) / 2
+		}
+		a1, t1 := splitAll([]string{s})
+		a2, t2 := splitAll([]string{s[:cut], s[cut:]})
+		if a1 != a2 || t1 != t2 {
+			t.Errorf("%q cut at %d: %q/%q, whole %q/%q", s, cut, a2, t2, a1, t1)
+		}
+	})
+}
+
+// FuzzParseTextCalls: text from the model never panics the parser, and
+// what it recovers names an offered tool with a JSON object of arguments.
+func FuzzParseTextCalls(f *testing.F) {
+	for _, s := range []string{
+		"<tool_call>{\"name\":\"bash\",\"arguments\":{\"command\":\"ls\"}}</tool_call>",
+		"<tool_call>\n<function=bash>\n<parameter=command>\nls\n</parameter>\n</function>\n</tool_call>",
+		"[TOOL_CALLS][{\"name\":\"bash\",\"arguments\":{}}]", "[TOOL_CALLS]bash[ARGS]{}",
+		"{\"name\":\"bash\",\"parameters\":{'a':1,}}", "<|python_tag|>{\"name\":\"bash\"}",
+	} {
+		f.Add(s)
+	}
+	tools := []ToolSpec{{Name: "bash", Parameters: json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"},"n":{"type":"integer"}}}`)}}
+	f.Fuzz(func(t *testing.T, s string) {
+		calls, _, ok := parseTextCalls(s, tools)
+		if !ok {
+			return
+		}
+		for _, c := range calls {
+			var obj map[string]json.RawMessage
+			if c.name != "bash" || json.Unmarshal([]byte(c.args), &obj) != nil {
+				t.Errorf("recovered %q with arguments %q from %q", c.name, c.args, s)
+			}
+		}
+	})
+}
+
+// FuzzRepairJSON: a repaired text is valid JSON, and nothing panics.
+func FuzzRepairJSON(f *testing.F) {
+	for _, s := range []string{`{"a":1,}`, "{'a':'b'}", "{\"a\":\"x\ny\"}", `{"a":1`, `{"a":"cut`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if out, ok := RepairJSON(s); ok && !json.Valid([]byte(out)) {
+			t.Errorf("RepairJSON(%q) = %q, not valid JSON", s, out)
+		}
+	})
+}
