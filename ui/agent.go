@@ -14,7 +14,7 @@ import (
 // events on the channel its command returns, and the events a command
 // caused at once (the new list of a plan edit or an undo, as a
 // TodoUpdate) in the slice it returns. The TUI never reads the agent's
-// state besides the two questions at the end. A nil Agent (no model is
+// state besides the cheap questions at the end (Effort, Mode, CanRetry). A nil Agent (no model is
 // configured) shows the screen and says so when asked for a turn.
 type Agent interface {
 	// Run starts a turn for prompt and returns its events, closed after
@@ -46,6 +46,14 @@ type Agent interface {
 	PreviewUndo(ctx context.Context, item string) (agent.UndoPreview, error)
 	Undo(ctx context.Context, item string) (agent.UndoPreview, []agent.Event, error)
 
+	// SetEffort sets the thinking level asked of a reasoning model from
+	// the next request on ("off", "low", "medium", "high"; "default"
+	// leaves it to the server); a level it does not know is an error
+	// naming the valid ones (/think).
+	SetEffort(level string) error
+	// Effort is the thinking level ("" the server's default), for the
+	// status bar.
+	Effort() string
 	// Mode is the agent's mode, for the status bar; CanRetry reports
 	// whether the last turn failed, so Retry would send it again. Both
 	// are cheap and never block.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -84,6 +85,10 @@ func (a *scriptAgent) EditPlan(agent.PlanEdit) ([]agent.Event, error) {
 }
 func (a *scriptAgent) Continue()      {}
 func (a *scriptAgent) CanRetry() bool { return false }
+func (a *scriptAgent) Effort() string { return "" }
+func (a *scriptAgent) SetEffort(string) error {
+	return errors.New("this agent takes no thinking level")
+}
 
 // Retry is a run that ends at once: the last turn did not fail.
 func (a *scriptAgent) Retry(context.Context) <-chan agent.Event {

@@ -6,21 +6,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// ThinkAgent is what an agent implements to take /think: the thinking
-// level asked of a reasoning model ("" the server's default, "off", "low",
-// "medium", "high"). *agent.Agent implements it.
-type ThinkAgent interface {
-	Effort() string
-	SetEffort(level string) error
-}
-
 // thinkCommand is /think [off|low|medium|high|default]: without an
 // argument it says the level, else it sets it from the next request on.
 // The status bar shows a level that is set.
 func (m *Model) thinkCommand(args string) tea.Cmd {
-	ta, ok := m.cfg.Agent.(ThinkAgent)
-	if !ok {
-		m.chat.addNotice("/think is not available with this agent")
+	ta := m.cfg.Agent
+	if ta == nil {
+		m.chat.addNotice(errNoAgent.Error())
 		return nil
 	}
 	level := strings.TrimSpace(args)
@@ -46,11 +38,11 @@ func thinkText(level string) string {
 	return level
 }
 
-// initialThink is the agent's level when the app starts ("" when the
-// agent takes no /think).
+// initialThink is the agent's level when the app starts ("" without an
+// agent).
 func initialThink(a Agent) string {
-	if ta, ok := a.(ThinkAgent); ok {
-		return ta.Effort()
+	if a == nil {
+		return ""
 	}
-	return ""
+	return a.Effort()
 }

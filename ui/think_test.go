@@ -8,7 +8,7 @@ import (
 
 // thinkFake is an agent that takes /think.
 type thinkFake struct {
-	Agent
+	scriptAgent
 	level string
 }
 
