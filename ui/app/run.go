@@ -71,6 +71,15 @@ func runSubcommand(cfg config, env func(string) string, stdout, stderr io.Writer
 	return 0, false
 }
 
+// clientConfig is the model client's configuration from the settings.
+// The provider's name tells the server's kind where it names one
+// (provider.Server: "ollama" served on another port is still Ollama);
+// any other name leaves the kind to the base URL.
+func clientConfig(cfg *config) provider.Config {
+	s := cfg.Settings
+	return provider.Config{APIKey: s.APIKey, BaseURL: s.BaseURL, Model: s.Model, IdleTimeout: cfg.IdleTimeout, Server: provider.Server(s.Provider)}
+}
+
 // prepare makes the model client and what comes before the session: the
 // first-frame signal (cfg.drawn, closed at once when headless), the check
 // for a terminal, the question to a self-hosted server about its context
@@ -80,7 +89,7 @@ func prepare(cfg *config, env func(string) string, stdin io.Reader, stdout io.Wr
 	if cfg.Headless {
 		close(cfg.drawn)
 	}
-	client, err := provider.New(provider.Config{APIKey: cfg.Settings.APIKey, BaseURL: cfg.Settings.BaseURL, Model: cfg.Settings.Model, IdleTimeout: cfg.IdleTimeout})
+	client, err := provider.New(clientConfig(cfg))
 	if err != nil {
 		return nil, &usageError{Msg: err.Error()}
 	}
