@@ -27,24 +27,25 @@ func Probe(helper string, p Policy) Support {
 		return s
 	}
 	s.Helper = helper
-	s.Namespaces, s.NamespacesWhy = probeNamespaces(helper, p)
+	s.Namespaces, s.NamespacesWhy, s.ProcessLimit = probeNamespaces(helper, p)
 	return s
 }
 
 // probeNamespaces starts the helper in new namespaces and lets it set up
-// the mounts it would use.
-func probeNamespaces(helper string, p Policy) (bool, string) {
+// the mounts it would use; it returns whether that worked, why not, and
+// the bound on a command's processes in words.
+func probeNamespaces(helper string, p Policy) (bool, string, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
 	b, _ := json.Marshal(spec{Policy: p, Probe: true, Namespaces: true})
 	cmd := exec.CommandContext(ctx, helper, HelperArg, string(b), "--", "true")
 	cmd.SysProcAttr = sysProcAttr(true)
 	cmd.Dir = p.Workspace
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if err == nil {
-		return true, ""
+		return true, "", strings.TrimSpace(stdout.String())
 	}
 	why := strings.TrimSpace(stderr.String())
 	var ee *exec.ExitError
@@ -54,5 +55,5 @@ func probeNamespaces(helper string, p Policy) (bool, string) {
 	if strings.Contains(why, "operation not permitted") || strings.Contains(why, "permission denied") {
 		why += " (unprivileged user namespaces are disabled: see the sysctls kernel.unprivileged_userns_clone, user.max_user_namespaces and AppArmor's kernel.apparmor_restrict_unprivileged_userns)"
 	}
-	return false, fmt.Sprintf("cannot make namespaces: %s", why)
+	return false, fmt.Sprintf("cannot make namespaces: %s", why), ""
 }

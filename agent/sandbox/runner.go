@@ -20,6 +20,7 @@ type spec struct {
 	Seccomp    bool   `json:"seccomp,omitempty"`
 	Namespaces bool   `json:"namespaces,omitempty"` // started in new user/mount/net namespaces
 	Probe      bool   `json:"probe,omitempty"`      // only check that the namespaces work
+	Init       bool   `json:"init,omitempty"`       // the second stage: init of the command's PID namespace
 }
 
 // Runner starts commands under a policy. It is safe for concurrent use.

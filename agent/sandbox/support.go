@@ -20,6 +20,10 @@ type Support struct {
 	// NamespacesWhy says why not.
 	Namespaces    bool   `json:"namespaces"`
 	NamespacesWhy string `json:"namespaces_why,omitempty"`
+	// ProcessLimit says in words how many processes a command's tree may
+	// have ("at most 1023 processes per command (...)"); "" means no
+	// bound applies.
+	ProcessLimit string `json:"process_limit,omitempty"`
 	// Helper is the executable re-run as `__sandbox`; "" means commands
 	// run bash directly (no confinement, no reaping).
 	Helper    string `json:"helper,omitempty"`
@@ -79,9 +83,14 @@ func (s Support) Report(p Policy) string {
 		line(false, "seccomp", s.SeccompWhy+"; the network is not blocked")
 	}
 	if s.Namespaces {
-		line(true, "user, mount, network and PID namespaces: every .git under the workspace read-only, private /tmp and /run, own loopback, leftovers killed", "")
+		line(true, "user, mount, network and PID namespaces: every .git under the workspace read-only, private /tmp and /run, own loopback, own /proc (no other process in sight), no access to your terminal (/dev/pts, /dev/tty), leftovers killed", "")
 	} else {
-		line(false, "user namespaces", s.NamespacesWhy+"; .git stays writable, Unix sockets are refused, no loopback network")
+		line(false, "user namespaces", s.NamespacesWhy+"; .git stays writable, Unix sockets are refused, no loopback network, other processes' command lines in /proc and your terminal (/dev/pts) stay readable")
+	}
+	if s.ProcessLimit != "" {
+		line(true, "fork bombs held: "+s.ProcessLimit, "")
+	} else {
+		line(false, "process limit", "no bound on a command's processes here (root is not held to RLIMIT_NPROC, and the kernel has no pid_max per PID namespace before 6.14); a fork bomb can exhaust the machine's")
 	}
 	switch {
 	case s.LandlockABI >= 9:
