@@ -100,19 +100,25 @@ func (r *Runner) Describe(m Mode) string {
 
 // Command returns the command that runs `bash -c script` in the workspace
 // under the policy in mode m ("" for the policy's), with environment env
-// (TMPDIR is set to the private temporary directory). A confined
-// workspace-write command gets every .git entry of the workspace
-// read-only, and GitChanges tells afterwards what it planted. Start it, then end
-// it with Stop; its standard streams are the caller's to set. Without a
-// helper it is plain bash in a session of its own.
+// (TMPDIR is set to the private temporary directory and, for a confined
+// workspace-write command, the caches to the policy's CacheDir, see
+// CacheEnv). A confined workspace-write command gets every .git entry of
+// the workspace read-only, and GitChanges tells afterwards what it
+// planted. Start it, then end it with Stop; its standard streams are the
+// caller's to set. Without a helper it is plain bash in a session of its
+// own.
 func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
 	p := r.policy
 	p.Mode = r.Mode(m)
+	sup := r.Support()
+	env = env[:len(env):len(env)] // appends below never write into the caller's array
 	if p.TempDir != "" {
-		env = append(env[:len(env):len(env)], "TMPDIR="+p.TempDir)
+		env = append(env, "TMPDIR="+p.TempDir)
+	}
+	if p.Mode == WorkspaceWrite && sup.Confines() {
+		env = append(env, CacheEnv(p.CacheDir)...)
 	}
 	var cmd *exec.Cmd
-	sup := r.Support()
 	if sup.Helper == "" {
 		cmd = exec.Command("bash", "-c", script)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}

@@ -73,7 +73,7 @@ func (s Support) Report(p Policy) string {
 	fmt.Fprintf(&b, "%s\n", s.Status(m))
 	line(s.Helper != "", "sandbox helper (tick __sandbox)", s.HelperWhy)
 	if s.LandlockABI > 0 {
-		line(true, fmt.Sprintf("Landlock ABI %d: file rules (writes only in the workspace, the private TMPDIR and ~/.cache)", s.LandlockABI), "")
+		line(true, fmt.Sprintf("Landlock ABI %d: file rules (writes only in the workspace, the private TMPDIR and tick's cache directory for commands; your ~/.cache is read-only)", s.LandlockABI), "")
 	} else {
 		line(false, "Landlock: file rules", s.LandlockWhy+"; commands are not confined and every command asks for approval")
 	}
