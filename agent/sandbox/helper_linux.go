@@ -21,7 +21,7 @@ import (
 // CAP_NET_ADMIN inside them (ambient), which are dropped before bash
 // starts.
 func sysProcAttr(ns bool) *syscall.SysProcAttr {
-	a := &syscall.SysProcAttr{Setsid: true}
+	a := newSession()
 	if !ns {
 		return a
 	}

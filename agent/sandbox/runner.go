@@ -121,7 +121,7 @@ func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
 	var cmd *exec.Cmd
 	if sup.Helper == "" {
 		cmd = exec.Command("bash", "-c", script)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.SysProcAttr = newSession()
 	} else {
 		if p.Mode == WorkspaceWrite && sup.Confines() && p.Workspace != "" {
 			p.GitMeta = r.git.Before()
@@ -162,7 +162,7 @@ func Stop(cmd *exec.Cmd, done <-chan struct{}) {
 	}
 	pid := cmd.Process.Pid
 	if len(cmd.Args) > 1 && cmd.Args[1] == HelperArg {
-		_ = syscall.Kill(pid, syscall.SIGTERM)
+		terminate(pid)
 		t := time.NewTimer(stopGrace)
 		defer t.Stop()
 		select {
@@ -171,7 +171,7 @@ func Stop(cmd *exec.Cmd, done <-chan struct{}) {
 		case <-t.C:
 		}
 	}
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	killGroup(pid)
 }
 
 // NewTempDir makes the private temporary directory of one session under
@@ -179,3 +179,8 @@ func Stop(cmd *exec.Cmd, done <-chan struct{}) {
 func NewTempDir() (string, error) {
 	return os.MkdirTemp("", "tick-tmp-")
 }
+
+// NewSession returns how to start a process in a session of its own (on
+// Windows, a process group of its own): a process group to kill as a
+// whole, and no controlling terminal to read the user's keystrokes from.
+func NewSession() *syscall.SysProcAttr { return newSession() }

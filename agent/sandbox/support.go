@@ -87,10 +87,13 @@ func (s Support) Report(p Policy) string {
 	} else {
 		line(false, "user namespaces", s.NamespacesWhy+"; .git stays writable, Unix sockets are refused, no loopback network, other processes' command lines in /proc and your terminal (/dev/pts) stay readable")
 	}
-	if s.ProcessLimit != "" {
+	switch {
+	case s.ProcessLimit != "":
 		line(true, "fork bombs held: "+s.ProcessLimit, "")
-	} else {
-		line(false, "process limit", "no bound on a command's processes here (root is not held to RLIMIT_NPROC, and the kernel has no pid_max per PID namespace before 6.14); a fork bomb can exhaust the machine's")
+	case !s.Namespaces:
+		line(false, "process limit", "the bound needs the namespaces; a fork bomb in a command can exhaust the machine's processes")
+	default:
+		line(false, "process limit", "root is not held to RLIMIT_NPROC, and kernels before 6.14 have no pid_max per PID namespace; a fork bomb in a command can exhaust the machine's processes")
 	}
 	switch {
 	case s.LandlockABI >= 9:
