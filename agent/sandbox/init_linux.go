@@ -31,15 +31,17 @@ func initArgs(s spec, argv []string) []string {
 // out of sight), replaces /dev/pts by an empty terminal instance (the
 // user's terminal is out of reach) and bounds the number of processes;
 // then it applies the file rules and the filter and becomes argv. With
-// s.Probe it prints the process bound instead and returns 0.
+// s.Probe it prints what it achieved (an initReport in JSON) instead and
+// returns 0.
 func initMain(s spec, argv []string) int {
-	bound, err := setupInit()
+	rep, err := setupInit()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: %v\n", err)
 		return 125
 	}
 	if s.Probe {
-		fmt.Println(bound)
+		b, _ := json.Marshal(rep) // two strings: cannot fail
+		fmt.Printf("%s\n", b)
 		return 0
 	}
 	if err := confine(s); err != nil {
@@ -56,19 +58,35 @@ func initMain(s spec, argv []string) int {
 	return 126
 }
 
+// initReport is what the second stage achieved, for the probe.
+type initReport struct {
+	// ProcessLimit is the bound on the command's processes in words; ""
+	// means none.
+	ProcessLimit string `json:"process_limit,omitempty"`
+	// ProcWhy says why the command sees the host's /proc; "" means it
+	// has its own.
+	ProcWhy string `json:"proc_why,omitempty"`
+}
+
 // setupInit makes the mounts of the second stage and bounds the process
-// count; it returns the bound in words ("" when there is none).
-func setupInit() (string, error) {
+// count. Where the kernel refuses a new /proc (one with parts hidden by
+// other mounts, as in some containers, cannot be mounted again in a user
+// namespace) the command keeps the host's, and the report says why.
+func setupInit() (initReport, error) {
+	var rep initReport
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-		return "", fmt.Errorf("make a mount namespace for the command: %w", err)
+		return rep, fmt.Errorf("make a mount namespace for the command: %w", err)
 	}
+	ownProc := true
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-		return "", fmt.Errorf("mount the command's own /proc: %w", err)
+		ownProc = false
+		rep.ProcWhy = fmt.Sprintf("the kernel refused a /proc of the command's own: %v", err)
 	}
 	if err := hideTerminals(); err != nil {
-		return "", err
+		return rep, err
 	}
-	return limitProcesses(), nil
+	rep.ProcessLimit = limitProcesses(ownProc)
+	return rep, nil
 }
 
 // hideTerminals mounts a new devpts instance on /dev/pts, which holds
@@ -91,13 +109,16 @@ func hideTerminals() error {
 }
 
 // limitProcesses bounds the command tree's processes: the PID namespace's
-// pid_max where the kernel has one per namespace, else RLIMIT_NPROC, which
+// pid_max where the kernel has one per namespace (and ownProc says /proc
+// is the namespace's), else RLIMIT_NPROC, which
 // in the helper's fresh user namespace counts only the command's own
 // processes (but does not hold root). It returns the bound in words, ""
 // when none applies.
-func limitProcesses() string {
-	if err := os.WriteFile("/proc/sys/kernel/pid_max", []byte(strconv.Itoa(maxPIDs)), 0); err == nil {
-		return fmt.Sprintf("at most %d processes per command (the PID namespace's pid_max)", maxPIDs-1)
+func limitProcesses(ownProc bool) string {
+	if ownProc { // the host's /proc/sys would hold the host's pid_max
+		if err := os.WriteFile("/proc/sys/kernel/pid_max", []byte(strconv.Itoa(maxPIDs)), 0); err == nil {
+			return fmt.Sprintf("at most %d processes per command (the PID namespace's pid_max)", maxPIDs-1)
+		}
 	}
 	if os.Getuid() == 0 {
 		return ""

@@ -27,14 +27,16 @@ func Probe(helper string, p Policy) Support {
 		return s
 	}
 	s.Helper = helper
-	s.Namespaces, s.NamespacesWhy, s.ProcessLimit = probeNamespaces(helper, p)
+	var rep initReport
+	s.Namespaces, s.NamespacesWhy, rep = probeNamespaces(helper, p)
+	s.ProcessLimit, s.ProcWhy = rep.ProcessLimit, rep.ProcWhy
 	return s
 }
 
 // probeNamespaces starts the helper in new namespaces and lets it set up
 // the mounts it would use; it returns whether that worked, why not, and
-// the bound on a command's processes in words.
-func probeNamespaces(helper string, p Policy) (bool, string, string) {
+// what the second stage reported.
+func probeNamespaces(helper string, p Policy) (bool, string, initReport) {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
 	b, _ := json.Marshal(spec{Policy: p, Probe: true, Namespaces: true})
@@ -45,7 +47,11 @@ func probeNamespaces(helper string, p Policy) (bool, string, string) {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if err == nil {
-		return true, "", strings.TrimSpace(stdout.String())
+		var rep initReport
+		if jerr := json.Unmarshal(stdout.Bytes(), &rep); jerr != nil {
+			return false, fmt.Sprintf("cannot make namespaces: read the helper's report %q: %v", stdout.String(), jerr), rep
+		}
+		return true, "", rep
 	}
 	why := strings.TrimSpace(stderr.String())
 	var ee *exec.ExitError
@@ -55,5 +61,5 @@ func probeNamespaces(helper string, p Policy) (bool, string, string) {
 	if strings.Contains(why, "operation not permitted") || strings.Contains(why, "permission denied") {
 		why += " (unprivileged user namespaces are disabled: see the sysctls kernel.unprivileged_userns_clone, user.max_user_namespaces and AppArmor's kernel.apparmor_restrict_unprivileged_userns)"
 	}
-	return false, fmt.Sprintf("cannot make namespaces: %s", why), ""
+	return false, fmt.Sprintf("cannot make namespaces: %s", why), initReport{}
 }

@@ -11,6 +11,8 @@ func TestReportSaysWhatHolds(t *testing.T) {
 	full := Support{LandlockABI: 7, Seccomp: true, Namespaces: true, Helper: "/bin/tick"}
 	bounded := full
 	bounded.ProcessLimit = "at most 1023 processes per command (the PID namespace's pid_max)"
+	hostProc := bounded
+	hostProc.ProcWhy = "the kernel refused a /proc of the command's own: operation not permitted"
 	noNS := full
 	noNS.Namespaces, noNS.NamespacesWhy = false, "blocked"
 	why := "the command sandbox works only on Linux for now"
@@ -22,7 +24,8 @@ func TestReportSaysWhatHolds(t *testing.T) {
 		status string
 		want   []string
 	}{
-		{"bounded", bounded, "sandbox: workspace-write", []string{"ok  fork bombs held: at most 1023 processes", "own /proc", "no access to your terminal"}},
+		{"bounded", bounded, "sandbox: workspace-write", []string{"ok  fork bombs held: at most 1023 processes", "ok  own /proc: no other process in sight", "no access to your terminal"}},
+		{"host's /proc", hostProc, "sandbox: workspace-write", []string{"no  own /proc — the kernel refused", "can read other processes' command lines"}},
 		{"namespaces, no bound", full, "sandbox: workspace-write", []string{"no  process limit — root is not held to RLIMIT_NPROC"}},
 		{"no namespaces", noNS, "sandbox: workspace-write (partial)", []string{"no  process limit — the bound needs the namespaces", "your terminal (/dev/pts) stay readable"}},
 		{"no sandbox here", none, "no sandbox — asking for every command", []string{"no  sandbox helper (tick __sandbox) — " + why, "every command asks for approval"}},
