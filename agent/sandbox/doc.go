@@ -1,6 +1,6 @@
 // Package sandbox confines the commands the model runs.
 //
-// It has three parts:
+// It has these parts:
 //
 //   - ScrubEnv: the environment a command gets, without tick's API key and
 //     anything whose name looks like a secret.
@@ -10,14 +10,20 @@
 //     where the kernel allows them; the helper applies the policy (Landlock
 //     file rules, a seccomp filter, every .git entry of the workspace
 //     read-only, private /tmp and /run), starts bash, and when bash ends
-//     kills and reaps every process it left behind.
+//     kills and reaps every process it left behind. With namespaces it
+//     starts itself again as init of the PID namespace, which mounts that
+//     namespace's /proc and an empty /dev/pts and bounds the number of
+//     processes before the file rules (which forbid mounting) apply; then
+//     it becomes bash.
 //   - GitMeta, Runner.GitChanges and Quarantine: the .git entries a
 //     confined command created or replaced, found when it ends by a scan
 //     that reads only the directories that changed, and moved aside until
 //     the user says to keep them.
+//   - CacheEnv and CommandCacheDir: the commands' caches of their own.
 //   - Probe: what this machine supports, the mode that is really in force
 //     and why (for the status bar and `tick doctor`).
 //
 // Nothing here reads tick's configuration or environment on its own: the
-// caller hands in a Policy and the environment.
+// caller hands in a Policy and the environment (CommandCacheDir, which the
+// caller calls, finds the user's cache directory).
 package sandbox

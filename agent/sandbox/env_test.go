@@ -32,3 +32,18 @@ func TestScrubEnv(t *testing.T) {
 		})
 	}
 }
+
+func TestCacheEnv(t *testing.T) {
+	tests := []struct {
+		dir  string
+		want []string
+	}{
+		{"", nil},
+		{"/c", []string{"XDG_CACHE_HOME=/c", "GOCACHE=/c/go-build", "npm_config_cache=/c/npm", "PIP_CACHE_DIR=/c/pip", "YARN_CACHE_FOLDER=/c/yarn"}},
+	}
+	for _, tt := range tests {
+		if got := CacheEnv(tt.dir); !slices.Equal(got, tt.want) {
+			t.Errorf("CacheEnv(%q) = %q, want %q", tt.dir, got, tt.want)
+		}
+	}
+}

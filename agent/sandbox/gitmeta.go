@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -369,7 +368,7 @@ func (g *GitMeta) inside(dir, dest string) string {
 // abs, opened without following a symbolic link and without blocking (a
 // FIFO named config must not hang the scan); nil otherwise.
 func readSmall(abs string) []byte {
-	f, err := os.OpenFile(abs, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(abs, os.O_RDONLY|openNoFollow, 0)
 	if err != nil {
 		return nil
 	}

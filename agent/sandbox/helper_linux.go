@@ -18,9 +18,10 @@ import (
 // sysProcAttr is how the parent starts the helper: in a session of its
 // own, and with ns in new user, mount and network namespaces where the
 // helper keeps the user's uid and gid but holds CAP_SYS_ADMIN and
-// CAP_NET_ADMIN inside them (ambient), which it drops before bash starts.
+// CAP_NET_ADMIN inside them (ambient), which are dropped before bash
+// starts.
 func sysProcAttr(ns bool) *syscall.SysProcAttr {
-	a := &syscall.SysProcAttr{Setsid: true}
+	a := newSession()
 	if !ns {
 		return a
 	}
@@ -54,12 +55,18 @@ func Main(args []string) int {
 		fmt.Fprintf(os.Stderr, "tick __sandbox: read the spec: %v\n", err)
 		return 125
 	}
+	if s.Init {
+		return initMain(s, args[2:])
+	}
 	if s.Probe {
+		// The namespaces and the second stage, as a command would get
+		// them; the second stage prints the process bound.
 		if err := setupNamespaces(s.Policy); err != nil {
 			fmt.Fprintf(os.Stderr, "%v\n", err)
 			return 125
 		}
-		return 0
+		code, _ := supervise(s, []string{"true"}, nil)
+		return code
 	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -67,23 +74,29 @@ func Main(args []string) int {
 		fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: %v\n", err)
 		return 125
 	}
-	code, sig := supervise(args[2:], s.Namespaces, sigs)
+	code, sig := supervise(s, args[2:], sigs)
 	if sig != 0 {
 		raise(sig) // end the same way, so the caller sees the signal
 	}
 	return code
 }
 
-// apply sets up everything the spec asks for on the calling thread.
+// apply sets up everything the spec asks for on the calling thread; with
+// namespaces, the file rules and the filter are left to the second stage
+// (see initMain), which must mount its /proc before Landlock forbids it.
 func apply(s spec) error {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("become a subreaper: %w", err)
 	}
 	if s.Namespaces {
-		if err := setupNamespaces(s.Policy); err != nil {
-			return err
-		}
+		return setupNamespaces(s.Policy)
 	}
+	return confine(s)
+}
+
+// confine applies the spec's Landlock rules and seccomp filter to the
+// calling thread and drops the ambient capabilities.
+func confine(s spec) error {
 	if s.Landlock == 0 && !s.Seccomp {
 		return nil
 	}
@@ -114,19 +127,25 @@ func apply(s spec) error {
 }
 
 // supervise runs argv as a child and waits for it; then it kills and
-// reaps every descendant left. With pid it first moves its children into
-// a PID namespace of their own, so that the whole tree dies with the
-// command. It returns the command's exit code (128+signal when killed)
-// and the signal that killed it, if one did.
-func supervise(argv []string, pidns bool, sigs <-chan os.Signal) (int, syscall.Signal) {
-	if pidns {
-		// Best effort: the subreaper below ends leftovers anyway.
-		_ = unix.Unshare(unix.CLONE_NEWPID)
-	}
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "tick: %v\n", err)
-		return 127, 0
+// reaps every descendant left. With namespaces the child is the second
+// stage (see initMain) in a PID namespace of its own: it becomes the
+// namespace's init, gets a /proc of its own and then runs argv, so that
+// the whole tree dies with the command. It returns the command's exit
+// code (128+signal when killed) and the signal that killed it, if one did.
+func supervise(s spec, argv []string, sigs <-chan os.Signal) (int, syscall.Signal) {
+	path := "/proc/self/exe" // the helper itself, even where its directory is hidden
+	if s.Namespaces {
+		if err := unix.Unshare(unix.CLONE_NEWPID); err != nil {
+			fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: make a PID namespace: %v\n", err)
+			return 125, 0
+		}
+		argv = initArgs(s, argv)
+	} else {
+		var err error
+		if path, err = exec.LookPath(argv[0]); err != nil {
+			fmt.Fprintf(os.Stderr, "tick: %v\n", err)
+			return 127, 0
+		}
 	}
 	wd, _ := os.Getwd()
 	// syscall, not os: os.StartProcess first forks a probe child, which

@@ -10,7 +10,7 @@ import (
 
 // sysProcAttr starts the helper in a session of its own; no namespaces
 // outside Linux.
-func sysProcAttr(bool) *syscall.SysProcAttr { return &syscall.SysProcAttr{Setsid: true} }
+func sysProcAttr(bool) *syscall.SysProcAttr { return newSession() }
 
 // Main is the sandbox helper; outside Linux there is none.
 func Main([]string) int {

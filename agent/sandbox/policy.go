@@ -16,8 +16,9 @@ const (
 	// directory; no network.
 	ReadOnly Mode = "read-only"
 	// WorkspaceWrite: writes in the workspace (except .git), the private
-	// temporary directory, the cache directory and the extra writable
-	// roots; no network unless Policy.Network allows loopback.
+	// temporary directory, the commands' own cache directory and the
+	// extra writable roots; no network unless Policy.Network allows
+	// loopback.
 	WorkspaceWrite Mode = "workspace-write"
 	// FullAccess: no confinement; commands run with the user's rights.
 	FullAccess Mode = "danger-full-access"
@@ -49,8 +50,10 @@ type Policy struct {
 	// TempDir is the private temporary directory (TMPDIR), writable in
 	// every mode; "" means none.
 	TempDir string `json:"temp_dir,omitempty"`
-	// CacheDir is the user's cache directory (~/.cache), writable in
-	// WorkspaceWrite; "" means none.
+	// CacheDir is the commands' own cache directory (see
+	// CommandCacheDir), writable in WorkspaceWrite, where confined
+	// commands' caches go (see CacheEnv); "" means none. The user's own
+	// caches stay readable but not writable.
 	CacheDir string `json:"cache_dir,omitempty"`
 	// GitMeta are workspace-relative paths made read-only in
 	// WorkspaceWrite besides the workspace's .git: the nested .git

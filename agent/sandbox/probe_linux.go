@@ -27,24 +27,31 @@ func Probe(helper string, p Policy) Support {
 		return s
 	}
 	s.Helper = helper
-	s.Namespaces, s.NamespacesWhy = probeNamespaces(helper, p)
+	var rep initReport
+	s.Namespaces, s.NamespacesWhy, rep = probeNamespaces(helper, p)
+	s.ProcessLimit, s.ProcWhy = rep.ProcessLimit, rep.ProcWhy
 	return s
 }
 
 // probeNamespaces starts the helper in new namespaces and lets it set up
-// the mounts it would use.
-func probeNamespaces(helper string, p Policy) (bool, string) {
+// the mounts it would use; it returns whether that worked, why not, and
+// what the second stage reported.
+func probeNamespaces(helper string, p Policy) (bool, string, initReport) {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()
 	b, _ := json.Marshal(spec{Policy: p, Probe: true, Namespaces: true})
 	cmd := exec.CommandContext(ctx, helper, HelperArg, string(b), "--", "true")
 	cmd.SysProcAttr = sysProcAttr(true)
 	cmd.Dir = p.Workspace
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if err == nil {
-		return true, ""
+		var rep initReport
+		if jerr := json.Unmarshal(stdout.Bytes(), &rep); jerr != nil {
+			return false, fmt.Sprintf("cannot make namespaces: read the helper's report %q: %v", stdout.String(), jerr), rep
+		}
+		return true, "", rep
 	}
 	why := strings.TrimSpace(stderr.String())
 	var ee *exec.ExitError
@@ -54,5 +61,5 @@ func probeNamespaces(helper string, p Policy) (bool, string) {
 	if strings.Contains(why, "operation not permitted") || strings.Contains(why, "permission denied") {
 		why += " (unprivileged user namespaces are disabled: see the sysctls kernel.unprivileged_userns_clone, user.max_user_namespaces and AppArmor's kernel.apparmor_restrict_unprivileged_userns)"
 	}
-	return false, fmt.Sprintf("cannot make namespaces: %s", why)
+	return false, fmt.Sprintf("cannot make namespaces: %s", why), initReport{}
 }

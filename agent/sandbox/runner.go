@@ -20,6 +20,7 @@ type spec struct {
 	Seccomp    bool   `json:"seccomp,omitempty"`
 	Namespaces bool   `json:"namespaces,omitempty"` // started in new user/mount/net namespaces
 	Probe      bool   `json:"probe,omitempty"`      // only check that the namespaces work
+	Init       bool   `json:"init,omitempty"`       // the second stage: init of the command's PID namespace
 }
 
 // Runner starts commands under a policy. It is safe for concurrent use.
@@ -99,22 +100,28 @@ func (r *Runner) Describe(m Mode) string {
 
 // Command returns the command that runs `bash -c script` in the workspace
 // under the policy in mode m ("" for the policy's), with environment env
-// (TMPDIR is set to the private temporary directory). A confined
-// workspace-write command gets every .git entry of the workspace
-// read-only, and GitChanges tells afterwards what it planted. Start it, then end
-// it with Stop; its standard streams are the caller's to set. Without a
-// helper it is plain bash in a session of its own.
+// (TMPDIR is set to the private temporary directory and, for a confined
+// workspace-write command, the caches to the policy's CacheDir, see
+// CacheEnv). A confined workspace-write command gets every .git entry of
+// the workspace read-only, and GitChanges tells afterwards what it
+// planted. Start it, then end it with Stop; its standard streams are the
+// caller's to set. Without a helper it is plain bash in a session of its
+// own.
 func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
 	p := r.policy
 	p.Mode = r.Mode(m)
+	sup := r.Support()
+	env = env[:len(env):len(env)] // appends below never write into the caller's array
 	if p.TempDir != "" {
-		env = append(env[:len(env):len(env)], "TMPDIR="+p.TempDir)
+		env = append(env, "TMPDIR="+p.TempDir)
+	}
+	if p.Mode == WorkspaceWrite && sup.Confines() {
+		env = append(env, CacheEnv(p.CacheDir)...)
 	}
 	var cmd *exec.Cmd
-	sup := r.Support()
 	if sup.Helper == "" {
 		cmd = exec.Command("bash", "-c", script)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+		cmd.SysProcAttr = newSession()
 	} else {
 		if p.Mode == WorkspaceWrite && sup.Confines() && p.Workspace != "" {
 			p.GitMeta = r.git.Before()
@@ -155,7 +162,7 @@ func Stop(cmd *exec.Cmd, done <-chan struct{}) {
 	}
 	pid := cmd.Process.Pid
 	if len(cmd.Args) > 1 && cmd.Args[1] == HelperArg {
-		_ = syscall.Kill(pid, syscall.SIGTERM)
+		terminate(pid)
 		t := time.NewTimer(stopGrace)
 		defer t.Stop()
 		select {
@@ -164,7 +171,7 @@ func Stop(cmd *exec.Cmd, done <-chan struct{}) {
 		case <-t.C:
 		}
 	}
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
+	killGroup(pid)
 }
 
 // NewTempDir makes the private temporary directory of one session under
@@ -172,3 +179,8 @@ func Stop(cmd *exec.Cmd, done <-chan struct{}) {
 func NewTempDir() (string, error) {
 	return os.MkdirTemp("", "tick-tmp-")
 }
+
+// NewSession returns how to start a process in a session of its own (on
+// Windows, a process group of its own): a process group to kill as a
+// whole, and no controlling terminal to read the user's keystrokes from.
+func NewSession() *syscall.SysProcAttr { return newSession() }

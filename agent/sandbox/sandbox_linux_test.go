@@ -15,6 +15,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == HelperArg {
 		os.Exit(Main(os.Args[2:]))
 	}
+	if len(os.Args) > 1 && os.Args[1] == forkBombArg {
+		os.Exit(forkBomb())
+	}
 	if len(os.Args) > 1 && os.Args[1] == escapeArg {
 		os.Exit(escape(os.Args[2:]))
 	}

@@ -20,6 +20,14 @@ type Support struct {
 	// NamespacesWhy says why not.
 	Namespaces    bool   `json:"namespaces"`
 	NamespacesWhy string `json:"namespaces_why,omitempty"`
+	// ProcessLimit says in words how many processes a command's tree may
+	// have ("at most 1023 processes per command (...)"); "" means no
+	// bound applies.
+	ProcessLimit string `json:"process_limit,omitempty"`
+	// ProcWhy says why commands see the host's /proc (other processes'
+	// command lines) although they run in namespaces; "" means they have
+	// their own.
+	ProcWhy string `json:"proc_why,omitempty"`
 	// Helper is the executable re-run as `__sandbox`; "" means commands
 	// run bash directly (no confinement, no reaping).
 	Helper    string `json:"helper,omitempty"`
@@ -69,7 +77,7 @@ func (s Support) Report(p Policy) string {
 	fmt.Fprintf(&b, "%s\n", s.Status(m))
 	line(s.Helper != "", "sandbox helper (tick __sandbox)", s.HelperWhy)
 	if s.LandlockABI > 0 {
-		line(true, fmt.Sprintf("Landlock ABI %d: file rules (writes only in the workspace, the private TMPDIR and ~/.cache)", s.LandlockABI), "")
+		line(true, fmt.Sprintf("Landlock ABI %d: file rules (writes only in the workspace, the private TMPDIR and tick's cache directory for commands; your ~/.cache is read-only)", s.LandlockABI), "")
 	} else {
 		line(false, "Landlock: file rules", s.LandlockWhy+"; commands are not confined and every command asks for approval")
 	}
@@ -79,9 +87,22 @@ func (s Support) Report(p Policy) string {
 		line(false, "seccomp", s.SeccompWhy+"; the network is not blocked")
 	}
 	if s.Namespaces {
-		line(true, "user, mount, network and PID namespaces: every .git under the workspace read-only, private /tmp and /run, own loopback, leftovers killed", "")
+		line(true, "user, mount, network and PID namespaces: every .git under the workspace read-only, private /tmp and /run, own loopback, no access to your terminal (/dev/pts, /dev/tty), leftovers killed", "")
+		if s.ProcWhy == "" {
+			line(true, "own /proc: no other process in sight", "")
+		} else {
+			line(false, "own /proc", s.ProcWhy+"; commands can read other processes' command lines")
+		}
 	} else {
-		line(false, "user namespaces", s.NamespacesWhy+"; .git stays writable, Unix sockets are refused, no loopback network")
+		line(false, "user namespaces", s.NamespacesWhy+"; .git stays writable, Unix sockets are refused, no loopback network, other processes' command lines in /proc and your terminal (/dev/pts) stay readable")
+	}
+	switch {
+	case s.ProcessLimit != "":
+		line(true, "fork bombs held: "+s.ProcessLimit, "")
+	case !s.Namespaces || s.ProcWhy != "":
+		line(false, "process limit", "the bound needs the namespaces and their own /proc; a fork bomb in a command can exhaust the machine's processes")
+	default:
+		line(false, "process limit", "root is not held to RLIMIT_NPROC, and kernels before 6.14 have no pid_max per PID namespace; a fork bomb in a command can exhaust the machine's processes")
 	}
 	switch {
 	case s.LandlockABI >= 9:

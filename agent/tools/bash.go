@@ -219,7 +219,7 @@ func (b *Bash) command(ctx context.Context, script string) *exec.Cmd {
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Dir = b.ws.Root()
 	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = sandbox.NewSession()
 	return cmd
 }
 

@@ -35,10 +35,8 @@ func newSandbox(cfg config) (*sandbox.Runner, func(), error) {
 // sandboxPolicy is cfg's sandbox policy with tmp as the private temporary
 // directory.
 func sandboxPolicy(cfg config, tmp string) sandbox.Policy {
-	cache, err := os.UserCacheDir()
-	if err == nil && filepath.IsAbs(cache) {
-		_ = os.MkdirAll(cache, 0o700) // writable only if it exists
-	} else {
+	cache, err := sandbox.CommandCacheDir() // the commands' own, not ~/.cache
+	if err != nil {
 		cache = ""
 	}
 	p := sandbox.Policy{

@@ -3,8 +3,9 @@ package mcptest
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
+
+	"golang.org/x/sys/windows"
 )
 
 // lockDir takes an exclusive lock on dir's lock file, for one npm install
@@ -15,12 +16,14 @@ func lockDir(t testing.TB, dir string) func() {
 	if err != nil {
 		t.Fatalf("open the install lock: %v", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	h := windows.Handle(f.Fd())
+	var ol windows.Overlapped
+	if err := windows.LockFileEx(h, windows.LOCKFILE_EXCLUSIVE_LOCK, 0, 1, 0, &ol); err != nil {
 		f.Close()
 		t.Fatalf("lock %s: %v", f.Name(), err)
 	}
 	return func() {
-		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		_ = windows.UnlockFileEx(h, 0, 1, 0, &ol)
 		f.Close()
 	}
 }

@@ -1,0 +1,134 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// forkBombArg makes the test binary start `sleep 60` children as fast as
+// it can, up to forkBombMax or for forkBombFor, then print how many it
+// started and how many forks failed (see forkBomb).
+const forkBombArg = "__forkbomb"
+
+const (
+	forkBombMax = 3 * maxPIDs
+	forkBombFor = 4 * time.Second
+)
+
+// forkBomb is a fork bomb that stops itself: it never waits for its
+// children, so they pile up until the bound refuses more.
+func forkBomb() int {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		fmt.Println(err)
+		return 2
+	}
+	started, failed := 0, 0
+	for end := time.Now().Add(forkBombFor); started < forkBombMax && time.Now().Before(end); {
+		if _, err := syscall.ForkExec(sleep, []string{"sleep", "60"}, &syscall.ProcAttr{}); err != nil {
+			failed++
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		started++
+	}
+	fmt.Printf("started %d failed %d\n", started, failed)
+	return 0
+}
+
+// TestForkBombHeld runs a fork bomb in the sandbox: it is held to the
+// bound the probe reports, and the machine keeps its processes.
+func TestForkBombHeld(t *testing.T) {
+	r, ws := testRunner(t, WorkspaceWrite)
+	if r.Support().ProcessLimit == "" {
+		t.Fatalf("no process bound on this machine:\n%s", r.Support().Report(r.Policy()))
+	}
+	esc := copyTestBinary(t, ws)
+	out, code := runIn(t, r, "", esc+" "+forkBombArg)
+	var started, failed int
+	if _, err := fmt.Sscanf(out, "started %d failed %d", &started, &failed); err != nil || code != 0 {
+		t.Fatalf("the fork bomb did not report (exit %d): %v\n%s", code, err, out)
+	}
+	t.Logf("the fork bomb started %d processes; %d forks were refused (%s)", started, failed, r.Support().ProcessLimit)
+	if started >= maxPIDs || failed == 0 {
+		t.Errorf("the fork bomb started %d processes (bound %d), %d forks refused", started, maxPIDs-1, failed)
+	}
+}
+
+// TestOtherProcessesOutOfSight starts a process outside with a secret in
+// its command line: a sandboxed command reading every /proc/*/cmdline
+// does not see it, but sees itself.
+func TestOtherProcessesOutOfSight(t *testing.T) {
+	r, ws := testRunner(t, WorkspaceWrite)
+	marker := "--db-password=argvsecret-" + filepath.Base(filepath.Dir(ws))
+	outside := exec.Command("bash", "-c", `exec -a "sleep $1" sleep 300`, "bash", marker)
+	if err := outside.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = outside.Process.Kill(); _ = outside.Wait() })
+	deadline := time.Now().Add(10 * time.Second)
+	for len(processesNamed(t, "sleep "+marker)) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(processesNamed(t, "sleep "+marker)) == 0 {
+		t.Fatal("the process outside does not show its secret in /proc")
+	}
+	out, _ := runIn(t, r, "", `for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' < "$f"; echo; done`)
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "argvsecret") {
+			t.Errorf("a sandboxed command read another process's command line: %q", line)
+		}
+	}
+	if !strings.Contains(out, "tr ") {
+		t.Errorf("the sandbox's /proc does not show the command's own processes (%d bytes read)", len(out))
+	}
+}
+
+// TestTerminalOutOfReach opens a terminal as the user's would be open
+// (a pty whose other end the test holds) and lets a sandboxed command
+// try to open it, every /dev/pts entry and /dev/tty: each one fails.
+func TestTerminalOutOfReach(t *testing.T) {
+	r, _ := testRunner(t, WorkspaceWrite)
+	master, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { unix.Close(master) })
+	if err := unix.IoctlSetPointerInt(master, unix.TIOCSPTLCK, 0); err != nil {
+		t.Fatal(err)
+	}
+	n, err := unix.IoctlGetInt(master, unix.TIOCGPTN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pts := "/dev/pts/" + strconv.Itoa(n)
+	if f, err := os.Open(pts); err != nil {
+		t.Fatalf("the terminal cannot be opened outside the sandbox: %v", err)
+	} else {
+		f.Close()
+	}
+	if _, err := unix.Write(master, []byte("hunter2\n")); err != nil {
+		t.Fatal(err)
+	}
+	script := `for f in /dev/pts/* /dev/tty ` + pts + `; do
+	case $f in */ptmx) continue;; esac
+	if (exec 3<"$f") 2>/dev/null; then echo "OPENED $f"; fi
+done
+echo checked`
+	out, code := runIn(t, r, "", script)
+	if code != 0 || !strings.Contains(out, "checked") {
+		t.Fatalf("the script failed (exit %d):\n%s", code, out)
+	}
+	if strings.Contains(out, "OPENED") {
+		t.Errorf("a sandboxed command opened a terminal:\n%s", out)
+	}
+}
