@@ -143,6 +143,7 @@ type Agent struct {
 	lastPrompt int               // tokens of the last request and its answer
 	mode       Mode              // see Mode; guarded by mu
 	plan       planState         // the user's side of the plan; guarded by mu
+	undo       undoState         // the undo points; guarded by mu
 	saveMu     sync.Mutex        // serialises savePlan and saveMode; taken before mu
 	// The model chosen with SetModel (modelSet), replacing
 	// Config.ModelName and Config.ContextWindow; guarded by mu.
