@@ -7,6 +7,14 @@
 // history and the todo list persist across turns. Front-ends (the TUI and
 // the -p printer) only read events and call Steer; they never reach into the
 // agent's state.
+//
+// Work can always be taken back: every user message and every item makes
+// an undo point (Config.Checkpoints). Undo restores the files of an item;
+// RewindPoints, Rewind and ItemDiff list the points, go back to one
+// (files, conversation or both) and show what an item changed. File
+// changes always happen under an item, and only a turn that worked on the
+// plan is reminded of it; see docs/architecture.md, "Undo points, rewind
+// and changes under an item".
 package agent
 
 import (
