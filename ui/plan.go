@@ -153,6 +153,7 @@ func (m *Model) applyTodo(up agent.TodoUpdate) {
 		return
 	}
 	m.panel.rev = max(m.panel.rev, up.Rev)
+	m.panel.waiting = up.Waiting
 	m.panel.update(up.List, m.clock())
 	m.chat.plan(up.List)
 }
