@@ -304,6 +304,7 @@ func (a *Agent) Restore(history []provider.Message, list todo.List) error {
 	a.history = Repair(append([]provider.Message(nil), history...))
 	a.todos = list.Clone()
 	a.plan = planState{beforePlan: a.plan.beforePlan} // the mode is not the plan's
+	a.undo = undoState{}                              // points of another conversation do not carry over
 	a.plan.init()
 	for _, ev := range Replay(a.history) { // go on counting revisions where the replay ends
 		if up, ok := ev.(TodoUpdate); ok {

@@ -162,14 +162,16 @@ func (l *loop) settleTurnPoint(ctx context.Context, end TurnEnd) {
 }
 
 // changesFiles reports whether a call of the tool name can change files:
-// write_file, edit_file, bash outside plan mode, and the extra tools
-// (MCP), which tick cannot see into.
+// write_file, edit_file, bash, and the extra tools (MCP), which tick
+// cannot see into; none in plan mode, where they are refused or asked
+// for one by one.
 func (l *loop) changesFiles(name string) bool {
+	if l.a.Mode() == ModePlan {
+		return false
+	}
 	switch name {
-	case "write_file", "edit_file":
+	case "write_file", "edit_file", "bash":
 		return true
-	case "bash":
-		return l.a.Mode() != ModePlan
 	case TodoTool, "task", "read_file":
 		return false
 	}
