@@ -12,6 +12,7 @@ import (
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/checkpoint"
+	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider/providertest"
 )
 
@@ -208,5 +209,64 @@ func TestItemDiff(t *testing.T) {
 	}
 	if _, err := h.ag.ItemDiff(context.Background(), "9"); !errors.Is(err, agent.ErrNoUndo) {
 		t.Errorf("diff of an item that never started: %v", err)
+	}
+}
+
+// TestRewindConversationSaved: a resumed session sends the model the
+// rewound conversation; the file keeps the full history.
+func TestRewindConversationSaved(t *testing.T) {
+	sessions := t.TempDir()
+	var rec *session.Recorder
+	h := newHarness(t, withStore(t), func(c *agent.Config) {
+		rec = session.NewRecorder(sessions, c.Workspace, "test-model")
+		c.Recorder = rec
+	})
+	h.srv.Enqueue(providertest.Reply{Text: "one"}, providertest.Reply{Text: "two"})
+	h.run("first")
+	h.run("second")
+	pts, err := h.ag.RewindPoints(context.Background())
+	if err != nil || len(pts) != 2 {
+		t.Fatalf("points %+v, %v", pts, err)
+	}
+	if _, err := h.ag.Rewind(context.Background(), pts[0].ID, agent.RewindConversation); err != nil {
+		t.Fatal(err)
+	}
+	kept := len(h.ag.History())
+	infos, err := session.List(sessions, h.dir)
+	if err != nil || len(infos) != 1 {
+		t.Fatalf("sessions %+v, %v", infos, err)
+	}
+	ld, err := session.Load(infos[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ld.ModelHistory) != kept || kept != 2 || len(ld.History) != 4 {
+		t.Errorf("loaded: model history %d (want %d = 2), full history %d (want 4)", len(ld.ModelHistory), kept, len(ld.History))
+	}
+}
+
+// TestClearPlanKeptInSession: the plan put aside is a todo line marked
+// archived in the session file, and a resume starts without a plan.
+func TestClearPlanKeptInSession(t *testing.T) {
+	sessions := t.TempDir()
+	h := newHarness(t, noReminder, func(c *agent.Config) {
+		c.Recorder = session.NewRecorder(sessions, c.Workspace, "test-model")
+	})
+	h.srv.Enqueue(calls(call("todo", `{"goal":"Old","items":[{"id":"1","text":"Old step","status":"in_progress"}]}`)), providertest.Reply{Text: "later"})
+	h.run("old work")
+	if _, err := h.ag.ClearPlan(); err != nil {
+		t.Fatal(err)
+	}
+	infos, err := session.List(sessions, h.dir)
+	if err != nil || len(infos) != 1 {
+		t.Fatalf("sessions %+v, %v", infos, err)
+	}
+	b, err := os.ReadFile(infos[0].Path)
+	if err != nil || !strings.Contains(string(b), `"archived":true`) {
+		t.Fatalf("no archived plan in the session file (%v):\n%s", err, b)
+	}
+	ld, err := session.Load(infos[0].Path)
+	if err != nil || !ld.Todos.Empty() {
+		t.Errorf("a resume would come back with the plan: %+v, %v", ld.Todos, err)
 	}
 }
