@@ -12,8 +12,9 @@ import (
 //   - when the model's last todo call of this turn was refused, the call is
 //     refused too, quoting why, so that the list is put right first;
 //   - when a plan exists but no item is in progress, the next pending item
-//     is marked in progress (ItemStarted with Auto, and a note before the
-//     call's result), its undo point made first;
+//     is marked in progress (ItemStarted with Auto and a Notice for the
+//     user, a note before the call's result for the model), its undo
+//     point made first;
 //   - when the item the change belongs to comes after an open gate ("stop
 //     after #N" with #N not completed), the turn pauses at that gate as if
 //     #N had just been completed.
@@ -97,6 +98,7 @@ func (l *loop) autoStart(ctx context.Context) (todo.Item, bool) {
 	}
 	l.emit(TodoUpdate{List: list.Clone(), Rev: rev})
 	l.emit(ItemStarted{ID: it.ID, Text: it.Text, Auto: true})
+	l.emit(Notice{Text: fmt.Sprintf("started #%s %s: a change came with no item in progress", it.ID, it.Text)})
 	return it, true
 }
 
