@@ -139,3 +139,28 @@ func TestE2EGateModelWalksPast(t *testing.T) {
 	}
 	checkValid(t, srv)
 }
+
+// TestE2EPlanClear: /plan clear puts an open plan aside; the panel empties
+// and the model hears of it with the next prompt.
+func TestE2EPlanClear(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	script(t, srv,
+		todoStep("Old goal", todoItem{ID: "1", Text: "Step KILO", Status: "in_progress"}),
+		textStep("Later."),
+		textStep("Hello."),
+	)
+	p := startApp(t, srv, "--yolo")
+	p.prompt("start")
+	p.waitFor("Later.", "Step KILO")
+	p.prompt("/plan clear")
+	p.waitFor("put the plan aside")
+	p.waitGone("Step KILO")
+	p.prompt("hi")
+	p.waitFor("Hello.")
+	reqs := srv.Requests()
+	if got := dump(reqs[len(reqs)-1].Messages); !strings.Contains(got, "The user put the plan aside") {
+		t.Errorf("the model was not told:\n%s", got)
+	}
+	checkValid(t, srv)
+}
