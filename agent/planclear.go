@@ -19,38 +19,43 @@ const maxArchived = 10
 
 // ClearPlan puts the plan aside: the list becomes empty, the plan is
 // recorded in the session marked archived, and the model is told before
-// its next call that it is no longer the plan. It returns the update of
-// the now empty list. It fails with ErrNoPlan when there is no plan and
-// ErrBusy while a turn runs.
-func (a *Agent) ClearPlan() (TodoUpdate, error) {
+// its next call that it is no longer the plan. It returns the events it
+// caused, which a front-end applies as it applies a turn's: a TodoUpdate
+// with the now empty list and, when saving failed, a Notice saying so. It
+// fails with ErrNoPlan when there is no plan and ErrBusy while a turn
+// runs.
+func (a *Agent) ClearPlan() ([]Event, error) {
 	a.mu.Lock()
 	if a.running {
 		a.mu.Unlock()
-		return TodoUpdate{}, ErrBusy
+		return nil, ErrBusy
 	}
 	if a.todos.Empty() {
 		a.mu.Unlock()
-		return TodoUpdate{}, ErrNoPlan
+		return nil, ErrNoPlan
 	}
 	archived := a.archiveLocked()
 	a.todos = todo.List{}
 	a.plan.rev++
 	a.plan.undone = append(a.plan.undone, "The user put the plan aside (archived): "+planName(archived)+" is no longer the plan. Do not carry it on unless the user asks; start a new list with todo when new work needs one.")
-	up := TodoUpdate{List: todo.List{}, Rev: a.plan.rev}
+	evs := []Event{TodoUpdate{List: todo.List{}, Rev: a.plan.rev}}
 	rec := a.cfg.Recorder
 	a.mu.Unlock()
+	failed := func(err error) []Event {
+		return append(evs, Notice{Text: "could not save the archived plan: " + err.Error()})
+	}
 	if rec != nil {
 		if err := rec.Todo(archived); err != nil {
-			return up, fmt.Errorf("save the archived plan: %w", err)
+			return failed(err), nil
 		}
 		if err := rec.Todo(todo.List{}); err != nil {
-			return up, fmt.Errorf("save the archived plan: %w", err)
+			return failed(err), nil
 		}
 	}
 	if err := a.savePlan(); err != nil {
-		return up, fmt.Errorf("save the archived plan: %w", err)
+		return failed(err), nil
 	}
-	return up, nil
+	return evs, nil
 }
 
 // Archived returns copies of the plans put aside in this run, oldest

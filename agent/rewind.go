@@ -48,14 +48,15 @@ const (
 // Rewound is what a Rewind did: the point, the files restored (scope
 // files or both) and the messages dropped (conversation or both). Prompt
 // is the message of a turn point, for the front-end to offer again in its
-// input. Update is the list after it.
+// input. Events are those it caused, which a front-end applies as it
+// applies a turn's: a TodoUpdate with the list after it.
 type Rewound struct {
 	Point   RewindPoint
 	Scope   RewindScope
 	Files   []checkpoint.Change
 	Dropped int
 	Prompt  string
-	Update  TodoUpdate
+	Events  []Event
 }
 
 // differ is what a checkpoint store may also offer to list points and
@@ -192,7 +193,7 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 	a.plan.rev++
 	a.plan.undone = append(a.plan.undone, rewindNote(p, scope, res.Files))
 	list, hist := a.todos.Clone(), a.history
-	res.Update = TodoUpdate{List: list.Clone(), Rev: a.plan.rev}
+	res.Events = []Event{TodoUpdate{List: list.Clone(), Rev: a.plan.rev}}
 	a.mu.Unlock()
 	return res, a.recordRewind(p, scope, list, hist)
 }

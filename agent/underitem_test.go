@@ -163,9 +163,9 @@ func TestClearPlanAndNewGoal(t *testing.T) {
 	if ar := h.ag.Archived(); len(ar) != 1 || ar[0].Goal != "Old" || !ar[0].Archived {
 		t.Errorf("archived = %+v", ar)
 	}
-	up, err := h.ag.ClearPlan()
-	if err != nil || !up.List.Empty() || !h.ag.Todos().Empty() || len(h.ag.Archived()) != 2 {
-		t.Fatalf("clear: %+v, %v", up, err)
+	evs, err := h.ag.ClearPlan()
+	if up, ok := evs[0].(agent.TodoUpdate); err != nil || !ok || !up.List.Empty() || !h.ag.Todos().Empty() || len(h.ag.Archived()) != 2 {
+		t.Fatalf("clear: %+v, %v", evs, err)
 	}
 	h.srv.Enqueue(providertest.Reply{Text: "ok"})
 	h.run("hello")

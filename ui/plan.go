@@ -216,22 +216,19 @@ func (m *Model) planCommand(args string) tea.Cmd {
 // session, archived, and the panel empties.
 func (m *Model) clearPlan() {
 	ca, ok := m.cfg.Agent.(interface {
-		ClearPlan() (agent.TodoUpdate, error)
+		ClearPlan() ([]agent.Event, error)
 	})
 	if !ok {
 		m.chat.addNotice(errPlanUsage.Error())
 		return
 	}
-	up, err := ca.ClearPlan()
-	if err != nil && up.Rev == 0 {
+	evs, err := ca.ClearPlan()
+	if err != nil {
 		m.chat.addNotice("/plan clear: " + err.Error())
 		return
 	}
-	m.applyTodo(up)
+	m.applyEvents(evs)
 	m.chat.addNotice("put the plan aside: it is kept in the session, archived")
-	if err != nil {
-		m.chat.addNotice(err.Error())
-	}
 }
 
 // atoi parses a small positive number, or returns 0.

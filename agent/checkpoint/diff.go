@@ -58,15 +58,54 @@ func (s *Store) Diff(ctx context.Context, from, to string) ([]Change, string, er
 	if err != nil {
 		return nil, "", err
 	}
-	out, err := s.run(ctx, nil, "diff-tree", "-r", "-p", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", from, to)
+	// --text: the store's attributes mark every file binary for diff (see
+	// rawAttributes); binaryAsSuch puts back the files that really are.
+	out, err := s.run(ctx, nil, "diff-tree", "-r", "-p", "--text", "--no-renames", "--no-color", "--no-ext-diff", "--no-textconv", from, to)
 	if err != nil {
 		return nil, "", err
 	}
-	patch := string(out)
+	patch := binaryAsSuch(string(out))
 	if len(patch) > MaxPatch {
 		patch = patch[:MaxPatch] + "\n… the diff is cut at " + "1 MiB\n"
 	}
 	return cs, patch, nil
+}
+
+// binaryAsSuch replaces the hunks of each file of a unified diff made
+// with --text whose lines hold a NUL byte (git's own test for a binary
+// file) with git's "Binary files … differ" line.
+func binaryAsSuch(patch string) string {
+	if !strings.Contains(patch, "\x00") {
+		return patch
+	}
+	parts := strings.SplitAfter(patch, "\ndiff --git ")
+	var b strings.Builder
+	for i, part := range parts {
+		body := part
+		next := ""
+		if i+1 < len(parts) {
+			body, next = strings.TrimSuffix(part, "diff --git "), "diff --git "
+		}
+		if strings.Contains(body, "\x00") {
+			body = binaryFile(body)
+		}
+		b.WriteString(body + next)
+	}
+	return b.String()
+}
+
+// binaryFile keeps the header lines of one file's diff (up to its "---"
+// line) and says the file is binary instead of its hunks.
+func binaryFile(section string) string {
+	head, _, _ := strings.Cut(section, "\n--- ")
+	head, _, _ = strings.Cut(head, "\n@@")
+	a, b := "a/…", "b/…"
+	if first, _, ok := strings.Cut(section, "\n"); ok {
+		if f := strings.Fields(strings.TrimPrefix(first, "diff --git ")); len(f) == 2 {
+			a, b = f[0], f[1]
+		}
+	}
+	return strings.TrimRight(head, "\n") + "\nBinary files " + a + " and " + b + " differ\n"
 }
 
 // nameStatus lists the files that differ between two trees or commits;

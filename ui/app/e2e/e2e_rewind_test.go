@@ -1,4 +1,4 @@
-package main
+package e2e
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tick-agent/tick/provider/providertest"
+	"github.com/tick-agent/tick/ui/app"
 )
 
 // TestHeadlessEmptyAnswer checks that -p says on stderr that the model
@@ -16,7 +17,7 @@ func TestHeadlessEmptyAnswer(t *testing.T) {
 	srv.Enqueue(providertest.Reply{})
 	args, _ := headless(t, srv, "hello")
 	r := tick(t, nil, "", args...)
-	if r.code != exitError || !strings.Contains(r.stderr, "the model returned an empty answer") {
+	if r.code != app.ExitError || !strings.Contains(r.stderr, "the model returned an empty answer") {
 		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
 	}
 	if r.stdout != "" {
