@@ -42,6 +42,7 @@ type loop struct {
 	compactFailed bool            // a compaction failed this turn; do not retry every round
 	reminded      bool            // the model was reminded of open items this turn
 	parseRetried  bool            // the last model call failed on a call the server could not parse, and was asked again
+	point         *undoPoint      // the undo point of this turn's message, if any
 	said          bool            // the model answered with text or a tool call this turn
 	worked        bool            // the turn worked on the plan: called todo, or changed files under an item
 	rejected      string          // why this turn's last todo call was refused; "" when accepted
@@ -61,7 +62,7 @@ func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
 		return
 	}
 	l.addTools(ctx)
-	a.startTurnPoint(ctx, prompt)
+	l.point = a.startTurnPoint(ctx, prompt)
 	l.add(provider.Message{Role: provider.RoleUser, Content: a.withMentions(prompt, l.emit)})
 	a.runParent(ctx, l, out)
 }
@@ -91,7 +92,7 @@ func (l *loop) addTools(ctx context.Context) {
 // turn.
 func (a *Agent) runParent(ctx context.Context, l *loop, out chan<- Event) {
 	end := l.run(ctx)
-	l.settleTurnPoint(ctx, end)
+	l.settleTurnPoint(end)
 	l.stopHook(ctx, end)
 	a.finishTurn(out, end)
 }

@@ -24,7 +24,9 @@ import (
 // says whether it is a user message (Text is the prompt's first line) or
 // an item (Item is its id, Text its text). Files are what restoring it
 // would change in the workspace now; Messages how many messages of the
-// conversation came after it.
+// conversation came after it. NoFiles marks a message whose snapshot was
+// not taken (the turn was interrupted first, or the snapshot failed): only
+// its conversation can be rewound.
 type RewindPoint struct {
 	ID       string              `json:"id"`
 	Kind     PointKind           `json:"kind"`
@@ -33,6 +35,7 @@ type RewindPoint struct {
 	At       time.Time           `json:"at"`
 	Files    []checkpoint.Change `json:"files"`
 	Messages int                 `json:"messages"`
+	NoFiles  bool                `json:"no_files,omitempty"`
 }
 
 // RewindScope says what Rewind restores.
@@ -74,9 +77,11 @@ func (a *Agent) RewindPoints(ctx context.Context) ([]RewindPoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]string, len(pts))
-	for i, p := range pts {
-		ids[i] = p.id
+	var ids []string
+	for _, p := range pts {
+		if p.id != "" {
+			ids = append(ids, p.id)
+		}
 	}
 	files, err := a.since(ctx, ids)
 	if err != nil {
@@ -85,9 +90,13 @@ func (a *Agent) RewindPoints(ctx context.Context) ([]RewindPoint, error) {
 	a.mu.Lock()
 	n := len(a.history)
 	a.mu.Unlock()
-	out := make([]RewindPoint, 0, len(pts))
-	for i := len(pts) - 1; i >= 0; i-- {
-		out = append(out, pointOf(pts[i], files[i], n))
+	out := make([]RewindPoint, len(pts))
+	for i, p := range pts { // newest first
+		var fs []checkpoint.Change
+		if p.id != "" {
+			fs, files = files[0], files[1:]
+		}
+		out[len(pts)-1-i] = pointOf(p, fs, n)
 	}
 	return out, nil
 }
@@ -95,11 +104,12 @@ func (a *Agent) RewindPoints(ctx context.Context) ([]RewindPoint, error) {
 // pointOf describes p for a front-end; n is the conversation's length.
 func pointOf(p *undoPoint, files []checkpoint.Change, n int) RewindPoint {
 	return RewindPoint{ID: strconv.Itoa(p.seq), Kind: p.kind, Item: p.item, Text: p.text, At: p.at,
-		Files: files, Messages: max(n-len(p.hist), 0)}
+		Files: files, Messages: max(n-len(p.hist), 0), NoFiles: p.id == ""}
 }
 
-// readyPoints returns the points whose snapshot succeeded, oldest first,
-// waiting for those still being taken.
+// readyPoints returns the points, oldest first, once their snapshots are
+// done: those whose snapshot succeeded, and the messages whose snapshot
+// did not (id ""), whose conversation can still be rewound.
 func (a *Agent) readyPoints(ctx context.Context) ([]*undoPoint, error) {
 	a.mu.Lock()
 	all := append([]*undoPoint(nil), a.undo.points...)
@@ -110,10 +120,12 @@ func (a *Agent) readyPoints(ctx context.Context) ([]*undoPoint, error) {
 	}
 	var pts []*undoPoint
 	for _, p := range all {
-		if id, err := p.wait(ctx); err == nil && id != "" {
-			pts = append(pts, p)
-		} else if ctx.Err() != nil {
+		id, err := p.wait(ctx)
+		if ctx.Err() != nil {
 			return nil, ctx.Err()
+		}
+		if (err == nil && id != "") || p.kind == PointTurn {
+			pts = append(pts, p)
 		}
 	}
 	if len(pts) == 0 {
@@ -167,6 +179,9 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 	}
 	if p == nil {
 		return Rewound{}, fmt.Errorf("%w: no rewind point %q", ErrNoUndo, id)
+	}
+	if p.id == "" && scope != RewindConversation {
+		return Rewound{}, fmt.Errorf("%w: point %s has no snapshot of the files (its turn was interrupted before it was taken); rewind its conversation only", ErrNoUndo, id)
 	}
 	res := Rewound{Scope: scope}
 	if scope != RewindConversation {
@@ -315,8 +330,11 @@ func (a *Agent) ItemDiff(ctx context.Context, item string) (ItemChanges, error) 
 			continue
 		}
 		to := ""
-		if i+1 < len(pts) {
-			to = pts[i+1].id
+		for _, q := range pts[i+1:] {
+			if q.id != "" {
+				to = q.id
+				break
+			}
 		}
 		files, patch, err := d.Diff(ctx, p.id, to)
 		if err != nil {

@@ -88,7 +88,11 @@ type slowStore struct {
 }
 
 func (s *slowStore) Save(ctx context.Context, label string) (checkpoint.Checkpoint, error) {
-	<-s.release
+	select {
+	case <-s.release:
+	case <-ctx.Done():
+		return checkpoint.Checkpoint{}, ctx.Err()
+	}
 	s.saves.Add(1)
 	return s.Store.Save(ctx, label)
 }
@@ -269,4 +273,40 @@ func TestClearPlanKeptInSession(t *testing.T) {
 	if err != nil || !ld.Todos.Empty() {
 		t.Errorf("a resume would come back with the plan: %+v, %v", ld.Todos, err)
 	}
+}
+
+// TestInterruptedBeforeSnapshot: an interrupt stops the message's
+// snapshot before the turn ends; the point keeps its conversation, which
+// can still be rewound, but not the files.
+func TestInterruptedBeforeSnapshot(t *testing.T) {
+	slow := &slowStore{release: make(chan struct{})}
+	h := newHarness(t, func(c *agent.Config) {
+		s, err := checkpoint.Open(context.Background(), filepath.Join(t.TempDir(), "cp"), c.Workspace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow.Store, c.Checkpoints = s, slow
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	h.srv.Enqueue(providertest.Reply{Text: "never mind"})
+	ch := h.ag.Run(ctx, "do something")
+	for len(h.srv.Requests()) == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cancel() // the snapshot is still held: the interrupt must stop it
+	drain(ch)
+	if slow.saves.Load() != 0 {
+		t.Fatal("the snapshot ran after the interrupt")
+	}
+	pts, err := h.ag.RewindPoints(context.Background())
+	if err != nil || len(pts) != 1 || !pts[0].NoFiles {
+		t.Fatalf("points = %+v, %v", pts, err)
+	}
+	if _, err := h.ag.Rewind(context.Background(), pts[0].ID, agent.RewindBoth); !errors.Is(err, agent.ErrNoUndo) {
+		t.Errorf("rewinding files without a snapshot: %v, want ErrNoUndo", err)
+	}
+	if _, err := h.ag.Rewind(context.Background(), pts[0].ID, agent.RewindConversation); err != nil || len(h.ag.History()) != 0 {
+		t.Errorf("conversation rewind: %v, history %d", err, len(h.ag.History()))
+	}
+	close(slow.release)
 }

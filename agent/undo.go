@@ -118,7 +118,7 @@ func (a *Agent) undoTarget(item string) (int, itemCheckpoint, error) {
 	}
 	switch {
 	case found < 0 && item == "":
-		return 0, itemCheckpoint{}, fmt.Errorf("%w yet: an undo point is made when a todo item starts (/rewind also goes back to a message)", ErrNoUndo)
+		return 0, itemCheckpoint{}, fmt.Errorf("%w yet: an undo point is made when a todo item starts", ErrNoUndo)
 	case found < 0:
 		return 0, itemCheckpoint{}, fmt.Errorf("%w: no undo point for #%s (it has not started)", ErrNoUndo, item)
 	}

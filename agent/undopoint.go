@@ -15,9 +15,10 @@ import (
 // A message's snapshot is taken in the background, so the prompt goes to
 // the model at once; the first tool call that can change a file (see
 // changesFiles) waits for it, and so does the end of the turn, so a point
-// is complete before anything it guards changes. An item's snapshot is
-// taken before its first change (the todo call that starts it, or the
-// change that starts it automatically).
+// is complete before anything it guards changes and no snapshot outlives
+// its turn; an interrupt stops it (the point keeps its conversation). An
+// item's snapshot is taken before its first change (the todo call that
+// starts it, or the change that starts it automatically).
 
 // PointKind says what made an undo point.
 type PointKind string
@@ -94,18 +95,19 @@ func firstLine(s string) string {
 
 // startTurnPoint makes the undo point of a user message: it records the
 // conversation and list now and starts the workspace's snapshot in the
-// background (it outlives an interrupt of the turn, within
-// snapshotTimeout).
-func (a *Agent) startTurnPoint(ctx context.Context, prompt string) {
+// background, for at most snapshotTimeout; an interrupt of the turn stops
+// it (the point then keeps only the conversation). It returns the point,
+// nil when undo is off.
+func (a *Agent) startTurnPoint(ctx context.Context, prompt string) *undoPoint {
 	cp := a.cfg.Checkpoints
 	if cp == nil {
-		return
+		return nil
 	}
 	a.mu.Lock()
 	p := a.addPointLocked(PointTurn, "", firstLine(prompt), a.history, a.todos)
 	a.undo.turn = p
 	a.mu.Unlock()
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), snapshotTimeout)
+	sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 	go func() {
 		defer cancel()
 		saved, err := cp.Save(sctx, "before the message: "+p.text)
@@ -114,6 +116,7 @@ func (a *Agent) startTurnPoint(ctx context.Context, prompt string) {
 		a.mu.Unlock()
 		close(p.done)
 	}()
+	return p
 }
 
 // awaitTurnPoint waits, before a change, for the snapshot of the running
@@ -142,22 +145,23 @@ func (l *loop) awaitTurnPoint(ctx context.Context) {
 	}
 }
 
-// settleTurnPoint waits at the end of a turn that was not interrupted for
-// its message's snapshot, so that the point is complete when the turn is.
-func (l *loop) settleTurnPoint(ctx context.Context, end TurnEnd) {
-	if end.Reason == ReasonInterrupted || ctx.Err() != nil {
-		return
-	}
-	a := l.a
-	a.mu.Lock()
-	p := a.undo.turn
-	a.undo.turn = nil
-	a.mu.Unlock()
+// settleTurnPoint waits at the end of a turn for its message's snapshot
+// (stopped already when the turn was interrupted), so that no snapshot
+// outlives its turn and the point is complete when the turn is.
+func (l *loop) settleTurnPoint(end TurnEnd) {
+	a, p := l.a, l.point
 	if p == nil {
 		return
 	}
-	if _, err := p.wait(ctx); err != nil {
-		l.emit(Notice{Text: fmt.Sprintf("no undo point for this message: %v", err)})
+	a.mu.Lock()
+	told := a.undo.turn != p // a change waited for it, and said how it went
+	if !told {
+		a.undo.turn = nil
+	}
+	a.mu.Unlock()
+	<-p.done
+	if !told && p.err != nil && end.Reason != ReasonInterrupted {
+		l.emit(Notice{Text: fmt.Sprintf("no undo point for this message: %v", p.err)})
 	}
 }
 
