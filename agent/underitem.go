@@ -17,7 +17,8 @@ import (
 //     point made first;
 //   - when the item the change belongs to comes after an open gate ("stop
 //     after #N" with #N not completed), the turn pauses at that gate as if
-//     #N had just been completed.
+//     #N had just been completed; Continue lets the change run, a steer
+//     message refuses it (the model reads the message first).
 
 // ItemStarted says that tick itself marked an item in progress because a
 // change arrived while none was (Auto), before the change ran. A
@@ -61,6 +62,13 @@ func (l *loop) underItem(ctx context.Context) (note, refusal string, ok bool) {
 		l.passed[g] = true
 		if !l.pauseAt(ctx, g, cur.ID, fmt.Sprintf("paused: the user asked to stop after #%s, and the model moved on to #%s — enter to continue", g, cur.ID)) {
 			return "", interruptedResult, false
+		}
+		a := l.a
+		a.mu.Lock()
+		steered := len(a.steer) > 0
+		a.mu.Unlock()
+		if steered {
+			return "", fmt.Sprintf("Error: the user asked to stop after #%s to review it, and you moved on to #%s. The user has answered with a message, which you get next: this call did not run. Read the message and go on as it says.", g, cur.ID), false
 		}
 	}
 	return note, "", true

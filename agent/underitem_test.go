@@ -189,3 +189,39 @@ func TestEmptyAnswer(t *testing.T) {
 		t.Error("an empty answer cannot be retried")
 	}
 }
+
+// TestGateWalkedPastSteered: a message sent while paused at a gate the
+// model walked past refuses the held change, so the model reads it first.
+func TestGateWalkedPastSteered(t *testing.T) {
+	h := newHarness(t, noReminder)
+	h.srv.Enqueue(calls(call("todo", `{"items":[{"id":"1","text":"Design","status":"pending"},{"id":"2","text":"Build","status":"pending"}]}`)), providertest.Reply{Text: "planned"})
+	h.run("plan")
+	if _, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanStopAfter, ID: "1"}); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.Enqueue(
+		calls(call("todo", `{"items":[{"id":"1","text":"Design","status":"pending"},{"id":"2","text":"Build","status":"in_progress"}]}`)),
+		calls(call("write_file", `{"path":"b.txt","content":"x\n"}`)),
+		providertest.Reply{Text: "ok, designing first"})
+	var evs []agent.Event
+	for ev := range h.ag.Run(context.Background(), "go") {
+		evs = append(evs, ev)
+		if _, ok := ev.(agent.Paused); ok {
+			if _, ok := h.ag.Steer("do the design first"); !ok {
+				t.Fatal("steer refused while paused")
+			}
+		}
+	}
+	h.checkValid()
+	out := toolOutputs(evs, "write_file")
+	if len(out) != 1 || !strings.HasPrefix(out[0], "Error: the user asked to stop after #1") {
+		t.Fatalf("write_file = %q", out)
+	}
+	if readFile(t, h.dir, "b.txt") != "<missing>" {
+		t.Error("the held change ran after the user's message")
+	}
+	reqs := h.srv.Requests()
+	if got := dump(reqs[len(reqs)-1].Messages); !strings.Contains(got, "do the design first") {
+		t.Errorf("the message did not reach the model:\n%s", got)
+	}
+}
