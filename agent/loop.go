@@ -45,6 +45,7 @@ type loop struct {
 	point         *undoPoint      // the undo point of this turn's message, if any
 	said          bool            // the model answered with text or a tool call this turn
 	worked        bool            // the turn worked on the plan: called todo, or changed files under an item
+	planned       bool            // a todo call of this turn was accepted
 	rejected      string          // why this turn's last todo call was refused; "" when accepted
 	passed        map[string]bool // gates the model walked past and the user let it go on from
 

@@ -56,6 +56,8 @@ func (t *todoTool) Run(ctx context.Context, args json.RawMessage) (string, error
 	t.l.rejected = ""
 	if err != nil {
 		t.l.rejected = err.Error()
+	} else {
+		t.l.planned = true
 	}
 	return out, err
 }

@@ -11,10 +11,12 @@ import (
 // (changesFiles) runs in a parent turn:
 //   - when the model's last todo call of this turn was refused, the call is
 //     refused too, quoting why, so that the list is put right first;
-//   - when a plan exists but no item is in progress, the next pending item
-//     is marked in progress (ItemStarted with Auto and a Notice for the
-//     user, a note before the call's result for the model), its undo
-//     point made first;
+//   - when this turn sent the plan (an accepted todo call) but no item is
+//     in progress, the next pending item is marked in progress
+//     (ItemStarted with Auto and a Notice for the user, a note before the
+//     call's result for the model), its undo point made first; a plan
+//     left open by an earlier turn does not claim the changes of a later,
+//     maybe unrelated, request (see "No stale plan");
 //   - when the item the change belongs to comes after an open gate ("stop
 //     after #N" with #N not completed), the turn pauses at that gate as if
 //     #N had just been completed; Continue lets the change run, a steer
@@ -48,6 +50,9 @@ func (l *loop) underItem(ctx context.Context) (note, refusal string, ok bool) {
 	list := l.a.Todos()
 	cur, ok := list.Current()
 	if !ok {
+		if !l.planned {
+			return "", "", true // a plan of an earlier turn: this change may be unrelated to it
+		}
 		if cur, ok = l.autoStart(ctx); !ok {
 			return "", "", true // no plan, or nothing left in it
 		}

@@ -225,3 +225,25 @@ func TestGateWalkedPastSteered(t *testing.T) {
 		t.Errorf("the message did not reach the model:\n%s", got)
 	}
 }
+
+// TestOldPlanDoesNotClaimChanges: a plan left open by an earlier turn is
+// not started by a later request's change, nor reminded of.
+func TestOldPlanDoesNotClaimChanges(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Enqueue(calls(call("todo", `{"items":[{"id":"1","text":"Refactor","status":"pending"}]}`)),
+		providertest.Reply{Text: "planned"}, providertest.Reply{Text: "waiting for you"})
+	h.run("plan a refactor")
+	n := len(h.srv.Requests())
+	h.srv.Enqueue(calls(call("write_file", `{"path":"notes.txt","content":"x\n"}`)), providertest.Reply{Text: "noted"})
+	evs := h.run("write notes.txt")
+	h.checkValid()
+	if out := toolOutputs(evs, "write_file"); len(out) != 1 || strings.Contains(out[0], "tick marked") {
+		t.Errorf("write_file = %q", out)
+	}
+	if it := h.ag.Todos().Items[0]; it.Status != todo.Pending {
+		t.Errorf("the old plan's item was started: %+v", it)
+	}
+	if got := len(h.srv.Requests()) - n; got != 2 {
+		t.Errorf("%d requests for the unrelated request, want 2 (no reminder)", got)
+	}
+}
