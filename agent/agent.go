@@ -7,6 +7,14 @@
 // history and the todo list persist across turns. Front-ends (the TUI and
 // the -p printer) only read events and call Steer; they never reach into the
 // agent's state.
+//
+// Work can always be taken back: every user message and every item makes
+// an undo point (Config.Checkpoints). Undo restores the files of an item;
+// RewindPoints, Rewind and ItemDiff list the points, go back to one
+// (files, conversation or both) and show what an item changed. File
+// changes always happen under an item, and only a turn that worked on the
+// plan is reminded of it; see docs/architecture.md, "Undo points, rewind
+// and changes under an item".
 package agent
 
 import (
@@ -143,6 +151,7 @@ type Agent struct {
 	lastPrompt int               // tokens of the last request and its answer
 	mode       Mode              // see Mode; guarded by mu
 	plan       planState         // the user's side of the plan; guarded by mu
+	undo       undoState         // the undo points; guarded by mu
 	saveMu     sync.Mutex        // serialises savePlan and saveMode; taken before mu
 	// The model chosen with SetModel (modelSet), replacing
 	// Config.ModelName and Config.ContextWindow; guarded by mu.
@@ -295,6 +304,7 @@ func (a *Agent) Restore(history []provider.Message, list todo.List) error {
 	a.history = Repair(append([]provider.Message(nil), history...))
 	a.todos = list.Clone()
 	a.plan = planState{beforePlan: a.plan.beforePlan} // the mode is not the plan's
+	a.undo = undoState{}                              // points of another conversation do not carry over
 	a.plan.init()
 	for _, ev := range Replay(a.history) { // go on counting revisions where the replay ends
 		if up, ok := ev.(TodoUpdate); ok {

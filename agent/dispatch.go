@@ -52,11 +52,30 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 	return usedTodo
 }
 
-// call runs one tool call and returns the result text for the model.
+// call runs one tool call and returns the result text for the model. A
+// call that can change files happens under an item (see underItem): it
+// may be refused, start an item (said in a note before its result) or
+// pause at a gate first.
+func (l *loop) call(ctx context.Context, c provider.ToolCall) (string, bool) {
+	if !l.changesFiles(c.Name) || l.tool(c.Name) == nil {
+		return l.runCall(ctx, c)
+	}
+	note, refusal, ok := l.underItem(ctx)
+	if !ok {
+		return refusal, true
+	}
+	out, isErr := l.runCall(ctx, c)
+	if note != "" {
+		out = note + "\n" + out
+	}
+	return out, isErr
+}
+
+// runCall runs one tool call and returns the result text for the model.
 // Failures of every kind come back as "Error: ..." text, never a panic. A
 // call whose arguments the provider cut (ArgsCut) is not run: its error
 // gives the sizes and says how to split the work.
-func (l *loop) call(ctx context.Context, c provider.ToolCall) (out string, isErr bool) {
+func (l *loop) runCall(ctx context.Context, c provider.ToolCall) (out string, isErr bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, isErr = fmt.Sprintf("Error: tool %s failed unexpectedly: %v", c.Name, r), true
@@ -83,6 +102,9 @@ func (l *loop) call(ctx context.Context, c provider.ToolCall) (out string, isErr
 		if msg, allowed := l.approve(ctx, c, ap, args); !allowed {
 			return msg, true
 		}
+	}
+	if l.changesFiles(c.Name) {
+		l.awaitTurnPoint(ctx) // the message's undo point comes before its first change
 	}
 	ctx = l.sandboxMode(ctx, c)
 	res, err := t.Run(ctx, args)

@@ -35,7 +35,15 @@ const (
 	// KindRoundCap: the turn reached its cap of model calls; sending a
 	// message lets it carry on.
 	KindRoundCap ErrorKind = "round_cap"
+	// KindEmptyAnswer: the model answered with no text and no tool call
+	// (ErrEmptyAnswer); Retry asks again.
+	KindEmptyAnswer ErrorKind = "empty_answer"
 )
+
+// ErrEmptyAnswer ends a turn whose model answered with nothing: no text
+// and no tool call, and none earlier in the turn. The turn counts as
+// failed, so that -p exits non-zero and Retry can ask again.
+var ErrEmptyAnswer = errors.New("the model returned an empty answer")
 
 // KindOf classifies the error that ended a turn.
 func KindOf(err error) ErrorKind {
@@ -46,6 +54,8 @@ func KindOf(err error) ErrorKind {
 		return KindBusy
 	case errors.Is(err, errRoundCap):
 		return KindRoundCap
+	case errors.Is(err, ErrEmptyAnswer):
+		return KindEmptyAnswer
 	}
 	return provider.KindOf(err)
 }

@@ -79,9 +79,13 @@ type ToolEnd struct {
 // after a session restore. The list is the receiver's own copy. Rev is the
 // list's revision, counted up on every change (todo calls and the user's
 // edits); a front-end that applied a newer revision ignores older ones.
+//
+// Waiting, when set, is the item that waits at a gate while the turn is
+// paused (see Paused): a front-end shows it without a spinner or timer.
 type TodoUpdate struct {
-	List todo.List `json:"list"`
-	Rev  int       `json:"rev,omitempty"`
+	List    todo.List `json:"list"`
+	Rev     int       `json:"rev,omitempty"`
+	Waiting string    `json:"waiting,omitempty"`
 }
 
 // Subagent wraps an event of a child loop started by the task tool whose

@@ -33,8 +33,14 @@ type PlanProposed struct {
 // Paused says that the turn stopped before its next model call because
 // the item After, which the user marked "stop after", was completed. It
 // goes on with Agent.Continue or a steer message; an interrupt ends it.
+//
+// Next is the item that waits ("" when none is left); the TodoUpdate sent
+// just before Paused names it in Waiting, and one without Waiting follows
+// when the turn goes on. A gate also holds when the model moves on without
+// completing After: a change under a later item pauses there.
 type Paused struct {
 	After string `json:"after"`
+	Next  string `json:"next,omitempty"`
 	Text  string `json:"text"`
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,10 +38,16 @@ type loop struct {
 	mu   *sync.Mutex         // guards *hist
 	hist *[]provider.Message // the conversation, without the system prompt
 
-	sinceTodo     int  // consecutive tool rounds without a todo call
-	compactFailed bool // a compaction failed this turn; do not retry every round
-	reminded      bool // the model was reminded of open items this turn
-	parseRetried  bool // the last model call failed on a call the server could not parse, and was asked again
+	sinceTodo     int             // consecutive tool rounds without a todo call
+	compactFailed bool            // a compaction failed this turn; do not retry every round
+	reminded      bool            // the model was reminded of open items this turn
+	parseRetried  bool            // the last model call failed on a call the server could not parse, and was asked again
+	point         *undoPoint      // the undo point of this turn's message, if any
+	said          bool            // the model answered with text or a tool call this turn
+	worked        bool            // the turn worked on the plan: called todo, or changed files under an item
+	planned       bool            // a todo call of this turn was accepted
+	rejected      string          // why this turn's last todo call was refused; "" when accepted
+	passed        map[string]bool // gates the model walked past and the user let it go on from
 
 	approvalWait time.Duration // time the current call waited for the user
 }
@@ -56,6 +63,7 @@ func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
 		return
 	}
 	l.addTools(ctx)
+	l.point = a.startTurnPoint(ctx, prompt)
 	l.add(provider.Message{Role: provider.RoleUser, Content: a.withMentions(prompt, l.emit)})
 	a.runParent(ctx, l, out)
 }
@@ -85,6 +93,7 @@ func (l *loop) addTools(ctx context.Context) {
 // turn.
 func (a *Agent) runParent(ctx context.Context, l *loop, out chan<- Event) {
 	end := l.run(ctx)
+	l.settleTurnPoint(end)
 	l.stopHook(ctx, end)
 	a.finishTurn(out, end)
 }
@@ -116,6 +125,10 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 			return TurnEnd{Reason: ReasonError, Err: err}
 		}
 		l.parseRetried = false
+		if len(msg.ToolCalls) == 0 && strings.TrimSpace(msg.Content) == "" && !l.said && !l.child && l.a.Mode() != ModePlan {
+			return TurnEnd{Reason: ReasonError, Err: ErrEmptyAnswer, Kind: KindEmptyAnswer}
+		}
+		l.said = l.said || len(msg.ToolCalls) > 0 || strings.TrimSpace(msg.Content) != ""
 		if len(msg.ToolCalls) == 0 {
 			if l.finalAnswer() {
 				continue

@@ -15,17 +15,17 @@ import (
 // It is guarded by Agent.mu. What of it a session keeps, and why, is in
 // planresume.go.
 type planState struct {
-	rev         int               // bumped on every change of the list
-	added       map[string]bool   // items the user added
-	cancelled   map[string]bool   // items the user cancelled
-	text        map[string]string // items whose text the user wrote
-	stopAfter   map[string]bool   // gates: pause after these complete
-	edits       []string          // edit notes not yet told to the model
-	proposal    *todo.List        // the last plan proposed in plan mode
-	beforePlan  Mode              // the mode to return to on approval
-	resume      chan struct{}     // Continue and Steer wake a paused turn
-	undone      []string          // restore notes not yet told to the model
-	checkpoints []itemCheckpoint  // undo points, in the order the items started
+	rev        int               // bumped on every change of the list
+	added      map[string]bool   // items the user added
+	cancelled  map[string]bool   // items the user cancelled
+	text       map[string]string // items whose text the user wrote
+	stopAfter  map[string]bool   // gates: pause after these complete
+	edits      []string          // edit notes not yet told to the model
+	proposal   *todo.List        // the last plan proposed in plan mode
+	beforePlan Mode              // the mode to return to on approval
+	resume     chan struct{}     // Continue and Steer wake a paused turn
+	undone     []string          // restore notes not yet told to the model
+	archived   []todo.List       // plans put aside, oldest first (see planclear.go)
 }
 
 // init makes the maps and the resume channel.
@@ -61,7 +61,10 @@ func openSentence(open []todo.Item) string {
 // finalAnswer decides what happens when the model answers without tool
 // calls. It returns true when the loop should go on: the model is reminded
 // once per turn of items still open (not in plan mode, not for a
-// subagent, not when Config.NoCompletionReminder is set). Otherwise it
+// subagent, not when Config.NoCompletionReminder is set), and only in a
+// turn that worked on the plan (called todo, or changed files under an
+// item): a later unrelated request is not pushed back into an open plan,
+// and gets no Unfinished either. Otherwise it
 // emits Unfinished or PlanProposed as the case may be and returns false.
 func (l *loop) finalAnswer() bool {
 	if l.child {
@@ -76,8 +79,8 @@ func (l *loop) finalAnswer() bool {
 		return false
 	}
 	open := list.Open()
-	if len(open) == 0 {
-		return false
+	if len(open) == 0 || !l.worked {
+		return false // a turn that did not work on the plan is not pushed back into it
 	}
 	if !l.reminded && !a.cfg.NoCompletionReminder {
 		l.reminded = true
@@ -133,24 +136,7 @@ func (l *loop) gate(ctx context.Context, before todo.List) bool {
 	if id == "" || resume == nil {
 		return true
 	}
-	// A Continue from before this pause does not count.
-	select {
-	case <-resume:
-	default:
-	}
-	a.mu.Lock()
-	steered := len(a.steer) > 0
-	a.mu.Unlock()
-	if steered {
-		return true
-	}
-	l.emit(Paused{After: id, Text: fmt.Sprintf("paused after #%s — enter to continue", id)})
-	select {
-	case <-ctx.Done():
-		return false
-	case <-resume:
-		return true
-	}
+	return l.pauseAt(ctx, id, nextOpenAfter(after, id), fmt.Sprintf("paused after #%s — enter to continue", id))
 }
 
 // gateHit returns the id of a stop-after item that is completed in after

@@ -51,26 +51,50 @@ func (t *todoTool) Spec() provider.ToolSpec {
 }
 
 func (t *todoTool) Run(ctx context.Context, args json.RawMessage) (string, error) {
+	out, err := t.replace(ctx, args)
+	t.l.worked = true
+	t.l.rejected = ""
+	if err != nil {
+		t.l.rejected = err.Error()
+	} else {
+		t.l.planned = true
+	}
+	return out, err
+}
+
+// replace checks the list the model sent and makes it the plan.
+func (t *todoTool) replace(ctx context.Context, args json.RawMessage) (string, error) {
 	list, err := todo.Parse(args)
 	if err != nil {
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete corrected list", err)
 	}
 	a := t.l.a
 	a.mu.Lock()
+	archived, replaced := a.replacesPlanLocked(list)
 	if err := a.checkUserEdits(&list); err != nil {
 		a.mu.Unlock()
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete list with the user's edits kept", err)
 	}
 	before := a.todos.Clone()
+	if replaced {
+		before = todo.List{}
+	}
 	a.todos = list
 	a.plan.rev++
 	rev := a.plan.rev
 	a.mu.Unlock()
 	t.l.checkpointStarted(ctx, before, list)
 	if rec := a.cfg.Recorder; rec != nil {
+		if replaced {
+			_ = rec.Todo(archived) // kept in the session, marked archived
+		}
 		if err := rec.Todo(list); err != nil {
 			t.l.emit(Notice{Text: fmt.Sprintf("could not save the todo list: %v", err)})
 		}
+	}
+	if replaced {
+		t.l.savePlan()
+		t.l.emit(Notice{Text: fmt.Sprintf("a plan with a new goal (%q) replaced the open one (%q), which is archived", list.Goal, archived.Goal)})
 	}
 	t.l.emit(TodoUpdate{List: list.Clone(), Rev: rev})
 	return list.Render(), nil

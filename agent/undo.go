@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tick-agent/tick/agent/checkpoint"
+	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
 
@@ -23,11 +24,6 @@ type Checkpointer interface {
 // slower one (the first snapshot of a large workspace, still running) is
 // skipped with a notice rather than stalling the turn.
 const checkpointWait = 3 * time.Second
-
-// itemCheckpoint is the workspace before an item first went in progress.
-type itemCheckpoint struct {
-	item, text, id string
-}
 
 // ErrNoUndo is returned by PreviewUndo and Undo when there is nothing to
 // undo: no checkpoints (undo off, or no item started yet), or none for the
@@ -47,16 +43,25 @@ func (l *loop) checkpointStarted(ctx context.Context, before, list todo.List) {
 	}
 	a := l.a
 	a.mu.Lock()
-	for _, c := range a.plan.checkpoints {
-		if c.item == it.ID {
+	for _, p := range a.undo.points {
+		if p.kind == PointItem && p.item == it.ID {
 			a.mu.Unlock()
 			return // its first start counts
 		}
 	}
+	p := a.addPointLocked(PointItem, it.ID, it.Text, beforeLastAssistant(a.history), before)
 	a.mu.Unlock()
+	l.awaitTurnPoint(ctx) // the message's point comes first in the store
 	cctx, cancel := context.WithTimeout(ctx, checkpointWait)
 	defer cancel()
 	saved, err := cp.Save(cctx, "before #"+it.ID+" "+it.Text)
+	a.mu.Lock()
+	p.id, p.err, p.skip = saved.ID, err, saved.Skipped
+	if err != nil {
+		a.dropPointLocked(p)
+	}
+	a.mu.Unlock()
+	close(p.done)
 	if err != nil {
 		l.emit(Notice{Text: fmt.Sprintf("no undo point before #%s: %v", it.ID, err)})
 		return
@@ -64,9 +69,27 @@ func (l *loop) checkpointStarted(ctx context.Context, before, list todo.List) {
 	if len(saved.Skipped) > 0 {
 		l.emit(Notice{Text: fmt.Sprintf("the undo point before #%s leaves out large files: %s", it.ID, strings.Join(saved.Skipped, ", "))})
 	}
-	a.mu.Lock()
-	a.plan.checkpoints = append(a.plan.checkpoints, itemCheckpoint{item: it.ID, text: it.Text, id: saved.ID})
-	a.mu.Unlock()
+}
+
+// beforeLastAssistant is hist without its last assistant message and what
+// follows it: the conversation before the model's current round.
+func beforeLastAssistant(hist []provider.Message) []provider.Message {
+	for i := len(hist) - 1; i >= 0; i-- {
+		if hist[i].Role == provider.RoleAssistant {
+			return hist[:i]
+		}
+	}
+	return hist
+}
+
+// dropPointLocked removes p from the points; a.mu is held.
+func (a *Agent) dropPointLocked(p *undoPoint) {
+	for i, q := range a.undo.points {
+		if q == p {
+			a.undo.points = append(a.undo.points[:i:i], a.undo.points[i+1:]...)
+			return
+		}
+	}
 }
 
 // UndoPreview is what undoing to the state before an item changes: the
@@ -83,23 +106,29 @@ type UndoPreview struct {
 func (a *Agent) undoTarget(item string) (int, itemCheckpoint, error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	cps := a.plan.checkpoints
 	if a.cfg.Checkpoints == nil {
 		return 0, itemCheckpoint{}, fmt.Errorf("%w: undo is off in this run (it needs git; see tick doctor)", ErrNoUndo)
 	}
-	if len(cps) == 0 {
-		return 0, itemCheckpoint{}, fmt.Errorf("%w yet: an undo point is made when a todo item starts", ErrNoUndo)
-	}
-	if item == "" {
-		return len(cps) - 1, cps[len(cps)-1], nil
-	}
 	item = strings.TrimPrefix(item, "#")
-	for i, c := range cps {
-		if c.item == item {
-			return i, c, nil
+	found := -1
+	for i, p := range a.undo.points {
+		if p.kind == PointItem && (item == "" || p.item == item) {
+			found = i
 		}
 	}
-	return 0, itemCheckpoint{}, fmt.Errorf("%w: no undo point for #%s (it has not started)", ErrNoUndo, item)
+	switch {
+	case found < 0 && item == "":
+		return 0, itemCheckpoint{}, fmt.Errorf("%w yet: an undo point is made when a todo item starts", ErrNoUndo)
+	case found < 0:
+		return 0, itemCheckpoint{}, fmt.Errorf("%w: no undo point for #%s (it has not started)", ErrNoUndo, item)
+	}
+	p := a.undo.points[found]
+	return found, itemCheckpoint{item: p.item, text: p.text, id: p.id}, nil
+}
+
+// itemCheckpoint is the workspace before an item first went in progress.
+type itemCheckpoint struct {
+	item, text, id string
 }
 
 // PreviewUndo says what Undo(item) would change, without changing
@@ -121,8 +150,10 @@ func (a *Agent) undoneFrom(i int) []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var ids []string
-	for _, c := range a.plan.checkpoints[i:] {
-		ids = append(ids, c.item)
+	for _, p := range a.undo.points[i:] {
+		if p.kind == PointItem {
+			ids = append(ids, p.item)
+		}
 	}
 	return ids
 }
@@ -150,7 +181,7 @@ func (a *Agent) Undo(ctx context.Context, item string) (UndoPreview, []Event, er
 		return UndoPreview{}, nil, fmt.Errorf("undo #%s: %w", c.item, err)
 	}
 	a.mu.Lock()
-	a.plan.checkpoints = a.plan.checkpoints[:i]
+	a.undo.points = a.undo.points[:i:i]
 	for _, id := range undone {
 		if j := a.todos.Find(id); j >= 0 {
 			a.todos.Items[j].Status, a.todos.Items[j].Note = todo.Pending, "undone by the user"

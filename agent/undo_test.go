@@ -68,10 +68,10 @@ func TestUndoByItem(t *testing.T) {
 	if _, _, err := h.ag.Undo(context.Background(), "1"); !errors.Is(err, agent.ErrNoUndo) {
 		t.Errorf("a second undo of #1: %v, want ErrNoUndo", err)
 	}
-	h.srv.Enqueue(providertest.Reply{Text: "ok"}, providertest.Reply{Text: "ok"})
+	h.srv.Enqueue(providertest.Reply{Text: "ok"})
 	h.run("what now?")
 	reqs := h.srv.Requests()
-	sent := dump(reqs[len(reqs)-2].Messages)
+	sent := dump(reqs[len(reqs)-1].Messages)
 	if !strings.Contains(sent, "The user undid #1") || !strings.Contains(sent, "b.txt (deleted") || !strings.Contains(sent, "a.txt (old content)") {
 		t.Errorf("the model was not told what was restored:\n%s", sent)
 	}

@@ -46,10 +46,13 @@ type Item struct {
 }
 
 // List is the whole plan: an optional one-line goal and its items in order.
-// The zero List is empty.
+// The zero List is empty. Archived marks a plan the user (or a plan with a
+// new goal) put aside: it is kept for the record, and is no longer the
+// plan; Parse never sets it.
 type List struct {
-	Goal  string `json:"goal,omitempty"`
-	Items []Item `json:"items"`
+	Goal     string `json:"goal,omitempty"`
+	Items    []Item `json:"items"`
+	Archived bool   `json:"archived,omitempty"`
 }
 
 // Empty reports whether the list has no items.
@@ -98,7 +101,7 @@ func (l List) Next() (Item, bool) {
 // Clone returns a deep copy, so that a receiver of the list can keep it
 // while the owner replaces its own.
 func (l List) Clone() List {
-	c := List{Goal: l.Goal}
+	c := List{Goal: l.Goal, Archived: l.Archived}
 	if l.Items != nil {
 		c.Items = append([]Item(nil), l.Items...)
 	}

@@ -18,8 +18,9 @@ type panel struct {
 	st       *Styles
 	list     todo.List
 	expanded bool
-	byHand   bool // the user toggled it during this turn: updates keep it as it is
-	running  bool // a turn is running: the in-progress item's clock runs
+	byHand   bool   // the user toggled it during this turn: updates keep it as it is
+	running  bool   // a turn is running: the in-progress item's clock runs
+	waiting  string // the item waiting at a gate (TodoUpdate.Waiting): no spinner, no clock
 	stats    map[string]*itemStats
 	now      time.Time
 
@@ -86,9 +87,9 @@ func (p *panel) update(l todo.List, now time.Time) {
 			p.stats[it.ID] = s
 		}
 		switch {
-		case it.Status == todo.InProgress && s.since.IsZero() && p.running:
+		case it.Status == todo.InProgress && s.since.IsZero() && p.running && it.ID != p.waiting:
 			s.since = now
-		case it.Status != todo.InProgress && !s.since.IsZero():
+		case (it.Status != todo.InProgress || it.ID == p.waiting) && !s.since.IsZero():
 			s.ran += now.Sub(s.since)
 			s.since = time.Time{}
 		}

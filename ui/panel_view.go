@@ -171,7 +171,7 @@ func (p *panel) itemLook(it todo.Item, spin string) (glyph string, glyphStyle, s
 		if text == "" {
 			text = it.Text
 		}
-		if !p.running {
+		if !p.running || it.ID == p.waiting {
 			glyph = g.ToolRunning
 		}
 	case todo.Completed:

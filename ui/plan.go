@@ -153,12 +153,13 @@ func (m *Model) applyTodo(up agent.TodoUpdate) {
 		return
 	}
 	m.panel.rev = max(m.panel.rev, up.Rev)
+	m.panel.waiting = up.Waiting
 	m.panel.update(up.List, m.clock())
 	m.chat.plan(up.List)
 }
 
 // errPlanUsage is the usage of /plan.
-var errPlanUsage = errors.New("usage: /plan · /plan add TEXT · /plan cancel N REASON · /plan drop N · /plan move N M")
+var errPlanUsage = errors.New("usage: /plan · /plan add TEXT · /plan cancel N REASON · /plan drop N · /plan move N M · /plan clear")
 
 // planCommand runs /plan with its arguments: none opens the editor; the
 // slash forms edit at once.
@@ -176,6 +177,9 @@ func (m *Model) planCommand(args string) tea.Cmd {
 	}
 	var e agent.PlanEdit
 	switch strings.ToLower(f[0]) {
+	case "clear":
+		m.clearPlan()
+		return nil
 	case "add":
 		e = agent.PlanEdit{Op: agent.PlanAdd, Text: rest(1)}
 	case "cancel":
@@ -206,6 +210,25 @@ func (m *Model) planCommand(args string) tea.Cmd {
 	}
 	m.applyPlanEdit(e)
 	return nil
+}
+
+// clearPlan puts the plan aside (/plan clear): the agent keeps it in the
+// session, archived, and the panel empties.
+func (m *Model) clearPlan() {
+	ca, ok := m.cfg.Agent.(interface {
+		ClearPlan() ([]agent.Event, error)
+	})
+	if !ok {
+		m.chat.addNotice(errPlanUsage.Error())
+		return
+	}
+	evs, err := ca.ClearPlan()
+	if err != nil {
+		m.chat.addNotice("/plan clear: " + err.Error())
+		return
+	}
+	m.applyEvents(evs)
+	m.chat.addNotice("put the plan aside: it is kept in the session, archived")
 }
 
 // atoi parses a small positive number, or returns 0.

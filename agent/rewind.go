@@ -1,0 +1,346 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tick-agent/tick/agent/checkpoint"
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/todo"
+)
+
+// Rewind goes back to an undo point (see undopoint.go): RewindPoints lists
+// them newest first with the files each changed since, Rewind restores the
+// files, the conversation or both, and ItemDiff shows what one item
+// changed. It needs no git repository in the workspace: the points live in
+// the checkpoint store. A front-end asks for the user's confirmation
+// before Rewind, as for Undo.
+
+// RewindPoint is one point to go back to. ID names it for Rewind; Kind
+// says whether it is a user message (Text is the prompt's first line) or
+// an item (Item is its id, Text its text). Files are what restoring it
+// would change in the workspace now; Messages how many messages of the
+// conversation came after it. NoFiles marks a message whose snapshot was
+// not taken (the turn was interrupted first, or the snapshot failed): only
+// its conversation can be rewound.
+type RewindPoint struct {
+	ID       string              `json:"id"`
+	Kind     PointKind           `json:"kind"`
+	Item     string              `json:"item,omitempty"`
+	Text     string              `json:"text"`
+	At       time.Time           `json:"at"`
+	Files    []checkpoint.Change `json:"files"`
+	Messages int                 `json:"messages"`
+	NoFiles  bool                `json:"no_files,omitempty"`
+}
+
+// RewindScope says what Rewind restores.
+type RewindScope string
+
+// The scopes of Rewind.
+const (
+	RewindFiles        RewindScope = "files"        // the workspace only
+	RewindConversation RewindScope = "conversation" // the conversation and the list only
+	RewindBoth         RewindScope = "both"
+)
+
+// Rewound is what a Rewind did: the point, the files restored (scope
+// files or both) and the messages dropped (conversation or both). Prompt
+// is the message of a turn point, for the front-end to offer again in its
+// input. Events are those it caused, which a front-end applies as it
+// applies a turn's: a TodoUpdate with the list after it.
+type Rewound struct {
+	Point   RewindPoint
+	Scope   RewindScope
+	Files   []checkpoint.Change
+	Dropped int
+	Prompt  string
+	Events  []Event
+}
+
+// differ is what a checkpoint store may also offer to list points and
+// diffs cheaply; *checkpoint.Store implements it.
+type differ interface {
+	Since(ctx context.Context, ids []string) ([][]checkpoint.Change, error)
+	Diff(ctx context.Context, from, to string) ([]checkpoint.Change, string, error)
+}
+
+// RewindPoints lists the undo points, newest first, each with the files
+// restoring it would change now. It waits for a snapshot still being
+// taken. It returns ErrNoUndo when undo is off or no point exists yet.
+func (a *Agent) RewindPoints(ctx context.Context) ([]RewindPoint, error) {
+	pts, err := a.readyPoints(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, p := range pts {
+		if p.id != "" {
+			ids = append(ids, p.id)
+		}
+	}
+	files, err := a.since(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("list the rewind points: %w", err)
+	}
+	a.mu.Lock()
+	n := len(a.history)
+	a.mu.Unlock()
+	out := make([]RewindPoint, len(pts))
+	for i, p := range pts { // newest first
+		var fs []checkpoint.Change
+		if p.id != "" {
+			fs, files = files[0], files[1:]
+		}
+		out[len(pts)-1-i] = pointOf(p, fs, n)
+	}
+	return out, nil
+}
+
+// pointOf describes p for a front-end; n is the conversation's length.
+func pointOf(p *undoPoint, files []checkpoint.Change, n int) RewindPoint {
+	return RewindPoint{ID: strconv.Itoa(p.seq), Kind: p.kind, Item: p.item, Text: p.text, At: p.at,
+		Files: files, Messages: max(n-len(p.hist), 0), NoFiles: p.id == ""}
+}
+
+// readyPoints returns the points, oldest first, once their snapshots are
+// done: those whose snapshot succeeded, and the messages whose snapshot
+// did not (id ""), whose conversation can still be rewound.
+func (a *Agent) readyPoints(ctx context.Context) ([]*undoPoint, error) {
+	a.mu.Lock()
+	all := append([]*undoPoint(nil), a.undo.points...)
+	on := a.cfg.Checkpoints != nil
+	a.mu.Unlock()
+	if !on {
+		return nil, fmt.Errorf("%w: undo is off in this run (it needs git; see tick doctor)", ErrNoUndo)
+	}
+	var pts []*undoPoint
+	for _, p := range all {
+		id, err := p.wait(ctx)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if (err == nil && id != "") || p.kind == PointTurn {
+			pts = append(pts, p)
+		}
+	}
+	if len(pts) == 0 {
+		return nil, fmt.Errorf("%w yet: each message you send makes a rewind point", ErrNoUndo)
+	}
+	return pts, nil
+}
+
+// since asks the store what restoring each checkpoint would change.
+func (a *Agent) since(ctx context.Context, ids []string) ([][]checkpoint.Change, error) {
+	if d, ok := a.cfg.Checkpoints.(differ); ok {
+		return d.Since(ctx, ids)
+	}
+	out := make([][]checkpoint.Change, len(ids))
+	for i, id := range ids {
+		cs, err := a.cfg.Checkpoints.Changes(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = cs
+	}
+	return out, nil
+}
+
+// Rewind goes back to the point id (a RewindPoint.ID): with RewindFiles
+// or RewindBoth the workspace is restored to the point's snapshot; with
+// RewindConversation or RewindBoth the conversation is cut back to what
+// it was at the point (what came after is dropped, as a fork leaves the
+// original behind; a session records it as a compaction, so a resumed
+// session sends the model the rewound conversation) and the todo list is
+// the one of then. Points after it are dropped (a files-only rewind keeps
+// the conversation's points). The model is told what was restored before
+// its next call, in a note after the next user message. It fails while a
+// turn runs (ErrBusy) and with ErrNoUndo for an unknown point.
+func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewound, error) {
+	if scope != RewindFiles && scope != RewindConversation && scope != RewindBoth {
+		return Rewound{}, fmt.Errorf("rewind: unknown scope %q (files, conversation or both)", scope)
+	}
+	if a.isRunning() {
+		return Rewound{}, ErrBusy
+	}
+	pts, err := a.readyPoints(ctx)
+	if err != nil {
+		return Rewound{}, err
+	}
+	var p *undoPoint
+	for _, q := range pts {
+		if strconv.Itoa(q.seq) == id {
+			p = q
+		}
+	}
+	if p == nil {
+		return Rewound{}, fmt.Errorf("%w: no rewind point %q", ErrNoUndo, id)
+	}
+	if p.id == "" && scope != RewindConversation {
+		return Rewound{}, fmt.Errorf("%w: point %s has no snapshot of the files (its turn was interrupted before it was taken); rewind its conversation only", ErrNoUndo, id)
+	}
+	res := Rewound{Scope: scope}
+	if scope != RewindConversation {
+		if res.Files, err = a.cfg.Checkpoints.Restore(ctx, p.id); err != nil {
+			return Rewound{}, fmt.Errorf("rewind the files to point %s: %w", id, err)
+		}
+	}
+	a.mu.Lock()
+	if a.running {
+		a.mu.Unlock()
+		return Rewound{}, ErrBusy
+	}
+	res.Point = pointOf(p, res.Files, len(a.history))
+	if scope != RewindFiles {
+		res.Dropped = max(len(a.history)-len(p.hist), 0)
+		a.history = append([]provider.Message(nil), p.hist...)
+		a.todos = p.todos.Clone()
+		a.failed = false
+		if p.kind == PointTurn {
+			res.Prompt = p.text
+		}
+	}
+	a.dropPointsFromLocked(p, scope)
+	a.plan.rev++
+	a.plan.undone = append(a.plan.undone, rewindNote(p, scope, res.Files))
+	list, hist := a.todos.Clone(), a.history
+	res.Events = []Event{TodoUpdate{List: list.Clone(), Rev: a.plan.rev}}
+	a.mu.Unlock()
+	return res, a.recordRewind(p, scope, list, hist)
+}
+
+// isRunning reports whether a turn runs.
+func (a *Agent) isRunning() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.running
+}
+
+// dropPointsFromLocked drops the points a rewind to p makes stale: p and
+// those after it, but for a files-only rewind only the item points (the
+// conversation's messages are still there to go back to). a.mu is held.
+func (a *Agent) dropPointsFromLocked(p *undoPoint, scope RewindScope) {
+	var keep []*undoPoint
+	for _, q := range a.undo.points {
+		if q.seq < p.seq || (scope == RewindFiles && q.kind == PointTurn && q.seq > p.seq) {
+			keep = append(keep, q)
+		}
+	}
+	a.undo.points = keep
+}
+
+// recordRewind saves what a rewind changed: the list, the conversation
+// (as a compaction whose kept history is the rewound one) and the note.
+func (a *Agent) recordRewind(p *undoPoint, scope RewindScope, list todo.List, hist []provider.Message) error {
+	rec := a.cfg.Recorder
+	if rec != nil && scope != RewindFiles {
+		if err := rec.Compaction("rewound to before "+pointName(p), append([]provider.Message{}, hist...)); err != nil {
+			return fmt.Errorf("save the rewind: %w", err)
+		}
+		if err := rec.Todo(list); err != nil {
+			return fmt.Errorf("save the rewind: %w", err)
+		}
+	}
+	if err := a.savePlan(); err != nil {
+		return fmt.Errorf("save the rewind: %w", err)
+	}
+	return nil
+}
+
+// pointName names a point in notes: the message "…" or item #N "…".
+func pointName(p *undoPoint) string {
+	if p.kind == PointItem {
+		return fmt.Sprintf("item #%s %q", p.item, p.text)
+	}
+	return fmt.Sprintf("the message %q", p.text)
+}
+
+// rewindNote tells the model what a rewind restored.
+func rewindNote(p *undoPoint, scope RewindScope, cs []checkpoint.Change) string {
+	var b strings.Builder
+	switch scope {
+	case RewindConversation:
+		fmt.Fprintf(&b, "The user rewound the conversation to before %s: what came after it was dropped, and the todo list is as it was then. The files were NOT restored: changes made after that point are still in the workspace; read files again before you rely on them.", pointName(p))
+		return b.String()
+	case RewindBoth:
+		fmt.Fprintf(&b, "The user rewound the conversation and the files to before %s: what came after it was dropped.", pointName(p))
+	default:
+		fmt.Fprintf(&b, "The user rewound the files to their state before %s; the conversation is kept.", pointName(p))
+	}
+	b.WriteString(" " + restoredFiles(cs))
+	return b.String()
+}
+
+// restoredFiles lists restored files for a note to the model.
+func restoredFiles(cs []checkpoint.Change) string {
+	if len(cs) == 0 {
+		return "No file had changed."
+	}
+	var b strings.Builder
+	b.WriteString("Files restored:")
+	for i, ch := range cs {
+		if i == 30 {
+			fmt.Fprintf(&b, " … and %d more", len(cs)-30)
+			break
+		}
+		switch ch.Kind {
+		case checkpoint.Created:
+			fmt.Fprintf(&b, " %s (deleted: created after the point);", ch.Path)
+		case checkpoint.Deleted:
+			fmt.Fprintf(&b, " %s (brought back);", ch.Path)
+		default:
+			fmt.Fprintf(&b, " %s (old content);", ch.Path)
+		}
+	}
+	return strings.TrimSuffix(b.String(), ";") + ". Read them again before you change them."
+}
+
+// ItemChanges is what one item changed: the files that differ from its
+// undo point to the next point (or to the workspace now, for the last
+// one), with their unified diff.
+type ItemChanges struct {
+	Item  string
+	Text  string
+	Files []checkpoint.Change
+	Patch string
+}
+
+// ErrNoDiff is returned by ItemDiff when the store cannot diff two points.
+var ErrNoDiff = errors.New("this checkpoint store cannot show diffs")
+
+// ItemDiff returns what item changed (see ItemChanges), for a front-end
+// to show when the user opens an item of the plan. It returns ErrNoUndo
+// when the item has no undo point (it never started in this run).
+func (a *Agent) ItemDiff(ctx context.Context, item string) (ItemChanges, error) {
+	item = strings.TrimPrefix(item, "#")
+	pts, err := a.readyPoints(ctx)
+	if err != nil {
+		return ItemChanges{}, err
+	}
+	d, ok := a.cfg.Checkpoints.(differ)
+	if !ok {
+		return ItemChanges{}, ErrNoDiff
+	}
+	for i, p := range pts {
+		if p.kind != PointItem || p.item != item {
+			continue
+		}
+		to := ""
+		for _, q := range pts[i+1:] {
+			if q.id != "" {
+				to = q.id
+				break
+			}
+		}
+		files, patch, err := d.Diff(ctx, p.id, to)
+		if err != nil {
+			return ItemChanges{}, fmt.Errorf("diff item #%s: %w", item, err)
+		}
+		return ItemChanges{Item: item, Text: p.text, Files: files, Patch: patch}, nil
+	}
+	return ItemChanges{}, fmt.Errorf("%w: item #%s has no undo point (it has not started in this run)", ErrNoUndo, item)
+}

@@ -1,0 +1,188 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/todo"
+)
+
+// Undo points: every user message (Run) and every item that first goes in
+// progress makes one, in the same checkpoint store (Config.Checkpoints).
+// A message's snapshot is taken in the background, so the prompt goes to
+// the model at once; the first tool call that can change a file (see
+// changesFiles) waits for it, and so does the end of the turn, so a point
+// is complete before anything it guards changes and no snapshot outlives
+// its turn; an interrupt stops it (the point keeps its conversation). An
+// item's snapshot is taken before its first change (the todo call that
+// starts it, or the change that starts it automatically).
+
+// PointKind says what made an undo point.
+type PointKind string
+
+// The kinds of undo point.
+const (
+	PointTurn PointKind = "turn" // a user message, before the model saw it
+	PointItem PointKind = "item" // a todo item, before it first went in progress
+)
+
+// maxPoints caps the undo points an Agent keeps; the oldest go first.
+const maxPoints = 200
+
+// snapshotTimeout bounds the background snapshot of a user message.
+const snapshotTimeout = 10 * time.Minute
+
+// undoPoint is one point: the workspace's snapshot (id, once done is
+// closed) and the conversation and list as they were.
+type undoPoint struct {
+	seq   int
+	kind  PointKind
+	item  string // the item's id (PointItem)
+	text  string // the prompt's first line, or the item's text
+	at    time.Time
+	hist  []provider.Message // the conversation before it; capacity clipped
+	todos todo.List          // the list before it
+	done  chan struct{}      // closed once id or err is set
+	id    string             // the checkpoint; "" when the snapshot failed
+	err   error
+	skip  []string // large files the snapshot left out
+}
+
+// wait returns the point's checkpoint once its snapshot is done.
+func (p *undoPoint) wait(ctx context.Context) (string, error) {
+	select {
+	case <-p.done:
+		return p.id, p.err
+	case <-ctx.Done():
+		return "", fmt.Errorf("wait for the undo point: %w", ctx.Err())
+	}
+}
+
+// undoState is the Agent's undo points, oldest first; guarded by a.mu.
+type undoState struct {
+	points []*undoPoint
+	seq    int
+	turn   *undoPoint // the running turn's point, until a change waited for it
+}
+
+// addPointLocked appends a point made now; a.mu is held.
+func (a *Agent) addPointLocked(kind PointKind, item, text string, hist []provider.Message, list todo.List) *undoPoint {
+	a.undo.seq++
+	p := &undoPoint{seq: a.undo.seq, kind: kind, item: item, text: text, at: time.Now(),
+		hist: hist[:len(hist):len(hist)], todos: list.Clone(), done: make(chan struct{})}
+	a.undo.points = append(a.undo.points, p)
+	if n := len(a.undo.points); n > maxPoints {
+		a.undo.points = append([]*undoPoint(nil), a.undo.points[n-maxPoints:]...)
+	}
+	return p
+}
+
+// firstLine is the first non-blank line of a prompt, at most 200 bytes.
+func firstLine(s string) string {
+	for _, ln := range strings.Split(s, "\n") {
+		if ln = strings.TrimSpace(ln); ln != "" {
+			if len(ln) > 200 {
+				ln = strings.ToValidUTF8(ln[:200], "") + "…"
+			}
+			return ln
+		}
+	}
+	return ""
+}
+
+// startTurnPoint makes the undo point of a user message: it records the
+// conversation and list now and starts the workspace's snapshot in the
+// background, for at most snapshotTimeout; an interrupt of the turn stops
+// it (the point then keeps only the conversation). It returns the point,
+// nil when undo is off.
+func (a *Agent) startTurnPoint(ctx context.Context, prompt string) *undoPoint {
+	cp := a.cfg.Checkpoints
+	if cp == nil {
+		return nil
+	}
+	a.mu.Lock()
+	p := a.addPointLocked(PointTurn, "", firstLine(prompt), a.history, a.todos)
+	a.undo.turn = p
+	a.mu.Unlock()
+	sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
+	go func() {
+		defer cancel()
+		saved, err := cp.Save(sctx, "before the message: "+p.text)
+		a.mu.Lock()
+		p.id, p.err, p.skip = saved.ID, err, saved.Skipped
+		a.mu.Unlock()
+		close(p.done)
+	}()
+	return p
+}
+
+// awaitTurnPoint waits, before a change, for the snapshot of the running
+// turn's message, and tells the user when it failed or left files out.
+// Only the first change of a turn waits.
+func (l *loop) awaitTurnPoint(ctx context.Context) {
+	a := l.a
+	a.mu.Lock()
+	p := a.undo.turn
+	a.undo.turn = nil
+	a.mu.Unlock()
+	if p == nil {
+		return
+	}
+	select {
+	case <-p.done:
+	default:
+		l.emit(Notice{Text: "finishing the undo point of this message before the first change…"})
+	}
+	if _, err := p.wait(ctx); err != nil {
+		l.emit(Notice{Text: fmt.Sprintf("no undo point for this message: %v", err)})
+		return
+	}
+	if len(p.skip) > 0 {
+		l.emit(Notice{Text: "the undo point of this message leaves out large files: " + strings.Join(p.skip, ", ")})
+	}
+}
+
+// settleTurnPoint waits at the end of a turn for its message's snapshot
+// (stopped already when the turn was interrupted), so that no snapshot
+// outlives its turn and the point is complete when the turn is.
+func (l *loop) settleTurnPoint(end TurnEnd) {
+	a, p := l.a, l.point
+	if p == nil {
+		return
+	}
+	a.mu.Lock()
+	told := a.undo.turn != p // a change waited for it, and said how it went
+	if !told {
+		a.undo.turn = nil
+	}
+	a.mu.Unlock()
+	<-p.done
+	if !told && p.err != nil && end.Reason != ReasonInterrupted {
+		l.emit(Notice{Text: fmt.Sprintf("no undo point for this message: %v", p.err)})
+	}
+}
+
+// changesFiles reports whether a call of the tool name can change files:
+// write_file, edit_file, bash, and the extra tools (MCP), which tick
+// cannot see into; none in plan mode, where they are refused or asked
+// for one by one.
+func (l *loop) changesFiles(name string) bool {
+	if l.a.Mode() == ModePlan {
+		return false
+	}
+	switch name {
+	case "write_file", "edit_file", "bash":
+		return true
+	case TodoTool, "task", "read_file":
+		return false
+	}
+	for _, t := range l.extra {
+		if t.Spec().Name == name {
+			return true
+		}
+	}
+	return false
+}
