@@ -136,8 +136,9 @@ func (s *Settings) mergeUser(f *file) {
 		"provider": c.Provider != "", "model": c.Model != "", "sandbox": c.Sandbox != "",
 		"writable_roots": c.WritableRoots != nil, "network": c.Network != "", "env_allow": c.EnvAllow != nil,
 		"allow": c.Allow != nil, "deny": c.Deny != nil, "idle_timeout": c.IdleTimeout != "",
-		"reasoning_effort":    c.ReasoningEffort != "",
-		"mcp_start_timeout":   c.MCPStartTimeout != "",
+		"reasoning_effort":  c.ReasoningEffort != "",
+		"mcp_start_timeout": c.MCPStartTimeout != "",
+		"max_turns":         c.MaxTurns != 0, "max_cost": c.MaxCost != 0, "max_time": c.MaxTime != "",
 		"completion_reminder": c.CompletionReminder != nil, "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
 	} {
 		if set {
