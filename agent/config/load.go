@@ -249,6 +249,10 @@ func (s *Settings) resolveModel(opts Options) error {
 	switch {
 	case opts.Flags.BaseURL != "":
 		s.BaseURL, s.Sources["base_url"] = opts.Flags.BaseURL, Source{Kind: SourceFlag, Detail: "--base-url"}
+	case opts.Flags.Provider != "" && entry.BaseURL != "":
+		// A provider chosen by flag brings its own server, over the
+		// environment's: flags win.
+		s.BaseURL, s.Sources["base_url"] = entry.BaseURL, entrySrc["base_url"]
 	case env("OPENAI_BASE_URL") != "":
 		s.BaseURL, s.Sources["base_url"] = env("OPENAI_BASE_URL"), Source{Kind: SourceEnv, Detail: "OPENAI_BASE_URL"}
 	case entry.BaseURL != "":
