@@ -99,12 +99,10 @@ func (l *loop) runCall(ctx context.Context, c provider.ToolCall) (out string, is
 		return fmt.Sprintf("Error: the arguments of %s are not valid JSON (%s); send one JSON object matching the tool's schema", c.Name, snippet(c.Arguments, 200)), true
 	}
 	if msg, blocked := l.preToolHook(ctx, c, args); blocked {
-		l.refused = true
 		return msg, true
 	}
 	if ap, ok := t.(tools.Approvable); ok {
 		if msg, allowed := l.approve(ctx, c, ap, args); !allowed {
-			l.refused = true
 			return msg, true
 		}
 	}

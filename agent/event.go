@@ -69,7 +69,9 @@ type ToolStart struct {
 // whether it failed (the output then starts with "Error:", or a command
 // exited with a nonzero status). ExitCode is a bash command's exit status
 // (nil for other tools, or when it did not run). Refused is set when the
-// call was not run: headless without --yolo, a deny rule, a hook. Blocked
+// call was not run because it needed an approval nobody could give
+// (headless without --yolo); a deny rule or a hook's block is the user's
+// policy and does not set it. Blocked
 // is set when the sandbox blocked the command (the result says so).
 type ToolEnd struct {
 	ID       string        `json:"id"`

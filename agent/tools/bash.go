@@ -193,7 +193,7 @@ func (b *Bash) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	res.WriteString(c.note)
 	output := out.String()
 	text := cleanOutput(output)
-	if looksBinary([]byte(output[:min(len(output), binarySample)])) {
+	if binaryOutput(output) {
 		text = binaryNote(out.total)
 	}
 	if strings.TrimSpace(text) == "" {

@@ -22,6 +22,7 @@ func TestBinaryOutput(t *testing.T) {
 		{`printf 'ELF\000\001\002\377\376'; head -c 1000 /dev/zero`, "(binary output, 1008 bytes"},
 		{`printf 'h\303\251llo w\303\266rld\tok\n'`, "héllo wörld\tok\n"},
 		{`printf 'a\001b\n'`, "ab\n"},
+		{`tr -d '\000' < /dev/urandom | head -c 3000`, "(binary output, 3000 bytes"},
 	} {
 		args, _ := json.Marshal(map[string]string{"command": tt.cmd})
 		got, err := b.Run(context.Background(), args)

@@ -3,6 +3,7 @@ package printer
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -179,4 +180,30 @@ func CheckFormat(v string) error {
 		return nil
 	}
 	return fmt.Errorf("--output-format takes text, json or stream-json, not %q", v)
+}
+
+// StartError is the JSON event of a run that failed before its turn
+// started (a bad flag, no model configured): the error and the exit code.
+type StartError struct {
+	Error    string `json:"error"`
+	ExitCode int    `json:"exit_code"`
+}
+
+// Type names the event in JSON.
+func (StartError) Type() string { return "error" }
+
+// WantsJSON reports whether an output format (or --json) asks for JSON on
+// stdout.
+func WantsJSON(jsonFlag bool, format string) bool {
+	return jsonFlag || format == FormatJSON || format == FormatStreamJSON
+}
+
+// WriteStartError writes a StartError as one JSON line on w.
+func WriteStartError(w io.Writer, code int, msg string) error {
+	b, err := MarshalEvent(StartError{Error: msg, ExitCode: code})
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
 }
