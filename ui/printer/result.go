@@ -49,7 +49,7 @@ type Result struct {
 	Message  string   `json:"message,omitempty"`
 	Rounds   int      `json:"rounds"`
 	Usage    Tokens   `json:"usage"`
-	CostUSD  *float64 `json:"cost_usd,omitempty"`
+	CostUSD  *float64 `json:"cost_usd,omitempty"` // by the price table, when the model's price is known
 	Duration int64    `json:"duration_ms"`
 	// Refused are the tool calls that were not run ("bash: git push").
 	Refused []string `json:"refused,omitempty"`
@@ -114,6 +114,13 @@ func (r *Result) observe(ev agent.Event, depth int) {
 		r.Usage.Completion += e.CompletionTokens
 		r.Usage.Total += e.PromptTokens + e.CompletionTokens
 		r.Usage.Estimated = r.Usage.Estimated || e.Estimated
+		if e.CostUSD > 0 {
+			c := e.CostUSD
+			if r.CostUSD != nil {
+				c += *r.CostUSD
+			}
+			r.CostUSD = &c
+		}
 	case agent.PlanProposed:
 		r.planned = r.planned || depth == 0
 	case agent.Unfinished:
