@@ -52,6 +52,9 @@ var kindExits = map[agent.ErrorKind]struct {
 	agent.KindTimeout:       {ExitTimeout, ReasonTimeout},
 	agent.KindRoundCap:      {ExitBudget, ReasonBudget},
 	agent.KindBudget:        {ExitBudget, ReasonBudget},
+	// The agent's own empty-answer end (agent.KindEmptyAnswer once it
+	// lands); until then an empty final answer is found in the events.
+	agent.ErrorKind("empty_answer"): {ExitEmpty, ReasonEmpty},
 }
 
 // classify says how a run ended: its exit code, its reason and a message

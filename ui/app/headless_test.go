@@ -71,6 +71,9 @@ func TestClassify(t *testing.T) {
 		{"error", agent.TurnEnd{Reason: agent.ReasonError, Err: errors.New("bang")}, printer.Result{}, nil, ExitError, ReasonError},
 		{"blocked", agent.TurnEnd{}, printer.Result{Answer: "ok", Blocked: []string{"bash: git commit"}}, nil, ExitRefused, ReasonBlocked},
 		{"round cap", agent.TurnEnd{Reason: agent.ReasonError, Kind: agent.KindRoundCap}, printer.Result{}, nil, ExitBudget, ReasonBudget},
+		{"agent's empty answer", agent.TurnEnd{Reason: agent.ReasonError, Kind: "empty_answer"}, printer.Result{}, nil, ExitEmpty, ReasonEmpty},
+		{"open items over an empty answer", agent.TurnEnd{}, printer.Result{OpenItems: []string{"b"}}, nil, ExitUnfinished, ReasonUnfinished},
+		{"refused over open items", agent.TurnEnd{}, printer.Result{Refused: []string{"bash: x"}, OpenItems: []string{"b"}}, nil, ExitRefused, ReasonRefused},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
