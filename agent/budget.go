@@ -18,8 +18,8 @@ var errBudget = errors.New("budget reached")
 // Budget caps one turn beyond Config.MaxRounds. A zero field is no cap.
 type Budget struct {
 	// MaxCost is the most the turn may cost, in US dollars: the server's
-	// reported cost when it sends one, else the price table's estimate
-	// (PriceOf); a model with no known price costs nothing.
+	// reported cost (provider.Usage.CostUSD) when it sends one, else the
+	// price table's estimate (PriceOf); a model with neither costs nothing.
 	MaxCost float64
 	// MaxTime is the longest the turn may run. When it passes, the
 	// running model call or command is stopped as by an interrupt.

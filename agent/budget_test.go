@@ -29,6 +29,10 @@ func TestBudgets(t *testing.T) {
 				{ToolCalls: loopCall.ToolCalls, Usage: &providertest.Usage{PromptTokens: 4000, CompletionTokens: 100, TotalTokens: 4100}},
 				{ToolCalls: loopCall.ToolCalls, Usage: &providertest.Usage{PromptTokens: 4000, CompletionTokens: 100, TotalTokens: 4100}},
 				{Text: "never"}}, agent.KindBudget, "--max-cost"},
+		{"max cost by the server's figure", func(c *agent.Config) { c.Budget.MaxCost = 0.01 }, "test-model",
+			[]providertest.Reply{
+				{ToolCalls: loopCall.ToolCalls, Usage: &providertest.Usage{PromptTokens: 10, CompletionTokens: 1, TotalTokens: 11, Cost: 0.02}},
+				{Text: "never"}}, agent.KindBudget, "spent $0.02"},
 		{"max time", func(c *agent.Config) { c.Budget.MaxTime = 300 * time.Millisecond }, "test-model",
 			[]providertest.Reply{calls(call("bash", `{"command":"sleep 30"}`)), {Text: "never"}}, agent.KindBudget, "--max-time"},
 	} {

@@ -109,8 +109,8 @@ type Subagent struct {
 type Usage struct {
 	provider.Usage
 	Estimated bool `json:"estimated"`
-	// CostUSD is the call's cost by the price table (see PriceOf); 0
-	// when the model's price is not known.
+	// CostUSD is the call's cost: the server's figure when it sent one,
+	// else the price table's (see PriceOf); 0 when neither is known.
 	CostUSD float64 `json:"cost_usd,omitempty"`
 }
 

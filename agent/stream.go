@@ -77,7 +77,11 @@ func (l *loop) reportUsage(req provider.Request, resp *provider.Response) {
 		u.CompletionTokens = compact.Estimate([]provider.Message{resp.Message})
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
-	if cost, ok := PriceOf(l.a.ModelName(), u.PromptTokens, u.CompletionTokens); ok {
+	cost, ok := PriceOf(l.a.ModelName(), u.PromptTokens, u.CompletionTokens)
+	if u.Usage.CostUSD != nil { // the server's own figure wins
+		cost, ok = *u.Usage.CostUSD, true
+	}
+	if ok {
 		u.CostUSD = cost
 		if l.spent != nil {
 			l.spent.cost += cost
