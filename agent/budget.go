@@ -106,3 +106,12 @@ func PriceOf(model string, promptTokens, completionTokens int) (float64, bool) {
 	}
 	return 0, false
 }
+
+// roundCapError is the error of a loop that reached its cap of model
+// calls: a turn's cap is the --max-turns budget, a subagent's its own.
+func (l *loop) roundCapError() error {
+	if l.child {
+		return fmt.Errorf("%w: stopped after %d model calls", errRoundCap, l.maxRounds)
+	}
+	return fmt.Errorf("%w: stopped after %d model calls (the --max-turns budget); send a message to continue", errRoundCap, l.maxRounds)
+}

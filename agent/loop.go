@@ -112,7 +112,7 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 			return TurnEnd{Reason: ReasonInterrupted}
 		}
 		if round >= l.maxRounds {
-			return TurnEnd{Reason: ReasonError, Err: fmt.Errorf("%w: stopped after %d model calls (the --max-turns budget); send a message to continue", errRoundCap, l.maxRounds)}
+			return TurnEnd{Reason: ReasonError, Err: l.roundCapError()}
 		}
 		if err := l.overBudget(); err != nil {
 			return TurnEnd{Reason: ReasonError, Err: err, Kind: KindBudget}
