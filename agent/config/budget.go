@@ -80,3 +80,13 @@ func (s *Settings) describeBudget(row func(key, val string)) {
 	row("max_cost", cost)
 	row("max_time", s.MaxTime)
 }
+
+// setFormat is --output-format F.
+func (a *Args) setFormat(v string) error {
+	switch v {
+	case "text", "json", "stream-json":
+		a.Format = v
+		return nil
+	}
+	return fmt.Errorf("--output-format takes text, json or stream-json, not %q", v)
+}

@@ -72,7 +72,7 @@ func RunHeadless(h Headless, ag *agent.Agent, sigs <-chan os.Signal, stdout, std
 	}
 	res.ExitCode, res.ExitReason, res.Message = code, reason, msg
 	if msg != "" {
-		fmt.Fprintf(stderr, "tick: %s\n", indentLines(msg))
+		fmt.Fprint(stderr, exitLine(msg))
 	}
 	if err := p.Finish(res); err != nil && code == ExitOK {
 		fmt.Fprintf(stderr, "tick: write the result: %v\n", err)
@@ -96,6 +96,9 @@ func sessionID(h Headless, stderr io.Writer) string {
 	}
 	return id
 }
+
+// exitLine is the line on stderr that says why a run did not do its work.
+func exitLine(msg string) string { return "tick: " + indentLines(msg) + "\n" }
 
 // indentLines returns msg (an error's text, which may quote a server)
 // with every line after the first indented under it, so that it cannot
