@@ -5,7 +5,7 @@ package agent
 // first (see finalAnswer). Such an answer is not the turn's final one:
 // its AssistantDone has Final false, so a front-end prints one answer.
 func (l *loop) remindsNext() bool {
-	if l.child || l.reminded || l.a.cfg.NoCompletionReminder {
+	if l.child || l.reminded || !l.worked || l.a.cfg.NoCompletionReminder {
 		return false
 	}
 	a := l.a

@@ -52,9 +52,9 @@ var kindExits = map[agent.ErrorKind]struct {
 	agent.KindTimeout:       {ExitTimeout, ReasonTimeout},
 	agent.KindRoundCap:      {ExitBudget, ReasonBudget},
 	agent.KindBudget:        {ExitBudget, ReasonBudget},
-	// The agent's own empty-answer end (agent.KindEmptyAnswer once it
-	// lands); until then an empty final answer is found in the events.
-	agent.ErrorKind("empty_answer"): {ExitEmpty, ReasonEmpty},
+	// The agent's own end for an answer with no text and no tool call; a
+	// final answer of only spaces is found in the events (classify).
+	agent.KindEmptyAnswer: {ExitEmpty, ReasonEmpty},
 }
 
 // classify says how a run ended: its exit code, its reason and a message
