@@ -92,6 +92,8 @@ type Config struct {
 	Mentions bool
 	// MaxRounds caps the model calls of one turn; 0 means 200.
 	MaxRounds int
+	// Budget caps a turn's cost and time (zero: no cap).
+	Budget Budget
 	// Recorder, when set, persists every message and todo change.
 	Recorder Recorder
 	// ContextWindow is the model's context size in tokens; 0 asks

@@ -91,6 +91,7 @@ func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approv
 		return "Error: " + err.Error(), false
 	}
 	if mode == ApproveNone || l.a.cfg.Headless {
+		l.refused = true // nobody could approve it: the work may be undone
 		return l.refusal(c.Name, gitWrite), false
 	}
 	req := ApprovalRequest{ID: c.ID, Tool: c.Name, Summary: summary, Detail: detail, Once: gitWrite}

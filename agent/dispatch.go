@@ -33,7 +33,7 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 		}
 		l.emit(toolStart(c))
 		start := time.Now()
-		l.approvalWait = 0
+		l.approvalWait, l.refused, l.blocked = 0, false, false
 		live := newLiveOutput(c.ID, l.emit)
 		out, isErr := l.call(tools.WithProgress(withCallID(ctx, c.ID), live), c)
 		live.stop() // no ToolOutput after ToolEnd
@@ -45,8 +45,11 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 				out += "\n" + interruptedResult
 			}
 		}
+		code := ExitCodeOf(c.Name, out)
+		isErr = isErr || failedCommand(c.Name, out)
 		l.postToolHook(ctx, c, out, isErr)
-		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: out, IsError: isErr, Duration: time.Since(start) - l.approvalWait})
+		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: out, IsError: isErr, Duration: time.Since(start) - l.approvalWait,
+			ExitCode: code, Refused: l.refused, Blocked: l.blocked})
 		l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: out})
 	}
 	return usedTodo

@@ -56,6 +56,8 @@ func KindOf(err error) ErrorKind {
 		return KindRoundCap
 	case errors.Is(err, ErrEmptyAnswer):
 		return KindEmptyAnswer
+	case errors.Is(err, errBudget):
+		return KindBudget
 	}
 	return provider.KindOf(err)
 }

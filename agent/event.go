@@ -66,13 +66,22 @@ type ToolStart struct {
 }
 
 // ToolEnd reports a finished tool call: its result as the model sees it and
-// whether it failed (the output then starts with "Error:").
+// whether it failed (the output then starts with "Error:", or a command
+// exited with a nonzero status). ExitCode is a bash command's exit status
+// (nil for other tools, or when it did not run). Refused is set when the
+// call was not run because it needed an approval nobody could give
+// (headless without --yolo); a deny rule or a hook's block is the user's
+// policy and does not set it. Blocked
+// is set when the sandbox blocked the command (the result says so).
 type ToolEnd struct {
 	ID       string        `json:"id"`
 	Name     string        `json:"name"`
 	Output   string        `json:"output"`
 	IsError  bool          `json:"is_error"`
 	Duration time.Duration `json:"duration_ns"`
+	ExitCode *int          `json:"exit_code,omitempty"`
+	Refused  bool          `json:"refused,omitempty"`
+	Blocked  bool          `json:"sandbox_blocked,omitempty"`
 }
 
 // TodoUpdate carries the whole todo list after an accepted todo call, or
@@ -100,6 +109,9 @@ type Subagent struct {
 type Usage struct {
 	provider.Usage
 	Estimated bool `json:"estimated"`
+	// CostUSD is the call's cost: the server's figure when it sent one,
+	// else the price table's (see PriceOf); 0 when neither is known.
+	CostUSD float64 `json:"cost_usd,omitempty"`
 }
 
 // Retry reports that a model call failed and is being retried.

@@ -50,6 +50,9 @@ type loop struct {
 	passed        map[string]bool // gates the model walked past and the user let it go on from
 
 	approvalWait time.Duration // time the current call waited for the user
+	refused      bool          // the current call was refused (not run)
+	spent        *spend        // what the turn has used, shared with its subagents
+	blocked      bool          // the sandbox blocked the current call
 }
 
 // turn runs one parent turn and delivers its events on out.
@@ -77,6 +80,7 @@ func (a *Agent) parentLoop(out chan<- Event) *loop {
 		emit:      func(ev Event) { out <- ev },
 		raw:       func(ev Event) { out <- ev },
 		maxRounds: a.cfg.MaxRounds,
+		spent:     &spend{start: time.Now()},
 		mu:        &a.mu,
 		hist:      &a.history,
 	}
@@ -92,7 +96,9 @@ func (l *loop) addTools(ctx context.Context) {
 // runParent runs a parent loop to its end, runs the stop hook and ends the
 // turn.
 func (a *Agent) runParent(ctx context.Context, l *loop, out chan<- Event) {
-	end := l.run(ctx)
+	bctx, cancel := a.withTimeBudget(ctx)
+	end := a.budgetEnd(bctx, l.run(bctx))
+	cancel()
 	l.settleTurnPoint(end)
 	l.stopHook(ctx, end)
 	a.finishTurn(out, end)
@@ -106,7 +112,10 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 			return TurnEnd{Reason: ReasonInterrupted}
 		}
 		if round >= l.maxRounds {
-			return TurnEnd{Reason: ReasonError, Err: fmt.Errorf("%w: stopped after %d model calls; send a message to continue", errRoundCap, l.maxRounds)}
+			return TurnEnd{Reason: ReasonError, Err: l.roundCapError()}
+		}
+		if err := l.overBudget(); err != nil {
+			return TurnEnd{Reason: ReasonError, Err: err, Kind: KindBudget}
 		}
 		if !l.child {
 			l.tools = l.toolsFor(l.a.Mode())

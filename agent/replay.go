@@ -95,7 +95,7 @@ func (r *replayer) flush() {
 
 // call adds ToolStart, TodoUpdate for an accepted todo call, and ToolEnd.
 func (r *replayer) call(c provider.ToolCall, out string) {
-	isErr := IsErrorResult(out)
+	isErr := IsErrorResult(out) || failedCommand(c.Name, out)
 	r.out = append(r.out, toolStart(c))
 	if c.Name == TodoTool && !isErr {
 		if l, err := todo.Parse([]byte(c.Arguments)); err == nil {
@@ -103,7 +103,7 @@ func (r *replayer) call(c provider.ToolCall, out string) {
 			r.out = append(r.out, TodoUpdate{List: l, Rev: r.rev})
 		}
 	}
-	r.out = append(r.out, ToolEnd{ID: c.ID, Name: c.Name, Output: out, IsError: isErr, Duration: DurationUnknown})
+	r.out = append(r.out, ToolEnd{ID: c.ID, Name: c.Name, Output: out, IsError: isErr, Duration: DurationUnknown, ExitCode: ExitCodeOf(c.Name, out)})
 }
 
 // IsErrorResult reports whether a saved tool result is one the live loop

@@ -64,6 +64,10 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 	if c.Name != "bash" || !l.confined(ctx) || !blockedBySandbox(res) {
 		return res
 	}
+	if notTheSandbox(res, l.a.cfg.Workspace, writableOutside) {
+		return res + "\n(not the sandbox: tick cannot write there either; the file or its file system is read-only)"
+	}
+	l.blocked = true
 	mode := sandbox.ModeFrom(ctx)
 	note := "blocked by the sandbox (" + l.runner().Describe(mode) + ")"
 	if l.a.cfg.Approval != ApproveAsk || l.a.cfg.Headless || mode == sandbox.ReadOnly {
@@ -85,6 +89,7 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 		l.a.outside = append(l.a.outside, permission.Rule{Tool: c.Name, Pattern: strings.TrimSpace(subject)})
 		l.a.mu.Unlock()
 	}
+	l.blocked = false // the user let it run outside
 	again, err := t.Run(sandbox.WithMode(ctx, sandbox.FullAccess), args)
 	if err != nil {
 		return res + "\n" + note + "; running it again outside the sandbox failed: " + err.Error()

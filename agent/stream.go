@@ -56,7 +56,7 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 	msg := withRepairedArgs(resp.Message)
 	msg.Role = provider.RoleAssistant
 	l.add(withValidArgs(msg))
-	l.emit(AssistantDone{Text: msg.Content, Final: len(msg.ToolCalls) == 0})
+	l.emit(AssistantDone{Text: msg.Content, Final: len(msg.ToolCalls) == 0 && !l.remindsNext()})
 	if resp.Recovered != "" {
 		l.emit(Notice{Text: recoveredNotice(msg.ToolCalls, resp.Recovered)})
 	}
@@ -76,6 +76,16 @@ func (l *loop) reportUsage(req provider.Request, resp *provider.Response) {
 		u.PromptTokens = compact.Estimate(req.Messages)
 		u.CompletionTokens = compact.Estimate([]provider.Message{resp.Message})
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	}
+	cost, ok := PriceOf(l.a.ModelName(), u.PromptTokens, u.CompletionTokens)
+	if u.Usage.CostUSD != nil { // the server's own figure wins
+		cost, ok = *u.Usage.CostUSD, true
+	}
+	if ok {
+		u.CostUSD = cost
+		if l.spent != nil {
+			l.spent.cost += cost
+		}
 	}
 	if !l.child {
 		used := u.PromptTokens + u.CompletionTokens

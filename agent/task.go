@@ -65,6 +65,7 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 		emit:      func(ev Event) { parent.emit(Subagent{ParentID: id, Event: ev}) },
 		raw:       parent.raw,
 		maxRounds: subagentRounds,
+		spent:     parent.spent,
 		child:     true,
 		mu:        &sync.Mutex{},
 		hist:      &hist,

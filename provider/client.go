@@ -361,6 +361,9 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 			}
 		}
 		d, frag := acc.add(&chunk)
+		if chunk.Usage != nil && acc.usage != nil {
+			acc.usage.CostUSD = serverCost(raw)
+		}
 		if empty = empty + 1; d.Content != "" || d.Reasoning != "" || frag {
 			empty = 0
 		} else if empty > maxEmptyChunks {

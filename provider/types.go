@@ -83,6 +83,9 @@ type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// CostUSD is the call's cost in US dollars when the server reported
+	// it (usage.cost); nil otherwise.
+	CostUSD *float64 `json:"server_cost_usd,omitempty"`
 }
 
 // Response is the outcome of a completed stream: the assembled assistant

@@ -78,6 +78,12 @@ type Config struct {
 	MCPServers map[string]MCPServer `toml:"mcp_servers"`
 	// Hooks are commands run around tool calls, prompts and turn ends.
 	Hooks Hooks `toml:"hooks"`
+	// MaxTurns, MaxCost (US dollars) and MaxTime (a Go duration) are the
+	// budgets of a turn (see budget.go); the flags --max-turns, --max-cost
+	// and --max-time win over them. Only the user file sets them.
+	MaxTurns int     `toml:"max_turns"`
+	MaxCost  float64 `toml:"max_cost"`
+	MaxTime  string  `toml:"max_time"`
 }
 
 // Provider is one OpenAI-compatible server.
@@ -192,6 +198,9 @@ func (c Config) validate() (key string, err error) {
 	}
 	if !effortLevel(c.ReasoningEffort) {
 		return "reasoning_effort", fmt.Errorf("reasoning_effort = %q: want off, low, medium or high", c.ReasoningEffort)
+	}
+	if key, err := c.validateBudget(); err != nil {
+		return key, err
 	}
 	if d, err := time.ParseDuration(c.MCPStartTimeout); c.MCPStartTimeout != "" && (err != nil || d <= 0) {
 		return "mcp_start_timeout", fmt.Errorf("mcp_start_timeout = %q: want a positive duration such as \"10s\"", c.MCPStartTimeout)

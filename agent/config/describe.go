@@ -59,6 +59,7 @@ func (s *Settings) Describe(w io.Writer) error {
 	row("reasoning_effort", s.ReasoningEffort)
 	row("completion_reminder", fmt.Sprint(s.CompletionReminderOn()))
 	row("mcp_start_timeout", s.MCPStartTimeoutDuration().String())
+	s.describeBudget(row)
 	row("mcp_servers", strings.Join(sortedKeys(s.MCPServers), ", "))
 	row("hooks", hookSummary(s.Hooks))
 	if err := tw.Flush(); err != nil {

@@ -23,6 +23,12 @@ type Args struct {
 	Headless bool   // -p was given
 	JSON     bool   // --json: events as JSON lines
 	Verbose  bool   // --verbose: more progress on stderr
+	// Format is --output-format: "text", "json" or "stream-json" ("":
+	// text, or stream-json with --json).
+	Format string
+	// Budgets are --max-turns, --max-cost and --max-time (zero: the
+	// files' max_turns, max_cost, max_time; see Settings.Budgets).
+	Budgets Budgets
 
 	// ModelFlags are --provider, --model, --base-url and --context-window,
 	// which Load resolves with the environment and the files.
@@ -137,6 +143,10 @@ func (a *Args) flagSet() (fs *flag.FlagSet, prompt *string, reminder *bool) {
 	prompt = fs.String("p", "", "")
 	fs.BoolVar(&a.JSON, "json", false, "")
 	fs.BoolVar(&a.Verbose, "verbose", false, "")
+	fs.Func("output-format", "", a.setFormat)
+	fs.IntVar(&a.Budgets.Turns, "max-turns", 0, "")
+	fs.Func("max-cost", "", func(v string) (err error) { a.Budgets.Cost, err = ParseCost(v); return err })
+	fs.Func("max-time", "", func(v string) (err error) { a.Budgets.Time, err = ParseMaxTime(v); return err })
 	fs.StringVar(&a.ModelFlags.Model, "model", "", "")
 	fs.StringVar(&a.ModelFlags.BaseURL, "base-url", "", "")
 	fs.StringVar(&a.ModelFlags.Provider, "provider", "", "")
@@ -224,6 +234,10 @@ func (a Args) check() error {
 		return usagef("--json works only with -p PROMPT")
 	case !a.Headless && a.Cmd == "" && a.Verbose:
 		return usagef("--verbose works only with -p PROMPT")
+	case !a.Headless && a.Format != "":
+		return usagef("--output-format works only with -p PROMPT")
+	case a.Budgets.Turns < 0:
+		return usagef("--max-turns must be a positive number of model calls, not %d", a.Budgets.Turns)
 	case a.ModelFlags.ContextWindow < 0:
 		return usagef("--context-window must be a positive number of tokens, not %d", a.ModelFlags.ContextWindow)
 	}

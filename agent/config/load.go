@@ -136,8 +136,9 @@ func (s *Settings) mergeUser(f *file) {
 		"provider": c.Provider != "", "model": c.Model != "", "sandbox": c.Sandbox != "",
 		"writable_roots": c.WritableRoots != nil, "network": c.Network != "", "env_allow": c.EnvAllow != nil,
 		"allow": c.Allow != nil, "deny": c.Deny != nil, "idle_timeout": c.IdleTimeout != "",
-		"reasoning_effort":    c.ReasoningEffort != "",
-		"mcp_start_timeout":   c.MCPStartTimeout != "",
+		"reasoning_effort":  c.ReasoningEffort != "",
+		"mcp_start_timeout": c.MCPStartTimeout != "",
+		"max_turns":         c.MaxTurns != 0, "max_cost": c.MaxCost != 0, "max_time": c.MaxTime != "",
 		"completion_reminder": c.CompletionReminder != nil, "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
 	} {
 		if set {
@@ -248,6 +249,10 @@ func (s *Settings) resolveModel(opts Options) error {
 	switch {
 	case opts.Flags.BaseURL != "":
 		s.BaseURL, s.Sources["base_url"] = opts.Flags.BaseURL, Source{Kind: SourceFlag, Detail: "--base-url"}
+	case opts.Flags.Provider != "" && entry.BaseURL != "":
+		// A provider chosen by flag brings its own server, over the
+		// environment's: flags win.
+		s.BaseURL, s.Sources["base_url"] = entry.BaseURL, entrySrc["base_url"]
 	case env("OPENAI_BASE_URL") != "":
 		s.BaseURL, s.Sources["base_url"] = env("OPENAI_BASE_URL"), Source{Kind: SourceEnv, Detail: "OPENAI_BASE_URL"}
 	case entry.BaseURL != "":

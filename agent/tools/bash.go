@@ -191,7 +191,11 @@ func (b *Bash) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	}
 	var res strings.Builder
 	res.WriteString(c.note)
-	text := cleanOutput(out.String())
+	output := out.String()
+	text := cleanOutput(output)
+	if binaryOutput(output) {
+		text = binaryNote(out.total)
+	}
 	if strings.TrimSpace(text) == "" {
 		text = "(no output)\n"
 	}

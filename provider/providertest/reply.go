@@ -18,6 +18,9 @@ type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// Cost, when not zero, is sent as usage.cost (US dollars), as
+	// OpenRouter reports it.
+	Cost float64 `json:"cost,omitempty"`
 }
 
 // Reply is one scripted answer. The zero value streams an empty answer with

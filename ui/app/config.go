@@ -162,8 +162,17 @@ Flags:
                        network), read-only, or danger-full-access (none)
   --env-allow NAME     let commands see the environment variable NAME even
                        though its name looks like a secret (repeatable)
-  --yolo               run commands and file changes without asking; with -p,
-                       they are refused unless --yolo is given
+  --yolo               run commands and file changes without asking. Without it,
+                       -p runs sandboxed commands and file changes inside the
+                       workspace, and refuses the rest (commands the sandbox
+                       cannot contain, changes outside the workspace); writes
+                       into .git are refused even with it
+  --output-format F    with -p: text (default), json (one result object at
+                       the end) or stream-json (every event; also --json)
+  --max-turns N        stop a turn after N model calls (default 200)
+  --max-cost USD       stop a turn when its cost reaches USD (the server's
+                       figure, else a price table of hosted models)
+  --max-time D         stop a turn after D (e.g. 15m)
   --plan               plan mode: the model investigates and proposes a plan
                        without changing anything; with -p the plan is printed
                        as Markdown after the answer
@@ -219,8 +228,10 @@ Keys in the full-screen app (? shows them all):
   y / a / n only after a pause: keys typed while you type go to the input.
 
 Exit status:
-  0 the turn finished, 1 it failed (the error is on stderr), 2 bad usage or
-  configuration, 130 interrupted by ctrl+c (SIGINT), 143 terminated (SIGTERM).
+  0 the work was done, 1 it failed (the error is on stderr), 2 bad usage or
+  configuration, 3 a tool refused or blocked by the sandbox, 4 open todo
+  items, 5 empty answer, 6 budget reached, 7 auth, 8 rate limit, 9 context
+  too long, 10 idle timeout, 130 interrupted (SIGINT), 143 SIGTERM.
 
 Examples:
   OPENAI_API_KEY=sk-... tick

@@ -15,8 +15,8 @@ import (
 
 // Exit codes of a run (Main's and RunHeadless's).
 const (
-	ExitOK          = 0   // the turn finished (or --help, --version)
-	ExitError       = 1   // the turn or tick failed
+	ExitOK          = 0   // the turn finished its work (or --help, --version)
+	ExitError       = 1   // the turn or tick failed (see exitcode.go for the others)
 	ExitUsage       = 2   // bad flags or configuration
 	ExitInterrupted = 130 // SIGINT (128+2)
 	ExitTerminated  = 143 // SIGTERM (128+15)
@@ -33,16 +33,20 @@ type Headless struct {
 	// Loaded, when not nil, is the resumed session (already restored into
 	// the agent): a line about it and its todo list go to stderr first.
 	Loaded *session.Loaded
-	// Recorder is the session being saved (may be nil); with
-	// Printer.Verbose its id is named at the end.
+	// Recorder is the session being saved (may be nil): its id is named
+	// on stderr before the turn and in the result.
 	Recorder *session.Recorder
+	// Model and Workspace are named in stream-json's first event.
+	Model, Workspace string
 }
 
 // RunHeadless runs one turn of ag with h.Prompt, prints it on stdout and
-// stderr, and returns the exit code. The caller relays SIGINT and SIGTERM
-// on sigs: the first interrupts the turn (the stream stops, running
-// commands are killed) and the run exits ExitInterrupted or
-// ExitTerminated once the turn has ended; a second one returns at once.
+// stderr, and returns the exit code (see classify: ExitOK only when the
+// work was done). The caller relays SIGINT and SIGTERM on sigs: the first
+// interrupts the turn (the stream stops, running commands are killed) and
+// the run exits ExitInterrupted or ExitTerminated once the turn has
+// ended; a second one returns at once. The result (--output-format json,
+// stream-json's last event) carries the exit code and its reason.
 func RunHeadless(h Headless, ag *agent.Agent, sigs <-chan os.Signal, stdout, stderr io.Writer) int {
 	for _, n := range h.Notices {
 		fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(n))
@@ -53,40 +57,48 @@ func RunHeadless(h Headless, ag *agent.Agent, sigs <-chan os.Signal, stdout, std
 			fmt.Fprintf(stderr, "%s\n", termsafe.Text(ld.Todos.Render())) // written by the model
 		}
 	}
-	if rec := h.Recorder; h.Printer.Verbose && rec != nil {
-		defer func() {
-			if id := rec.ID(); id != "" {
-				fmt.Fprintf(stderr, "tick: session %s saved; carry on with tick -c or tick --resume %s\n", id, id)
-			}
-		}()
-	}
-	out := printer.New(stdout, stderr, h.Printer).RunTurn(ag, h.Prompt, sigs)
+	p := printer.New(stdout, stderr, h.Printer)
+	id := sessionID(h, stderr)
+	p.Begin(printer.Start{SessionID: id, Model: h.Model, Workspace: h.Workspace})
+	out := p.RunTurn(ag, h.Prompt, sigs)
 	if out.Abandoned {
 		fmt.Fprintln(stderr, "tick: interrupted again; exiting without waiting for the turn to end")
 		return signalExit(out.Signal)
 	}
-	return headlessExit(out.End, out.Err, out.Signal, stderr)
-}
-
-// headlessExit reports how the turn ended and returns the exit code.
-func headlessExit(end agent.TurnEnd, werr error, sig os.Signal, stderr io.Writer) int {
-	switch {
-	case sig != nil || end.Reason == agent.ReasonInterrupted:
-		fmt.Fprintln(stderr, "tick: interrupted")
-		return signalExit(sig)
-	case end.Reason == agent.ReasonError:
-		msg := end.Error
-		if msg == "" && end.Err != nil {
-			msg = end.Err.Error()
-		}
-		fmt.Fprintf(stderr, "tick: %s\n", indentLines(msg))
-		return ExitError
-	case werr != nil:
-		fmt.Fprintf(stderr, "tick: %v\n", werr)
+	res := p.Result()
+	code, reason, msg := classify(out.End, res, out.Signal)
+	if out.Err != nil && code == ExitOK {
+		code, reason, msg = ExitError, ReasonError, out.Err.Error()
+	}
+	res.ExitCode, res.ExitReason, res.Message = code, reason, msg
+	if msg != "" {
+		fmt.Fprint(stderr, exitLine(msg))
+	}
+	if err := p.Finish(res); err != nil && code == ExitOK {
+		fmt.Fprintf(stderr, "tick: write the result: %v\n", err)
 		return ExitError
 	}
-	return ExitOK
+	return code
 }
+
+// sessionID returns the id of the session the run saves (creating its
+// file now) and names it on stderr; "" when nothing is saved.
+func sessionID(h Headless, stderr io.Writer) string {
+	if h.Recorder == nil {
+		return ""
+	}
+	id, err := h.Recorder.Begin()
+	if err != nil {
+		fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(err.Error()))
+	}
+	if id != "" {
+		fmt.Fprintf(stderr, "tick: session %s · carry on with tick --resume %s\n", id, id)
+	}
+	return id
+}
+
+// exitLine is the line on stderr that says why a run did not do its work.
+func exitLine(msg string) string { return "tick: " + indentLines(msg) + "\n" }
 
 // indentLines returns msg (an error's text, which may quote a server)
 // with every line after the first indented under it, so that it cannot

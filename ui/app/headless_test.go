@@ -12,6 +12,7 @@ import (
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider/providertest"
 	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/printer"
 )
 
 // TestRunHeadless runs -p turns against the fake server: the notices (made
@@ -38,7 +39,7 @@ func TestRunHeadless(t *testing.T) {
 		t.Fatalf("RunHeadless() = %d, stdout %q, stderr %q", code, out.String(), errb.String())
 	}
 	se := errb.String()
-	for _, want := range []string{"tick: server", "resumed session old · 0 messages · todo 0/1", "Ship it", "tick: session " + rec.ID() + " saved"} {
+	for _, want := range []string{"tick: server", "resumed session old · 0 messages · todo 0/1", "Ship it", "tick: session " + rec.ID() + " · carry on with tick --resume " + rec.ID()} {
 		if !strings.Contains(se, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, se)
 		}
@@ -54,30 +55,30 @@ func TestRunHeadless(t *testing.T) {
 	}
 }
 
-// TestHeadlessExit maps how a turn ended to the exit code and the line on
-// stderr.
-func TestHeadlessExit(t *testing.T) {
+// TestClassify maps how a turn ended to the exit code and its reason.
+func TestClassify(t *testing.T) {
 	tests := []struct {
-		name string
-		end  agent.TurnEnd
-		werr error
-		sig  os.Signal
-		code int
-		line string
+		name   string
+		end    agent.TurnEnd
+		res    printer.Result
+		sig    os.Signal
+		code   int
+		reason string
 	}{
-		{"done", agent.TurnEnd{}, nil, nil, ExitOK, ""},
-		{"sigint", agent.TurnEnd{Reason: agent.ReasonInterrupted}, nil, os.Interrupt, ExitInterrupted, "tick: interrupted\n"},
-		{"sigterm", agent.TurnEnd{Reason: agent.ReasonInterrupted}, nil, syscall.SIGTERM, ExitTerminated, "tick: interrupted\n"},
-		{"interrupted", agent.TurnEnd{Reason: agent.ReasonInterrupted}, nil, nil, ExitInterrupted, "tick: interrupted\n"},
-		{"error text", agent.TurnEnd{Reason: agent.ReasonError, Error: "boom"}, nil, nil, ExitError, "tick: boom\n"},
-		{"error value", agent.TurnEnd{Reason: agent.ReasonError, Err: errors.New("bang")}, nil, nil, ExitError, "tick: bang\n"},
-		{"write failed", agent.TurnEnd{}, errors.New("broken pipe"), nil, ExitError, "tick: broken pipe\n"},
+		{"done", agent.TurnEnd{}, printer.Result{Answer: "ok"}, nil, ExitOK, ReasonDone},
+		{"sigint", agent.TurnEnd{Reason: agent.ReasonInterrupted}, printer.Result{}, os.Interrupt, ExitInterrupted, ReasonInterrupted},
+		{"sigterm", agent.TurnEnd{Reason: agent.ReasonInterrupted}, printer.Result{}, syscall.SIGTERM, ExitTerminated, ReasonTerminated},
+		{"error", agent.TurnEnd{Reason: agent.ReasonError, Err: errors.New("bang")}, printer.Result{}, nil, ExitError, ReasonError},
+		{"blocked", agent.TurnEnd{}, printer.Result{Answer: "ok", Blocked: []string{"bash: git commit"}}, nil, ExitRefused, ReasonBlocked},
+		{"round cap", agent.TurnEnd{Reason: agent.ReasonError, Kind: agent.KindRoundCap}, printer.Result{}, nil, ExitBudget, ReasonBudget},
+		{"agent's empty answer", agent.TurnEnd{Reason: agent.ReasonError, Kind: "empty_answer"}, printer.Result{}, nil, ExitEmpty, ReasonEmpty},
+		{"open items over an empty answer", agent.TurnEnd{}, printer.Result{OpenItems: []string{"b"}}, nil, ExitUnfinished, ReasonUnfinished},
+		{"refused over open items", agent.TurnEnd{}, printer.Result{Refused: []string{"bash: x"}, OpenItems: []string{"b"}}, nil, ExitRefused, ReasonRefused},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var b bytes.Buffer
-			if code := headlessExit(tt.end, tt.werr, tt.sig, &b); code != tt.code || b.String() != tt.line {
-				t.Errorf("headlessExit() = %d, %q; want %d, %q", code, b.String(), tt.code, tt.line)
+			if code, reason, _ := classify(tt.end, &tt.res, tt.sig); code != tt.code || reason != tt.reason {
+				t.Errorf("classify() = %d %q; want %d %q", code, reason, tt.code, tt.reason)
 			}
 		})
 	}

@@ -26,13 +26,15 @@ const maxStdinPrompt = 10 << 20
 func runHeadless(cfg config, ag *agent.Agent, rec *session.Recorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) int {
 	prompt, err := readPrompt(cfg.Prompt, stdin)
 	if err != nil {
-		return fail(stderr, err)
+		return failJSON(cfg, stdout, stderr, err)
 	}
 	h := Headless{
-		Prompt:   prompt,
-		Printer:  printer.Options{JSON: cfg.JSON, Verbose: cfg.Verbose, Color: !cfg.NoColor && isTerminal(stderr)},
-		Loaded:   ld,
-		Recorder: rec,
+		Prompt:    prompt,
+		Printer:   printer.Options{JSON: cfg.JSON, Format: cfg.Format, Verbose: cfg.Verbose, Color: !cfg.NoColor && isTerminal(stderr)},
+		Loaded:    ld,
+		Recorder:  rec,
+		Model:     cfg.Settings.Model,
+		Workspace: cfg.Workspace,
 	}
 	if cfg.ext != nil {
 		h.Notices = cfg.ext.notices

@@ -12,6 +12,7 @@ import (
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/ui/printer"
 	"github.com/tick-agent/tick/ui/termsafe"
 )
 
@@ -23,6 +24,7 @@ import (
 // the agent to the headless run or the full-screen app.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
 	cfg, err := parseConfig(args, env)
+	fail := func(w io.Writer, err error) int { return failJSON(cfg, stdout, w, err) } // -p JSON: an error event too
 	if err != nil {
 		return fail(stderr, err)
 	}
@@ -180,6 +182,8 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		Headless:      cfg.Headless,
 		Rules:         cfg.Rules,
 		Effort:        cfg.Effort,
+		MaxRounds:     cfg.Settings.Budgets(cfg.Budgets).Turns,
+		Budget:        agent.Budget{MaxCost: cfg.Settings.Budgets(cfg.Budgets).Cost, MaxTime: cfg.Settings.Budgets(cfg.Budgets).Time},
 
 		NoCompletionReminder: cfg.NoReminder || (cfg.Settings != nil && !cfg.Settings.CompletionReminderOn()),
 	}
@@ -217,6 +221,16 @@ func commandEnv(cfg config, environ []string) []string {
 		}
 	}
 	return sandbox.ScrubEnv(environ, drop, cfg.EnvAllow)
+}
+
+// failJSON is fail, and for -p with --json or --output-format
+// json|stream-json also an "error" event on stdout.
+func failJSON(cfg config, stdout, stderr io.Writer, err error) int {
+	code := fail(stderr, err)
+	if cfg.Headless && printer.WantsJSON(cfg.JSON, cfg.Format) {
+		_ = printer.WriteStartError(stdout, code, err.Error())
+	}
+	return code
 }
 
 // fail reports err on stderr and returns its exit code: ExitUsage for a

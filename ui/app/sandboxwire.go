@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/tick-agent/tick/agent/sandbox"
+	"github.com/tick-agent/tick/agent/session"
 )
 
 // newSandbox returns the runner for the model's commands under cfg's
@@ -35,9 +36,11 @@ func newSandbox(cfg config) (*sandbox.Runner, func(), error) {
 // sandboxPolicy is cfg's sandbox policy with tmp as the private temporary
 // directory.
 func sandboxPolicy(cfg config, tmp string) sandbox.Policy {
-	cache, err := sandbox.CommandCacheDir() // the commands' own, not ~/.cache
-	if err != nil {
-		cache = ""
+	cache := "" // without a home (never created) the commands get no cache
+	if base, err := os.UserCacheDir(); err == nil && session.MkdirUnderHome(base, os.Getenv("HOME")) == nil {
+		if dir, err := sandbox.CommandCacheDir(); err == nil {
+			cache = dir // the commands' own, not ~/.cache
+		}
 	}
 	p := sandbox.Policy{
 		Mode:      cfg.Sandbox,

@@ -9,6 +9,7 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/provider/providertest"
+	"github.com/tick-agent/tick/ui/printer"
 )
 
 // echoKey is the configured API key the fake server echoes back.
@@ -39,8 +40,8 @@ func TestHeadlessServerErrorIsMaskedAndOneLine(t *testing.T) {
 		var out, errb bytes.Buffer
 		h := Headless{Prompt: "hi"}
 		h.Printer.JSON = asJSON
-		if code := RunHeadless(h, ag, nil, &out, &errb); code != ExitError {
-			t.Fatalf("json %v: exit %d, want %d; stderr %q", asJSON, code, ExitError, errb.String())
+		if code := RunHeadless(h, ag, nil, &out, &errb); code != ExitAuth {
+			t.Fatalf("json %v: exit %d, want %d; stderr %q", asJSON, code, ExitAuth, errb.String())
 		}
 		if reqs := srv.Requests(); len(reqs) == 0 || !strings.Contains(reqs[0].Header.Get("Authorization"), echoKey) {
 			t.Fatal("the fake server did not get the key")
@@ -66,9 +67,9 @@ func TestHeadlessServerErrorIsMaskedAndOneLine(t *testing.T) {
 // TestHeadlessErrorLinesIndented: an error of several lines keeps its
 // later lines indented under "tick: ", so none passes for tick's own.
 func TestHeadlessErrorLinesIndented(t *testing.T) {
-	var b bytes.Buffer
 	end := agent.TurnEnd{Reason: agent.ReasonError, Error: "failed: first\r\ntick: forged\nlast\n"}
-	if code := headlessExit(end, nil, nil, &b); code != ExitError || b.String() != "tick: failed: first\n    tick: forged\n    last\n" {
-		t.Fatalf("headlessExit() = %d, %q", code, b.String())
+	code, _, msg := classify(end, &printer.Result{}, nil)
+	if line := exitLine(msg); code != ExitError || line != "tick: failed: first\n    tick: forged\n    last\n" {
+		t.Fatalf("classify() = %d, line %q", code, line)
 	}
 }

@@ -17,7 +17,7 @@ func sessionsDir(env func(string) string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := session.MkdirUnderHome(dir, env("HOME")); err != nil {
 		return "", fmt.Errorf("create the sessions directory: %w", err)
 	}
 	return dir, nil

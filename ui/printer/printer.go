@@ -48,6 +48,11 @@ type Options struct {
 	Verbose bool
 	// Color uses ANSI colours on stderr (text mode only).
 	Color bool
+	// Format is the output format (FormatText, FormatJSON,
+	// FormatStreamJSON); "" is text, and JSON means stream-json. With
+	// FormatJSON the progress is written as in text mode and stdout gets
+	// only the Result (see Finish).
+	Format string
 }
 
 // Printer writes the events of turns to stdout and stderr. A Printer is used
@@ -58,15 +63,18 @@ type Printer struct {
 	opts Options
 	werr error // first write error, sticky
 	used bool  // something was written on stderr
+	// result is the summary of the turns, for Finish.
+	result Result
 }
 
 // New returns a Printer writing the answer (or the JSON lines) to stdout and
 // the progress to stderr.
 func New(stdout, stderr io.Writer, opts Options) *Printer {
 	return &Printer{
-		out:  bufio.NewWriterSize(stdout, 32<<10),
-		err:  bufio.NewWriterSize(stderr, 8<<10),
-		opts: opts,
+		out:    bufio.NewWriterSize(stdout, 32<<10),
+		err:    bufio.NewWriterSize(stderr, 8<<10),
+		opts:   opts,
+		result: Result{start: time.Now()},
 	}
 }
 
@@ -107,7 +115,8 @@ func (p *Printer) Run(events <-chan agent.Event) (agent.TurnEnd, error) {
 		if r, ok := ev.(agent.ApprovalRequest); ok {
 			deny(r)
 		}
-		if p.opts.JSON {
+		p.result.observe(ev, 0)
+		if p.format() == FormatStreamJSON {
 			p.json(ev)
 		} else {
 			p.text(&t, safeEvent(ev), 0)
@@ -264,6 +273,17 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 // toolEnd writes the result line of a tool call.
 func (p *Printer) toolEnd(ind string, e agent.ToolEnd) {
 	secs := fmt.Sprintf("%.1fs", e.Duration.Seconds())
+	if e.ExitCode != nil && *e.ExitCode != 0 {
+		line := "  " + p.red("✗") + " " + secs + "  " + p.red(fmt.Sprintf("exit %d", *e.ExitCode))
+		if e.Blocked {
+			line += "  " + p.yellow("blocked by the sandbox")
+		}
+		p.progress(ind, line)
+		if p.opts.Verbose {
+			p.progress(ind+"    ", p.dim(head(e.Output, 5)))
+		}
+		return
+	}
 	if e.IsError {
 		if e.Name == agent.TodoTool {
 			p.progress("", ind+p.dim("→ ")+p.bold(agent.TodoTool))
@@ -330,7 +350,7 @@ func (p *Printer) toolOutput(t *turn, ind string, e agent.ToolOutput) {
 func (p *Printer) answer(t *turn, s string) {
 	t.final = true
 	s = termsafe.Text(s)
-	if s == "" {
+	if s == "" || p.format() == FormatJSON {
 		return
 	}
 	p.flushOne(p.err) // keep the order when both go to one terminal

@@ -17,7 +17,7 @@ func TestHeadlessEmptyAnswer(t *testing.T) {
 	srv.Enqueue(providertest.Reply{})
 	args, _ := headless(t, srv, "hello")
 	r := tick(t, nil, "", args...)
-	if r.code != app.ExitError || !strings.Contains(r.stderr, "the model returned an empty answer") {
+	if r.code != app.ExitEmpty || !strings.Contains(r.stderr, "the model returned an empty answer") {
 		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
 	}
 	if r.stdout != "" {

@@ -336,7 +336,8 @@ func TestProjectAllowRulesNeedTrust(t *testing.T) {
 		before := len(srv.Requests())
 		srv.Enqueue(call("bash", map[string]any{"command": "echo project-rule ran"}), providertest.Reply{Text: "ok"})
 		r := tick(t, env, "", "-p", "echo", "-C", ws, "--no-session", "--sandbox", "danger-full-access")
-		if r.code != app.ExitOK {
+		if r.code != app.ExitOK && r.code != app.ExitRefused { // refused until the rule is trusted
+
 			t.Fatalf("exit %d stderr %s", r.code, r.stderr)
 		}
 		reqs := srv.Requests()[before:]

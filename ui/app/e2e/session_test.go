@@ -37,11 +37,12 @@ func listSessions(t *testing.T, state, ws string) []session.Info {
 	return all
 }
 
-// mustRun runs tick and fails the test unless it exits 0.
+// mustRun runs tick and fails the test unless it exits 0, or 4 (open
+// todo items: these tests leave plans open on purpose, to resume).
 func mustRun(t *testing.T, env map[string]string, args ...string) result {
 	t.Helper()
 	r := tick(t, env, "", args...)
-	if r.code != app.ExitOK {
+	if r.code != app.ExitOK && r.code != app.ExitUnfinished {
 		t.Fatalf("tick %q: exit %d, want 0; stderr:\n%s", args, r.code, r.stderr)
 	}
 	return r

@@ -45,7 +45,7 @@ func TestHeadlessIdleTimeout(t *testing.T) {
 			if len(tt.args) > 0 {
 				want = tt.args[1]
 			}
-			if r.code != app.ExitError || !strings.Contains(r.stderr, "timed out: no answer for "+want+" while waiting for the first chunk") {
+			if r.code != app.ExitTimeout || !strings.Contains(r.stderr, "timed out: no answer for "+want+" while waiting for the first chunk") {
 				t.Fatalf("exit %d, stderr %q", r.code, r.stderr)
 			}
 		})

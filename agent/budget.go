@@ -1,0 +1,117 @@
+package agent
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// KindBudget: the turn reached one of its budgets (Config.Budget); the
+// history is valid and the session saved, so a message carries on.
+const KindBudget ErrorKind = "budget"
+
+// errBudget ends a turn that reached a budget.
+var errBudget = errors.New("budget reached")
+
+// Budget caps one turn beyond Config.MaxRounds. A zero field is no cap.
+type Budget struct {
+	// MaxCost is the most the turn may cost, in US dollars: the server's
+	// reported cost (provider.Usage.CostUSD) when it sends one, else the
+	// price table's estimate (PriceOf); a model with neither costs nothing.
+	MaxCost float64
+	// MaxTime is the longest the turn may run. When it passes, the
+	// running model call or command is stopped as by an interrupt.
+	MaxTime time.Duration
+}
+
+// spend is what a turn has used so far, against its Budget.
+type spend struct {
+	start time.Time
+	cost  float64
+}
+
+// overBudget returns the error that ends the turn before its next model
+// call when a budget is used up, else nil.
+func (l *loop) overBudget() error {
+	b := l.a.cfg.Budget
+	if l.spent == nil {
+		return nil
+	}
+	switch {
+	case b.MaxCost > 0 && l.spent.cost >= b.MaxCost:
+		return fmt.Errorf("%w: --max-cost $%.4g (spent $%.4g); send a message to continue", errBudget, b.MaxCost, l.spent.cost)
+	case b.MaxTime > 0 && time.Since(l.spent.start) >= b.MaxTime:
+		return fmt.Errorf("%w: --max-time %s; send a message to continue", errBudget, b.MaxTime)
+	}
+	return nil
+}
+
+// withTimeBudget returns ctx ending when the turn's time budget is up (its
+// cause errBudget), and its cancel function.
+func (a *Agent) withTimeBudget(ctx context.Context) (context.Context, context.CancelFunc) {
+	if a.cfg.Budget.MaxTime <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeoutCause(ctx, a.cfg.Budget.MaxTime, errBudget)
+}
+
+// budgetEnd turns an interrupted end into the budget's end when it was the
+// time budget that stopped the turn.
+func (a *Agent) budgetEnd(ctx context.Context, end TurnEnd) TurnEnd {
+	if end.Reason != ReasonInterrupted || !errors.Is(context.Cause(ctx), errBudget) {
+		return end
+	}
+	return TurnEnd{Reason: ReasonError, Kind: KindBudget, Undelivered: end.Undelivered,
+		Err: fmt.Errorf("%w: --max-time %s; send a message to continue", errBudget, a.cfg.Budget.MaxTime)}
+}
+
+// price is a model's list price in US dollars per million tokens.
+type price struct{ in, out float64 }
+
+// prices are list prices of common hosted models, matched by name prefix
+// (longest first); a model not here has no known price.
+var prices = []struct {
+	prefix string
+	p      price
+}{
+	{"gpt-4.1-nano", price{0.10, 0.40}},
+	{"gpt-4.1-mini", price{0.40, 1.60}},
+	{"gpt-4.1", price{2, 8}},
+	{"gpt-4o-mini", price{0.15, 0.60}},
+	{"gpt-4o", price{2.50, 10}},
+	{"o4-mini", price{1.10, 4.40}},
+	{"o3-mini", price{1.10, 4.40}},
+	{"o3", price{2, 8}},
+	{"gpt-5-nano", price{0.05, 0.40}},
+	{"gpt-5-mini", price{0.25, 2}},
+	{"gpt-5", price{1.25, 10}},
+	{"deepseek-chat", price{0.27, 1.10}},
+	{"deepseek-reasoner", price{0.55, 2.19}},
+}
+
+// PriceOf returns the cost in US dollars of a call of model with these
+// token counts by the built-in price table, and whether the model's price
+// is known. A "provider/" prefix (OpenRouter's names) is ignored.
+func PriceOf(model string, promptTokens, completionTokens int) (float64, bool) {
+	name := strings.ToLower(model)
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	for _, e := range prices {
+		if strings.HasPrefix(name, e.prefix) {
+			return (float64(promptTokens)*e.p.in + float64(completionTokens)*e.p.out) / 1e6, true
+		}
+	}
+	return 0, false
+}
+
+// roundCapError is the error of a loop that reached its cap of model
+// calls: a turn's cap is the --max-turns budget, a subagent's its own.
+func (l *loop) roundCapError() error {
+	if l.child {
+		return fmt.Errorf("%w: stopped after %d model calls", errRoundCap, l.maxRounds)
+	}
+	return fmt.Errorf("%w: stopped after %d model calls (the --max-turns budget); send a message to continue", errRoundCap, l.maxRounds)
+}
