@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -179,6 +180,9 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 			kind = agent.KindOf(ev.Err)
 		}
 		m.chat.addError(msg, errorHint(kind, !t.compact && m.canRetry()))
+		if n := len(nonBlank(back)); n > 0 {
+			m.chat.addNotice(backNotice(n))
+		}
 	}
 	m.restore(back)
 }
@@ -202,14 +206,29 @@ func (m *Model) turnClosed() tea.Cmd {
 	return nil
 }
 
-// restore puts texts back into the input, before what is typed there.
-func (m *Model) restore(texts []string) {
+// backNotice says in the chat that n messages handed over during a
+// failed turn were not sent and are back in the input: never silently.
+func backNotice(n int) string {
+	if n == 1 {
+		return "the message you queued was not sent: it is back in the input · enter sends it"
+	}
+	return fmt.Sprintf("the %d messages you queued were not sent: they are back in the input · enter sends them", n)
+}
+
+// nonBlank returns the texts that hold more than white space.
+func nonBlank(texts []string) []string {
 	var parts []string
 	for _, s := range texts {
 		if strings.TrimSpace(s) != "" {
 			parts = append(parts, s)
 		}
 	}
+	return parts
+}
+
+// restore puts texts back into the input, before what is typed there.
+func (m *Model) restore(texts []string) {
+	parts := nonBlank(texts)
 	if len(parts) == 0 {
 		return
 	}
