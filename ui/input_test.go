@@ -50,7 +50,7 @@ func newCommandModel(t *testing.T) (*Model, *scriptAgent) {
 }
 
 // TestSlashCompletion: / lists every command with its description; tab
-// completes the selected one; ↑/↓ select; enter runs the selection; esc
+// completes the selected one and leaves a space after it; ↑/↓ select; enter runs the selection; esc
 // closes the list.
 func TestSlashCompletion(t *testing.T) {
 	m, a := newCommandModel(t)
@@ -63,19 +63,23 @@ func TestSlashCompletion(t *testing.T) {
 	}
 	typeText(m, "se")
 	press(m, "tab")
-	if v := m.input.value(); v != "/sessions" {
-		t.Fatalf("/se + tab = %q, want /sessions", v)
+	if v := m.input.value(); v != "/sessions " {
+		t.Fatalf("/se + tab = %q, want \"/sessions \" (a space to type on)", v)
 	}
 	if len(a.prompts()) != 0 {
 		t.Fatal("tab sent something")
+	}
+	typeText(m, "calc.go") // the argument goes after the space
+	if v := m.input.value(); v != "/sessions calc.go" {
+		t.Fatalf("/se + tab + calc.go = %q, want \"/sessions calc.go\"", v)
 	}
 
 	m.input.reset()
 	typeText(m, "/")
 	press(m, "down") // /compact is first, /exit second
 	press(m, "tab")
-	if v := m.input.value(); v != "/exit" {
-		t.Fatalf("down + tab = %q, want /exit", v)
+	if v := m.input.value(); v != "/exit " {
+		t.Fatalf("down + tab = %q, want \"/exit \"", v)
 	}
 
 	m.input.reset()
