@@ -50,8 +50,8 @@ func newCommandModel(t *testing.T) (*Model, *scriptAgent) {
 }
 
 // TestSlashCompletion: / lists every command with its description; tab
-// completes the selected one and leaves a space after it; ↑/↓ select; enter runs the selection; esc
-// closes the list.
+// completes the selected one and leaves a space after it; ↑/↓ select;
+// enter runs the selection; esc closes the list.
 func TestSlashCompletion(t *testing.T) {
 	m, a := newCommandModel(t)
 	typeText(m, "/")
