@@ -70,8 +70,8 @@ type Model struct {
 	quitArmed  bool         // the last key was a ctrl+c asking for a second one
 	complete   completion
 	unknownCmd string // an unknown /command refused by the last enter: enter again sends it
-	histWarned bool // a failed save of the prompt history was reported
-	histLoaded bool // the prompt history was loaded before the first frame
+	histWarned bool   // a failed save of the prompt history was reported
+	histLoaded bool   // the prompt history was loaded before the first frame
 	quitting   bool
 
 	tokens    int
