@@ -69,10 +69,11 @@ type Model struct {
 	lastKey    time.Time    // when the last key came (see answerPause)
 	quitArmed  bool         // the last key was a ctrl+c asking for a second one
 	complete   completion
-	unknownCmd string // an unknown /command refused by the last enter: enter again sends it
-	histWarned bool   // a failed save of the prompt history was reported
-	histLoaded bool   // the prompt history was loaded before the first frame
+	histWarned bool // a failed save of the prompt history was reported
+	histLoaded bool // the prompt history was loaded before the first frame
 	quitting   bool
+
+	unknownCmd string // an unknown /command refused by the last enter: enter again sends it
 
 	tokens    int
 	estimated bool
