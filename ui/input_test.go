@@ -205,6 +205,42 @@ func TestRetry(t *testing.T) {
 	}
 }
 
+// TestUpEnterRetries: ↑ then enter on a failed turn's prompt sends it
+// again as a retry (as ctrl+r), not as a second copy of the message; a
+// different prompt is a new turn.
+func TestUpEnterRetries(t *testing.T) {
+	a := &retryAgent{}
+	mv := New(Config{Agent: a})
+	m := &mv
+	update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	submit(m, "fix the build")
+	a.failed = true
+	endTurn(t, m, &a.scriptAgent, agent.TurnEnd{Reason: agent.ReasonError, Error: "500 server error"})
+	press(m, "up")
+	if v := m.input.value(); v != "fix the build" {
+		t.Fatalf("↑ recalled %q", v)
+	}
+	press(m, "enter")
+	if a.retries != 1 || m.turn == nil {
+		t.Fatalf("↑ enter: %d retries, turn %v", a.retries, m.turn)
+	}
+	if p := a.prompts(); len(p) != 1 {
+		t.Fatalf("prompts %q: ↑ enter sent a second copy", p)
+	}
+	if v := m.input.value(); v != "" {
+		t.Errorf("the input still holds %q", v)
+	}
+	endTurn(t, m, &a.scriptAgent, agent.TurnEnd{Reason: agent.ReasonDone})
+	if n := strings.Count(screen(m), "fix the build"); n != 1 {
+		t.Fatalf("the prompt shows %d times:\n%s", n, screen(m))
+	}
+	press(m, "up") // after a good turn the same text is a new message
+	press(m, "enter")
+	if p := a.prompts(); len(p) != 2 || a.retries != 1 {
+		t.Fatalf("after a good turn: prompts %q, %d retries", p, a.retries)
+	}
+}
+
 // TestUserTextSanitized: control sequences in user text (a paste, a
 // restored session) never reach the terminal from the chat.
 func TestUserTextSanitized(t *testing.T) {

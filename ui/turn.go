@@ -45,6 +45,7 @@ func (m *Model) running() bool { return m.turn != nil && !m.turn.ended }
 func (m *Model) startTurn(text string) tea.Cmd {
 	m.chat.addUser(text)
 	m.chat.toBottom()
+	m.lastPrompt = text
 	if m.cfg.Agent == nil {
 		m.chat.addError("no model is configured", "Start tick with a model (see tick --help).")
 		return nil
@@ -86,7 +87,8 @@ func (m *Model) begin(t *turn) tea.Cmd {
 }
 
 // submit sends the input: a slash command, a new turn, or while a turn
-// runs a steer message (enter) or a queued one (tab).
+// runs a steer message (enter) or a queued one (tab). The prompt of a
+// failed turn sent again (↑ enter) is a retry, as ctrl+r.
 func (m *Model) submit(queue bool) tea.Cmd {
 	text := m.input.value()
 	if strings.TrimSpace(text) == "" {
@@ -94,6 +96,10 @@ func (m *Model) submit(queue bool) tea.Cmd {
 	}
 	if cmd, ok := m.runCommand(text); ok {
 		return cmd
+	}
+	if m.turn == nil && text == m.lastPrompt && m.canRetry() {
+		m.input.reset() // ↑ enter on the failed prompt: a retry, not a second copy
+		return m.retry(m)
 	}
 	m.input.remember(text)
 	m.input.reset()

@@ -74,6 +74,7 @@ type Model struct {
 	quitting   bool
 
 	unknownCmd string // an unknown /command refused by the last enter: enter again sends it
+	lastPrompt string // the text of the last turn sent, for ↑ enter after it failed
 
 	tokens    int
 	estimated bool
