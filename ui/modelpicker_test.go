@@ -48,6 +48,7 @@ func TestModelPicker(t *testing.T) {
 	if !strings.Contains(screen(m), "Also make beta-coder the default in /cfg/config.toml?") {
 		t.Fatalf("no question:\n%s", screen(m))
 	}
+	pause(m)
 	runCmd(m, press(m, "y"))
 	if len(saved) != 1 || saved[0] != "beta-coder" || m.modelPicker() != nil {
 		t.Errorf("saved %v, picker open %v", saved, m.modelPicker() != nil)
@@ -68,5 +69,49 @@ func TestModelPickerErrors(t *testing.T) {
 	runCmd(m, submit(m, "/model"))
 	if m.modelPicker() != nil || !strings.Contains(screen(m), "could not list the models: connection refused") {
 		t.Errorf("a failed listing:\n%s", screen(m))
+	}
+}
+
+// TestModelDefaultQuestionKeepsTyping: keys typed while "Also make it the
+// default?" is open go to the input, as with every other question: the y
+// of "yes", typed on from the pick, saves nothing, and enter sends
+// nothing; y after a pause answers.
+func TestModelDefaultQuestionKeepsTyping(t *testing.T) {
+	var saved []string
+	m, a := newTestModel(t, 100, 30)
+	m.cfg.Models = &ModelConfig{
+		List:        func() ([]string, error) { return []string{"alpha", "beta"}, nil },
+		Switch:      func(string) error { return nil },
+		SaveDefault: func(n string) (string, error) { saved = append(saved, n); return "", nil },
+		Path:        "/cfg/config.toml",
+	}
+	m.addConfigCommands()
+	runCmd(m, submit(m, "/model"))
+	typeText(m, "beta")
+	runCmd(m, press(m, "enter"))
+	if !strings.Contains(screen(m), "Also make beta the default") {
+		t.Fatalf("no question:\n%s", screen(m))
+	}
+	typeText(m, "yes, now fix it")
+	press(m, "enter")
+	if len(saved) != 0 || m.modelPicker() == nil {
+		t.Fatalf("typing answered the question: saved %v, open %v", saved, m.modelPicker() != nil)
+	}
+	if v := m.input.value(); v != "yes, now fix it" {
+		t.Errorf("input = %q, want the typed keys", v)
+	}
+	if p := a.prompts(); len(p) != 0 {
+		t.Errorf("enter sent %q while the question was open", p)
+	}
+	if !strings.Contains(screen(m), "your typing went to the input") {
+		t.Errorf("the question does not say where the typing went:\n%s", screen(m))
+	}
+	pause(m)
+	runCmd(m, press(m, "n"))
+	if m.modelPicker() != nil || len(saved) != 0 {
+		t.Fatalf("a deliberate n: open %v, saved %v", m.modelPicker() != nil, saved)
+	}
+	if v := m.input.value(); v != "yes, now fix it" {
+		t.Errorf("input = %q after the answer", v)
 	}
 }
