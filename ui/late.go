@@ -18,3 +18,24 @@ func (m *Model) lateNotice() tea.Cmd {
 		return nil
 	}
 }
+
+// modelCheckMsg carries Config.ModelCheck's warning about model.
+type modelCheckMsg struct{ model, warning string }
+
+// checkModel returns the command that asks Config.ModelCheck about the
+// model the app starts with, or nil without one.
+func (m *Model) checkModel() tea.Cmd {
+	f, model := m.cfg.ModelCheck, m.cfg.Model
+	if f == nil || model == "" {
+		return nil
+	}
+	return func() tea.Msg { return modelCheckMsg{model: model, warning: f(model)} }
+}
+
+// modelChecked shows the warning in the status bar, unless the model
+// changed since it was asked about.
+func (m *Model) modelChecked(msg modelCheckMsg) {
+	if msg.warning != "" && msg.model == m.cfg.Model {
+		m.note = oneLine(msg.warning) // it names the model, which a server may have named
+	}
+}

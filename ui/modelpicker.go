@@ -105,6 +105,8 @@ func (m *Model) handleModelMsg(msg tea.Msg) (tea.Cmd, bool) {
 		}
 	case modelSwitchedMsg:
 		return m.modelSwitched(msg), true
+	case modelCheckMsg:
+		m.modelChecked(msg)
 	case modelSavedMsg:
 		if msg.err != nil {
 			m.chat.addNotice("could not save the default model: " + msg.err.Error())

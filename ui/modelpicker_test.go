@@ -115,3 +115,37 @@ func TestModelDefaultQuestionKeepsTyping(t *testing.T) {
 		t.Errorf("input = %q after the answer", v)
 	}
 }
+
+// TestModelCheckWarns: when the server does not list the model tick
+// starts with, the status bar says so once the check (made off the update
+// loop, after start-up) comes back; not when the model changed meanwhile.
+func TestModelCheckWarns(t *testing.T) {
+	var asked []string
+	check := func(model string) string {
+		asked = append(asked, model)
+		return "model " + model + " is not on the server's list · /model picks one"
+	}
+	mv := New(Config{Agent: &scriptAgent{}, Model: "gpt-nope", ModelCheck: check})
+	m := &mv
+	update(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	if s := screen(m); strings.Contains(s, "not on the server's list") {
+		t.Fatalf("the warning came before the check:\n%s", s)
+	}
+	runCmd(m, m.checkModel())
+	if len(asked) != 1 || asked[0] != "gpt-nope" {
+		t.Fatalf("asked about %q", asked)
+	}
+	if s := screen(m); !strings.Contains(s, "model gpt-nope is not on the server's list") {
+		t.Fatalf("the status bar does not warn:\n%s", s)
+	}
+
+	mv = New(Config{Agent: &scriptAgent{}, Model: "gpt-nope", ModelCheck: check})
+	m = &mv
+	update(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	cmd := m.checkModel()
+	m.cfg.Model = "picked-since"
+	runCmd(m, cmd)
+	if s := screen(m); strings.Contains(s, "not on the server's list") {
+		t.Fatalf("a warning about the old model:\n%s", s)
+	}
+}

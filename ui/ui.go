@@ -201,7 +201,7 @@ func (m *Model) shutdown(wait time.Duration) {
 // Config.Prompt and waits for the MCP servers' changes (when there are
 // any); no timer runs until the first turn.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.askBackground(), m.lateNotice(), m.startCmds(), watchMCP(m.cfg.MCP), waitSandbox(m.cfg.SandboxReady))
+	return tea.Batch(m.askBackground(), m.lateNotice(), m.checkModel(), m.startCmds(), watchMCP(m.cfg.MCP), waitSandbox(m.cfg.SandboxReady))
 }
 
 // Update implements tea.Model. Every message marks the frame changed

@@ -194,3 +194,37 @@ func (ts *tuiSession) switchModel(label string) error {
 	}
 	return ag.SetModelOn(client, name, window)
 }
+
+// modelCheck returns the app's start-up question whether the server in use
+// lists the configured model (ui.Config.ModelCheck): it waits for the
+// first frame, so that start-up never waits for it, and asks within
+// provider.DiscoverTimeout. A server that does not answer, or lists
+// nothing, gets no warning (the first turn says what is wrong).
+func modelCheck(cfg config) func(model string) string {
+	base, key, drawn := cfg.Settings.BaseURL, cfg.Settings.APIKey, cfg.drawn
+	if base == "" {
+		base = provider.DefaultBaseURL
+	}
+	return func(model string) string {
+		afterDrawn(drawn, nil)
+		ctx, cancel := context.WithTimeout(context.Background(), provider.DiscoverTimeout)
+		defer cancel()
+		models, err := provider.ListModels(ctx, base, key)
+		if err != nil || len(models) == 0 || listed(models, model) {
+			return ""
+		}
+		return "model " + model + " is not on the server's list · /model picks one"
+	}
+}
+
+// listed reports whether model is among the server's models; a name
+// without a tag matches its ":latest" (Ollama lists "llama3:latest" and
+// serves it as "llama3").
+func listed(models []string, model string) bool {
+	for _, m := range models {
+		if m == model || (!strings.Contains(model, ":") && m == model+":latest") {
+			return true
+		}
+	}
+	return false
+}

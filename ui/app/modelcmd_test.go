@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
+	"github.com/tick-agent/tick/provider/providertest"
 )
 
 // TestModelSaveDefault: /model's "save as the default" edits the user
@@ -67,5 +68,28 @@ func TestModelSaveDefault(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestModelCheck: the start-up check warns when the server's /v1/models
+// does not list the configured model, and only then (a tagless name
+// matches its ":latest"; a server that does not answer gets no warning).
+func TestModelCheck(t *testing.T) {
+	srv := providertest.New(t)
+	srv.SetModels("qwen3:latest", "gpt-oss-20b")
+	cfg := config{Run: tickcfg.Run{Settings: &tickcfg.Settings{BaseURL: srv.URL}}}
+	check := modelCheck(cfg)
+	for model, want := range map[string]string{
+		"gpt-oss-20b": "",
+		"qwen3":       "",
+		"llama-9b":    "model llama-9b is not on the server's list · /model picks one",
+	} {
+		if got := check(model); got != want {
+			t.Errorf("check(%q) = %q, want %q", model, got, want)
+		}
+	}
+	down := config{Run: tickcfg.Run{Settings: &tickcfg.Settings{BaseURL: "http://127.0.0.1:1/v1"}}}
+	if got := modelCheck(down)("llama-9b"); got != "" {
+		t.Errorf("a server that does not answer: %q", got)
 	}
 }
