@@ -32,10 +32,12 @@ func (m *Model) checkModel() tea.Cmd {
 	return func() tea.Msg { return modelCheckMsg{model: model, warning: f(model)} }
 }
 
-// modelChecked shows the warning in the status bar, unless the model
-// changed since it was asked about.
+// modelChecked keeps the warning for the status bar (see statusInfo),
+// unless the model changed since it was asked about; it shows while the
+// app is idle with that model.
 func (m *Model) modelChecked(msg modelCheckMsg) {
 	if msg.warning != "" && msg.model == m.cfg.Model {
-		m.note = oneLine(msg.warning) // it names the model, which a server may have named
+		msg.warning = oneLine(msg.warning) // it names the model, which a server may have named
+		m.modelWarn = msg
 	}
 }

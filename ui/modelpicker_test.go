@@ -138,6 +138,15 @@ func TestModelCheckWarns(t *testing.T) {
 	if s := screen(m); !strings.Contains(s, "model gpt-nope is not on the server's list") {
 		t.Fatalf("the status bar does not warn:\n%s", s)
 	}
+	typeText(m, "x") // a key clears transient notes, not this warning
+	if s := screen(m); !strings.Contains(s, "model gpt-nope is not on the server's list") {
+		t.Fatalf("the warning went at the first key:\n%s", s)
+	}
+	m.cfg.Model = "picked-since"
+	update(m, tea.WindowSizeMsg{Width: 120, Height: 30})
+	if s := screen(m); strings.Contains(s, "not on the server's list") {
+		t.Fatalf("the warning stayed after the model changed:\n%s", s)
+	}
 
 	mv = New(Config{Agent: &scriptAgent{}, Model: "gpt-nope", ModelCheck: check})
 	m = &mv

@@ -73,8 +73,9 @@ type Model struct {
 	histLoaded bool // the prompt history was loaded before the first frame
 	quitting   bool
 
-	unknownCmd string // an unknown /command refused by the last enter: enter again sends it
-	lastPrompt string // the text of the last turn sent, for ↑ enter after it failed
+	unknownCmd string        // an unknown /command refused by the last enter: enter again sends it
+	lastPrompt string        // the text of the last turn sent, for ↑ enter after it failed
+	modelWarn  modelCheckMsg // the server does not list this model (Config.ModelCheck)
 
 	tokens    int
 	estimated bool

@@ -213,7 +213,7 @@ func modelCheck(cfg config) func(model string) string {
 		if err != nil || len(models) == 0 || listed(models, model) {
 			return ""
 		}
-		return "model " + model + " is not on the server's list · /model picks one"
+		return model + " is not on the server's list · /model"
 	}
 }
 

@@ -82,7 +82,7 @@ func TestModelCheck(t *testing.T) {
 	for model, want := range map[string]string{
 		"gpt-oss-20b": "",
 		"qwen3":       "",
-		"llama-9b":    "model llama-9b is not on the server's list · /model picks one",
+		"llama-9b":    "llama-9b is not on the server's list · /model",
 	} {
 		if got := check(model); got != want {
 			t.Errorf("check(%q) = %q, want %q", model, got, want)
