@@ -89,9 +89,12 @@ func (m *Model) commandNames() []string {
 }
 
 // runCommand runs text when it is a slash command (one word starting with
-// "/"). Text like "/usr/bin is missing" is not a command and is sent.
+// "/"). Text like "/usr/bin is missing" is not a command and is sent; an
+// unknown command is refused once (see unknownCommand).
 func (m *Model) runCommand(text string) (tea.Cmd, bool) {
 	t := strings.TrimSpace(text)
+	refused := m.unknownCmd // an unknown command refused by the last enter
+	m.unknownCmd = ""
 	if !strings.HasPrefix(t, "/") || len(t) < 2 {
 		return nil, false
 	}
@@ -105,17 +108,12 @@ func (m *Model) runCommand(text string) (tea.Cmd, bool) {
 		}
 	}
 	if strings.ContainsAny(t, " \t\n") {
-		return nil, false
+		return m.unknownCommand(t, refused)
 	}
 	name := strings.ToLower(t[1:])
 	c, ok := m.commands[name]
 	if !ok {
-		if !isCommandName(name) {
-			return nil, false
-		}
-		m.input.reset()
-		m.chat.addNotice("unknown command " + t + " · " + strings.Join(m.commandNames(), " "))
-		return nil, true
+		return m.unknownCommand(t, refused)
 	}
 	m.input.remember(strings.TrimSpace(text))
 	m.input.reset()

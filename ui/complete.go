@@ -15,7 +15,8 @@ const completeMax = 8
 // completion is the popup of slash commands shown while the input holds
 // one word starting with "/": every command whose name starts with what
 // was typed, one line each with its description. tab completes the
-// selected one, ↑/↓ select, enter runs it, esc closes the popup until the
+// selected one and leaves a space after it (for its argument), ↑/↓
+// select, enter runs it, esc closes the popup until the
 // input changes.
 type completion struct {
 	sel    int
@@ -56,8 +57,8 @@ func (m *Model) completeKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	c.sel = min(c.sel, len(list)-1)
 	keys := m.keys
 	switch {
-	case key.Matches(k, keys.Queue):
-		m.input.setValue("/" + list[c.sel].name)
+	case key.Matches(k, keys.Queue): // a space after it: what is typed next is its argument
+		m.input.setValue("/" + list[c.sel].name + " ")
 		c.sel = 0
 	case key.Matches(k, keys.HistoryPrev):
 		c.sel = (c.sel + len(list) - 1) % len(list)

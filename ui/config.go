@@ -74,6 +74,12 @@ type Config struct {
 	// (the served context's warning; "" for none): it is called once, off
 	// the update loop, and may block; its notice arrives as a NoticeMsg.
 	LateNotice func() string
+	// ModelCheck, when set, says whether the server knows the model the
+	// app starts with: it is called once with Model, off the update loop
+	// (it may block; the caller waits for the first frame itself), and
+	// returns a warning for the status bar ("" for none), shown until
+	// the next key unless the model changed meanwhile.
+	ModelCheck func(model string) string
 	// FirstFrame, when set, is called once the first frame is on the
 	// Screen (or, without one, as the program starts): the caller starts
 	// then what start-up does not need, so that it does not compete with

@@ -50,8 +50,8 @@ func newCommandModel(t *testing.T) (*Model, *scriptAgent) {
 }
 
 // TestSlashCompletion: / lists every command with its description; tab
-// completes the selected one; ↑/↓ select; enter runs the selection; esc
-// closes the list.
+// completes the selected one and leaves a space after it; ↑/↓ select;
+// enter runs the selection; esc closes the list.
 func TestSlashCompletion(t *testing.T) {
 	m, a := newCommandModel(t)
 	typeText(m, "/")
@@ -63,19 +63,23 @@ func TestSlashCompletion(t *testing.T) {
 	}
 	typeText(m, "se")
 	press(m, "tab")
-	if v := m.input.value(); v != "/sessions" {
-		t.Fatalf("/se + tab = %q, want /sessions", v)
+	if v := m.input.value(); v != "/sessions " {
+		t.Fatalf("/se + tab = %q, want \"/sessions \" (a space to type on)", v)
 	}
 	if len(a.prompts()) != 0 {
 		t.Fatal("tab sent something")
+	}
+	typeText(m, "calc.go") // the argument goes after the space
+	if v := m.input.value(); v != "/sessions calc.go" {
+		t.Fatalf("/se + tab + calc.go = %q, want \"/sessions calc.go\"", v)
 	}
 
 	m.input.reset()
 	typeText(m, "/")
 	press(m, "down") // /compact is first, /exit second
 	press(m, "tab")
-	if v := m.input.value(); v != "/exit" {
-		t.Fatalf("down + tab = %q, want /exit", v)
+	if v := m.input.value(); v != "/exit " {
+		t.Fatalf("down + tab = %q, want \"/exit \"", v)
 	}
 
 	m.input.reset()
@@ -198,6 +202,42 @@ func TestRetry(t *testing.T) {
 	press(m, "ctrl+r")
 	if a.retries != 1 || !strings.Contains(screen(m), "nothing to retry") {
 		t.Fatalf("ctrl+r after a good turn: %d retries\n%s", a.retries, screen(m))
+	}
+}
+
+// TestUpEnterRetries: ↑ then enter on a failed turn's prompt sends it
+// again as a retry (as ctrl+r), not as a second copy of the message; a
+// different prompt is a new turn.
+func TestUpEnterRetries(t *testing.T) {
+	a := &retryAgent{}
+	mv := New(Config{Agent: a})
+	m := &mv
+	update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	submit(m, "fix the build")
+	a.failed = true
+	endTurn(t, m, &a.scriptAgent, agent.TurnEnd{Reason: agent.ReasonError, Error: "500 server error"})
+	press(m, "up")
+	if v := m.input.value(); v != "fix the build" {
+		t.Fatalf("↑ recalled %q", v)
+	}
+	press(m, "enter")
+	if a.retries != 1 || m.turn == nil {
+		t.Fatalf("↑ enter: %d retries, turn %v", a.retries, m.turn)
+	}
+	if p := a.prompts(); len(p) != 1 {
+		t.Fatalf("prompts %q: ↑ enter sent a second copy", p)
+	}
+	if v := m.input.value(); v != "" {
+		t.Errorf("the input still holds %q", v)
+	}
+	endTurn(t, m, &a.scriptAgent, agent.TurnEnd{Reason: agent.ReasonDone})
+	if n := strings.Count(screen(m), "fix the build"); n != 1 {
+		t.Fatalf("the prompt shows %d times:\n%s", n, screen(m))
+	}
+	press(m, "up") // after a good turn the same text is a new message
+	press(m, "enter")
+	if p := a.prompts(); len(p) != 2 || a.retries != 1 {
+		t.Fatalf("after a good turn: prompts %q, %d retries", p, a.retries)
 	}
 }
 

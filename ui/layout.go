@@ -160,6 +160,9 @@ func (m *Model) statusInfo() statusInfo {
 	if m.think != "" {
 		s.model += " · think " + m.think
 	}
+	if w := m.modelWarn; s.notice == "" && !m.running() && w.model == m.cfg.Model {
+		s.notice = w.warning // the server does not list the model
+	}
 	s.steering, s.queued = m.handed.waiting()
 	if t := m.turn; t != nil && !t.ended {
 		s.running = true

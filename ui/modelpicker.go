@@ -70,10 +70,12 @@ type (
 // modelPicker is the /model dialog: the server's models, filtered as the
 // user types, then the question whether to save the pick as the default.
 type modelPicker struct {
-	keys   ModelPickerKeyMap
-	list   *modelList
-	asking string // the model switched to, while asking "save as default?"
-	busy   string
+	keys     ModelPickerKeyMap
+	list     *modelList
+	asking   string    // the model switched to, while asking "save as default?"
+	shown    time.Time // when the question appeared (see answerPause)
+	diverted bool      // keys typed while it was asked went to the input
+	busy     string
 }
 
 // openModels is the /model command: it lists the models off the update
@@ -103,6 +105,8 @@ func (m *Model) handleModelMsg(msg tea.Msg) (tea.Cmd, bool) {
 		}
 	case modelSwitchedMsg:
 		return m.modelSwitched(msg), true
+	case modelCheckMsg:
+		m.modelChecked(msg)
 	case modelSavedMsg:
 		if msg.err != nil {
 			m.chat.addNotice("could not save the default model: " + msg.err.Error())
@@ -134,19 +138,30 @@ func (m *Model) modelSwitched(msg modelSwitchedMsg) tea.Cmd {
 		m.closeModels()
 		return nil
 	}
-	p.busy, p.asking = "", msg.name
+	p.busy, p.asking, p.shown = "", msg.name, m.now
 	return nil
 }
 
 func (p *modelPicker) layer() int { return layerPicker }
 
 // update takes every key while the picker is open; a paste and the wheel
-// pass to the screen below.
-func (p *modelPicker) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
-	if k, ok := msg.(tea.KeyPressMsg); ok {
-		return p.key(m, k), true
+// pass to the screen below. While it switches and while it asks "save as
+// the default?", typing goes to the input as with every other question:
+// only y or n after a pause (see answerPause) answers it.
+func (p *modelPicker) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return nil, false
 	}
-	return nil, false
+	if (p.busy != "" || p.asking != "") && isTyping(k, m.keys) &&
+		(p.busy != "" || !deliberate(m.now, p.shown, lastKey) || !key.Matches(k, p.keys.Yes, p.keys.No)) {
+		p.diverted = p.asking != ""
+		if key.Matches(k, m.keys.Send) {
+			return nil, true // nothing is sent while it is open
+		}
+		return m.typeAside(k), true
+	}
+	return p.key(m, k), true
 }
 
 // modelPicker returns the open /model picker, or nil.
@@ -228,6 +243,7 @@ func (p *modelPicker) box(st *Styles, hm help.Model, current, path string, w, h 
 	var keys []key.Binding
 	if p.asking != "" {
 		lines = append(lines, st.DialogText.Render("Also make "+oneLine(p.asking)+" the default in "+oneLine(path)+"?"))
+		lines = append(lines, guardLines(st, p.diverted, iw)...)
 		keys = []key.Binding{p.keys.Yes, p.keys.No}
 	} else {
 		lines = append(lines, p.list.lines(st, iw, max(h-8, 1))...)

@@ -273,6 +273,7 @@ func (m *Setup) key(k tea.KeyPressMsg) tea.Cmd {
 		var cmd tea.Cmd
 		m.text, cmd = m.text.Update(k)
 		m.errText = ""
+		m.takeFullURL()
 		return cmd
 	case stageModels:
 		return m.modelsKey(k)
@@ -287,6 +288,7 @@ func (m *Setup) paste(p tea.PasteMsg) tea.Cmd {
 	case m.stage == stageURL || m.stage == stageKey:
 		var cmd tea.Cmd
 		m.text, cmd = m.text.Update(tea.PasteMsg{Content: strings.TrimSpace(p.Content)})
+		m.takeFullURL()
 		return cmd
 	case m.stage == stageModels:
 		m.models.typeText(oneLine(p.Content))
@@ -377,11 +379,50 @@ func (m *Setup) startText(stage setupStage, value string, masked bool) {
 	m.text.Focus()
 }
 
+// takeFullURL takes a full URL typed or pasted into the URL field as
+// given: the field starts with "http://", so typing "https://x" or
+// pasting "http://x" after it would give "http://https://x".
+func (m *Setup) takeFullURL() {
+	if m.stage != stageURL {
+		return
+	}
+	if v := m.text.Value(); v != fullURL(v) {
+		m.text.SetValue(fullURL(v))
+		m.text.CursorEnd()
+	}
+}
+
+// fullURL returns v without the "http://" the URL field starts with when
+// a whole URL (with its own scheme) follows it.
+func fullURL(v string) string {
+	for {
+		rest, ok := cutPrefixFold(v, "http://")
+		if !ok {
+			return v
+		}
+		if _, full := cutPrefixFold(rest, "http://"); !full {
+			if _, full = cutPrefixFold(rest, "https://"); !full {
+				return v
+			}
+		}
+		v = rest
+	}
+}
+
+// cutPrefixFold is strings.CutPrefix, ignoring ASCII case.
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
+
 // submitText checks a typed URL or key: a URL goes on to the key, a key
 // is checked by listing the server's models.
 func (m *Setup) submitText() tea.Cmd {
 	v := strings.TrimSpace(m.text.Value())
 	if m.stage == stageURL {
+		v = fullURL(v)
 		u, err := url.Parse(v)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			m.errText = "the URL must start with http:// or https:// and name a host, e.g. http://127.0.0.1:8080/v1"

@@ -157,6 +157,40 @@ func TestSetupCustomURL(t *testing.T) {
 	}
 }
 
+// TestSetupFullURL: the URL field starts with "http://"; a full URL typed
+// or pasted after it is taken as given, not as "http://http://...".
+func TestSetupFullURL(t *testing.T) {
+	for _, tc := range []struct{ name, typed, paste, want string }{
+		{name: "typed http", typed: "http://127.0.0.1:8080/v1", want: "http://127.0.0.1:8080/v1"},
+		{name: "typed https", typed: "https://llm.example.com/v1", want: "https://llm.example.com/v1"},
+		{name: "pasted", paste: "http://127.0.0.1:8080/v1", want: "http://127.0.0.1:8080/v1"},
+		{name: "pasted capitals", paste: "HTTPS://LLM.example.com/v1/", want: "HTTPS://LLM.example.com/v1"},
+		{name: "host only", typed: "127.0.0.1:8080/v1", want: "http://127.0.0.1:8080/v1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newSetupHarness(t, nil)
+			h.press("down")
+			h.press("down")
+			h.press("enter")
+			h.want("API root", "http://")
+			h.typeText(tc.typed)
+			if tc.paste != "" {
+				_, cmd := h.m.Update(tea.PasteMsg{Content: tc.paste})
+				h.run(cmd)
+			}
+			if strings.Contains(h.screen(), "http://http") {
+				t.Fatalf("the field doubled the scheme:\n%s", h.screen())
+			}
+			h.press("enter")
+			h.press("enter") // no key
+			h.press("enter")
+			if len(h.saved) != 1 || h.saved[0].BaseURL != tc.want {
+				t.Fatalf("saved %+v, want base URL %q", h.saved, tc.want)
+			}
+		})
+	}
+}
+
 func TestSetupQuit(t *testing.T) {
 	h := newSetupHarness(t, nil)
 	h.press("ctrl+c")

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -44,6 +45,7 @@ func (m *Model) running() bool { return m.turn != nil && !m.turn.ended }
 func (m *Model) startTurn(text string) tea.Cmd {
 	m.chat.addUser(text)
 	m.chat.toBottom()
+	m.lastPrompt = text
 	if m.cfg.Agent == nil {
 		m.chat.addError("no model is configured", "Start tick with a model (see tick --help).")
 		return nil
@@ -85,7 +87,8 @@ func (m *Model) begin(t *turn) tea.Cmd {
 }
 
 // submit sends the input: a slash command, a new turn, or while a turn
-// runs a steer message (enter) or a queued one (tab).
+// runs a steer message (enter) or a queued one (tab). The prompt of a
+// failed turn sent again (↑ enter) is a retry, as ctrl+r.
 func (m *Model) submit(queue bool) tea.Cmd {
 	text := m.input.value()
 	if strings.TrimSpace(text) == "" {
@@ -93,6 +96,10 @@ func (m *Model) submit(queue bool) tea.Cmd {
 	}
 	if cmd, ok := m.runCommand(text); ok {
 		return cmd
+	}
+	if m.turn == nil && text == m.lastPrompt && m.canRetry() {
+		m.input.reset() // ↑ enter on the failed prompt: a retry, not a second copy
+		return m.retry(m)
 	}
 	m.input.remember(text)
 	m.input.reset()
@@ -179,6 +186,9 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 			kind = agent.KindOf(ev.Err)
 		}
 		m.chat.addError(msg, errorHint(kind, !t.compact && m.canRetry()))
+		if n := len(nonBlank(back)); n > 0 {
+			m.chat.addNotice(backNotice(n))
+		}
 	}
 	m.restore(back)
 }
@@ -202,14 +212,29 @@ func (m *Model) turnClosed() tea.Cmd {
 	return nil
 }
 
-// restore puts texts back into the input, before what is typed there.
-func (m *Model) restore(texts []string) {
+// backNotice says in the chat that n messages handed over during a
+// failed turn were not sent and are back in the input: never silently.
+func backNotice(n int) string {
+	if n == 1 {
+		return "the message you queued was not sent: it is back in the input · enter sends it"
+	}
+	return fmt.Sprintf("the %d messages you queued were not sent: they are back in the input · enter sends them", n)
+}
+
+// nonBlank returns the texts that hold more than white space.
+func nonBlank(texts []string) []string {
 	var parts []string
 	for _, s := range texts {
 		if strings.TrimSpace(s) != "" {
 			parts = append(parts, s)
 		}
 	}
+	return parts
+}
+
+// restore puts texts back into the input, before what is typed there.
+func (m *Model) restore(texts []string) {
+	parts := nonBlank(texts)
 	if len(parts) == 0 {
 		return
 	}

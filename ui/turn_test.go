@@ -167,10 +167,12 @@ func TestQueue(t *testing.T) {
 		end       agent.TurnEnd
 		wantRun   string // the next prompt sent, or ""
 		wantInput string
+		wantNote  string // what the chat says about the queued text
 	}{
-		{"done: sent as the next turn", agent.TurnEnd{Reason: agent.ReasonDone}, "first\n\nsecond", ""},
-		{"error: back in the input", agent.TurnEnd{Reason: agent.ReasonError, Err: errors.New("boom"), Error: "boom"}, "", "first\nsecond"},
-		{"interrupted: back in the input", agent.TurnEnd{Reason: agent.ReasonInterrupted}, "", "first\nsecond"},
+		{"done: sent as the next turn", agent.TurnEnd{Reason: agent.ReasonDone}, "first\n\nsecond", "", ""},
+		{"error: back in the input, and the chat says so", agent.TurnEnd{Reason: agent.ReasonError, Err: errors.New("400 Bad Request"), Error: "400 Bad Request", Kind: agent.KindUnknown},
+			"", "first\nsecond", "the 2 messages you queued were not sent: they are back in the input"},
+		{"interrupted: back in the input", agent.TurnEnd{Reason: agent.ReasonInterrupted}, "", "first\nsecond", "what was not sent yet is back in the input"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -197,6 +199,9 @@ func TestQueue(t *testing.T) {
 			}
 			if got := m.input.value(); got != tt.wantInput {
 				t.Errorf("input = %q, want %q", got, tt.wantInput)
+			}
+			if s := screen(m); tt.wantNote != "" && !strings.Contains(strings.Join(strings.Fields(s), " "), tt.wantNote) {
+				t.Errorf("the chat does not say %q:\n%s", tt.wantNote, s)
 			}
 		})
 	}

@@ -73,6 +73,10 @@ type Model struct {
 	histLoaded bool // the prompt history was loaded before the first frame
 	quitting   bool
 
+	unknownCmd string        // an unknown /command refused by the last enter: enter again sends it
+	lastPrompt string        // the text of the last turn sent, for ↑ enter after it failed
+	modelWarn  modelCheckMsg // the server does not list this model (Config.ModelCheck)
+
 	tokens    int
 	estimated bool
 	think     string // the thinking level (/think), shown when set
@@ -198,7 +202,7 @@ func (m *Model) shutdown(wait time.Duration) {
 // Config.Prompt and waits for the MCP servers' changes (when there are
 // any); no timer runs until the first turn.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.askBackground(), m.lateNotice(), m.startCmds(), watchMCP(m.cfg.MCP), waitSandbox(m.cfg.SandboxReady))
+	return tea.Batch(m.askBackground(), m.lateNotice(), m.checkModel(), m.startCmds(), watchMCP(m.cfg.MCP), waitSandbox(m.cfg.SandboxReady))
 }
 
 // Update implements tea.Model. Every message marks the frame changed

@@ -236,6 +236,7 @@ func TestSlashCommands(t *testing.T) {
 	if !strings.Contains(screen(m), "unknown command /nope") {
 		t.Fatal("unknown command not reported")
 	}
+	m.input.reset() // it stays in the input, for enter to send it after all
 	submit(m, "/usr/bin is missing")
 	if p := a.prompts(); p[len(p)-1] != "/usr/bin is missing" {
 		t.Fatalf("a path was taken for a command: %q", p)

@@ -19,12 +19,12 @@ type UndoKeyMap struct {
 	Cancel  key.Binding // keep everything as it is
 }
 
-// DefaultUndoKeyMap returns the undo confirmation's keys: a deliberate
-// capital Y restores.
+// DefaultUndoKeyMap returns the undo confirmation's keys: y after a
+// pause restores, like the answer of every other question in tick.
 func DefaultUndoKeyMap() UndoKeyMap {
 	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
 	return UndoKeyMap{
-		Confirm: b(k("Y"), h("Y (shift+y)", "restore these files")),
+		Confirm: b(k("y", "Y"), h("y", "restore these files")),
 		Cancel:  b(k("n", "N", "esc"), h("n/esc", "cancel")),
 	}
 }
@@ -32,7 +32,7 @@ func DefaultUndoKeyMap() UndoKeyMap {
 // undoConfirm is the undo confirmation: which files change back, and a
 // deliberate key to go ahead. Like the approval dialog it takes its keys
 // only after a pause (see answerPause): it can open while the user types
-// (after a turn /undo interrupted), and the "Y" of "Yes" must not
+// (after a turn /undo interrupted), and the "y" of "yes" must not
 // restore files, nor the "n" of "now" cancel; such keys go to the input.
 type undoConfirm struct {
 	keys     UndoKeyMap

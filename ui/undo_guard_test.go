@@ -94,3 +94,25 @@ func TestUndoConfirmIgnoresTyping(t *testing.T) {
 		t.Errorf("esc at once: open %v, undone %v; want it cancelled", overlayOf[*undoConfirm](m) != nil, ua.undone)
 	}
 }
+
+// TestUndoConfirmTakesLowerY: the confirmation takes a plain y after a
+// pause, like the approval dialog and every other question in tick; its
+// key hint says y.
+func TestUndoConfirmTakesLowerY(t *testing.T) {
+	m, ua, c := openUndo(t)
+	if s := screen(m); !strings.Contains(s, "y restore these files") {
+		t.Errorf("the hint does not name y:\n%s", s)
+	}
+	c.advance(time.Second)
+	cmd := update(m, tea.KeyPressMsg{Code: 'y', Text: "y"})
+	if cmd == nil {
+		t.Fatalf("a deliberate y did nothing; input %q", m.input.ta.Value())
+	}
+	update(m, cmd())
+	if len(ua.undone) != 1 || overlayOf[*undoConfirm](m) != nil {
+		t.Fatalf("a deliberate y: undone %v, still open %v", ua.undone, overlayOf[*undoConfirm](m) != nil)
+	}
+	if got := m.input.ta.Value(); got != "" {
+		t.Errorf("the y went to the input too: %q", got)
+	}
+}

@@ -383,3 +383,63 @@ func FuzzEditText(f *testing.F) {
 		}
 	})
 }
+
+// TestSaveThroughSymlink: a config.toml that is a symbolic link (a dotfile
+// manager's, relative or absolute, through a chain, or to a file not made
+// yet) stays a link: Save writes the file it points to.
+func TestSaveThroughSymlink(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		relative bool
+		chain    bool
+		dangling bool
+	}{
+		{name: "absolute"},
+		{name: "relative", relative: true},
+		{name: "chain", chain: true},
+		{name: "target not made yet", dangling: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			home, dots := t.TempDir(), t.TempDir()
+			target := filepath.Join(dots, "tick.toml")
+			if !tc.dangling {
+				if err := os.WriteFile(target, []byte("# mine\nmodel = \"old\"\n"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			link := filepath.Join(home, "config.toml")
+			to := target
+			if tc.relative {
+				rel, err := filepath.Rel(home, target)
+				if err != nil {
+					t.Fatal(err)
+				}
+				to = rel
+			}
+			if tc.chain {
+				mid := filepath.Join(home, "mid.toml")
+				if err := os.Symlink(target, mid); err != nil {
+					t.Fatal(err)
+				}
+				to = mid
+			}
+			if err := os.Symlink(to, link); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := Save(link, Choice{Model: "new"}); err != nil {
+				t.Fatal(err)
+			}
+			fi, err := os.Lstat(link)
+			if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+				t.Fatalf("the link was replaced: %v, %v", fi.Mode(), err)
+			}
+			b, err := os.ReadFile(target)
+			if err != nil || !strings.Contains(string(b), `model = "new"`) {
+				t.Fatalf("the target holds %q, %v", b, err)
+			}
+			if !tc.dangling && !strings.Contains(string(b), "# mine") {
+				t.Errorf("the target's comment was lost:\n%s", b)
+			}
+		})
+	}
+}

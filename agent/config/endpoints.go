@@ -36,3 +36,29 @@ func (s *Settings) Endpoints() []Endpoint {
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
+
+// ProviderInUse returns the name of the provider whose server tick talks
+// to (BaseURL): the configured provider, unless --base-url or
+// OPENAI_BASE_URL chose the server, when it is the [providers.*] table or
+// preset with that base URL. ok is false when no provider has it (a
+// server given only as a URL), and name is then "".
+func (s *Settings) ProviderInUse() (name string, ok bool) {
+	if k := s.Sources["base_url"].Kind; k != SourceFlag && k != SourceEnv {
+		return s.Provider, s.Provider != ""
+	}
+	same := func(a, b string) bool { return a != "" && strings.TrimRight(a, "/") == strings.TrimRight(b, "/") }
+	if p, _, err := s.entryOf(s.Provider); err == nil && same(p.BaseURL, s.BaseURL) {
+		return s.Provider, true
+	}
+	for _, n := range sortedKeys(s.Providers) {
+		if p, _, err := s.entryOf(n); err == nil && same(p.BaseURL, s.BaseURL) {
+			return n, true
+		}
+	}
+	for _, n := range presetNames() {
+		if p, _ := LookupPreset(n); same(p.BaseURL, s.BaseURL) {
+			return n, true
+		}
+	}
+	return "", false
+}

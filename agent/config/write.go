@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"reflect"
 
 	"github.com/pelletier/go-toml/v2"
@@ -43,7 +45,8 @@ const RewrittenNotice = "the file was rewritten and its comments were not kept"
 // instead and returns rewritten true: the caller tells the user
 // RewrittenNotice. A file that does not parse is left alone (an error).
 // The file is written atomically with mode 0600, its directory created
-// with mode 0700.
+// with mode 0700; when path is a symbolic link, the file it points to is
+// written (next to it), and the link stays.
 func Save(path string, ch Choice) (rewritten bool, err error) {
 	return save(path, ch, editText)
 }
@@ -79,10 +82,44 @@ func save(path string, ch Choice, edit func([]byte, Choice) ([]byte, error)) (re
 		}
 		rewritten = len(bytes.TrimSpace(old)) > 0
 	}
-	if err := atomicfile.WritePrivate(path, body); err != nil {
+	target, err := linkTarget(path)
+	if err != nil {
+		return false, fmt.Errorf("save the config: %w", err)
+	}
+	if err := atomicfile.WritePrivate(target, body); err != nil {
 		return false, fmt.Errorf("save the config: %w", err)
 	}
 	return rewritten, nil
+}
+
+// maxLinks bounds the symbolic links linkTarget follows (a loop).
+const maxLinks = 40
+
+// linkTarget returns the file a write to path should replace: path
+// itself, or, when path is a symbolic link (a dotfile manager's), the
+// file it points to, through every link of a chain (the target need not
+// exist yet). Replacing the link itself with a regular file would cut
+// the user's own file off from the config.
+func linkTarget(path string) (string, error) {
+	p := path
+	for range maxLinks {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink == 0) {
+			return p, nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("look at %s: %w", p, err)
+		}
+		link, err := os.Readlink(p)
+		if err != nil {
+			return "", fmt.Errorf("follow the link %s: %w", p, err)
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(p), link)
+		}
+		p = link
+	}
+	return "", fmt.Errorf("follow the link %s: more than %d links", path, maxLinks)
 }
 
 // applyChoice makes the decoded document doc what Save means by ch.

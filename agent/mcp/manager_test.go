@@ -64,6 +64,29 @@ func TestPreviewForApproval(t *testing.T) {
 	if err != nil || sum != "MCP t: echo" || !strings.Contains(detail, `"text": "x"`) {
 		t.Fatalf("Preview = %q, %q, %v", sum, detail, err)
 	}
+	if !strings.HasPrefix(detail, "the echo tool\n\narguments:\n") {
+		t.Errorf("the detail does not start with the tool's description:\n%s", detail)
+	}
+}
+
+// TestFirstLines: the approval dialog gets the first lines of a tool's
+// description, bounded, without control characters.
+func TestFirstLines(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	for _, tc := range []struct{ name, desc, want string }{
+		{"one line", "Looks up the weather.", "Looks up the weather."},
+		{"blank lines skipped", "\n\n  Deletes a row.\n\n  Irreversible.\n", "Deletes a row.\nIrreversible."},
+		{"more than three", "a\nb\nc\nd\ne", "a\nb\nc\n…"},
+		{"escape sequences dropped", "Reads \x1b[2Jfiles\x1b]0;pwned\x07 fast", "Reads [2Jfiles]0;pwned fast"},
+		{"a long line cut", long, long[:200] + "…"},
+		{"none", "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := firstLines(tc.desc); got != tc.want {
+				t.Errorf("firstLines(%q) = %q, want %q", tc.desc, got, tc.want)
+			}
+		})
+	}
 }
 
 func TestHangingCallTimesOut(t *testing.T) {

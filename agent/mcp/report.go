@@ -27,7 +27,7 @@ func Report(statuses []Status) string {
 			fmt.Fprintf(&b, "  error: %s\n", st.Err)
 		}
 		if len(st.Tools) > 0 {
-			fmt.Fprintf(&b, "  tools: %s\n", strings.Join(st.Tools, ", "))
+			b.WriteString(wrapList("  tools: ", st.Tools, reportWidth))
 		} else if st.State == Ready {
 			b.WriteString("  tools: none\n")
 		}
@@ -42,6 +42,35 @@ func Report(statuses []Status) string {
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// reportWidth is the width Report wraps its lists of tools at.
+const reportWidth = 80
+
+// wrapList returns "prefix" and items joined by ", ", broken between items
+// into lines of at most width bytes, each line after the first indented
+// under the first item; an item longer than a line has one to itself.
+// Every line ends with a newline.
+func wrapList(prefix string, items []string, width int) string {
+	var b strings.Builder
+	indent := strings.Repeat(" ", len(prefix))
+	line := prefix
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ","
+		}
+		switch {
+		case line == prefix:
+			line += it
+		case len(line)+1+len(it) > width:
+			b.WriteString(line + "\n")
+			line = indent + it
+		default:
+			line += " " + it
+		}
+	}
+	b.WriteString(line + "\n")
+	return b.String()
 }
 
 // lastLines returns the last n non-empty-trailing lines of s.

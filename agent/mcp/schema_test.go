@@ -118,3 +118,27 @@ web (project) · failed · http http://127.0.0.1:1/mcp
 		t.Fatalf("Report(nil) = %q", got)
 	}
 }
+
+// TestReportWrapsTools: a server's long tool names wrap at 80 columns,
+// each further line indented under the first tool; a name longer than a
+// line has one to itself.
+func TestReportWrapsTools(t *testing.T) {
+	long := "mcp__filesystem__" + strings.Repeat("x", 70)
+	got := Report([]Status{{Name: "filesystem", State: Ready, Transport: "stdio", Target: "fs", Tools: []string{
+		"mcp__filesystem__read_text_file", "mcp__filesystem__read_media_file", "mcp__filesystem__write_file",
+		"mcp__filesystem__list_directory", long, "mcp__filesystem__move_file",
+	}}})
+	want := `filesystem · ready · stdio fs
+  tools: mcp__filesystem__read_text_file, mcp__filesystem__read_media_file,
+         mcp__filesystem__write_file, mcp__filesystem__list_directory,
+         ` + long + `,
+         mcp__filesystem__move_file`
+	if got != want {
+		t.Fatalf("Report =\n%s\nwant\n%s", got, want)
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if len(l) > 80 && !strings.Contains(l, long) {
+			t.Errorf("line of %d columns: %q", len(l), l)
+		}
+	}
+}

@@ -28,13 +28,15 @@ const (
 type tool struct {
 	srv    *server
 	remote string // the tool's name on the server
+	about  string // the first lines of its description, for the approval dialog
 	spec   provider.ToolSpec
 }
 
 // Spec returns the name, description and schema offered to the model.
 func (t *tool) Spec() provider.ToolSpec { return t.spec }
 
-// Preview describes the call for the approval dialog: the server, the tool
+// Preview describes the call for the approval dialog: the server, the
+// tool, the first lines of its description (what the tool says it does)
 // and its arguments.
 func (t *tool) Preview(args json.RawMessage) (summary, detail string, err error) {
 	if _, err := objectArgs(args); err != nil {
@@ -45,7 +47,40 @@ func (t *tool) Preview(args json.RawMessage) (summary, detail string, err error)
 		pretty.Reset()
 		pretty.Write(args)
 	}
-	return fmt.Sprintf("MCP %s: %s", t.srv.cfg.Name, clean(t.remote, 100)), clean(pretty.String(), resultMax), nil
+	detail = clean(pretty.String(), resultMax)
+	if t.about != "" {
+		detail = t.about + "\n\narguments:\n" + detail
+	}
+	return fmt.Sprintf("MCP %s: %s", t.srv.cfg.Name, clean(t.remote, 100)), detail, nil
+}
+
+// Bounds of the description the approval dialog shows.
+const (
+	aboutLines   = 3   // its first non-blank lines
+	aboutLineMax = 200 // bytes of each
+)
+
+// firstLines returns the first aboutLines non-blank lines of a tool's
+// description, each cut to aboutLineMax bytes, with "…" when more
+// follows; control characters are dropped (see clean).
+func firstLines(desc string) string {
+	var out []string
+	more := false
+	for _, l := range strings.Split(clean(desc, descriptionMax), "\n") {
+		l = strings.TrimSpace(strings.ReplaceAll(l, "\t", " "))
+		if l == "" {
+			continue
+		}
+		if len(out) == aboutLines {
+			more = true
+			break
+		}
+		out = append(out, clean(l, aboutLineMax))
+	}
+	if more {
+		out = append(out, "…")
+	}
+	return strings.Join(out, "\n")
 }
 
 // Run calls the tool on its server with a per-call timeout and returns the
@@ -169,7 +204,11 @@ func (s *server) setTools(list []*sdk.Tool) {
 			desc = rt.Title
 		}
 		desc = strings.TrimSpace(desc + fmt.Sprintf("\n\n(Tool %q of the MCP server %q.)", clean(rt.Name, 100), s.cfg.Name))
-		ts = append(ts, &tool{srv: s, remote: rt.Name, spec: provider.ToolSpec{Name: name, Description: desc, Parameters: schema}})
+		about := firstLines(rt.Description)
+		if about == "" {
+			about = firstLines(rt.Title)
+		}
+		ts = append(ts, &tool{srv: s, remote: rt.Name, about: about, spec: provider.ToolSpec{Name: name, Description: desc, Parameters: schema}})
 	}
 	s.mu.Lock()
 	s.tools, s.skipped = ts, skipped

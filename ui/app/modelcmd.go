@@ -38,21 +38,48 @@ func useSessionModel(cfg *config, ld *session.Loaded) {
 
 // modelConfig is the /model picker's wiring: the models of the server in
 // use and of the config file's other providers, the switch, and saving
-// the default into the user file.
+// the default into the user file: the model with the provider it came
+// from (the one in use, or the other provider it was listed under).
 func (ts *tuiSession) modelConfig() *ui.ModelConfig {
 	cfg := ts.cfg
 	mc := &ui.ModelConfig{List: ts.listModels, Switch: ts.switchModel}
 	if path := cfg.Settings.UserFile; path != "" {
 		mc.Path = path
 		mc.SaveDefault = func(label string) (string, error) {
-			ch := tickcfg.Choice{Model: label}
-			if ep, model, ok := ts.otherModel(label); ok {
-				ch = tickcfg.Choice{Provider: ep.Name, Model: model}
+			ch, known := ts.defaultChoice(label)
+			note, err := saveNote(tickcfg.Save(path, ch))
+			if err == nil && !known {
+				note = joinNotes(note, "the server in use ("+cfg.Settings.Sources["base_url"].String()+") is no provider of the file, so only the model was saved")
 			}
-			return saveNote(tickcfg.Save(path, ch))
+			return note, err
 		}
 	}
 	return mc
+}
+
+// defaultChoice is what /model's "save as default" writes for the picker
+// label: a working pair, the model with the provider it came from (the
+// other provider it was listed under, else the provider in use), never
+// the model alone beside another server's provider. known is false when
+// the server in use was given only as a URL (--base-url,
+// OPENAI_BASE_URL) that no provider has: then only the model is written.
+func (ts *tuiSession) defaultChoice(label string) (ch tickcfg.Choice, known bool) {
+	if ep, model, ok := ts.otherModel(label); ok {
+		return tickcfg.Choice{Provider: ep.Name, Model: model}, true
+	}
+	name, ok := ts.cfg.Settings.ProviderInUse()
+	if k := ts.cfg.Settings.Sources["base_url"].Kind; !ok && k != tickcfg.SourceFlag && k != tickcfg.SourceEnv {
+		ok = true // no provider at all: the default server, nothing to pair
+	}
+	return tickcfg.Choice{Provider: name, Model: label}, ok
+}
+
+// joinNotes joins the non-empty notes with "; ".
+func joinNotes(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // saveNote is what the user should know of a config.Save that returned
@@ -166,4 +193,38 @@ func (ts *tuiSession) switchModel(label string) error {
 		return fmt.Errorf("switch to %s: %w", label, err)
 	}
 	return ag.SetModelOn(client, name, window)
+}
+
+// modelCheck returns the app's start-up question whether the server in use
+// lists the configured model (ui.Config.ModelCheck): it waits for the
+// first frame, so that start-up never waits for it, and asks within
+// provider.DiscoverTimeout. A server that does not answer, or lists
+// nothing, gets no warning (the first turn says what is wrong).
+func modelCheck(cfg config) func(model string) string {
+	base, key, drawn := cfg.Settings.BaseURL, cfg.Settings.APIKey, cfg.drawn
+	if base == "" {
+		base = provider.DefaultBaseURL
+	}
+	return func(model string) string {
+		afterDrawn(drawn, nil)
+		ctx, cancel := context.WithTimeout(context.Background(), provider.DiscoverTimeout)
+		defer cancel()
+		models, err := provider.ListModels(ctx, base, key)
+		if err != nil || len(models) == 0 || listed(models, model) {
+			return ""
+		}
+		return model + " is not on the server's list · /model"
+	}
+}
+
+// listed reports whether model is among the server's models; a name
+// without a tag matches its ":latest" (Ollama lists "llama3:latest" and
+// serves it as "llama3").
+func listed(models []string, model string) bool {
+	for _, m := range models {
+		if m == model || (!strings.Contains(model, ":") && m == model+":latest") {
+			return true
+		}
+	}
+	return false
 }

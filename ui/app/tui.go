@@ -85,6 +85,7 @@ func tuiConfig(cfg config, ts *tuiSession, ag *agent.Agent, rec *session.Recorde
 		AskBackground: true,
 		FirstFrame:    drawn,
 		LateNotice:    cfg.served.lateNotice(),
+		ModelCheck:    modelCheck(cfg),
 		Profile:       stdoutProfile(out),
 		Version:       Version,
 		Commands:      ts.commands(),

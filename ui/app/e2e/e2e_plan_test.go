@@ -112,7 +112,7 @@ func TestE2EPlanEditorWhileRunning(t *testing.T) {
 }
 
 // TestE2EUndo: /undo shows which files change back before the last item,
-// restores them on a deliberate Y, marks the item undone and tells the
+// restores them on a deliberate y, marks the item undone and tells the
 // model with the next prompt.
 func TestE2EUndo(t *testing.T) {
 	t.Parallel()
@@ -134,16 +134,16 @@ func TestE2EUndo(t *testing.T) {
 	p.waitFor("Wrote it.")
 	p.prompt("/undo")
 	p.waitFor("Undo #1 Write NEWFILE", "newfile.txt  deleted (created since)", "keep.txt  changed back", "restore these files")
-	p.send("y") // not the confirming key: it goes to the input
-	p.send("Y") // straight after another key: not deliberate, to the input too
+	p.send("x") // not a key of the confirmation: it goes to the input
+	p.send("y") // straight after another key: not deliberate, to the input too
 	p.waitFor("your typing went to the input")
 	if _, err := os.Stat(filepath.Join(ws, "newfile.txt")); err != nil {
-		t.Fatalf("a hasty Y restored the files: %v", err)
+		t.Fatalf("a hasty y restored the files: %v", err)
 	}
 	time.Sleep(deliberatePause)
-	p.send("Y")
+	p.send("y") // a plain y after a pause, like every other question
 	p.waitFor("undid #1: 2 files restored")
-	p.send("BSpace", "BSpace") // the "yY" the confirmation passed on
+	p.send("BSpace", "BSpace") // the "xy" the confirmation passed on
 	if _, err := os.Stat(filepath.Join(ws, "newfile.txt")); err == nil {
 		t.Error("newfile.txt survived the undo")
 	}

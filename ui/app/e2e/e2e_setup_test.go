@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tick-agent/tick/ui/app"
 
@@ -110,6 +111,7 @@ func TestE2EModelPicker(t *testing.T) {
 	p.waitGone("beta-13b")
 	p.send("Enter")
 	p.waitFor("Also make gamma-70b the default")
+	time.Sleep(deliberatePause) // the question takes a key after a pause
 	p.send("y")
 	p.waitFor("gamma-70b is now the default model")
 	if scr := p.screen(); !strings.Contains(lastLine(scr), "gamma-70b") {
@@ -131,6 +133,7 @@ func TestE2EModelPicker(t *testing.T) {
 	p.typeText("beta")
 	p.send("Enter")
 	p.waitFor("Also make beta-13b the default")
+	time.Sleep(deliberatePause)
 	p.send("n")
 	p.waitFor("model: beta-13b from the next request")
 	p.send("C-c")
@@ -216,6 +219,7 @@ func TestE2EModelPickerOtherProvider(t *testing.T) {
 	p.typeText("delta")
 	p.send("Enter")
 	p.waitFor("Also make other: delta-3b the default")
+	time.Sleep(deliberatePause)
 	p.send("n")
 	p.prompt("two")
 	p.waitFor("from the other")
