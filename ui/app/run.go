@@ -178,7 +178,7 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		ContextWindow: cfg.Settings.ContextWindow,
 		Instructions:  cfg.instructions.Text,
 		Mentions:      true,
-		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
+		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner, Web: tools.WebOptions{Allow: cfg.Settings.Web.Allow}},
 		Headless:      cfg.Headless,
 		Rules:         cfg.Rules,
 		Effort:        cfg.Effort,
