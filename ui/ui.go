@@ -357,6 +357,7 @@ func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 	if cmd, ok := m.routeOverlay(p, m.now); ok {
 		return cmd
 	}
+	p.Content = imagePaste(p.Content, m.cfg.Workspace) // an image's path: its @ mention
 	return m.input.update(p)
 }
 

@@ -190,6 +190,13 @@ func (c Config) MCPStartTimeoutDuration() time.Duration {
 	return DefaultMCPStartTimeout
 }
 
+// ImagesOff reports whether the user file's [providers.NAME] says the
+// provider's models take no images (images = false).
+func (c Config) ImagesOff(name string) bool {
+	p, ok := c.Providers[name]
+	return ok && p.Images != nil && !*p.Images
+}
+
 // CompletionReminderOn reports whether the completion reminder is on (the
 // default).
 func (c Config) CompletionReminderOn() bool {

@@ -25,3 +25,15 @@ func TestWebAllow(t *testing.T) {
 		t.Errorf("no warning about the project's [web] allow:\n%s", w)
 	}
 }
+
+// TestImagesOff: images = false in a provider's table turns images off
+// for it; unset or true leaves them on.
+func TestImagesOff(t *testing.T) {
+	s, err := Load(setup(t, localUser+"images = false\n\n[providers.other]\nbase_url = \"http://127.0.0.1:9/v1\"\nimages = true\n", "", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.ImagesOff("local") || s.ImagesOff("other") || s.ImagesOff("openai") {
+		t.Errorf("ImagesOff: local %v, other %v, openai %v; want true, false, false", s.ImagesOff("local"), s.ImagesOff("other"), s.ImagesOff("openai"))
+	}
+}

@@ -79,7 +79,7 @@ func runSubcommand(cfg config, env func(string) string, stdout, stderr io.Writer
 // any other name leaves the kind to the base URL.
 func clientConfig(cfg *config) provider.Config {
 	s := cfg.Settings
-	return provider.Config{APIKey: s.APIKey, BaseURL: s.BaseURL, Model: s.Model, IdleTimeout: cfg.IdleTimeout, Server: provider.Server(s.Provider)}
+	return provider.Config{APIKey: s.APIKey, BaseURL: s.BaseURL, Model: s.Model, IdleTimeout: cfg.IdleTimeout, Server: provider.Server(s.Provider), NoImages: s.ImagesOff(s.Provider)}
 }
 
 // prepare makes the model client and what comes before the session: the
