@@ -91,3 +91,21 @@ func TestImagesTextOnlyModel(t *testing.T) {
 		t.Error("the user was not told")
 	}
 }
+
+// TestPastedImageMention: an @ mention by absolute path attaches a file
+// of tick's paste directory, and nothing else outside the workspace.
+func TestPastedImageMention(t *testing.T) {
+	paste, elsewhere := t.TempDir(), t.TempDir()
+	h := newHarness(t, func(c *agent.Config) { c.Mentions = true; c.PasteDir = paste })
+	writePNG(t, paste, "clip-1.png")
+	writePNG(t, elsewhere, "private.png")
+	if err := os.Symlink(filepath.Join(elsewhere, "private.png"), filepath.Join(paste, "link.png")); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.Enqueue(providertest.Reply{Text: "ok"})
+	prompt := "see @" + filepath.Join(paste, "clip-1.png") + " @" + filepath.Join(elsewhere, "private.png") + " @" + filepath.Join(paste, "link.png")
+	end(t, h.run(prompt))
+	if urls := imagesIn(h.srv.Requests()[0]); len(urls) != 1 {
+		t.Errorf("%d images sent, want the pasted one only", len(urls))
+	}
+}

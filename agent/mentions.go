@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/tick-agent/tick/agent/mention"
@@ -21,7 +22,7 @@ func (a *Agent) withMentions(prompt string, emit func(Event)) provider.Message {
 	if err != nil {
 		return msg
 	}
-	out, att := mention.Expand(prompt, ws.Resolve)
+	out, att := mention.Expand(prompt, a.mentionResolver(ws))
 	if len(att) == 0 {
 		return msg
 	}
@@ -43,4 +44,23 @@ func (a *Agent) withMentions(prompt string, emit func(Event)) provider.Message {
 	}
 	emit(Notice{Text: "attached " + strings.Join(names, ", ")})
 	return msg
+}
+
+// mentionResolver resolves a mention inside the workspace, or an absolute
+// path inside Config.PasteDir (symbolic links followed, and the real path
+// still inside it).
+func (a *Agent) mentionResolver(ws *tools.Workspace) mention.Resolver {
+	dir := a.cfg.PasteDir
+	return func(p string) (string, error) {
+		real, err := ws.Resolve(p)
+		if err == nil || dir == "" || !filepath.IsAbs(p) {
+			return real, err
+		}
+		root, rerr := filepath.EvalSymlinks(dir)
+		target, terr := filepath.EvalSymlinks(p)
+		if rerr != nil || terr != nil || filepath.Dir(target) != root {
+			return "", err
+		}
+		return target, nil
+	}
 }

@@ -136,6 +136,7 @@ func start(cfg config, client *provider.Client, env func(string) string, stdin i
 	} else {
 		stop := openUndo(&cfg, env)
 		defer stop()
+		cfg.pasteDir = pastedImagesDir(env)
 	}
 	ag, err := newAgent(cfg, client, rec)
 	if err != nil {
@@ -178,6 +179,7 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		ContextWindow: cfg.Settings.ContextWindow,
 		Instructions:  cfg.instructions.Text,
 		Mentions:      true,
+		PasteDir:      cfg.pasteDir,
 		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner, Web: tools.WebOptions{Allow: cfg.Settings.Web.Allow}},
 		Headless:      cfg.Headless,
 		Rules:         cfg.Rules,
