@@ -15,6 +15,7 @@ import (
 
 	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
 	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
+	"golang.org/x/net/html/charset"
 
 	"github.com/tick-agent/tick/provider"
 )
@@ -181,7 +182,7 @@ func (w *WebFetch) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if err != nil {
 		return "", fmt.Errorf("fetch %s: read the body: %w", final.Redacted(), err)
 	}
-	return w.render(final, ctype, body, cut)
+	return w.render(final, ctype, toUTF8(body, resp.Header.Get("Content-Type")), cut)
 }
 
 // get sends the request with a fresh client: no cookie jar, no proxy, no
@@ -236,6 +237,21 @@ func textual(ctype string) bool {
 		return true
 	}
 	return false
+}
+
+// toUTF8 decodes a body in the charset its content type or (for HTML) its
+// meta tag names; a body already in UTF-8, or in a charset not known,
+// comes back as it is.
+func toUTF8(body []byte, contentType string) []byte {
+	enc, name, _ := charset.DetermineEncoding(body, contentType)
+	if name == "utf-8" || name == "" {
+		return body
+	}
+	out, err := enc.NewDecoder().Bytes(body)
+	if err != nil {
+		return body
+	}
+	return out
 }
 
 // readCapped reads at most limit bytes of r; cut says there was more.

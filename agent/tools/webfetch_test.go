@@ -46,6 +46,10 @@ func webServer(t *testing.T, hits *atomic.Int32) *httptest.Server {
 		w.Header().Set("Content-Type", "image/png")
 		_, _ = w.Write([]byte("\x89PNG\r\n\x1a\n\x00\x00"))
 	})
+	mux.HandleFunc("/latin1", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=iso-8859-1")
+		_, _ = w.Write([]byte("<p>caf\xe9 na\xefve</p>"))
+	})
 	mux.HandleFunc("/missing", http.NotFound)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
@@ -88,6 +92,7 @@ func TestWebFetch(t *testing.T) {
 		{name: "redirect to another scheme", opt: allowed, url: redirect("file:///etc/passwd"), wantErr: "only http and https"},
 		{name: "huge page cut", opt: allowed, url: srv.URL + "/huge",
 			want: []string{"all work and no play", "[cut: only the first 3.9 KiB of the page's", "the page is larger than 1.0 MiB and only that much was read]"}},
+		{name: "Latin-1 page", opt: allowed, url: srv.URL + "/latin1", want: []string{"café naïve"}, not: []string{"\uFFFD"}},
 		{name: "binary content type", opt: allowed, url: srv.URL + "/image", wantErr: `content type is "image/png"`},
 		{name: "not found", opt: allowed, url: srv.URL + "/missing", wantErr: "404"},
 		{name: "credentials in the URL", opt: allowed, url: "http://user:pw@127.0.0.1:" + port + "/page", wantErr: "user name or password"},
