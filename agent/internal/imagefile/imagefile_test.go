@@ -39,7 +39,7 @@ var webpLossless = []byte("RIFF\x1a\x00\x00\x00WEBPVP8L\x0d\x00\x00\x00\x2f\x00\
 
 func TestPrepare(t *testing.T) {
 	small := encoded(t, func(b *bytes.Buffer) error { return png.Encode(b, picture(40, 30)) })
-	big := encoded(t, func(b *bytes.Buffer) error { return png.Encode(b, picture(3000, 1000)) })
+	big := encoded(t, func(b *bytes.Buffer) error { return png.Encode(b, picture(2200, 300)) })
 	gifData := encoded(t, func(b *bytes.Buffer) error {
 		return gif.Encode(b, image.NewPaletted(image.Rect(0, 0, 8, 8), []color.Color{color.Black, color.White}), nil)
 	})
@@ -61,7 +61,7 @@ func TestPrepare(t *testing.T) {
 		{name: "GIF as it is", data: gifData, mt: "image/gif", same: true, desc: "GIF, 8×8"},
 		{name: "JPEG as it is", data: jpg, mt: "image/jpeg", same: true, desc: "JPEG, 20×20"},
 		{name: "WebP as it is", data: webpLossless, mt: "image/webp", same: true, desc: "WebP, 1×1"},
-		{name: "large PNG scaled", data: big, mt: "image/jpeg", desc: "scaled down from PNG 3000×1000"},
+		{name: "large PNG scaled", data: big, mt: "image/jpeg", desc: "scaled down from PNG 2200×300"},
 		{name: "text", data: []byte("hello"), wantErr: ErrNotImage},
 		{name: "decompression bomb", data: bomb, errText: "more than tick decodes"},
 	} {
