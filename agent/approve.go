@@ -129,6 +129,7 @@ func (l *loop) approveEgress(ctx context.Context, c provider.ToolCall, eg tools.
 		return "Error: " + err.Error(), false
 	}
 	if l.a.cfg.Approval == ApproveNone || l.a.cfg.Headless {
+		l.refused = true // nobody could approve it: the work may be undone
 		return fmt.Sprintf("Error: %s was not run: it reaches the network from outside the sandbox, which needs the user's approval unless the host is in [web] allow of the config, and tick -p cannot ask. Do what you can without it, and tell the user to add the host to [web] allow or rerun with --yolo.", c.Name), false
 	}
 	_, msg, ok := l.ask(ctx, ApprovalRequest{ID: c.ID, Tool: c.Name, Summary: summary, Detail: detail, Once: true})

@@ -67,6 +67,11 @@ func TestWebFetchApproval(t *testing.T) {
 					t.Errorf("result %d = %q, want it to contain %q", i, ends[i].Output, w)
 				}
 			}
+			if tt.headless && tt.approval == agent.ApproveNone {
+				if ends[0].Refused == (len(tt.allow) > 0) || !ends[1].Refused {
+					t.Errorf("refused flags %v, %v; want the calls -p could not ask about marked", ends[0].Refused, ends[1].Refused)
+				}
+			}
 			if got := slices.Contains(h.srv.Requests()[0].Tools, "web_fetch"); got != tt.offered {
 				t.Errorf("web_fetch offered = %v, want %v", got, tt.offered)
 			}
