@@ -90,6 +90,10 @@ type Config struct {
 	// Mentions attaches the files and directories a prompt names with
 	// @path to it (see package mention), capped.
 	Mentions bool
+	// PasteDir is tick's own directory of images pasted from the
+	// clipboard: besides the workspace, @ mentions may attach files
+	// there, by absolute path. "" allows none.
+	PasteDir string
 	// MaxRounds caps the model calls of one turn; 0 means 200.
 	MaxRounds int
 	// Budget caps a turn's cost and time (zero: no cap).

@@ -75,6 +75,9 @@ func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approv
 	if d, r := l.a.cfg.Rules.Decide(c.Name, subject); d == permission.Deny {
 		return fmt.Sprintf("Error: %s was not run: the user's configuration denies it (deny rule %s). Do not retry it; take another approach or ask the user.", c.Name, r), false
 	}
+	if eg, ok := ap.(tools.Egress); ok {
+		return l.approveEgress(ctx, c, eg, args)
+	}
 	gitWrite := fileTools[c.Name] && inGit(subject)
 	mode := l.a.cfg.Approval
 	every := alwaysAsk(ap) // plan mode's bash: it runs read-only in the sandbox, or asks every time
@@ -111,6 +114,26 @@ func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approv
 		l.a.mu.Unlock()
 	}
 	return "", true
+}
+
+// approveEgress decides a call that reaches out from tick's own process
+// (tools.Egress): a host on the allow list runs, --yolo runs, headless
+// refuses naming both ways, otherwise the user is asked about this very
+// call (no "allow always": the next URL may go anywhere).
+func (l *loop) approveEgress(ctx context.Context, c provider.ToolCall, eg tools.Egress, args json.RawMessage) (string, bool) {
+	if eg.HostAllowed(args) || l.a.cfg.Approval == ApproveAll {
+		return "", true
+	}
+	summary, detail, err := eg.Preview(args)
+	if err != nil {
+		return "Error: " + err.Error(), false
+	}
+	if l.a.cfg.Approval == ApproveNone || l.a.cfg.Headless {
+		l.refused = true // nobody could approve it: the work may be undone
+		return fmt.Sprintf("Error: %s was not run: it reaches the network from outside the sandbox, which needs the user's approval unless the host is in [web] allow of the config, and tick -p cannot ask. Do what you can without it, and tell the user to add the host to [web] allow or rerun with --yolo.", c.Name), false
+	}
+	_, msg, ok := l.ask(ctx, ApprovalRequest{ID: c.ID, Tool: c.Name, Summary: summary, Detail: detail, Once: true})
+	return msg, ok
 }
 
 // refusal is the result for a call tick cannot ask about.

@@ -23,6 +23,9 @@ const interruptedResult = provider.Interrupted
 // every call not yet run is answered as interrupted, so the history stays
 // valid. It reports whether a todo call was among them.
 func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTodo bool) {
+	var imgs imageBatch
+	defer func() { l.attachImages(imgs.take()) }() // after every tool message
+	ctx = tools.WithImages(ctx, imgs.add)
 	for _, c := range calls {
 		if c.Name == TodoTool {
 			usedTodo = true

@@ -67,7 +67,7 @@ func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
 	}
 	l.addTools(ctx)
 	l.point = a.startTurnPoint(ctx, prompt)
-	l.add(provider.Message{Role: provider.RoleUser, Content: a.withMentions(prompt, l.emit)})
+	l.add(a.withMentions(prompt, l.emit))
 	a.runParent(ctx, l, out)
 }
 

@@ -15,9 +15,10 @@ import (
 var planModePrompt string
 
 // Plan mode offers only tools that cannot change anything: read_file,
-// todo, task (whose child is read-only too), and bash, which asks the user
+// todo, task (whose child is read-only too), bash, which asks the user
 // before every command (even with --yolo) until commands run in a
-// read-only sandbox. Other tools are not offered; a call to one anyway is
+// read-only sandbox, and web_fetch when the config allows hosts, for those
+// hosts only. Other tools are not offered; a call to one anyway is
 // refused with an Error saying plan mode is on.
 
 // readOnlyTools are the base tools plan mode offers as they are.
@@ -31,6 +32,12 @@ func planTools(base []tools.Tool) []tools.Tool {
 		switch {
 		case readOnlyTools[name]:
 			out = append(out, t)
+		case isEgress(t):
+			if eg := t.(tools.Egress); eg.HasAllowList() {
+				out = append(out, planEgress{eg: eg})
+				continue
+			}
+			out = append(out, planBlocked{name: name})
 		case name == "bash":
 			if ap, ok := t.(tools.Approvable); ok {
 				out = append(out, askEveryTime{Tool: t, ap: ap})
@@ -105,4 +112,23 @@ func (b planBlocked) Run(context.Context, json.RawMessage) (string, error) {
 func offered(t tools.Tool) bool {
 	h, ok := t.(interface{ hidden() bool })
 	return !ok || !h.hidden()
+}
+
+// isEgress reports whether t reaches out from tick's own process.
+func isEgress(t tools.Tool) bool {
+	_, ok := t.(tools.Egress)
+	return ok
+}
+
+// planEgress is an egress tool in plan mode: it fetches from the allowed
+// hosts, without asking (it is not Approvable), and refuses the rest.
+type planEgress struct{ eg tools.Egress }
+
+func (p planEgress) Spec() provider.ToolSpec { return p.eg.Spec() }
+
+func (p planEgress) Run(ctx context.Context, args json.RawMessage) (string, error) {
+	if !p.eg.HostAllowed(args) {
+		return "", fmt.Errorf("%w: %s reaches only the hosts in [web] allow of the user's config until the user approves the plan; plan without this page, or note in the plan that it needs reading", errPlanMode, p.eg.Spec().Name)
+	}
+	return p.eg.Run(ctx, args)
 }

@@ -86,6 +86,12 @@ type Config struct {
 	// DefaultMaxArgs. A call past it is returned with "{}" for arguments
 	// and ToolCall.ArgsCut set (see ToolCall).
 	MaxArgs int
+	// NoImages sends a note in place of every image (the config says the
+	// model takes none). Without it images are sent until the server
+	// refuses one (a 400 that the same request without images does not
+	// get); then this client sends notes too, and Handler.OnNotice says
+	// so once.
+	NoImages bool
 }
 
 // Client streams chat completions from one OpenAI-compatible server. It is
@@ -100,6 +106,8 @@ type Client struct {
 
 	noStreamOptions atomic.Bool // the server refused stream_options once
 	noEffort        atomic.Bool // the server refused the thinking switch once
+	noImages        atomic.Bool // the server refused an image once
+	toldImages      atomic.Bool // the user was told images are not sent
 	rule            serverRule  // what the server wants (Config.Server)
 }
 
@@ -116,6 +124,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, err
 	}
 	c := &Client{cfg: cfg, key: cfg.APIKey, url: cfg.BaseURL}
+	c.noImages.Store(cfg.NoImages)
 	if c.key == "" {
 		c.key = localKey
 	}
@@ -209,6 +218,9 @@ func (c *Client) BaseURL() string { return c.base }
 // when no stream started, so check it before use.
 func (c *Client) Stream(ctx context.Context, req Request, h Handler) (*Response, error) {
 	creq := c.chatRequest(req)
+	if c.cfg.NoImages && hasImages(req) {
+		c.tellImages("images are off for this model (images = false in the config): it gets a note in place of each image", h)
+	}
 	extra := c.effortFields(req.Effort)
 	once := 0 // retries of the kind made at most once
 	for attempt := 0; ; attempt++ {
@@ -217,6 +229,17 @@ func (c *Client) Stream(ctx context.Context, req Request, h Handler) (*Response,
 			c.noStreamOptions.Store(true) // an older server: ask again without
 			creq.StreamOptions = nil
 			resp, got, err = c.attempt(ctx, creq, extra, req.Tools, h)
+		}
+		if err != nil && !got && hasImages(req) && !c.noImages.Load() && rejectsRequest(err) {
+			first := err // was it the image? ask again with notes instead
+			c.noImages.Store(true)
+			creq = c.chatRequest(req)
+			if resp, got, err = c.attempt(ctx, creq, extra, req.Tools, h); err != nil && !got && rejectsRequest(err) {
+				c.noImages.Store(false) // not the image: the request is bad as it is
+				creq = c.chatRequest(req)
+			} else {
+				c.tellImages(fmt.Sprintf("the model refused an image (%v): it gets a note in place of each image from now on", first), h)
+			}
 		}
 		if err != nil && !got && extra != nil && rejectsRequest(err) {
 			first := err // was it the thinking switch? ask again without it

@@ -65,6 +65,8 @@ func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
 			if om.Content == "" {
 				om.Content = noOutput
 			}
+		case RoleUser:
+			c.withImages(&om, m.Images)
 		}
 		out.Messages = append(out.Messages, om)
 	}

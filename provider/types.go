@@ -31,9 +31,21 @@ const (
 type Message struct {
 	Role       Role       `json:"role"`
 	Content    string     `json:"content,omitempty"`
+	Images     []Image    `json:"images,omitempty"`
 	Reasoning  string     `json:"reasoning,omitempty"`
 	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string     `json:"tool_call_id,omitempty"`
+}
+
+// Image is a picture attached to a user message, sent as an image_url
+// part with a data: URL to a model that takes images and as a one-line
+// note to one that does not. Data is the encoded file (PNG, JPEG, GIF or
+// WebP, already within the attaching side's size cap); Name says where it
+// came from ("shot.png") for the note and the screen.
+type Image struct {
+	MediaType string `json:"media_type"`
+	Data      []byte `json:"data"`
+	Name      string `json:"name,omitempty"`
 }
 
 // ToolCall is one function call requested by the model. Arguments is the raw

@@ -325,10 +325,13 @@ func (a *approval) footKeys(keys KeyMap) [][2]string {
 	if a.typing {
 		return [][2]string{h(keys.Confirm, "deny with this reason"), h(keys.Dismiss, "deny without reason")}
 	}
-	if a.req.Once { // a write into .git: this write only
+	if a.req.Once { // a write into .git, a fetch: this call only
 		yes := "allow this write only"
-		if a.req.Question != "" {
+		switch {
+		case a.req.Question != "":
 			yes = "yes"
+		case a.req.Tool == "web_fetch":
+			yes = "allow this fetch only"
 		}
 		return [][2]string{h(keys.Allow, yes), h(keys.Deny, ""), h(keys.Dismiss, "")}
 	}

@@ -34,3 +34,12 @@ func TestApprovalOnce(t *testing.T) {
 		t.Fatal("y after a pause did not answer")
 	}
 }
+
+// TestApprovalOnceFetch: a web_fetch asks for this fetch only.
+func TestApprovalOnceFetch(t *testing.T) {
+	m, _, _ := openApproval(t, 100, 30, agent.ApprovalRequest{ID: "1", Tool: "web_fetch", Summary: "fetch https://example.org/", Detail: "GET https://example.org/", Once: true})
+	s := screen(m)
+	if strings.Contains(s, "for this session") || strings.Contains(s, "write") || !strings.Contains(s, "allow this fetch only") {
+		t.Fatalf("the dialog does not offer this fetch only:\n%s", s)
+	}
+}

@@ -85,6 +85,11 @@ type Config struct {
 	// then what start-up does not need, so that it does not compete with
 	// the first frame for the CPU.
 	FirstFrame func()
+	// ClipboardImage, when set, is asked on ctrl+v for an image on the
+	// system clipboard: it saves one and returns its path ("" when the
+	// clipboard holds none; ctrl+v then pastes text as usual). Its @
+	// mention goes into the input. It is called off the update loop.
+	ClipboardImage func() (string, error)
 	// HistoryFile keeps the prompts sent in this workspace across
 	// restarts (see package prompthist); empty keeps them only while the
 	// app runs. It is read and written off the update loop.

@@ -247,6 +247,8 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		cmd = m.handleKey(msg)
 	case tea.PasteMsg:
 		cmd = m.handlePaste(msg)
+	case clipImageMsg:
+		cmd = m.handleClipImage(msg)
 	case tea.MouseWheelMsg:
 		m.handleWheel(msg)
 	case NoticeMsg:
@@ -334,6 +336,9 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, keys.HistoryNext) && m.input.walking():
 		m.input.next()
 	default:
+		if cmd, ok := m.clipboardKey(k); ok {
+			return cmd
+		}
 		m.complete.sel = 0
 		return m.input.update(k)
 	}
@@ -357,6 +362,7 @@ func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 	if cmd, ok := m.routeOverlay(p, m.now); ok {
 		return cmd
 	}
+	p.Content = imagePaste(p.Content, m.cfg.Workspace) // an image's path: its @ mention
 	return m.input.update(p)
 }
 

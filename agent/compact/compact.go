@@ -52,7 +52,8 @@ const (
 // Estimate returns a rough token count of a request holding msgs, for
 // servers that report no usage: one token per 4 bytes of content,
 // reasoning, tool call ids, names and arguments (rounded up per message),
-// plus 4 tokens per message, 3 per tool call and 3 for the reply's primer.
+// plus 4 tokens per message, 3 per tool call, 1600 per image and 3 for
+// the reply's primer.
 // It is 0 for no messages and grows with every message added.
 func Estimate(msgs []provider.Message) int {
 	if len(msgs) == 0 {
@@ -65,10 +66,14 @@ func Estimate(msgs []provider.Message) int {
 	return n
 }
 
+// imageTokens is about what a vision model counts for an image of the
+// size tick sends (package imagefile's caps).
+const imageTokens = 1600
+
 // cost is one message's share of Estimate.
 func cost(m provider.Message) int {
 	chars := len(m.Content) + len(m.Reasoning) + len(m.ToolCallID)
-	n := messageOverhead
+	n := messageOverhead + len(m.Images)*imageTokens
 	for _, c := range m.ToolCalls {
 		chars += len(c.ID) + len(c.Name) + len(c.Arguments)
 		n += callOverhead

@@ -84,6 +84,17 @@ type Config struct {
 	MaxTurns int     `toml:"max_turns"`
 	MaxCost  float64 `toml:"max_cost"`
 	MaxTime  string  `toml:"max_time"`
+	// Web tunes the web_fetch tool. Only the user file may set it.
+	Web Web `toml:"web"`
+}
+
+// Web is the [web] table: the hosts web_fetch reaches without asking.
+type Web struct {
+	// Allow are host names ("docs.example.org", "*.go.dev" for the
+	// subdomains too) fetched without asking, offered in plan mode and
+	// -p, and the only hosts that may be on a loopback, link-local or
+	// private address.
+	Allow []string `toml:"allow"`
 }
 
 // Provider is one OpenAI-compatible server.
@@ -97,6 +108,9 @@ type Provider struct {
 	// ContextWindow is the served context size in tokens; 0 leaves it to
 	// discovery and the built-in table.
 	ContextWindow int `toml:"context_window"`
+	// Images says whether the model takes images; nil means try, and
+	// stop sending them once the server refuses one.
+	Images *bool `toml:"images"`
 }
 
 // MCPServer is one MCP server: a command to start (stdio) or a URL
@@ -174,6 +188,13 @@ func (c Config) MCPStartTimeoutDuration() time.Duration {
 		return d
 	}
 	return DefaultMCPStartTimeout
+}
+
+// ImagesOff reports whether the user file's [providers.NAME] says the
+// provider's models take no images (images = false).
+func (c Config) ImagesOff(name string) bool {
+	p, ok := c.Providers[name]
+	return ok && p.Images != nil && !*p.Images
 }
 
 // CompletionReminderOn reports whether the completion reminder is on (the

@@ -55,6 +55,7 @@ func (s *Settings) Describe(w io.Writer) error {
 	row("env_allow", strings.Join(s.EnvAllow, ", "))
 	row("allow", strings.Join(s.Allow, ", "))
 	row("deny", strings.Join(s.Deny, ", "))
+	row("web.allow", strings.Join(s.Web.Allow, ", "))
 	row("idle_timeout", s.IdleTimeout)
 	row("reasoning_effort", s.ReasoningEffort)
 	row("completion_reminder", fmt.Sprint(s.CompletionReminderOn()))

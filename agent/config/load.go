@@ -55,7 +55,7 @@ type Settings struct {
 	// Sources says where each effective value came from, by key: "provider",
 	// "model", "base_url", "api_key", "context_window", "sandbox",
 	// "writable_roots", "network", "env_allow", "allow", "deny",
-	// "idle_timeout", "reasoning_effort", "mcp_start_timeout", "completion_reminder", "mcp_servers", "hooks". A key
+	// "idle_timeout", "reasoning_effort", "mcp_start_timeout", "completion_reminder", "mcp_servers", "hooks", "web.allow". A key
 	// that is absent has its default.
 	Sources map[string]Source
 
@@ -140,6 +140,7 @@ func (s *Settings) mergeUser(f *file) {
 		"mcp_start_timeout": c.MCPStartTimeout != "",
 		"max_turns":         c.MaxTurns != 0, "max_cost": c.MaxCost != 0, "max_time": c.MaxTime != "",
 		"completion_reminder": c.CompletionReminder != nil, "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
+		"web.allow": c.Web.Allow != nil,
 	} {
 		if set {
 			s.Sources[key] = src
@@ -191,6 +192,9 @@ func (s *Settings) mergeProject(f *file, opts Options) {
 		if given {
 			s.warnf(f, key, "%s in a project file is ignored: it would loosen the sandbox; set it in %s", key, s.userFileName())
 		}
+	}
+	if c.Web.Allow != nil {
+		s.warnf(f, "allow", "[web] allow in a project file is ignored: it would let pages be fetched without asking; set it in %s", s.userFileName())
 	}
 	s.mergeProjectProviders(f)
 	s.holdProject(f, opts)

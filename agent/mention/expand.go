@@ -8,7 +8,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tick-agent/tick/agent/internal/imagefile"
 	"github.com/tick-agent/tick/agent/internal/safefile"
+	"github.com/tick-agent/tick/provider"
 )
 
 // Caps on what a prompt's mentions attach.
@@ -17,6 +19,7 @@ const (
 	MaxTotalBytes = 256 << 10 // of all attachments of a prompt
 	MaxListing    = 200       // entries of a directory listing
 	MaxMentions   = 20        // mentions attached per prompt
+	MaxImages     = 5         // images attached per prompt
 )
 
 // mentionRE finds @path tokens: at the start or after a space, up to the
@@ -32,6 +35,10 @@ type Attached struct {
 	Path string // as written
 	Dir  bool
 	Cut  bool // capped
+	// Image is set for an image file (PNG, JPEG, GIF, WebP, recognised by
+	// content): it goes with the prompt as an image, scaled down over the
+	// caps of package imagefile; the prompt's text only names it.
+	Image *provider.Image
 }
 
 // Expand returns prompt with the content of every mentioned file (or the
@@ -42,7 +49,7 @@ func Expand(prompt string, resolve Resolver) (string, []Attached) {
 	var b strings.Builder
 	var out []Attached
 	seen := map[string]bool{}
-	left := MaxTotalBytes
+	left, images := MaxTotalBytes, 0
 	for _, m := range mentionRE.FindAllStringSubmatch(prompt, -1) {
 		p := strings.TrimRight(m[1], ".,;:!?)]}'\"")
 		if seen[p] || len(out) >= MaxMentions || left <= 0 {
@@ -56,6 +63,16 @@ func Expand(prompt string, resolve Resolver) (string, []Attached) {
 		st, err := os.Stat(real)
 		if err != nil {
 			continue
+		}
+		if st.Mode().IsRegular() && images < MaxImages {
+			if img, note, ok := readImage(real, p); ok {
+				fmt.Fprintf(&b, "\n\n<image path=%q>%s</image>", p, note)
+				out = append(out, Attached{Path: p, Image: img})
+				if img != nil {
+					images++
+				}
+				continue
+			}
 		}
 		var body string
 		var cut bool
@@ -87,6 +104,28 @@ func Expand(prompt string, resolve Resolver) (string, []Attached) {
 		return prompt, nil
 	}
 	return prompt + "\n\nAttached by the user's @ mentions:" + b.String(), out
+}
+
+// readImage reads path as an image when its first bytes say it is one
+// (ok); img is nil when it cannot be sent, and note says what the prompt's
+// text says of it.
+func readImage(path, name string) (img *provider.Image, note string, ok bool) {
+	head, _, err := safefile.ReadPrefix("", path, 512)
+	if err != nil || imagefile.MediaType(head) == "" {
+		return nil, "", false
+	}
+	data, cut, err := safefile.ReadPrefix("", path, imagefile.MaxFile)
+	if err == nil && cut {
+		err = fmt.Errorf("larger than %d MiB", imagefile.MaxFile>>20)
+	}
+	if err != nil {
+		return nil, fmt.Sprintf("(an image tick could not attach: %v)", err), true
+	}
+	im, desc, err := imagefile.Prepare(name, data)
+	if err != nil {
+		return nil, fmt.Sprintf("(an image tick could not attach: %v)", err), true
+	}
+	return &im, desc + ", attached as an image", true
 }
 
 // readFile reads at most limit bytes of a text file (path is resolved

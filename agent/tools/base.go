@@ -35,6 +35,8 @@ type Options struct {
 	// The mode comes from the call's context (sandbox.WithMode), else
 	// the runner's policy.
 	Sandbox *sandbox.Runner
+	// Web tunes web_fetch: its allow list and caps.
+	Web WebOptions
 }
 
 func (o Options) withDefaults() Options {
@@ -57,14 +59,15 @@ func (o Options) withDefaults() Options {
 }
 
 // Base returns the base tools for ws, in this order: bash, read_file,
-// write_file, edit_file. The tools are safe for concurrent use; bash,
-// write_file and edit_file implement Approvable.
+// write_file, edit_file, web_fetch. The tools are safe for concurrent use;
+// bash, write_file, edit_file and web_fetch implement Approvable.
 func Base(ws *Workspace, opt Options) []Tool {
 	return []Tool{
 		NewBash(ws, opt),
 		NewReadFile(ws),
 		NewWriteFile(ws),
 		NewEditFile(ws),
+		NewWebFetch(opt.Web),
 	}
 }
 

@@ -15,8 +15,8 @@ import (
 func TestBaseSpecs(t *testing.T) {
 	ws, _ := newTestWorkspace(t)
 	tools := Base(ws, Options{})
-	wantNames := []string{"bash", "read_file", "write_file", "edit_file"}
-	wantApprovable := map[string]bool{"bash": true, "write_file": true, "edit_file": true}
+	wantNames := []string{"bash", "read_file", "write_file", "edit_file", "web_fetch"}
+	wantApprovable := map[string]bool{"bash": true, "write_file": true, "edit_file": true, "web_fetch": true}
 	if len(tools) != len(wantNames) {
 		t.Fatalf("Base returned %d tools, want %d", len(tools), len(wantNames))
 	}

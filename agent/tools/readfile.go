@@ -70,6 +70,9 @@ func (r *ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if err != nil {
 		return "", err
 	}
+	if isImageFile(r.ws, path) {
+		return readImage(ctx, r.ws, path)
+	}
 	offset, err := a.integer("offset")
 	if err != nil {
 		return "", err

@@ -1,13 +1,21 @@
 package tools
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	"image/png"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/tick-agent/tick/provider"
 )
 
 // numbered returns lines "line<i>" for i in 1..n, each ending in "\n".
@@ -92,6 +100,7 @@ func TestReadFileErrors(t *testing.T) {
 	root := ws.Root()
 	mustWrite(t, filepath.Join(root, "ten.txt"), numbered(10))
 	mustWrite(t, filepath.Join(root, "image.png"), "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"+strings.Repeat("\x00", 1024))
+	mustWrite(t, filepath.Join(root, "prog"), "\x7fELF\x02\x01\x01"+strings.Repeat("\x00", 1017))
 	mustWrite(t, filepath.Join(root, "noise.bin"), strings.Repeat("\xff\xfe\x01\x02abc", 200))
 	mustWrite(t, filepath.Join(root, "dir", "x.txt"), "x")
 	mustSymlink(t, filepath.Join(out, "secret"), filepath.Join(root, "link"))
@@ -108,7 +117,8 @@ func TestReadFileErrors(t *testing.T) {
 		{name: "missing file", args: `{"path":"nope.go"}`,
 			contains: []string{`read file "nope.go"`, "no such file", root, "ls"}, is: fs.ErrNotExist},
 		{name: "directory", args: `{"path":"dir"}`, contains: []string{"is a directory", "ls dir"}},
-		{name: "binary with NUL", args: `{"path":"image.png"}`, contains: []string{`"image.png"`, "binary file (1.0 KiB)"}},
+		{name: "binary with NUL", args: `{"path":"prog"}`, contains: []string{`"prog"`, "binary file (1.0 KiB)"}},
+		{name: "broken image", args: `{"path":"image.png"}`, contains: []string{`read image "image.png"`, "png: invalid format"}},
 		{name: "binary without NUL", args: `{"path":"noise.bin"}`, contains: []string{"binary file (1.4 KiB)"}},
 		{name: "fifo", args: `{"path":"fifo"}`, contains: []string{"not a regular file"}},
 		{name: "outside", args: `{"path":"../outside/secret"}`, contains: []string{"outside the workspace " + root}},
@@ -160,5 +170,40 @@ func mustWriteB(b *testing.B, path, content string) {
 	b.Helper()
 	if err := writeAtomic(path, []byte(content), 0o644); err != nil {
 		b.Fatal(err)
+	}
+}
+
+// TestReadFileImage: read_file hands an image to the context's attach
+// func and says so; without one it refuses with an error the model can
+// act on.
+func TestReadFileImage(t *testing.T) {
+	ws, _ := newTestWorkspace(t)
+	root := ws.Root()
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewRGBA(image.Rect(0, 0, 4, 3))); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"shot.png": b.Bytes(), "noext": b.Bytes(), "fake.png": []byte("not an image")} {
+		if err := os.WriteFile(filepath.Join(root, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rf := NewReadFile(ws)
+	for _, path := range []string{"shot.png", "noext"} {
+		var got []provider.Image
+		ctx := WithImages(context.Background(), func(img provider.Image) { got = append(got, img) })
+		out, err := rf.Run(ctx, json.RawMessage(`{"path":"`+path+`"}`))
+		if err != nil || !strings.Contains(out, "Attached the image "+path+" (PNG, 4×3") {
+			t.Errorf("%s: %q, %v", path, out, err)
+		}
+		if len(got) != 1 || got[0].MediaType != "image/png" || !bytes.Equal(got[0].Data, b.Bytes()) {
+			t.Errorf("%s: attached %d images", path, len(got))
+		}
+	}
+	if _, err := rf.Run(context.Background(), json.RawMessage(`{"path":"shot.png"}`)); err == nil || !strings.Contains(err.Error(), "cannot be attached here") {
+		t.Errorf("without attach: %v", err)
+	}
+	if out, err := rf.Run(WithImages(context.Background(), func(provider.Image) { t.Error("attached a text file") }), json.RawMessage(`{"path":"fake.png"}`)); err != nil || !strings.Contains(out, "not an image") {
+		t.Errorf("a text file named .png: %q, %v", out, err)
 	}
 }

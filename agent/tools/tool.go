@@ -1,5 +1,5 @@
-// Package tools holds tick's base tools: bash, read_file, write_file and
-// edit_file. Each tool's description for the model is an embedded Markdown
+// Package tools holds tick's base tools: bash, read_file, write_file,
+// edit_file and web_fetch. Each tool's description for the model is an embedded Markdown
 // file beside its Go file.
 //
 // Tools never panic on model input: bad arguments, missing files and paths
@@ -31,4 +31,19 @@ type Approvable interface {
 	// detail to show (the command, or a unified diff of a file change). An
 	// error means the call is invalid and would fail anyway.
 	Preview(args json.RawMessage) (summary, detail string, err error)
+}
+
+// Egress is implemented by tools that reach the network from tick's own
+// process, outside the command sandbox (web_fetch): a way out that the
+// sandbox cannot contain. Such a call asks every time (no "allow always",
+// no auto mode) unless its host is on the user's allow list or the
+// approval mode allows everything, and plan mode offers the tool only
+// for allowed hosts.
+type Egress interface {
+	Tool
+	Approvable
+	// HostAllowed reports whether the call's host is on the allow list.
+	HostAllowed(args json.RawMessage) bool
+	// HasAllowList reports whether any host is allowed.
+	HasAllowList() bool
 }

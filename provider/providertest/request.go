@@ -24,10 +24,12 @@ type Request struct {
 }
 
 // Message is one message of a Request. Content is the text content (text
-// parts of an array content are joined); Reasoning is reasoning_content.
+// parts of an array content are joined); Reasoning is reasoning_content;
+// Images are the URLs of its image_url parts (data: URLs as sent).
 type Message struct {
 	Role       string
 	Content    string
+	Images     []string
 	Reasoning  string
 	ToolCalls  []Call
 	ToolCallID string
@@ -64,6 +66,7 @@ func (r Request) clone() Request {
 	c.Messages = make([]Message, len(r.Messages))
 	for i, m := range r.Messages {
 		m.ToolCalls = slices.Clone(m.ToolCalls)
+		m.Images = slices.Clone(m.Images)
 		c.Messages[i] = m
 	}
 	c.Tools = slices.Clone(r.Tools)
@@ -154,7 +157,7 @@ func decode(body []byte) (Request, *badRequest) {
 		req.ToolSpecs = append(req.ToolSpecs, ToolSpec{Name: t.Function.Name, Description: t.Function.Description, Parameters: t.Function.Parameters})
 	}
 	for _, m := range w.Messages {
-		msg := Message{Role: m.Role, Content: textOf(m.Content), Reasoning: m.ReasoningContent}
+		msg := Message{Role: m.Role, Content: textOf(m.Content), Images: imagesOf(m.Content), Reasoning: m.ReasoningContent}
 		if m.ToolCallID != nil {
 			msg.ToolCallID = *m.ToolCallID
 		}
@@ -207,6 +210,26 @@ func textOf(raw json.RawMessage) string {
 		return b.String()
 	}
 	return ""
+}
+
+// imagesOf returns the URLs of the image_url parts of a content array.
+func imagesOf(raw json.RawMessage) []string {
+	var parts []struct {
+		Type     string `json:"type"`
+		ImageURL *struct {
+			URL string `json:"url"`
+		} `json:"image_url"`
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range parts {
+		if p.Type == "image_url" && p.ImageURL != nil {
+			out = append(out, p.ImageURL.URL)
+		}
+	}
+	return out
 }
 
 // present reports whether a content field was given and is not null.

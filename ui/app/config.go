@@ -59,6 +59,9 @@ type live struct {
 
 	// Where the app keeps the workspace's prompt history ("": nowhere).
 	historyFile string
+	// Where the app keeps images pasted from the clipboard ("": nowhere;
+	// ctrl+v then pastes text only).
+	pasteDir string
 }
 
 // withModel returns c talking to model with a context window of window

@@ -188,7 +188,7 @@ func (ts *tuiSession) switchModel(label string) error {
 		ts.SetModel(name, window)
 		return nil
 	}
-	client, err := provider.New(provider.Config{APIKey: key, BaseURL: base, Model: name})
+	client, err := provider.New(provider.Config{APIKey: key, BaseURL: base, Model: name, NoImages: cfg.Settings.ImagesOff(ep.Name)})
 	if err != nil {
 		return fmt.Errorf("switch to %s: %w", label, err)
 	}

@@ -79,7 +79,7 @@ func runSubcommand(cfg config, env func(string) string, stdout, stderr io.Writer
 // any other name leaves the kind to the base URL.
 func clientConfig(cfg *config) provider.Config {
 	s := cfg.Settings
-	return provider.Config{APIKey: s.APIKey, BaseURL: s.BaseURL, Model: s.Model, IdleTimeout: cfg.IdleTimeout, Server: provider.Server(s.Provider)}
+	return provider.Config{APIKey: s.APIKey, BaseURL: s.BaseURL, Model: s.Model, IdleTimeout: cfg.IdleTimeout, Server: provider.Server(s.Provider), NoImages: s.ImagesOff(s.Provider)}
 }
 
 // prepare makes the model client and what comes before the session: the
@@ -136,6 +136,7 @@ func start(cfg config, client *provider.Client, env func(string) string, stdin i
 	} else {
 		stop := openUndo(&cfg, env)
 		defer stop()
+		cfg.pasteDir = pastedImagesDir(env)
 	}
 	ag, err := newAgent(cfg, client, rec)
 	if err != nil {
@@ -178,7 +179,8 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		ContextWindow: cfg.Settings.ContextWindow,
 		Instructions:  cfg.instructions.Text,
 		Mentions:      true,
-		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner},
+		PasteDir:      cfg.pasteDir,
+		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner, Web: tools.WebOptions{Allow: cfg.Settings.Web.Allow}},
 		Headless:      cfg.Headless,
 		Rules:         cfg.Rules,
 		Effort:        cfg.Effort,

@@ -102,6 +102,9 @@ func tuiConfig(cfg config, ts *tuiSession, ag *agent.Agent, rec *session.Recorde
 		Files:       mention.Lazy(cfg.Workspace),
 		ConfigPath:  cfg.Settings.UserFile,
 	}
+	if cfg.pasteDir != "" {
+		uc.ClipboardImage = clipboardImage(cfg.pasteDir, os.Getenv)
+	}
 	if cfg.instructionsLine != "" {
 		uc.Notices = append(uc.Notices, cfg.instructionsLine)
 	}

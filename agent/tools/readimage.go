@@ -1,0 +1,74 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/tick-agent/tick/agent/internal/imagefile"
+	"github.com/tick-agent/tick/agent/internal/safefile"
+	"github.com/tick-agent/tick/provider"
+)
+
+// imagesKey carries the attach func of WithImages in a context.
+type imagesKey struct{}
+
+// WithImages returns ctx carrying attach: read_file hands it each image
+// file it reads (PNG, JPEG, GIF, WebP; scaled down over the caps of
+// package imagefile), and the caller sends the images to the model after
+// the round's tool results (a tool message carries text only). attach
+// must be safe to call from the goroutine running the tool. Without it,
+// read_file refuses image files.
+func WithImages(ctx context.Context, attach func(provider.Image)) context.Context {
+	if attach == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, imagesKey{}, attach)
+}
+
+// readImage reads the image file at path, hands it to ctx's attach func
+// and returns the tool's result saying so.
+func readImage(ctx context.Context, ws *Workspace, path string) (string, error) {
+	attach, _ := ctx.Value(imagesKey{}).(func(provider.Image))
+	abs, err := ws.Resolve(path)
+	if err != nil {
+		return "", fmt.Errorf("read image %q: %w", path, err)
+	}
+	data, cut, err := safefile.ReadPrefix("", abs, imagefile.MaxFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("read image %q: no such file in the workspace %s; check the path (e.g. with bash: ls): %w", path, ws.Root(), err)
+	case err != nil:
+		return "", fmt.Errorf("read image %q: %w", path, err)
+	case cut:
+		return "", fmt.Errorf("read image %q: the file is larger than %s, more than tick attaches", path, humanSize(imagefile.MaxFile))
+	}
+	img, desc, err := imagefile.Prepare(ws.Rel(abs), data)
+	if err != nil {
+		return "", fmt.Errorf("read image %q: %w", path, err)
+	}
+	if attach == nil {
+		return "", fmt.Errorf("read image %q: it is an image (%s), and images cannot be attached here; inspect it with bash (e.g. file) or ask the user to describe it", path, desc)
+	}
+	attach(img)
+	return fmt.Sprintf("Attached the image %s (%s): it follows this round's tool results.", ws.Rel(abs), desc), nil
+}
+
+// isImageFile reports whether path names an image file read_file
+// attaches: an existing file whose first bytes say PNG, JPEG, GIF or WebP
+// (whatever its name).
+func isImageFile(ws *Workspace, path string) bool {
+	abs, err := ws.Resolve(path)
+	if err != nil {
+		return false
+	}
+	f, _, err := safefile.Open("", abs)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 512)
+	n, _ := f.Read(head)
+	return imagefile.MediaType(head[:n]) != ""
+}

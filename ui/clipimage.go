@@ -1,0 +1,50 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/tick-agent/tick/ui/termsafe"
+)
+
+// clipImageMsg is the answer of Config.ClipboardImage to a ctrl+v: the
+// saved image's path, or "" when the clipboard holds no image; key is the
+// ctrl+v, handed to the input (a text paste) when there was none.
+type clipImageMsg struct {
+	path string
+	err  error
+	key  tea.KeyPressMsg
+}
+
+// clipboardKey takes the textarea's paste key (ctrl+v) when
+// Config.ClipboardImage is set: it asks for a clipboard image off the
+// update loop, and the answer comes back as a clipImageMsg.
+func (m *Model) clipboardKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	get := m.cfg.ClipboardImage
+	if get == nil || !key.Matches(k, m.input.ta.KeyMap.Paste) {
+		return nil, false
+	}
+	return func() tea.Msg {
+		path, err := get()
+		return clipImageMsg{path: path, err: err, key: k}
+	}, true
+}
+
+// handleClipImage inserts the clipboard image's @ mention into the input,
+// or pastes text as the textarea does when the clipboard held no image.
+func (m *Model) handleClipImage(msg clipImageMsg) tea.Cmd {
+	switch {
+	case msg.err != nil:
+		m.chat.addNotice("could not paste the clipboard's image: " + termsafe.Line(msg.err.Error()))
+	case msg.path == "":
+		return m.input.update(msg.key) // no image: the textarea pastes text
+	case strings.ContainsAny(msg.path, " \t\n@"):
+		m.chat.addNotice("could not paste the clipboard's image: its path has a space or @: " + termsafe.Line(msg.path))
+	default:
+		m.input.ta.InsertString("@" + msg.path + " ")
+		m.chat.addNotice("pasted the clipboard's image: it is attached when you send")
+	}
+	return nil
+}
