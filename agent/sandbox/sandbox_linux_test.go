@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -76,8 +77,13 @@ func TestHelperReportsExitAndSignal(t *testing.T) {
 	if _, code := runIn(t, r, "", "exit 3"); code != 3 {
 		t.Errorf("exit 3 gave %d", code)
 	}
-	// In its own PID namespace the shell is init and cannot kill itself;
-	// without the sandbox it can.
+	// In the sandbox the helper is the PID namespace's init, the shell an
+	// ordinary process that can end itself: the helper, which cannot end
+	// by a signal it sends itself, says so by the shell's convention.
+	if _, code := runIn(t, r, "", "kill -KILL $$"); code != 128+int(syscall.SIGKILL) {
+		t.Errorf("a sandboxed shell killed by SIGKILL gave %d, want %d", code, 128+int(syscall.SIGKILL))
+	}
+	// Without the sandbox's namespaces it ends by the signal, as the shell did.
 	cmd := r.Command(FullAccess, "kill -KILL $$", []string{"PATH=" + os.Getenv("PATH")})
 	err := cmd.Run()
 	var ee *exec.ExitError
