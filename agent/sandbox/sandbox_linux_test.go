@@ -147,15 +147,29 @@ func TestReadOnlyWritesOnlyTemp(t *testing.T) {
 
 // BenchmarkCommand measures what one command costs with the sandbox
 // helper (namespaces, Landlock, seccomp, reaping) against plain bash.
+// With TICK_HELPER naming a built tick, it measures that binary as the
+// helper too, package initialisation included (`go build -o /tmp/tick .
+// && TICK_HELPER=/tmp/tick go test -run XXX -bench BenchmarkCommand
+// ./agent/sandbox/`).
 func BenchmarkCommand(b *testing.B) {
 	r, _ := testRunner(b, WorkspaceWrite)
 	plain := NewRunner(r.Policy(), Support{})
-	env := []string{"PATH=" + os.Getenv("PATH")}
-	for _, bm := range []struct {
+	type bench struct {
 		name string
 		r    *Runner
 		m    Mode
-	}{{"plain-bash", plain, ""}, {"helper-full-access", r, FullAccess}, {"sandboxed", r, WorkspaceWrite}} {
+	}
+	benches := []bench{{"plain-bash", plain, ""}, {"helper-full-access", r, FullAccess}, {"sandboxed", r, WorkspaceWrite}}
+	if tick := os.Getenv("TICK_HELPER"); tick != "" {
+		s := Probe(tick, r.Policy())
+		if !s.Namespaces {
+			b.Fatalf("%s as the helper:\n%s", tick, s.Report(r.Policy()))
+		}
+		t := NewRunner(r.Policy(), s)
+		benches = append(benches, bench{"tick-full-access", t, FullAccess}, bench{"tick-sandboxed", t, WorkspaceWrite})
+	}
+	env := []string{"PATH=" + os.Getenv("PATH")}
+	for _, bm := range benches {
 		b.Run(bm.name, func(b *testing.B) {
 			for b.Loop() {
 				if err := bm.r.Command(bm.m, "true", env).Run(); err != nil {
