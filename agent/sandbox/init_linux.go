@@ -68,10 +68,10 @@ func hideTerminals() error {
 
 // limitProcesses bounds the command tree's processes: the PID namespace's
 // pid_max where the kernel has one per namespace (and ownProc says /proc
-// is the namespace's), else RLIMIT_NPROC, which
-// in the helper's fresh user namespace counts only the command's own
-// processes (but does not hold root). It returns the bound in words, ""
-// when none applies.
+// is the namespace's), else RLIMIT_NPROC, which in the helper's fresh
+// user namespace counts only the sandbox's own processes (but does not
+// hold root). Either bound counts threads, the helper's included. It
+// returns the bound in words, "" when none applies.
 func limitProcesses(ownProc bool) string {
 	if ownProc { // the host's /proc/sys would hold the host's pid_max
 		if err := os.WriteFile("/proc/sys/kernel/pid_max", []byte(strconv.Itoa(maxPIDs)), 0); err == nil {
