@@ -6,15 +6,18 @@
 //     anything whose name looks like a secret.
 //   - Runner.Command: how to start `bash -c SCRIPT` under a Policy. The
 //     command is a re-exec of tick itself (`tick __sandbox POLICY -- bash
-//     -c SCRIPT`, see Main) in new user, mount, network and PID namespaces
-//     where the kernel allows them; the helper applies the policy (Landlock
-//     file rules, a seccomp filter, every .git entry of the workspace
-//     read-only, private /tmp and /run), starts bash, and when bash ends
-//     kills and reaps every process it left behind. With namespaces it
-//     starts itself again as init of the PID namespace, which mounts that
-//     namespace's /proc and an empty /dev/pts and bounds the number of
-//     processes before the file rules (which forbid mounting) apply; then
-//     it becomes bash.
+//     -c SCRIPT`, see Main), started once per command, in new user, mount,
+//     network and PID namespaces where the kernel allows them; the helper
+//     applies the policy (Landlock file rules, a seccomp filter, every
+//     .git entry of the workspace read-only, private /tmp and /run),
+//     starts bash, and when bash ends kills and reaps every process it
+//     left behind. With namespaces the helper is init (PID 1) of the PID
+//     namespace: before the file rules (which forbid mounting) apply, it
+//     mounts that namespace's /proc and an empty /dev/pts and bounds the
+//     number of processes; when it ends, however it ends, the kernel ends
+//     every process of the command. As init it cannot end by a signal it
+//     sends itself, so a command ended by a signal other than SIGSYS is
+//     reported by its exit code, 128+signal.
 //   - GitMeta, Runner.GitChanges and Quarantine: the .git entries a
 //     confined command created or replaced, found when it ends by a scan
 //     that reads only the directories that changed, and moved aside until

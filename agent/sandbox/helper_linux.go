@@ -16,17 +16,18 @@ import (
 )
 
 // sysProcAttr is how the parent starts the helper: in a session of its
-// own, and with ns in new user, mount and network namespaces where the
-// helper keeps the user's uid and gid but holds CAP_SYS_ADMIN and
+// own, and with ns in new user, mount, network and PID namespaces where
+// the helper keeps the user's uid and gid but holds CAP_SYS_ADMIN and
 // CAP_NET_ADMIN inside them (ambient), which are dropped before bash
-// starts.
+// starts. The helper is the PID namespace's init: when it ends, however
+// it ends, the kernel kills every process of the command.
 func sysProcAttr(ns bool) *syscall.SysProcAttr {
 	a := newSession()
 	if !ns {
 		return a
 	}
 	uid, gid := os.Getuid(), os.Getgid()
-	a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET
+	a.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS | syscall.CLONE_NEWNET | syscall.CLONE_NEWPID
 	a.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	a.GidMappingsEnableSetgroups = false
@@ -41,7 +42,10 @@ func sysProcAttr(ns bool) *syscall.SysProcAttr {
 // command ends (or on SIGTERM, SIGINT or SIGHUP) kills and reaps every
 // process the command left behind. It returns the exit code to exit with:
 // the command's, or 128+signal when a signal ended it; 125 when the
-// sandbox could not be set up (the reason on stderr).
+// sandbox could not be set up (the reason on stderr). Without namespaces
+// it ends by the command's signal itself, so that the caller sees it;
+// with them, as the PID namespace's init, it cannot end by a signal it
+// sends itself and does so only for SIGSYS (see endBy).
 func Main(args []string) int {
 	// Every restriction is applied to this thread and inherited by the
 	// command, which is started from it.
@@ -55,18 +59,8 @@ func Main(args []string) int {
 		fmt.Fprintf(os.Stderr, "tick __sandbox: read the spec: %v\n", err)
 		return 125
 	}
-	if s.Init {
-		return initMain(s, args[2:])
-	}
 	if s.Probe {
-		// The namespaces and the second stage, as a command would get
-		// them; the second stage prints the process bound.
-		if err := setupNamespaces(s.Policy); err != nil {
-			fmt.Fprintf(os.Stderr, "%v\n", err)
-			return 125
-		}
-		code, _ := supervise(s, []string{"true"}, nil)
-		return code
+		return probeMain(s)
 	}
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
@@ -76,22 +70,69 @@ func Main(args []string) int {
 	}
 	code, sig := supervise(s, args[2:], sigs)
 	if sig != 0 {
-		raise(sig) // end the same way, so the caller sees the signal
+		endBy(sig, s.Namespaces) // end the same way, so the caller sees the signal
 	}
 	return code
 }
 
-// apply sets up everything the spec asks for on the calling thread; with
-// namespaces, the file rules and the filter are left to the second stage
-// (see initMain), which must mount its /proc before Landlock forbids it.
-func apply(s spec) error {
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("become a subreaper: %w", err)
+// probeMain sets up the namespaces and the mounts as a command would get
+// them, and prints what it achieved (an initReport in JSON).
+func probeMain(s spec) int {
+	if err := setupNamespaces(s.Policy); err != nil {
+		fmt.Fprintf(os.Stderr, "%v\n", err)
+		return 125
 	}
-	if s.Namespaces {
-		return setupNamespaces(s.Policy)
+	rep, err := setupInit()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%v\n", err)
+		return 125
+	}
+	b, _ := json.Marshal(rep) // two strings: cannot fail
+	fmt.Printf("%s\n", b)
+	return 0
+}
+
+// apply sets up everything the spec asks for on the calling thread. With
+// namespaces the helper is init of the command's PID namespace: it makes
+// the namespaces' mounts, mounts that PID namespace's /proc and an empty
+// /dev/pts and bounds the processes (see setupInit), all before the file
+// rules, which forbid mounting. Without them it becomes a subreaper, to
+// inherit the orphans of the command's tree.
+func apply(s spec) error {
+	if !s.Namespaces {
+		if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+			return fmt.Errorf("become a subreaper: %w", err)
+		}
+	} else {
+		if err := setupNamespaces(s.Policy); err != nil {
+			return err
+		}
+		if _, err := setupInit(); err != nil {
+			return err
+		}
+	}
+	if err := shield(); err != nil {
+		return err
 	}
 	return confine(s)
+}
+
+// shield keeps the command out of the helper, its parent, which it can
+// see in /proc: the helper's other threads are not confined, so code
+// written into its memory through /proc/PID/mem would run outside the
+// sandbox. The helper becomes non-dumpable, which closes its /proc
+// entries (memory, environment, files) to all but holders of
+// CAP_SYS_PTRACE, and the command cannot hold that capability: it leaves
+// the bounding set (for a command run as root; EPERM means the helper has
+// no capabilities to hand on).
+func shield() error {
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return fmt.Errorf("make the helper non-dumpable: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_CAPBSET_DROP, unix.CAP_SYS_PTRACE, 0, 0, 0); err != nil && !errors.Is(err, unix.EPERM) {
+		return fmt.Errorf("drop CAP_SYS_PTRACE from the bounding set: %w", err)
+	}
+	return nil
 }
 
 // confine applies the spec's Landlock rules and seccomp filter to the
@@ -126,30 +167,20 @@ func confine(s spec) error {
 	return nil
 }
 
-// supervise runs argv as a child and waits for it; then it kills and
-// reaps every descendant left. With namespaces the child is the second
-// stage (see initMain) in a PID namespace of its own: it becomes the
-// namespace's init, gets a /proc of its own and then runs argv, so that
-// the whole tree dies with the command. It returns the command's exit
-// code (128+signal when killed) and the signal that killed it, if one did.
+// supervise runs argv as a child and waits for it, reaping on the way the
+// orphans the helper inherits; then it kills and reaps every process
+// left: with namespaces every other process of its PID namespace, else
+// every descendant. It returns the command's exit code (128+signal when
+// killed) and the signal that killed it, if one did.
 func supervise(s spec, argv []string, sigs <-chan os.Signal) (int, syscall.Signal) {
-	path := "/proc/self/exe" // the helper itself, even where its directory is hidden
-	if s.Namespaces {
-		if err := unix.Unshare(unix.CLONE_NEWPID); err != nil {
-			fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: make a PID namespace: %v\n", err)
-			return 125, 0
-		}
-		argv = initArgs(s, argv)
-	} else {
-		var err error
-		if path, err = exec.LookPath(argv[0]); err != nil {
-			fmt.Fprintf(os.Stderr, "tick: %v\n", err)
-			return 127, 0
-		}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "tick: %v\n", err)
+		return 127, 0
 	}
 	wd, _ := os.Getwd()
-	// syscall, not os: os.StartProcess first forks a probe child, which
-	// would become the PID namespace's init and leave it dead.
+	// syscall.ForkExec forks from this thread, which carries the
+	// restrictions.
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
 		Dir:   wd,
 		Env:   os.Environ(),
@@ -160,16 +191,7 @@ func supervise(s spec, argv []string, sigs <-chan os.Signal) (int, syscall.Signa
 		return 126, 0
 	}
 	done := make(chan unix.WaitStatus, 1)
-	go func() {
-		var ws unix.WaitStatus
-		for {
-			_, err := unix.Wait4(pid, &ws, 0, nil)
-			if !errors.Is(err, unix.EINTR) {
-				break
-			}
-		}
-		done <- ws
-	}()
+	go func() { done <- waitFor(pid) }()
 	var code int
 	var sig syscall.Signal
 	select {
@@ -183,8 +205,62 @@ func supervise(s spec, argv []string, sigs <-chan os.Signal) (int, syscall.Signa
 		<-done
 		code = 128 + int(s.(syscall.Signal))
 	}
-	reapAll()
+	if s.Namespaces {
+		reapNamespace()
+	} else {
+		reapAll()
+	}
 	return code, sig
+}
+
+// waitFor reaps children until pid has ended, and returns its status.
+// Orphans of the command's tree are the helper's children (as the PID
+// namespace's init or as a subreaper); reaping them as they end keeps
+// them from holding process numbers until the command ends.
+func waitFor(pid int) unix.WaitStatus {
+	for {
+		var ws unix.WaitStatus
+		got, err := unix.Wait4(-1, &ws, 0, nil)
+		switch {
+		case got == pid:
+			return ws
+		case errors.Is(err, unix.EINTR), err == nil:
+			continue
+		default: // ECHILD: cannot happen while pid is unreaped
+			return ws
+		}
+	}
+}
+
+// endBy ends the helper by sig, so that its caller sees the signal that
+// ended the command. Without namespaces it raises sig. As the PID
+// namespace's init (ns) the helper cannot end by a signal it sends
+// itself; it ends by SIGSYS, the signal the seccomp filter kills a
+// command with, through a filter of its own; for any other signal it
+// returns and the exit code (128+signal) tells.
+func endBy(sig syscall.Signal, ns bool) {
+	switch {
+	case !ns:
+		raise(sig)
+	case sig == syscall.SIGSYS:
+		dieBySeccomp()
+	}
+}
+
+// dieBySeccomp ends the helper by SIGSYS: it installs a seccomp filter
+// that kills the process at its next system call (which even the PID
+// namespace's init cannot ignore), and makes one.
+func dieBySeccomp() {
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return
+	}
+	prog := []unix.SockFilter{{Code: bpfRetK, K: unix.SECCOMP_RET_KILL_PROCESS}}
+	fprog := unix.SockFprog{Len: uint16(len(prog)), Filter: &prog[0]}
+	_, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, 0, uintptr(unsafe.Pointer(&fprog)))
+	if errno != 0 {
+		return
+	}
+	_ = unix.Getppid() // killed here
 }
 
 // raise ends the helper with sig's default action (no core file), past

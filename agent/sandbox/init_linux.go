@@ -1,12 +1,9 @@
 package sandbox
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -17,48 +14,8 @@ import (
 // per namespace (before Linux 6.14) it is the RLIMIT_NPROC instead.
 const maxPIDs = 1024
 
-// initArgs is the command line of the second stage that runs argv: the
-// helper again, with s marked Init.
-func initArgs(s spec, argv []string) []string {
-	s.Init = true
-	b, _ := json.Marshal(s) // plain strings and numbers: cannot fail
-	return append([]string{os.Args[0], HelperArg, string(b), "--"}, argv...)
-}
-
-// initMain is the helper's second stage, init of the command's new PID
-// namespace: in a mount namespace of its own it mounts that PID
-// namespace's /proc (other processes, their command lines and files are
-// out of sight), replaces /dev/pts by an empty terminal instance (the
-// user's terminal is out of reach) and bounds the number of processes;
-// then it applies the file rules and the filter and becomes argv. With
-// s.Probe it prints what it achieved (an initReport in JSON) instead and
-// returns 0.
-func initMain(s spec, argv []string) int {
-	rep, err := setupInit()
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: %v\n", err)
-		return 125
-	}
-	if s.Probe {
-		b, _ := json.Marshal(rep) // two strings: cannot fail
-		fmt.Printf("%s\n", b)
-		return 0
-	}
-	if err := confine(s); err != nil {
-		fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: %v\n", err)
-		return 125
-	}
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "tick: %v\n", err)
-		return 127
-	}
-	err = syscall.Exec(path, argv, os.Environ())
-	fmt.Fprintf(os.Stderr, "tick: start %s: %v\n", argv[0], err)
-	return 126
-}
-
-// initReport is what the second stage achieved, for the probe.
+// initReport is what the helper achieved as init of the command's PID
+// namespace, for the probe.
 type initReport struct {
 	// ProcessLimit is the bound on the command's processes in words; ""
 	// means none.
@@ -68,15 +25,16 @@ type initReport struct {
 	ProcWhy string `json:"proc_why,omitempty"`
 }
 
-// setupInit makes the mounts of the second stage and bounds the process
-// count. Where the kernel refuses a new /proc (one with parts hidden by
-// other mounts, as in some containers, cannot be mounted again in a user
-// namespace) the command keeps the host's, and the report says why.
+// setupInit runs in the helper, init of the command's new PID namespace,
+// in the mount namespace it was started in: it mounts that PID
+// namespace's /proc (other processes, their command lines and files are
+// out of sight), replaces /dev/pts by an empty terminal instance (the
+// user's terminal is out of reach) and bounds the process count. Where
+// the kernel refuses a new /proc (one with parts hidden by other mounts,
+// as in some containers, cannot be mounted again in a user namespace) the
+// command keeps the host's, and the report says why.
 func setupInit() (initReport, error) {
 	var rep initReport
-	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
-		return rep, fmt.Errorf("make a mount namespace for the command: %w", err)
-	}
 	ownProc := true
 	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
 		ownProc = false
@@ -110,10 +68,10 @@ func hideTerminals() error {
 
 // limitProcesses bounds the command tree's processes: the PID namespace's
 // pid_max where the kernel has one per namespace (and ownProc says /proc
-// is the namespace's), else RLIMIT_NPROC, which
-// in the helper's fresh user namespace counts only the command's own
-// processes (but does not hold root). It returns the bound in words, ""
-// when none applies.
+// is the namespace's), else RLIMIT_NPROC, which in the helper's fresh
+// user namespace counts only the sandbox's own processes (but does not
+// hold root). Either bound counts threads, the helper's included. It
+// returns the bound in words, "" when none applies.
 func limitProcesses(ownProc bool) string {
 	if ownProc { // the host's /proc/sys would hold the host's pid_max
 		if err := os.WriteFile("/proc/sys/kernel/pid_max", []byte(strconv.Itoa(maxPIDs)), 0); err == nil {

@@ -132,3 +132,66 @@ echo checked`
 		t.Errorf("a sandboxed command opened a terminal:\n%s", out)
 	}
 }
+
+// TestKilledHelperEndsTheCommand kills only the helper (SIGKILL, which it
+// cannot catch) while the command and a process it moved to a session of
+// its own run: neither outlives it, as the helper is the init of their
+// PID namespace.
+func TestKilledHelperEndsTheCommand(t *testing.T) {
+	r, ws := testRunner(t, WorkspaceWrite)
+	marker := "tick-helper-killed-" + filepath.Base(filepath.Dir(ws)) // unique: t.TempDir's random parent
+	sleeper := `bash -c 'exec -a ` + marker + ` sleep 300'`
+	cmd := r.Command("", `setsid `+sleeper+` & `+sleeper+` & echo started; wait`, []string{"PATH=" + os.Getenv("PATH")})
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		for _, pid := range processesNamed(t, marker) {
+			n, _ := strconv.Atoi(pid)
+			_ = syscall.Kill(n, syscall.SIGKILL)
+		}
+	})
+	buf := make([]byte, 64)
+	if n, _ := out.Read(buf); !strings.Contains(string(buf[:n]), "started") {
+		t.Fatalf("the command did not start: %q", buf[:n])
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(processesNamed(t, marker)) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := len(processesNamed(t, marker)); n < 2 {
+		t.Fatalf("%d of the command's 2 sleepers are running", n)
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if pids := processesNamed(t, marker); len(pids) > 0 {
+		t.Errorf("processes outlived the killed helper: %v", pids)
+	}
+}
+
+// TestHelperOutOfReach lets a sandboxed command, with and without the
+// namespaces, open the memory of the helper, its parent (which it sees
+// in /proc, PID 1 in its namespace): the helper's other threads are not
+// confined, so the command must not get at it.
+func TestHelperOutOfReach(t *testing.T) {
+	r, _ := testRunner(t, WorkspaceWrite)
+	s := r.Support()
+	s.Namespaces = false
+	for name, r := range map[string]*Runner{"namespaces": r, "no namespaces": NewRunner(r.Policy(), s)} {
+		t.Run(name, func(t *testing.T) {
+			out, code := runIn(t, r, "", `tr '\0' ' ' < /proc/$PPID/cmdline; echo; exec 3</proc/$PPID/mem && echo opened-$((6*7))`)
+			if !strings.Contains(out, " "+HelperArg+" ") {
+				t.Fatalf("the command's parent is not the helper (exit %d):\n%s", code, out)
+			}
+			if strings.Contains(out, "opened-42") || code == 0 {
+				t.Errorf("a sandboxed command opened the helper's memory (exit %d):\n%s", code, out)
+			}
+		})
+	}
+}

@@ -34,8 +34,8 @@ func Probe(helper string, p Policy) Support {
 }
 
 // probeNamespaces starts the helper in new namespaces and lets it set up
-// the mounts it would use; it returns whether that worked, why not, and
-// what the second stage reported.
+// the mounts and the process bound a command would get; it returns
+// whether that worked, why not, and what the helper reported.
 func probeNamespaces(helper string, p Policy) (bool, string, initReport) {
 	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
 	defer cancel()

@@ -10,8 +10,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// reapLimit bounds how long reapAll keeps killing: a fork bomb outruns
-// nobody for long once every member is killed on sight.
+// reapLimit bounds how long the helper keeps killing: a fork bomb
+// outruns nobody for long once every member is killed on sight.
 const reapLimit = 5 * time.Second
 
 // reapAll kills every descendant of this process with SIGKILL and reaps
@@ -25,12 +25,30 @@ func reapAll() {
 	if _, err := unix.Wait4(-1, nil, unix.WNOHANG, nil); errors.Is(err, unix.ECHILD) {
 		return
 	}
-	deadline := time.Now().Add(reapLimit)
 	self := os.Getpid()
-	for time.Now().Before(deadline) {
+	killAndReap(func() {
 		for _, pid := range descendants(self) {
 			_ = unix.Kill(pid, unix.SIGKILL)
 		}
+	})
+}
+
+// reapNamespace kills every other process of the helper's PID namespace
+// and reaps them, until it has no child left. The helper is the
+// namespace's init: every orphan becomes its child, and kill(-1) from it
+// reaches exactly the namespace's other processes (no /proc needed,
+// which may be the host's). Whatever escapes the deadline dies with the
+// helper, as the kernel kills a PID namespace whose init ends.
+func reapNamespace() {
+	killAndReap(func() { _ = unix.Kill(-1, unix.SIGKILL) })
+}
+
+// killAndReap repeats kill and reaps what ended, until no child is left
+// or reapLimit has passed.
+func killAndReap(kill func()) {
+	deadline := time.Now().Add(reapLimit)
+	for time.Now().Before(deadline) {
+		kill()
 		for {
 			pid, err := unix.Wait4(-1, nil, unix.WNOHANG, nil)
 			if errors.Is(err, unix.ECHILD) {

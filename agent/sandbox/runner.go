@@ -18,9 +18,8 @@ type spec struct {
 	Policy     Policy `json:"policy"`
 	Landlock   int    `json:"landlock,omitempty"` // ABI to use; 0: none
 	Seccomp    bool   `json:"seccomp,omitempty"`
-	Namespaces bool   `json:"namespaces,omitempty"` // started in new user/mount/net namespaces
+	Namespaces bool   `json:"namespaces,omitempty"` // started in new user/mount/net/PID namespaces
 	Probe      bool   `json:"probe,omitempty"`      // only check that the namespaces work
-	Init       bool   `json:"init,omitempty"`       // the second stage: init of the command's PID namespace
 }
 
 // Runner starts commands under a policy. It is safe for concurrent use.

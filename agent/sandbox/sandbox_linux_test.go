@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -76,8 +77,13 @@ func TestHelperReportsExitAndSignal(t *testing.T) {
 	if _, code := runIn(t, r, "", "exit 3"); code != 3 {
 		t.Errorf("exit 3 gave %d", code)
 	}
-	// In its own PID namespace the shell is init and cannot kill itself;
-	// without the sandbox it can.
+	// In the sandbox the helper is the PID namespace's init, the shell an
+	// ordinary process that can end itself: the helper, which cannot end
+	// by a signal it sends itself, says so by the shell's convention.
+	if _, code := runIn(t, r, "", "kill -KILL $$"); code != 128+int(syscall.SIGKILL) {
+		t.Errorf("a sandboxed shell killed by SIGKILL gave %d, want %d", code, 128+int(syscall.SIGKILL))
+	}
+	// Without the sandbox's namespaces it ends by the signal, as the shell did.
 	cmd := r.Command(FullAccess, "kill -KILL $$", []string{"PATH=" + os.Getenv("PATH")})
 	err := cmd.Run()
 	var ee *exec.ExitError
@@ -141,15 +147,29 @@ func TestReadOnlyWritesOnlyTemp(t *testing.T) {
 
 // BenchmarkCommand measures what one command costs with the sandbox
 // helper (namespaces, Landlock, seccomp, reaping) against plain bash.
+// With TICK_HELPER naming a built tick, it measures that binary as the
+// helper too, package initialisation included (`go build -o /tmp/tick .
+// && TICK_HELPER=/tmp/tick go test -run XXX -bench BenchmarkCommand
+// ./agent/sandbox/`).
 func BenchmarkCommand(b *testing.B) {
 	r, _ := testRunner(b, WorkspaceWrite)
 	plain := NewRunner(r.Policy(), Support{})
-	env := []string{"PATH=" + os.Getenv("PATH")}
-	for _, bm := range []struct {
+	type bench struct {
 		name string
 		r    *Runner
 		m    Mode
-	}{{"plain-bash", plain, ""}, {"helper-full-access", r, FullAccess}, {"sandboxed", r, WorkspaceWrite}} {
+	}
+	benches := []bench{{"plain-bash", plain, ""}, {"helper-full-access", r, FullAccess}, {"sandboxed", r, WorkspaceWrite}}
+	if tick := os.Getenv("TICK_HELPER"); tick != "" {
+		s := Probe(tick, r.Policy())
+		if !s.Namespaces {
+			b.Fatalf("%s as the helper:\n%s", tick, s.Report(r.Policy()))
+		}
+		t := NewRunner(r.Policy(), s)
+		benches = append(benches, bench{"tick-full-access", t, FullAccess}, bench{"tick-sandboxed", t, WorkspaceWrite})
+	}
+	env := []string{"PATH=" + os.Getenv("PATH")}
+	for _, bm := range benches {
 		b.Run(bm.name, func(b *testing.B) {
 			for b.Loop() {
 				if err := bm.r.Command(bm.m, "true", env).Run(); err != nil {
