@@ -108,7 +108,7 @@ func bindReadOnly(path string) error {
 		unix.ST_NOSUID: unix.MS_NOSUID, unix.ST_NODEV: unix.MS_NODEV, unix.ST_NOEXEC: unix.MS_NOEXEC,
 		unix.ST_NOATIME: unix.MS_NOATIME, unix.ST_NODIRATIME: unix.MS_NODIRATIME, unix.ST_RELATIME: unix.MS_RELATIME,
 	} {
-		if st.Flags&st_ != 0 {
+		if int64(st.Flags)&st_ != 0 { // int32 on 386 and arm
 			flags |= ms
 		}
 	}
