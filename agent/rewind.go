@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tick-agent/tick/agent/checkpoint"
+	"github.com/tick-agent/tick/agent/compact"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
@@ -52,7 +53,10 @@ const (
 // files or both) and the messages dropped (conversation or both). Prompt
 // is the message of a turn point, for the front-end to offer again in its
 // input. Events are those it caused, which a front-end applies as it
-// applies a turn's: a TodoUpdate with the list after it.
+// applies a turn's: a TodoUpdate with the list after it. History, for a
+// rewind of the conversation, is the conversation now as Replay shows it
+// (a compaction's summary at its start as Compacted), for a front-end to
+// show instead of its transcript, as it shows a resumed session.
 type Rewound struct {
 	Point   RewindPoint
 	Scope   RewindScope
@@ -60,6 +64,7 @@ type Rewound struct {
 	Dropped int
 	Prompt  string
 	Events  []Event
+	History []Event
 }
 
 // differ is what a checkpoint store may also offer to list points and
@@ -203,6 +208,7 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 		if p.kind == PointTurn {
 			res.Prompt = p.text
 		}
+		res.History = replayRewound(a.history)
 	}
 	a.dropPointsFromLocked(p, scope)
 	a.plan.rev++
@@ -211,6 +217,15 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 	res.Events = []Event{TodoUpdate{List: list.Clone(), Rev: a.plan.rev}}
 	a.mu.Unlock()
 	return res, a.recordRewind(p, scope, list, hist)
+}
+
+// replayRewound is what a front-end shows of a rewound conversation: its
+// Replay, with a compaction's summary at its start shown as Compacted.
+func replayRewound(hist []provider.Message) []Event {
+	if len(hist) > 0 && hist[0].Role == provider.RoleUser && compact.IsSummary(hist[0].Content) {
+		return append([]Event{Compacted{}}, Replay(hist[1:])...)
+	}
+	return Replay(hist)
 }
 
 // isRunning reports whether a turn runs.

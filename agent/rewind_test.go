@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,6 +167,9 @@ func TestRewindConversationAndBoth(t *testing.T) {
 	}
 	if readFile(t, h.dir, "two.txt") != "2\n" {
 		t.Error("a conversation-only rewind restored the files")
+	}
+	if shown := fmt.Sprint(res.History); !strings.Contains(shown, "first done") || strings.Contains(shown, "second") {
+		t.Errorf("the rewound conversation to show = %s, want the first turn only", shown)
 	}
 	h.srv.Enqueue(providertest.Reply{Text: "ok"})
 	h.run("again")
