@@ -48,7 +48,7 @@ type KeyMap struct {
 	Proposal ProposalKeyMap
 	Undo     UndoKeyMap
 	Rewind   RewindKeyMap // /rewind's list and choice; the item diff's esc
-	Fork     key.Binding // copy a session open in another tick into a new one
+	Fork     key.Binding  // copy a session open in another tick into a new one
 
 	// The help overlay: scrolling and closing it.
 	HelpScreen HelpKeyMap
