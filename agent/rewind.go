@@ -253,7 +253,7 @@ func (a *Agent) dropPointsFromLocked(p *undoPoint, scope RewindScope) {
 func (a *Agent) recordRewind(p *undoPoint, scope RewindScope, list todo.List, hist []provider.Message) error {
 	rec := a.cfg.Recorder
 	if rec != nil && scope != RewindFiles {
-		if err := rec.Compaction("rewound to before "+pointName(p), append([]provider.Message{}, hist...)); err != nil {
+		if err := rec.Compaction(rewoundPrefix+pointName(p), append([]provider.Message{}, hist...)); err != nil {
 			return fmt.Errorf("save the rewind: %w", err)
 		}
 		if err := rec.Todo(list); err != nil {
@@ -264,6 +264,41 @@ func (a *Agent) recordRewind(p *undoPoint, scope RewindScope, list todo.List, hi
 		return fmt.Errorf("save the rewind: %w", err)
 	}
 	return nil
+}
+
+// rewoundPrefix starts the summary a rewind of the conversation records
+// in the session (as a compaction), so that a replay tells it apart.
+const rewoundPrefix = "rewound to before "
+
+// MarkRewinds tells the rewinds apart from the compactions in a replay:
+// evs are Replay's events of a saved session and summaries its
+// compactions' summaries in order (session.Loaded.Summaries), one for
+// each Compacted in evs. A Compacted whose summary a rewind recorded gets
+// Rewound, the point it went back to. evs is changed in place and
+// returned; when the counts differ it is returned as it is.
+func MarkRewinds(evs []Event, summaries []string) []Event {
+	k := 0
+	for _, ev := range evs {
+		if _, ok := ev.(Compacted); ok {
+			k++
+		}
+	}
+	if k != len(summaries) {
+		return evs
+	}
+	k = 0
+	for i, ev := range evs {
+		c, ok := ev.(Compacted)
+		if !ok {
+			continue
+		}
+		if point, ok := strings.CutPrefix(summaries[k], rewoundPrefix); ok {
+			c.Rewound = point
+			evs[i] = c
+		}
+		k++
+	}
+	return evs
 }
 
 // pointName names a point in notes: the message "…" or item #N "…".

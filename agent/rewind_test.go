@@ -251,6 +251,16 @@ func TestRewindConversationSaved(t *testing.T) {
 	if len(ld.ModelHistory) != kept || kept != 2 || len(ld.History) != 4 {
 		t.Errorf("loaded: model history %d (want %d = 2), full history %d (want 4)", len(ld.ModelHistory), kept, len(ld.History))
 	}
+	// A replay of the session shows the rewind as such, not as a compaction.
+	var marks []agent.Compacted
+	for _, ev := range agent.MarkRewinds(agent.Replay(ld.History, ld.CompactedAt...), ld.Summaries) {
+		if c, ok := ev.(agent.Compacted); ok {
+			marks = append(marks, c)
+		}
+	}
+	if len(marks) != 1 || marks[0].Rewound != `the message "second"` {
+		t.Errorf("the replay's marks = %+v, want one rewind to before the message \"second\"", marks)
+	}
 }
 
 // TestClearPlanKeptInSession: the plan put aside is a todo line marked

@@ -236,6 +236,24 @@ func TestRewindSanitises(t *testing.T) {
 	}
 }
 
+// TestReplayShowsRewind: a resumed session's replay shows a rewind of the
+// conversation as one, sanitised, and a compaction as a compaction.
+func TestReplayShowsRewind(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	update(m, ResetMsg{History: []agent.Event{
+		agent.UserMessage{Text: "first"}, agent.Compacted{},
+		agent.UserMessage{Text: "second"}, agent.Compacted{Rewound: "the message \"second\"\x1b[2J"},
+		agent.UserMessage{Text: "third"},
+	}})
+	s := screen(m)
+	if !strings.Contains(s, "── compacted ──") || !strings.Contains(s, `── rewound to before the message "second"`) {
+		t.Errorf("the replay does not tell the rewind from the compaction:\n%s", s)
+	}
+	if strings.Contains(m.View().Content, "\x1b[2J") {
+		t.Error("a control sequence of the session file reached the terminal")
+	}
+}
+
 // TestRewindNoPoints: with undo off (or nothing yet) /rewind says why.
 func TestRewindNoPoints(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
