@@ -51,7 +51,7 @@ const (
 
 // Rewound is what a Rewind did: the point, the files restored (scope
 // files or both) and the messages dropped (conversation or both). Prompt
-// is the message of a turn point, for the front-end to offer again in its
+// is the whole message of a turn point, for the front-end to offer again in its
 // input. Events are those it caused, which a front-end applies as it
 // applies a turn's: a TodoUpdate with the list after it. History, for a
 // rewind of the conversation, is the conversation now as Replay shows it
@@ -206,7 +206,7 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 		a.todos = p.todos.Clone()
 		a.failed = false
 		if p.kind == PointTurn {
-			res.Prompt = p.text
+			res.Prompt = p.prompt
 		}
 		res.History = replayRewound(a.history)
 	}

@@ -146,7 +146,7 @@ func TestRewindConversationAndBoth(t *testing.T) {
 		calls(call("write_file", `{"path":"two.txt","content":"2\n"}`)),
 		calls(call("todo", `{"goal":"two","items":[{"id":"1","text":"Write two","status":"completed"}]}`)),
 		providertest.Reply{Text: "second done"})
-	h.run("second task")
+	h.run("second task\nin two lines")
 	pts, err := h.ag.RewindPoints(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -162,7 +162,7 @@ func TestRewindConversationAndBoth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(h.ag.History()) != n || res.Prompt != "second task" || res.Dropped == 0 || !h.ag.Todos().Empty() {
+	if len(h.ag.History()) != n || res.Prompt != "second task\nin two lines" || res.Dropped == 0 || !h.ag.Todos().Empty() {
 		t.Errorf("conversation rewind: history %d want %d, res %+v, todos %+v", len(h.ag.History()), n, res, h.ag.Todos())
 	}
 	if readFile(t, h.dir, "two.txt") != "2\n" {
