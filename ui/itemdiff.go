@@ -11,9 +11,12 @@ import (
 	"github.com/tick-agent/tick/agent"
 )
 
-// maxDiffLines bounds the lines an item's diff keeps; the rest is said to
-// be cut.
-const maxDiffLines = 5000
+// maxDiffLines bounds the lines an item's diff keeps (the rest is said to
+// be cut), and maxDiffLine the bytes of one (a minified file's).
+const (
+	maxDiffLines = 5000
+	maxDiffLine  = 1000
+)
 
 // itemDiffMsg carries what an item changed, asked off the update loop
 // when enter is pressed on it in the plan editor.
@@ -82,6 +85,9 @@ func newItemDiff(st *Styles, ch agent.ItemChanges) *itemDiff {
 		if i == maxDiffLines {
 			d.lines = append(d.lines, st.DialogDesc.Render(fmt.Sprintf("%s %d more lines not shown", st.Glyphs.Ellipsis, len(patch)-i)))
 			break
+		}
+		if len(l) > maxDiffLine {
+			l = strings.ToValidUTF8(l[:maxDiffLine], "") + " " + st.Glyphs.Ellipsis
 		}
 		d.lines = append(d.lines, diffLineStyle(st, l).Render(sanitize(l)))
 	}

@@ -136,14 +136,16 @@ func (m *Model) applyRewound(res agent.Rewound) {
 		}
 	}
 	m.applyEvents(res.Events)
-	m.chat.addNotice(rewoundText(res))
-	if res.Prompt != "" && m.input.empty() {
+	offered := res.Prompt != "" && m.input.empty() // never over what was typed meanwhile
+	if offered {
 		m.input.setValue(res.Prompt)
 	}
+	m.chat.addNotice(rewoundText(res, offered))
 }
 
-// rewoundText says in the chat what a rewind restored.
-func rewoundText(res agent.Rewound) string {
+// rewoundText says in the chat what a rewind restored; offered says the
+// point's message was put in the input.
+func rewoundText(res agent.Rewound, offered bool) string {
 	what := "the files"
 	switch res.Scope {
 	case agent.RewindConversation:
@@ -161,7 +163,7 @@ func rewoundText(res agent.Rewound) string {
 	if res.Scope == agent.RewindConversation {
 		parts = append(parts, "the files are as they are now")
 	}
-	if res.Prompt != "" {
+	if offered {
 		parts = append(parts, "its message is offered in the input")
 	}
 	return fmt.Sprintf("rewound %s to before %s: %s · the model is told with your next message",

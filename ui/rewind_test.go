@@ -197,6 +197,25 @@ func TestRewindConfirmIgnoresTyping(t *testing.T) {
 	}
 }
 
+// TestRewindKeepsTypedText: text typed while the confirmation was open
+// stays in the input; the rewound message is not put over it.
+func TestRewindKeepsTypedText(t *testing.T) {
+	ra := &rewindAgent{scriptAgent: &scriptAgent{}}
+	m, c := openRewind(t, ra)
+	press(m, "down")
+	press(m, "enter")
+	press(m, "c")
+	typeText(m, "draft")
+	c.advance(time.Second)
+	update(m, press(m, confirmKey(m))())
+	if got := m.input.ta.Value(); got != "draft" || len(ra.rewound) != 1 {
+		t.Errorf("input %q after the rewind (rewinds %q), want the typed draft", got, ra.rewound)
+	}
+	if strings.Contains(strings.Join(strings.Fields(screen(m)), " "), "offered in the input") {
+		t.Errorf("the chat says the message is in the input:\n%s", screen(m))
+	}
+}
+
 // TestRewindWithoutSnapshot: a message whose snapshot was not taken
 // offers its conversation only; f does nothing.
 func TestRewindWithoutSnapshot(t *testing.T) {
