@@ -117,3 +117,28 @@ func TestE2ERewindBoth(t *testing.T) {
 	}
 	checkValid(t, srv)
 }
+
+// TestE2EItemDiff: enter on an item in the plan editor shows the files it
+// changed and their diff, in a workspace that is not a git repository;
+// esc goes back to the editor.
+func TestE2EItemDiff(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	script(t, srv,
+		todoStep("Greet", todoItem{ID: "1", Text: "Write HELLO", Status: "in_progress"}),
+		step{reply: call("write_file", map[string]any{"path": "hello.txt", "content": "hello world\n"})},
+		todoStep("Greet", todoItem{ID: "1", Text: "Write HELLO", Status: "completed"}),
+		textStep("Wrote hello."),
+	)
+	p := startApp(t, srv, "--yolo")
+	p.prompt("write hello")
+	p.waitFor("Wrote hello.")
+	p.send("C-p")
+	p.waitFor("what it changed")
+	p.send("Enter")
+	p.waitFor("#1 Write HELLO · what it changed", "hello.txt", "+hello world")
+	p.send("Escape")
+	p.waitGone("+hello world")
+	p.waitFor("enter what it changed")
+	checkValid(t, srv)
+}
