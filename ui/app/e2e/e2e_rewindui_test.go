@@ -14,7 +14,7 @@ import (
 // confirmShown is the key the rewind confirmation asks for, read off the
 // screen ("Y (shift+y) rewind" or "y rewind"), so the test follows the
 // undo confirmation's binding.
-var confirmShown = regexp.MustCompile(`(\S)(?: \([^)]*\))? rewind +n/esc`)
+var confirmShown = regexp.MustCompile(`(\S)(?: \([^)]*\))? rewind {2,}`)
 
 // rewindSetup runs two turns in a workspace that is not a git
 // repository: the first writes one.txt, the second changes it and writes
