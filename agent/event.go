@@ -172,10 +172,13 @@ type Notice struct {
 }
 
 // Compacted reports that older history was replaced by a summary before a
-// model call. Before and After are token estimates of the request.
+// model call. Before and After are token estimates of the request. In a
+// replay, Rewound is set when the cut was a rewind of the conversation,
+// not a summary: it names the point gone back to (see MarkRewinds).
 type Compacted struct {
-	Before int `json:"before"`
-	After  int `json:"after"`
+	Before  int    `json:"before"`
+	After   int    `json:"after"`
+	Rewound string `json:"rewound,omitempty"`
 }
 
 // Reason says why a turn ended.

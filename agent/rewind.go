@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tick-agent/tick/agent/checkpoint"
+	"github.com/tick-agent/tick/agent/compact"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
@@ -50,9 +51,12 @@ const (
 
 // Rewound is what a Rewind did: the point, the files restored (scope
 // files or both) and the messages dropped (conversation or both). Prompt
-// is the message of a turn point, for the front-end to offer again in its
+// is the whole message of a turn point, for the front-end to offer again in its
 // input. Events are those it caused, which a front-end applies as it
-// applies a turn's: a TodoUpdate with the list after it.
+// applies a turn's: a TodoUpdate with the list after it. History, for a
+// rewind of the conversation, is the conversation now as Replay shows it
+// (a compaction's summary at its start as Compacted), for a front-end to
+// show instead of its transcript, as it shows a resumed session.
 type Rewound struct {
 	Point   RewindPoint
 	Scope   RewindScope
@@ -60,6 +64,7 @@ type Rewound struct {
 	Dropped int
 	Prompt  string
 	Events  []Event
+	History []Event
 }
 
 // differ is what a checkpoint store may also offer to list points and
@@ -201,8 +206,9 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 		a.todos = p.todos.Clone()
 		a.failed = false
 		if p.kind == PointTurn {
-			res.Prompt = p.text
+			res.Prompt = p.prompt
 		}
+		res.History = replayRewound(a.history)
 	}
 	a.dropPointsFromLocked(p, scope)
 	a.plan.rev++
@@ -211,6 +217,15 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 	res.Events = []Event{TodoUpdate{List: list.Clone(), Rev: a.plan.rev}}
 	a.mu.Unlock()
 	return res, a.recordRewind(p, scope, list, hist)
+}
+
+// replayRewound is what a front-end shows of a rewound conversation: its
+// Replay, with a compaction's summary at its start shown as Compacted.
+func replayRewound(hist []provider.Message) []Event {
+	if len(hist) > 0 && hist[0].Role == provider.RoleUser && compact.IsSummary(hist[0].Content) {
+		return append([]Event{Compacted{}}, Replay(hist[1:])...)
+	}
+	return Replay(hist)
 }
 
 // isRunning reports whether a turn runs.
@@ -238,7 +253,7 @@ func (a *Agent) dropPointsFromLocked(p *undoPoint, scope RewindScope) {
 func (a *Agent) recordRewind(p *undoPoint, scope RewindScope, list todo.List, hist []provider.Message) error {
 	rec := a.cfg.Recorder
 	if rec != nil && scope != RewindFiles {
-		if err := rec.Compaction("rewound to before "+pointName(p), append([]provider.Message{}, hist...)); err != nil {
+		if err := rec.Compaction(rewoundPrefix+pointName(p), append([]provider.Message{}, hist...)); err != nil {
 			return fmt.Errorf("save the rewind: %w", err)
 		}
 		if err := rec.Todo(list); err != nil {
@@ -249,6 +264,41 @@ func (a *Agent) recordRewind(p *undoPoint, scope RewindScope, list todo.List, hi
 		return fmt.Errorf("save the rewind: %w", err)
 	}
 	return nil
+}
+
+// rewoundPrefix starts the summary a rewind of the conversation records
+// in the session (as a compaction), so that a replay tells it apart.
+const rewoundPrefix = "rewound to before "
+
+// MarkRewinds tells the rewinds apart from the compactions in a replay:
+// evs are Replay's events of a saved session and summaries its
+// compactions' summaries in order (session.Loaded.Summaries), one for
+// each Compacted in evs. A Compacted whose summary a rewind recorded gets
+// Rewound, the point it went back to. evs is changed in place and
+// returned; when the counts differ it is returned as it is.
+func MarkRewinds(evs []Event, summaries []string) []Event {
+	k := 0
+	for _, ev := range evs {
+		if _, ok := ev.(Compacted); ok {
+			k++
+		}
+	}
+	if k != len(summaries) {
+		return evs
+	}
+	k = 0
+	for i, ev := range evs {
+		c, ok := ev.(Compacted)
+		if !ok {
+			continue
+		}
+		if point, ok := strings.CutPrefix(summaries[k], rewoundPrefix); ok {
+			c.Rewound = point
+			evs[i] = c
+		}
+		k++
+	}
+	return evs
 }
 
 // pointName names a point in notes: the message "…" or item #N "…".

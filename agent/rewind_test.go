@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,7 +146,7 @@ func TestRewindConversationAndBoth(t *testing.T) {
 		calls(call("write_file", `{"path":"two.txt","content":"2\n"}`)),
 		calls(call("todo", `{"goal":"two","items":[{"id":"1","text":"Write two","status":"completed"}]}`)),
 		providertest.Reply{Text: "second done"})
-	h.run("second task")
+	h.run("second task\nin two lines")
 	pts, err := h.ag.RewindPoints(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -161,11 +162,14 @@ func TestRewindConversationAndBoth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(h.ag.History()) != n || res.Prompt != "second task" || res.Dropped == 0 || !h.ag.Todos().Empty() {
+	if len(h.ag.History()) != n || res.Prompt != "second task\nin two lines" || res.Dropped == 0 || !h.ag.Todos().Empty() {
 		t.Errorf("conversation rewind: history %d want %d, res %+v, todos %+v", len(h.ag.History()), n, res, h.ag.Todos())
 	}
 	if readFile(t, h.dir, "two.txt") != "2\n" {
 		t.Error("a conversation-only rewind restored the files")
+	}
+	if shown := fmt.Sprint(res.History); !strings.Contains(shown, "first done") || strings.Contains(shown, "second") {
+		t.Errorf("the rewound conversation to show = %s, want the first turn only", shown)
 	}
 	h.srv.Enqueue(providertest.Reply{Text: "ok"})
 	h.run("again")
@@ -246,6 +250,16 @@ func TestRewindConversationSaved(t *testing.T) {
 	}
 	if len(ld.ModelHistory) != kept || kept != 2 || len(ld.History) != 4 {
 		t.Errorf("loaded: model history %d (want %d = 2), full history %d (want 4)", len(ld.ModelHistory), kept, len(ld.History))
+	}
+	// A replay of the session shows the rewind as such, not as a compaction.
+	var marks []agent.Compacted
+	for _, ev := range agent.MarkRewinds(agent.Replay(ld.History, ld.CompactedAt...), ld.Summaries) {
+		if c, ok := ev.(agent.Compacted); ok {
+			marks = append(marks, c)
+		}
+	}
+	if len(marks) != 1 || marks[0].Rewound != `the message "second"` {
+		t.Errorf("the replay's marks = %+v, want one rewind to before the message \"second\"", marks)
 	}
 }
 

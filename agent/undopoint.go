@@ -38,17 +38,18 @@ const snapshotTimeout = 10 * time.Minute
 // undoPoint is one point: the workspace's snapshot (id, once done is
 // closed) and the conversation and list as they were.
 type undoPoint struct {
-	seq   int
-	kind  PointKind
-	item  string // the item's id (PointItem)
-	text  string // the prompt's first line, or the item's text
-	at    time.Time
-	hist  []provider.Message // the conversation before it; capacity clipped
-	todos todo.List          // the list before it
-	done  chan struct{}      // closed once id or err is set
-	id    string             // the checkpoint; "" when the snapshot failed
-	err   error
-	skip  []string // large files the snapshot left out
+	seq    int
+	kind   PointKind
+	item   string // the item's id (PointItem)
+	text   string // the prompt's first line, or the item's text
+	prompt string // the whole message (PointTurn), offered again by Rewind
+	at     time.Time
+	hist   []provider.Message // the conversation before it; capacity clipped
+	todos  todo.List          // the list before it
+	done   chan struct{}      // closed once id or err is set
+	id     string             // the checkpoint; "" when the snapshot failed
+	err    error
+	skip   []string // large files the snapshot left out
 }
 
 // wait returns the point's checkpoint once its snapshot is done.
@@ -105,6 +106,7 @@ func (a *Agent) startTurnPoint(ctx context.Context, prompt string) *undoPoint {
 	}
 	a.mu.Lock()
 	p := a.addPointLocked(PointTurn, "", firstLine(prompt), a.history, a.todos)
+	p.prompt = prompt
 	a.undo.turn = p
 	a.mu.Unlock()
 	sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)

@@ -45,6 +45,14 @@ type Agent interface {
 	// off the update loop.
 	PreviewUndo(ctx context.Context, item string) (agent.UndoPreview, error)
 	Undo(ctx context.Context, item string) (agent.UndoPreview, []agent.Event, error)
+	// RewindPoints lists the points /rewind can go back to, newest first;
+	// Rewind goes back to one (files, conversation or both) and returns
+	// what it did with the events it caused; ItemDiff says what an item
+	// changed (the plan editor's enter). All three are called off the
+	// update loop.
+	RewindPoints(ctx context.Context) ([]agent.RewindPoint, error)
+	Rewind(ctx context.Context, id string, scope agent.RewindScope) (agent.Rewound, error)
+	ItemDiff(ctx context.Context, item string) (agent.ItemChanges, error)
 
 	// SetEffort sets the thinking level asked of a reasoning model from
 	// the next request on ("off", "low", "medium", "high"; "default"

@@ -12,8 +12,12 @@ func (c *chat) addMark(label string) {
 
 // compactedLabel is the marker label of a compaction: "compacted: 84.2k →
 // 12.1k tokens".
-// A replayed compaction has no figures: "compacted".
+// A replayed compaction has no figures: "compacted"; a replayed rewind of
+// the conversation says what it went back to.
 func compactedLabel(ev agent.Compacted) string {
+	if ev.Rewound != "" {
+		return "rewound to before " + oneLine(ev.Rewound) // from a session file
+	}
 	if ev.Before == 0 && ev.After == 0 {
 		return "compacted"
 	}

@@ -73,6 +73,7 @@ func newCommands(extra map[string]func() tea.Cmd, descs map[string]string, sessi
 		cmds["sessions"] = command{builtin: true, desc: "resume another session", run: (*Model).openSessions}
 	}
 	cmds["undo"] = command{builtin: true, desc: "restore the files as they were before the last item (or item N) started", withArgs: (*Model).undoCommand}
+	cmds["rewind"] = command{builtin: true, desc: "go back to before a message or an item: files, conversation or both", run: (*Model).rewindCommand}
 	cmds["think"] = command{builtin: true, desc: "thinking: off/low/medium/high", withArgs: (*Model).thinkCommand}
 	cmds["plan"] = command{builtin: true, desc: "edit the plan (add TEXT · cancel N WHY · drop N · move N M)", withArgs: (*Model).planCommand}
 	return cmds

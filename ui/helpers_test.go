@@ -106,6 +106,18 @@ func (a *scriptAgent) Undo(context.Context, string) (agent.UndoPreview, []agent.
 	return agent.UndoPreview{}, nil, agent.ErrNoUndo
 }
 
+func (a *scriptAgent) RewindPoints(context.Context) ([]agent.RewindPoint, error) {
+	return nil, agent.ErrNoUndo
+}
+
+func (a *scriptAgent) Rewind(context.Context, string, agent.RewindScope) (agent.Rewound, error) {
+	return agent.Rewound{}, agent.ErrNoUndo
+}
+
+func (a *scriptAgent) ItemDiff(context.Context, string) (agent.ItemChanges, error) {
+	return agent.ItemChanges{}, agent.ErrNoUndo
+}
+
 func (a *scriptAgent) last() *scriptRun {
 	a.mu.Lock()
 	defer a.mu.Unlock()

@@ -56,7 +56,7 @@ func TestSlashCompletion(t *testing.T) {
 	m, a := newCommandModel(t)
 	typeText(m, "/")
 	s := screen(m)
-	for _, want := range []string{"/compact", "summarise old messages", "/new", "start a new conversation", "/sessions", "resume another session", "/retry", "/help"} {
+	for _, want := range []string{"/compact", "summarise old messages", "/new", "start a new conversation", "/retry", "/rewind", "/help"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("/ popup lacks %q:\n%s", want, s)
 		}

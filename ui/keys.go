@@ -47,7 +47,8 @@ type KeyMap struct {
 	Plan     PlanKeyMap
 	Proposal ProposalKeyMap
 	Undo     UndoKeyMap
-	Fork     key.Binding // copy a session open in another tick into a new one
+	Rewind   RewindKeyMap // /rewind's list and choice; the item diff's esc
+	Fork     key.Binding  // copy a session open in another tick into a new one
 
 	// The help overlay: scrolling and closing it.
 	HelpScreen HelpKeyMap
@@ -93,6 +94,7 @@ func DefaultKeyMap() KeyMap {
 		Plan:       DefaultPlanKeyMap(),
 		Proposal:   DefaultProposalKeyMap(),
 		Undo:       DefaultUndoKeyMap(),
+		Rewind:     DefaultRewindKeyMap(),
 		HelpScreen: DefaultHelpKeyMap(),
 		Fork:       b(k("f"), h("f", "fork it into a new session")),
 	}

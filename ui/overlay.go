@@ -8,11 +8,11 @@ import (
 )
 
 // overlay is one thing that sits on top of the screen and gets the keys
-// first while it is open: the approval dialog, the undo confirmation, the
-// plan editor, the /sessions and /model pickers, the help overlay and a
-// proposed plan waiting for its answer. Each is one file (approval.go,
-// undo.go, plan_editor.go, picker.go, modelpicker.go, help.go,
-// plan_proposal.go); the root only keeps them on one stack (overlays) and
+// first while it is open: the approval dialog, the undo confirmation,
+// /rewind, the plan editor and its item diff, the /sessions and /model
+// pickers, the help overlay and a proposed plan waiting for its answer.
+// Each is one file (approval.go, undo.go, rewind.go, plan_editor.go,
+// itemdiff.go, picker.go, modelpicker.go, help.go, plan_proposal.go); the root only keeps them on one stack (overlays) and
 // asks the top one first.
 //
 // A new dialog is a type with these methods, opened with m.over.push.
@@ -42,7 +42,7 @@ const (
 	layerHelp                // the help overlay: any other dialog covers it
 	layerPicker              // the /sessions and /model pickers
 	layerEditor              // the plan editor
-	layerUndo                // the undo confirmation
+	layerUndo                // the undo confirmation and /rewind
 	layerApproval            // the approval dialog: the running turn waits on it
 )
 

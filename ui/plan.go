@@ -85,6 +85,10 @@ func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
+// noteCarryingOut is the status bar's note while the turn that carries
+// out an approved plan runs; it goes when the turn ends.
+const noteCarryingOut = "carrying out the plan"
+
 // approvePlan approves the proposal and starts the turn that carries it
 // out.
 func (m *Model) approvePlan(pa Agent) tea.Cmd {
@@ -94,7 +98,7 @@ func (m *Model) approvePlan(pa Agent) tea.Cmd {
 		return nil
 	}
 	m.planTurnStart()
-	m.note = pa.Mode().String() + " mode: carrying out the plan"
+	m.note = pa.Mode().String() + " mode: " + noteCarryingOut
 	return m.startTurn(prompt)
 }
 

@@ -21,6 +21,7 @@ type PlanKeyMap struct {
 	Delete           key.Binding // delete the selected pending item
 	MoveUp, MoveDown key.Binding // move the selected item
 	Gate             key.Binding // toggle "stop after this item"
+	Changes          key.Binding // show what the selected item changed
 	Close            key.Binding // close the editor (never interrupts the turn)
 	Confirm          key.Binding // apply the typed text
 }
@@ -38,6 +39,7 @@ func DefaultPlanKeyMap() PlanKeyMap {
 		MoveUp:   b(k("K"), h("K", "move up")),
 		MoveDown: b(k("J"), h("J", "move down")),
 		Gate:     b(k("g"), h("g", "stop after this item")),
+		Changes:  b(k("enter"), h("enter", "what it changed")),
 		Close:    b(k("esc"), h("esc", "close the editor")),
 		Confirm:  b(k("enter"), h("enter", "apply")),
 	}
@@ -45,7 +47,7 @@ func DefaultPlanKeyMap() PlanKeyMap {
 
 // bindings lists the keys for the editor's footer.
 func (k PlanKeyMap) bindings() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Add, k.Edit, k.Cancel, k.Delete, k.MoveUp, k.MoveDown, k.Gate, k.Close}
+	return []key.Binding{k.Up, k.Down, k.Changes, k.Add, k.Edit, k.Cancel, k.Delete, k.MoveUp, k.MoveDown, k.Gate, k.Close}
 }
 
 // planEditor is the plan editor: the selection lives in the panel (its
@@ -75,6 +77,9 @@ func (e *planEditor) layer() int { return layerEditor }
 func (e *planEditor) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		if id := selectedItem(m.panel); e.typing == "" && id != "" && key.Matches(msg, e.keys.Changes) {
+			return m.openItemDiff(id), true
+		}
 		edit, closed, cmd := e.key(msg, m.panel)
 		if closed {
 			m.closeEditor()
@@ -87,6 +92,14 @@ func (e *planEditor) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) 
 		return e.paste(msg), true
 	}
 	return nil, false
+}
+
+// selectedItem is the id of the item selected in p, or "".
+func selectedItem(p *panel) string {
+	if p.sel < 0 || p.sel >= len(p.list.Items) {
+		return ""
+	}
+	return p.list.Items[p.sel].ID
 }
 
 // view draws nothing: the editor draws in the panel (its footer).

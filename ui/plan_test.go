@@ -92,6 +92,14 @@ func TestPlanModeProposalApprove(t *testing.T) {
 	if strings.Contains(screen(m), "Implement this plan?") {
 		t.Error("the proposal is still shown while the plan is carried out")
 	}
+	// The status bar follows the state: the note goes with the turn.
+	if !strings.Contains(screen(m), "carrying out the plan") {
+		t.Errorf("the status bar does not say the plan is carried out:\n%s", screen(m))
+	}
+	endTurn(t, m, a.scriptAgent, agent.TurnEnd{Reason: agent.ReasonDone})
+	if strings.Contains(screen(m), "carrying out the plan") {
+		t.Errorf("the turn ended and the status bar still says the plan is carried out:\n%s", screen(m))
+	}
 }
 
 // TestPlanProposalIgnoresTyping: y and e typed without a pause (after the

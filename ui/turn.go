@@ -155,6 +155,9 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 	if !t.compact {
 		m.panel.turnEnd(m.now)
 	}
+	if strings.HasSuffix(m.note, noteCarryingOut) {
+		m.note = "" // the status bar follows the state: the plan's turn is over
+	}
 	m.dropApprovals()
 	m.input.setRunning(false)
 	back := m.handed.turnEnded(ev.Undelivered, ev.Reason == agent.ReasonDone)

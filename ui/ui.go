@@ -255,6 +255,8 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		m.chat.addNotice(msg.Text)
 	case undoPreviewMsg, undoneMsg:
 		cmd = m.handleUndoMsg(msg)
+	case rewindPointsMsg, rewoundMsg, itemDiffMsg:
+		cmd = m.handleRewindMsg(msg)
 	case mcpChangedMsg:
 		cmd = watchMCP(m.cfg.MCP)
 	case ResetMsg:

@@ -74,6 +74,12 @@ const (
 	ack          = "Understood. I have the summary and the current plan, and will carry on from there."
 )
 
+// IsSummary reports whether content is the first message of a history
+// Rebuild made: the summary that replaced the older messages.
+func IsSummary(content string) bool {
+	return strings.HasPrefix(content, summaryIntro)
+}
+
 // Rebuild returns the history to send to the model after a compaction:
 // one user message holding the summary inside <summary> tags followed,
 // when todos is not empty, by todos.Render() verbatim with a line saying

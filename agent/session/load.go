@@ -56,6 +56,7 @@ type collected struct {
 	marks     []int // len(hist) at each compaction
 	todos     todo.List
 	summary   string
+	summaries []string // every compaction's, in order
 	compacts  int
 	updated   time.Time
 	warnings  []string
@@ -89,6 +90,7 @@ func (c *collected) add(rec *record) {
 	case rec.Type == typeCompaction:
 		c.summary, c.kept, c.compactAt = *rec.Summary, rec.Kept, len(c.hist)
 		c.marks = append(c.marks, len(c.hist))
+		c.summaries = append(c.summaries, *rec.Summary)
 		c.compacts++
 	}
 }
@@ -103,7 +105,7 @@ func (c *collected) loaded(path string) *Loaded {
 	if c.mode != nil {
 		ld.Mode, ld.BeforePlan = c.mode.Mode, c.mode.Before
 	}
-	ld.Summary, ld.Compactions = c.summary, c.compacts
+	ld.Summary, ld.Compactions, ld.Summaries = c.summary, c.compacts, c.summaries
 	ld.CompactedAt = repairedIndexes(c.hist, c.marks)
 	ld.Warnings = append(c.warnings, ld.Warnings...)
 	return ld

@@ -151,8 +151,11 @@ type Loaded struct {
 	Todos todo.List
 	// Summary is the summary of the latest compaction, if any.
 	Summary string
-	// Compactions counts the compaction lines.
+	// Compactions counts the compaction lines; Summaries holds their
+	// summaries in order (a rewind of the conversation records one too,
+	// see agent.MarkRewinds).
 	Compactions int
+	Summaries   []string
 	// CompactedAt holds, for each compaction in order, the index in History
 	// of the first message recorded after it (len(History) when none was),
 	// so that a replay shows where compactions happened.

@@ -1,0 +1,180 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/tick-agent/tick/agent"
+)
+
+// maxDiffLines bounds the lines an item's diff keeps (the rest is said to
+// be cut), and maxDiffLine the bytes of one (a minified file's).
+const (
+	maxDiffLines = 5000
+	maxDiffLine  = 1000
+)
+
+// itemDiffMsg carries what an item changed, asked off the update loop
+// when enter is pressed on it in the plan editor.
+type itemDiffMsg struct {
+	item string
+	ch   agent.ItemChanges
+	err  error
+}
+
+// itemDiff is the read-only view of what one item of the plan changed:
+// the files, then their diff from the item's undo point to the next,
+// scrolled with the chat's keys; esc goes back to the plan editor. The
+// diff comes from the workspace, so every line is sanitised.
+type itemDiff struct {
+	title string
+	lines []string // styled, sanitised, not wrapped
+	top   int      // first line shown
+	rows  int      // lines shown at the last view (for paging)
+}
+
+// openItemDiff asks the agent what item changed.
+func (m *Model) openItemDiff(item string) tea.Cmd {
+	ia, ctx := m.cfg.Agent, m.ctx
+	if ia == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		ch, err := ia.ItemDiff(ctx, item)
+		return itemDiffMsg{item: item, ch: ch, err: err}
+	}
+}
+
+// handleItemDiff opens the view, or says in the editor (or the chat, once
+// it is closed) why it cannot.
+func (m *Model) handleItemDiff(msg itemDiffMsg) {
+	ed := overlayOf[*planEditor](m)
+	if msg.err != nil {
+		text := "#" + msg.item + ": " + msg.err.Error()
+		if ed != nil {
+			ed.err = text
+		} else {
+			m.chat.addNotice(text)
+		}
+		return
+	}
+	if ed == nil {
+		return // the editor closed meanwhile
+	}
+	m.over.push(newItemDiff(m.st, msg.ch))
+}
+
+// newItemDiff lays out ch for the view.
+func newItemDiff(st *Styles, ch agent.ItemChanges) *itemDiff {
+	d := &itemDiff{title: oneLine("#" + ch.Item + " " + ch.Text + " · what it changed")}
+	if len(ch.Files) == 0 {
+		d.lines = append(d.lines, st.DialogDesc.Render("no file changed under this item"))
+		return d
+	}
+	d.lines = append(d.lines, st.DialogText.Render(plural(len(ch.Files), "file")+":"))
+	for _, c := range ch.Files {
+		d.lines = append(d.lines, st.DialogText.Render("  "+string(c.Kind)+"  "+termText(c.Path)))
+	}
+	d.lines = append(d.lines, "")
+	patch := strings.Split(strings.TrimRight(ch.Patch, "\n"), "\n")
+	for i, l := range patch {
+		if i == maxDiffLines {
+			d.lines = append(d.lines, st.DialogDesc.Render(fmt.Sprintf("%s %d more lines not shown", st.Glyphs.Ellipsis, len(patch)-i)))
+			break
+		}
+		if len(l) > maxDiffLine {
+			l = strings.ToValidUTF8(l[:maxDiffLine], "") + " " + st.Glyphs.Ellipsis
+		}
+		d.lines = append(d.lines, diffLineStyle(st, l).Render(sanitize(l)))
+	}
+	return d
+}
+
+// diffLineStyle colours a line of a unified diff.
+func diffLineStyle(st *Styles, l string) interface{ Render(...string) string } {
+	switch {
+	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "diff "):
+		return st.DialogTitle
+	case strings.HasPrefix(l, "+"):
+		return st.DiffAdd
+	case strings.HasPrefix(l, "-"):
+		return st.DiffDel
+	case strings.HasPrefix(l, "@@"):
+		return st.DiffHunk
+	}
+	return st.DialogText
+}
+
+// The view sits above the plan editor that opened it.
+func (d *itemDiff) layer() int { return layerEditor }
+
+// update scrolls with the chat's keys and closes on esc; it takes every
+// key and paste, so nothing reaches the editor below while it is open.
+func (d *itemDiff) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		d.key(m, msg)
+		return nil, true
+	case tea.PasteMsg:
+		return nil, true
+	case tea.MouseWheelMsg:
+		if msg.Button == tea.MouseWheelUp {
+			d.scroll(-scrollStep)
+		} else if msg.Button == tea.MouseWheelDown {
+			d.scroll(scrollStep)
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// key handles one key.
+func (d *itemDiff) key(m *Model, k tea.KeyPressMsg) {
+	keys, page := m.keys, max(d.rows-1, 1)
+	switch {
+	case key.Matches(k, keys.Rewind.Back):
+		m.over.remove(d)
+	case key.Matches(k, keys.SelectPrev):
+		d.scroll(-1)
+	case key.Matches(k, keys.SelectNext):
+		d.scroll(1)
+	case key.Matches(k, keys.PageUp):
+		d.scroll(-page)
+	case key.Matches(k, keys.PageDown):
+		d.scroll(page)
+	case key.Matches(k, keys.Top):
+		d.top = 0
+	case key.Matches(k, keys.Bottom):
+		d.scroll(len(d.lines))
+	}
+}
+
+// scroll moves the view by n lines, within the diff.
+func (d *itemDiff) scroll(n int) {
+	d.top = min(max(d.top+n, 0), max(len(d.lines)-max(d.rows, 1), 0))
+}
+
+// view draws the diff in the whole area, lines cut at its width.
+func (d *itemDiff) view(m *Model, w, h int) []string {
+	st := m.st
+	iw := max(w-4, 10)
+	d.rows = max(h-5, 1)
+	d.top = min(d.top, max(len(d.lines)-d.rows, 0))
+	out := []string{st.DialogTitle.Render(ansi.Truncate(d.title, iw, st.Glyphs.Ellipsis))}
+	end := min(d.top+d.rows, len(d.lines))
+	for _, l := range d.lines[d.top:end] {
+		out = append(out, ansi.Truncate(l, iw, st.Glyphs.Ellipsis))
+	}
+	pos := ""
+	if len(d.lines) > d.rows {
+		pos = fmt.Sprintf("   lines %d–%d of %d", d.top+1, end, len(d.lines))
+	}
+	k := m.keys
+	out = append(out, helpLine(st, key.NewBinding(key.WithHelp(k.SelectPrev.Help().Key+" "+k.SelectNext.Help().Key, "scroll")),
+		key.NewBinding(key.WithHelp(k.PageUp.Help().Key+" "+k.PageDown.Help().Key, "page")), k.Rewind.Back)+st.DialogDesc.Render(pos))
+	return strings.Split(st.DialogBox.Render(strings.Join(out, "\n")), "\n")
+}
