@@ -339,7 +339,7 @@ func restoredFiles(cs []checkpoint.Change) string {
 		}
 		switch ch.Kind {
 		case checkpoint.Created:
-			fmt.Fprintf(&b, " %s (deleted: created after the point);", ch.Path)
+			fmt.Fprintf(&b, " %s (deleted: created after that point);", ch.Path)
 		case checkpoint.Deleted:
 			fmt.Fprintf(&b, " %s (brought back);", ch.Path)
 		default:

@@ -208,24 +208,6 @@ func undoNote(c itemCheckpoint, undone []string, cs []checkpoint.Change) string 
 		fmt.Fprintf(&b, " and the items started after it (#%s)", strings.Join(undone[1:], ", #"))
 	}
 	b.WriteString(": the workspace is back to its state before #" + c.item + " started, and those items are pending again.")
-	if len(cs) == 0 {
-		b.WriteString(" No file had changed.")
-		return b.String()
-	}
-	b.WriteString(" Files restored:")
-	for i, ch := range cs {
-		if i == 30 {
-			fmt.Fprintf(&b, " … and %d more", len(cs)-30)
-			break
-		}
-		switch ch.Kind {
-		case checkpoint.Created:
-			fmt.Fprintf(&b, " %s (deleted: created after the checkpoint);", ch.Path)
-		case checkpoint.Deleted:
-			fmt.Fprintf(&b, " %s (brought back);", ch.Path)
-		default:
-			fmt.Fprintf(&b, " %s (old content);", ch.Path)
-		}
-	}
-	return strings.TrimSuffix(b.String(), ";") + ". Read them again before you change them."
+	b.WriteString(" " + restoredFiles(cs))
+	return b.String()
 }

@@ -331,24 +331,7 @@ func (s *Store) changes(ctx context.Context, id string) ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := s.run(ctx, nil, "diff-tree", "-r", "-z", "--no-renames", "--name-status", id, cur)
-	if err != nil {
-		return nil, err
-	}
-	f := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
-	var cs []Change
-	for i := 0; i+1 < len(f); i += 2 {
-		k := Changed
-		switch f[i] {
-		case "A":
-			k = Created
-		case "D":
-			k = Deleted
-		}
-		cs = append(cs, Change{Kind: k, Path: f[i+1]})
-	}
-	sort.Slice(cs, func(i, j int) bool { return cs[i].Path < cs[j].Path })
-	return cs, nil
+	return s.nameStatus(ctx, id, cur)
 }
 
 // Restore brings the workspace back to the checkpoint id: files changed or
