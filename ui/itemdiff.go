@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"charm.land/lipgloss/v2"
 	"fmt"
 	"strings"
 	"time"
@@ -94,19 +95,13 @@ func newItemDiff(st *Styles, ch agent.ItemChanges) *itemDiff {
 	return d
 }
 
-// diffLineStyle colours a line of a unified diff.
-func diffLineStyle(st *Styles, l string) interface{ Render(...string) string } {
-	switch {
-	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"), strings.HasPrefix(l, "diff "):
+// diffLineStyle colours a line of a unified diff: as the approval
+// dialog's diffs (diffStyle), with the file headers as titles.
+func diffLineStyle(st *Styles, l string) lipgloss.Style {
+	if strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "diff ") {
 		return st.DialogTitle
-	case strings.HasPrefix(l, "+"):
-		return st.DiffAdd
-	case strings.HasPrefix(l, "-"):
-		return st.DiffDel
-	case strings.HasPrefix(l, "@@"):
-		return st.DiffHunk
 	}
-	return st.DialogText
+	return diffStyle(st, l)
 }
 
 // The view sits above the plan editor that opened it.

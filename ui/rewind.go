@@ -261,17 +261,12 @@ func (r *rewindDialog) ask(m *Model, scope agent.RewindScope) {
 	r.step, r.shown = rewindConfirm, m.now
 }
 
-// confirmKey is the undo confirmation's key handling (see
-// undoConfirm.key): only a deliberate key answers.
+// confirmKey is the undo confirmation's key handling (see askKey): only
+// a deliberate key answers.
 func (r *rewindDialog) confirmKey(m *Model, k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
+	yes, no, cmd := m.askKey(k, r.confirm, r.shown, lastKey, &r.diverted)
 	switch {
-	case isTyping(k, m.keys) && (!deliberate(m.now, r.shown, lastKey) || !key.Matches(k, r.confirm.Confirm, r.confirm.Cancel)):
-		r.diverted = true
-		if key.Matches(k, m.keys.Send) {
-			return nil
-		}
-		return m.typeAside(k)
-	case key.Matches(k, r.confirm.Confirm):
+	case yes:
 		m.over.remove(r)
 		m.input.focus()
 		ra, ctx, id, scope := m.cfg.Agent, m.ctx, r.pts[r.sel].ID, r.scopes[0]
@@ -279,12 +274,12 @@ func (r *rewindDialog) confirmKey(m *Model, k tea.KeyPressMsg, lastKey time.Time
 			res, err := ra.Rewind(ctx, id, scope)
 			return rewoundMsg{res: res, err: err}
 		}
-	case key.Matches(k, r.confirm.Cancel):
+	case no:
 		m.over.remove(r)
 		m.input.focus()
 		m.chat.addNotice("/rewind cancelled: nothing changed")
 	}
-	return nil
+	return cmd
 }
 
 // view draws the dialog over the bottom two thirds of the area (at least

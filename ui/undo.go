@@ -127,18 +127,11 @@ func (u *undoConfirm) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd,
 }
 
 // key handles a key while the confirmation is open (lastKey is the
-// previous key's time): text typed without a pause, or text the
-// confirmation has no use for, goes to the input (enter is held back:
-// nothing is sent while it is open).
+// previous key's time; see askKey).
 func (u *undoConfirm) key(m *Model, k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
+	yes, no, cmd := m.askKey(k, u.keys, u.shown, lastKey, &u.diverted)
 	switch {
-	case isTyping(k, m.keys) && (!deliberate(m.now, u.shown, lastKey) || !key.Matches(k, u.keys.Confirm, u.keys.Cancel)):
-		u.diverted = true
-		if key.Matches(k, m.keys.Send) {
-			return nil
-		}
-		return m.typeAside(k)
-	case key.Matches(k, u.keys.Confirm):
+	case yes:
 		m.over.remove(u)
 		m.input.focus()
 		ua, ctx, arg := m.cfg.Agent, m.ctx, u.pre.Item
@@ -146,12 +139,34 @@ func (u *undoConfirm) key(m *Model, k tea.KeyPressMsg, lastKey time.Time) tea.Cm
 			pre, evs, err := ua.Undo(ctx, arg)
 			return undoneMsg{pre: pre, evs: evs, err: err}
 		}
-	case key.Matches(k, u.keys.Cancel):
+	case no:
 		m.over.remove(u)
 		m.input.focus()
 		m.chat.addNotice("/undo cancelled: nothing changed")
 	}
-	return nil
+	return cmd
+}
+
+// askKey reads k for a question that waits for a deliberate answer
+// (/undo's and /rewind's confirmation; shown is when it appeared, lastKey
+// the previous key's time). Text typed without a pause, or text that is
+// no answer, goes to the input (enter is held back: nothing is sent while
+// the question is open) and sets *diverted, so the question says where
+// the keys went; otherwise yes or no says which answer k gave.
+func (m *Model) askKey(k tea.KeyPressMsg, keys UndoKeyMap, shown, lastKey time.Time, diverted *bool) (yes, no bool, cmd tea.Cmd) {
+	switch {
+	case isTyping(k, m.keys) && (!deliberate(m.now, shown, lastKey) || !key.Matches(k, keys.Confirm, keys.Cancel)):
+		*diverted = true
+		if key.Matches(k, m.keys.Send) {
+			return false, false, nil
+		}
+		return false, false, m.typeAside(k)
+	case key.Matches(k, keys.Confirm):
+		return true, false, nil
+	case key.Matches(k, keys.Cancel):
+		return false, true, nil
+	}
+	return false, false, nil
 }
 
 // view draws the confirmation over the bottom two thirds of the area (at
