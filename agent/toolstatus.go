@@ -1,14 +1,10 @@
 package agent
 
 import (
-	"errors"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-
-	"golang.org/x/sys/unix"
 )
 
 // ExitCodeOf returns the exit status of a bash result (its last line
@@ -32,17 +28,6 @@ func ExitCodeOf(tool, out string) *int {
 		}
 	}
 	return nil
-}
-
-// signalNumber returns the number of a signal by its Go name ("killed",
-// "bad system call"), or 0 when it is not known.
-func signalNumber(name string) int {
-	for i := 1; i < 65; i++ {
-		if unix.Signal(i).String() == name {
-			return i
-		}
-	}
-	return 0
 }
 
 // failedCommand reports whether a bash result says the command exited
@@ -73,24 +58,6 @@ func deniedPaths(res string) []string {
 		}
 	}
 	return paths
-}
-
-// writableOutside reports whether tick itself (outside the sandbox) may
-// write path: the path or, when it does not exist, its nearest existing
-// parent directory.
-func writableOutside(path string) bool {
-	for p := path; ; p = filepath.Dir(p) {
-		err := unix.Access(p, unix.W_OK)
-		if err == nil {
-			return true
-		}
-		if !errors.Is(err, os.ErrNotExist) && !errors.Is(err, unix.ENOENT) {
-			return false
-		}
-		if p == filepath.Dir(p) {
-			return false
-		}
-	}
 }
 
 // notTheSandbox reports whether a bash result that looks blocked failed
