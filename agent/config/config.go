@@ -29,6 +29,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/tick-agent/tick/provider"
 )
 
 // Config is the shape of a config.toml file. The key names are fixed: they
@@ -111,6 +113,10 @@ type Provider struct {
 	// Images says whether the model takes images; nil means try, and
 	// stop sending them once the server refuses one.
 	Images *bool `toml:"images"`
+	// Prices are what the provider's models cost, by model name, in US
+	// dollars per million tokens ([providers.NAME.prices."MODEL"]); they
+	// override tick's built-in table (see Settings.PriceOf).
+	Prices map[string]provider.Price `toml:"prices"`
 }
 
 // MCPServer is one MCP server: a command to start (stdio) or a URL
@@ -229,6 +235,11 @@ func (c Config) validate() (key string, err error) {
 	for name, p := range c.Providers {
 		if p.ContextWindow < 0 {
 			return "context_window", fmt.Errorf("providers.%s.context_window = %d: want a positive number of tokens", name, p.ContextWindow)
+		}
+		for model, pr := range p.Prices {
+			if !pr.Valid() {
+				return "prices", fmt.Errorf("providers.%s.prices.%q: want input, cached_input and output as non-negative US dollars per million tokens", name, model)
+			}
 		}
 		if p.BaseURL != "" {
 			if err := checkURL(p.BaseURL); err != nil {

@@ -352,6 +352,7 @@ func (s *Settings) entryOf(name string) (Provider, map[string]Source, error) {
 		APIKey:        pick("api_key", p.APIKey, ""),
 		APIKeyEnv:     pick("api_key_env", p.APIKeyEnv, preset.APIKeyEnv),
 		ContextWindow: p.ContextWindow,
+		Prices:        p.Prices,
 	}
 	if cw, ok := s.Sources["providers."+name+".context_window"]; ok {
 		srcs["context_window"] = cw
