@@ -77,11 +77,10 @@ type Model struct {
 	lastPrompt string        // the text of the last turn sent, for ↑ enter after it failed
 	modelWarn  modelCheckMsg // the server does not list this model (Config.ModelCheck)
 
-	tokens    int
-	estimated bool
-	think     string // the thinking level (/think), shown when set
-	commands  map[string]command
-	custom    map[string]CustomCommand // the user's commands, by name
+	usage    usageLedger // the session's usage and the context in use
+	think    string      // the thinking level (/think), shown when set
+	commands map[string]command
+	custom   map[string]CustomCommand // the user's commands, by name
 
 	// The last frame, drawn again only when something changed.
 	paint  repaint
