@@ -109,3 +109,15 @@ func TestTurnUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestFormatCost: enough digits for a small figure, none too many.
+func TestFormatCost(t *testing.T) {
+	for c, want := range map[float64]string{
+		0: "$0", 12.345: "$12.35", 0.0123: "$0.0123", 0.0004: "$0.0004", 0.000042: "$0.000042",
+		1e-15: "$0", -1: "$?", math.Inf(1): "$?",
+	} {
+		if got := agent.FormatCost(c); got != want {
+			t.Errorf("FormatCost(%v) = %q, want %q", c, got, want)
+		}
+	}
+}

@@ -186,7 +186,7 @@ func costText(t agent.UsageTotal, source bool) string {
 	if t.Calls == 0 || t.Unpriced == t.Calls {
 		return "cost unknown"
 	}
-	s := formatCost(t.Cost)
+	s := agent.FormatCost(t.Cost)
 	if t.CostFrom == agent.CostTable || t.CostFrom == agent.CostMixed {
 		s = "≈" + s
 	}
@@ -203,21 +203,6 @@ func costText(t agent.UsageTotal, source bool) string {
 		s += fmt.Sprintf(" + %d calls of unknown cost", t.Unpriced)
 	}
 	return s
-}
-
-// formatCost shows dollars with enough digits for a small figure:
-// $12.34, $0.0123, $0.000042.
-func formatCost(c float64) string {
-	switch {
-	case c >= 1:
-		return "$" + strconv.FormatFloat(c, 'f', 2, 64)
-	case c >= 0.001:
-		return "$" + strconv.FormatFloat(c, 'f', 4, 64)
-	case c == 0:
-		return "$0"
-	default:
-		return "$" + strconv.FormatFloat(c, 'f', 6, 64)
-	}
 }
 
 // contextText says the context in use: "31k/128k · 24%", and with when
