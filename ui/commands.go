@@ -77,6 +77,8 @@ func newCommands(extra map[string]func() tea.Cmd, descs map[string]string, sessi
 	cmds["think"] = command{builtin: true, desc: "thinking: off/low/medium/high", withArgs: (*Model).thinkCommand}
 	usage := command{builtin: true, desc: "tokens and cost of this session, per turn and subagent", run: (*Model).showUsage}
 	cmds["usage"], cmds["cost"] = usage, usage
+	cmds["copy"] = command{builtin: true, desc: "copy the last answer (copy N: its Nth code block)", withArgs: (*Model).copyCommand}
+	cmds["export"] = command{builtin: true, desc: "write the conversation as Markdown (export FILE)", withArgs: (*Model).exportCommand}
 	cmds["plan"] = command{builtin: true, desc: "edit the plan (add TEXT · cancel N WHY · drop N · move N M)", withArgs: (*Model).planCommand}
 	return cmds
 }

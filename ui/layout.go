@@ -120,6 +120,11 @@ func (m *Model) render() {
 func (m *Model) renderBase(lines []string, w int) []string {
 	g := m.geo
 	left := append(m.chat.view(), m.handed.view(m.st, g.chatW, g.pendingH)...)
+	m.shownChat = append(m.shownChat[:0], left[:min(len(left), g.chatH)]...)
+	if m.sel.on {
+		left = append([]string(nil), left...) // the chat's own lines stay as they are
+		m.highlight(left[:min(len(left), g.chatH)])
+	}
 	if g.panelWide {
 		right := m.panel.view(g.panelW, len(left), m.spin.View())
 		sep := " " + m.st.PanelRule.Render(m.st.Glyphs.VRule) + " "

@@ -75,6 +75,10 @@ type Config struct {
 	// CompletionReminder turns the reminder to finish the todo list on or
 	// off; nil means on.
 	CompletionReminder *bool `toml:"completion_reminder"`
+	// Mouse, when false, leaves the mouse to the terminal: its own
+	// selection works and tick's (drag to select, wheel to scroll) does
+	// not; nil means on.
+	Mouse *bool `toml:"mouse"`
 	// MCPServers are Model Context Protocol servers whose tools join the
 	// registry, by name.
 	MCPServers map[string]MCPServer `toml:"mcp_servers"`
@@ -208,6 +212,9 @@ func (c Config) ImagesOff(name string) bool {
 func (c Config) CompletionReminderOn() bool {
 	return c.CompletionReminder == nil || *c.CompletionReminder
 }
+
+// MouseOn reports whether tick takes the mouse (mouse is not false).
+func (c Config) MouseOn() bool { return c.Mouse == nil || *c.Mouse }
 
 // validate checks the values the file format constrains; key is the
 // dotted path of the offending key for the caller to locate.

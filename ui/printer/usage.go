@@ -21,8 +21,8 @@ func (p *Printer) usageLine(ind string, e agent.Usage) {
 		s += fmt.Sprintf(" (%d cached)", e.CachedTokens)
 	}
 	s += fmt.Sprintf(", %s%d out", est, e.CompletionTokens)
-	if e.Cost != nil {
-		s += " · " + costWords(*e.Cost, e.CostFrom, 0)
+	if e.CostFrom != "" {
+		s += " · " + costWords(e.CostUSD, e.CostFrom, 0)
 	}
 	p.progress(ind, p.dim(s))
 }

@@ -12,10 +12,9 @@ import (
 )
 
 func usageEvents() []agent.Event {
-	c1, c2 := 0.0004, 0.0006
 	return []agent.Event{
-		agent.Usage{Usage: provider.Usage{PromptTokens: 1200, CompletionTokens: 30, CachedTokens: 1000, Cost: &c1}, CostFrom: agent.CostServer},
-		agent.Usage{Usage: provider.Usage{PromptTokens: 1300, CompletionTokens: 20, Cost: &c2}, CostFrom: agent.CostServer},
+		agent.Usage{Usage: provider.Usage{PromptTokens: 1200, CompletionTokens: 30, CachedTokens: 1000}, CostUSD: 0.0004, CostFrom: agent.CostServer},
+		agent.Usage{Usage: provider.Usage{PromptTokens: 1300, CompletionTokens: 20}, CostUSD: 0.0006, CostFrom: agent.CostServer},
 		agent.AssistantDone{Text: "Done.", Final: true},
 		agent.TurnEnd{Reason: agent.ReasonDone, Usage: &agent.UsageTotal{Calls: 2, PromptTokens: 2500, CompletionTokens: 50, CachedTokens: 1000, Cost: 0.001, CostFrom: agent.CostServer}},
 	}
@@ -50,7 +49,7 @@ func TestJSONTurnEndUsage(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
 	var first struct {
-		Cost     float64 `json:"cost"`
+		Cost     float64 `json:"cost_usd"`
 		CostFrom string  `json:"cost_from"`
 		Cached   int     `json:"cached_tokens"`
 	}
