@@ -200,7 +200,7 @@ func costText(t agent.UsageTotal, source bool) string {
 		s += " (your prices)"
 	}
 	if t.Unpriced > 0 {
-		s += fmt.Sprintf(" + %d calls of unknown cost", t.Unpriced)
+		s += fmt.Sprintf(" + %d of unknown cost", t.Unpriced)
 	}
 	return s
 }

@@ -105,7 +105,7 @@ func TestCostText(t *testing.T) {
 		{agent.UsageTotal{Calls: 2, CostFrom: agent.CostLocal}, "free (local server)"},
 		{agent.UsageTotal{Calls: 2, Unpriced: 2}, "cost unknown"},
 		{agent.UsageTotal{Calls: 2, Cost: 0.5, CostFrom: agent.CostTable}, "≈$0.5000 (list prices, an estimate)"},
-		{agent.UsageTotal{Calls: 3, Cost: 12.345, CostFrom: agent.CostConfig, Unpriced: 1}, "$12.35 (your prices) + 1 calls of unknown cost"},
+		{agent.UsageTotal{Calls: 3, Cost: 12.345, CostFrom: agent.CostConfig, Unpriced: 1}, "$12.35 (your prices) + 1 of unknown cost"},
 		{agent.UsageTotal{Calls: 1, Cost: 0.000042, CostFrom: agent.CostServer}, "$0.000042 (reported by the server)"},
 	}
 	for _, tt := range tests {

@@ -34,7 +34,11 @@ func (p *Printer) turnUsage(e agent.TurnEnd) {
 	if !p.opts.Verbose || u == nil {
 		return
 	}
-	s := fmt.Sprintf("usage: %d calls, %d tokens in", u.Calls, u.PromptTokens)
+	calls := "calls"
+	if u.Calls == 1 {
+		calls = "call"
+	}
+	s := fmt.Sprintf("usage: %d %s, %d tokens in", u.Calls, calls, u.PromptTokens)
 	if u.CachedTokens > 0 {
 		s += fmt.Sprintf(" (%d cached)", u.CachedTokens)
 	}
@@ -63,7 +67,7 @@ func costWords(c float64, from agent.CostFrom, unpriced int) string {
 		s = "≈" + s
 	}
 	if unpriced > 0 {
-		s += fmt.Sprintf(" + %d calls of unknown cost", unpriced)
+		s += fmt.Sprintf(" + %d of unknown cost", unpriced)
 	}
 	return s
 }

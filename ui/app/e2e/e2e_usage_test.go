@@ -159,3 +159,37 @@ func TestTUIMouseSetting(t *testing.T) {
 		}
 	}
 }
+
+// TestTUIServedWindowLocalCost: against a local Ollama-like server that
+// serves the model with a context of 65,536 tokens, the status bar's
+// window is the served one and /usage says the local server costs
+// nothing; -p --verbose prints the same.
+func TestTUIServedWindowLocalCost(t *testing.T) {
+	t.Parallel()
+	needTmux(t)
+	srv := providertest.New(t)
+	srv.SetFunc(func(providertest.Request) providertest.Reply {
+		return providertest.Reply{Text: "ok", Usage: &providertest.Usage{PromptTokens: 6000, CompletionTokens: 100, TotalTokens: 6100}}
+	})
+	base := fakeOllama(t, srv, `{"parameters":"num_ctx 65536"}`, `{"models":[]}`)
+	home := t.TempDir()
+	env := []string{
+		"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + home,
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"),
+		"OPENAI_BASE_URL=" + base, "OPENAI_API_KEY=test-key",
+	}
+	p := startTmux(t, env, sharedTick(t), "--model", "m", "-C", t.TempDir())
+	p.waitFor(placeholder)
+	p.waitReady()
+	p.typeText("hi")
+	p.send("Enter")
+	p.waitFor("6.1k/65k · 9% · compacts at 52k")
+	p.typeText("/cost")
+	p.send("Enter")
+	p.waitFor("Usage this session: 1 call · 6.0k in · 100 out · free (local server)")
+
+	r := tick(t, nil, "", "-p", "hi", "--verbose", "--base-url", base, "--model", "m", "-C", t.TempDir(), "--no-session")
+	if !strings.Contains(r.stderr, "usage: 1 call, 6000 tokens in, 100 out · free (local server)") {
+		t.Errorf("-p --verbose stderr lacks the turn's usage:\n%s", r.stderr)
+	}
+}
