@@ -40,6 +40,10 @@ func (m *Model) copyCommand(args string) tea.Cmd {
 // the model wrote must not carry control sequences into a later paste.
 func (m *Model) copyText(what, text string) tea.Cmd {
 	text = termsafe.Text(text)
+	if len(text) > copyMax {
+		m.chat.addNotice(fmt.Sprintf("%s is %d KiB, more than a terminal takes through OSC 52 (%d KiB): not copied; /export writes the conversation to a file", what, len(text)>>10, copyMax>>10))
+		return nil
+	}
 	lines := strings.Count(text, "\n") + 1
 	note := fmt.Sprintf("copied %s (%d lines) to the clipboard", what, lines)
 	if m.cfg.Clipboard == nil {
@@ -54,6 +58,10 @@ func (m *Model) copyText(what, text string) tea.Cmd {
 		return NoticeMsg{Text: note + " (through the terminal)"}
 	})
 }
+
+// copyMax is the most bytes copied at once: terminals limit OSC 52
+// (tmux and xterm to some hundreds of KiB once base64-encoded).
+const copyMax = 256 << 10
 
 // codeBlocks returns the contents of the fenced code blocks of a Markdown
 // text, in order (``` or ~~~ fences, indented at most three spaces; an

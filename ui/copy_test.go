@@ -196,3 +196,16 @@ func TestWriteExportSafe(t *testing.T) {
 		}
 	}
 }
+
+// TestCopyTooLarge: a text past what terminals take through OSC 52 is not
+// sent, and the chat says why.
+func TestCopyTooLarge(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	if cmd := m.copyText("the last answer", strings.Repeat("x", copyMax+1)); cmd != nil {
+		t.Fatal("a huge text was sent to the clipboard")
+	}
+	update(m, paintMsg{}) // draw the frame again
+	if s := screen(m); !strings.Contains(s, "not copied") {
+		t.Errorf("no notice:\n%s", s)
+	}
+}

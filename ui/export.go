@@ -60,6 +60,9 @@ func (m *Model) exportMarkdown() string {
 	var b strings.Builder
 	b.WriteString("# tick conversation\n\n")
 	fmt.Fprintf(&b, "- model: %s\n- workspace: %s\n- exported: %s\n", oneLine(m.cfg.Model), oneLine(m.cfg.Workspace), m.clock().Format(time.RFC3339))
+	if u := m.usage.session; u.Calls > 0 {
+		b.WriteString("- usage: " + totalText(u, true) + "\n")
+	}
 	for _, e := range m.chat.entries {
 		switch e.kind {
 		case entryUser:
