@@ -64,3 +64,18 @@ func TestIsLocalURL(t *testing.T) {
 		}
 	}
 }
+
+// TestMouseAndPricesKnown: mouse and a prices table are keys of the file
+// format: no unknown-key warning, and mouse = false turns the mouse off.
+func TestMouseAndPricesKnown(t *testing.T) {
+	s, err := Load(setup(t, "mouse = false\n[providers.openai.prices.\"gpt-4o\"]\ninput = 1\ncached_input = 0.5\noutput = 2\n", "", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Warnings) > 0 || s.MouseOn() {
+		t.Errorf("warnings %q, mouse on %v", s.Warnings, s.MouseOn())
+	}
+	if on := (Config{}).MouseOn(); !on {
+		t.Error("the mouse is off by default")
+	}
+}
