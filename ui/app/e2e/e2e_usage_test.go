@@ -64,11 +64,12 @@ func TestTUIUsageAndCopy(t *testing.T) {
 		n++
 		return providertest.Reply{
 			Text:  "Answer " + r.LastUser() + ":\n\n```sh\necho copied-" + r.LastUser() + "\n```\n",
-			Usage: &providertest.Usage{PromptTokens: 10_000 * n, CompletionTokens: 1000, TotalTokens: 10_000*n + 1000, Details: &providertest.PromptDetails{CachedTokens: 500}, Cost: &c},
+			Usage: &providertest.Usage{PromptTokens: 10_000 * n, CompletionTokens: 1000, TotalTokens: 10_000*n + 1000, Details: &providertest.PromptDetails{CachedTokens: 500}, Cost: c},
 		}
 	})
 	ws := t.TempDir()
 	p := startClipboardApp(t, srv, ws)
+	p.resize(180, 40) // room in the status bar beside the notice that the server does not list the model
 	for _, w := range []string{"one", "two", "three"} {
 		p.typeText(w)
 		p.send("Enter")
