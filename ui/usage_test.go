@@ -130,3 +130,23 @@ func TestUsageLedgerBounded(t *testing.T) {
 		t.Errorf("report:\n%s", r)
 	}
 }
+
+// BenchmarkStatusBarContext draws the status bar with the context share,
+// every frame's cost of the field (compare BenchmarkStatusBarTokens).
+func BenchmarkStatusBarContext(b *testing.B) {
+	benchStatus(b, statusInfo{model: "gpt-4.1-mini", workspace: "~/src/tick", tokens: 31_000, ctx: contextUse{used: 31_000, window: 128_000, compactAt: 102_400}})
+}
+
+// BenchmarkStatusBarTokens draws the status bar with a bare token count.
+func BenchmarkStatusBarTokens(b *testing.B) {
+	benchStatus(b, statusInfo{model: "gpt-4.1-mini", workspace: "~/src/tick", tokens: 31_000})
+}
+
+func benchStatus(b *testing.B, s statusInfo) {
+	st := DefaultStyles(true)
+	bar := newStatusStyles(&st)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = statusView(bar, s, 120)
+	}
+}
