@@ -109,6 +109,9 @@ type Config struct {
 	// is first needed (before the first request), and may block until it
 	// knows (the app asks a self-hosted server in the background).
 	ContextWindowFunc func() int
+	// Pricing, when set, prices the calls whose server reports no cost
+	// (see Usage); nil leaves their cost unknown.
+	Pricing Pricing
 	// NoCompletionReminder turns off the reminder sent once per turn when
 	// the model ends it while todo items are still open
 	// (completion_reminder = false in the configuration).
@@ -155,6 +158,7 @@ type Agent struct {
 	approved   []permission.Rule // what the user allowed for the session
 	outside    []permission.Rule // commands allowed to run again outside the sandbox
 	lastPrompt int               // tokens of the last request and its answer
+	turnUsage  UsageTotal        // the running turn's model calls (TurnEnd.Usage)
 	mode       Mode              // see Mode; guarded by mu
 	plan       planState         // the user's side of the plan; guarded by mu
 	undo       undoState         // the undo points; guarded by mu
@@ -230,6 +234,7 @@ func (a *Agent) begin() (out chan Event, ok bool) {
 		return out, false
 	}
 	a.running = true
+	a.turnUsage = UsageTotal{}
 	return out, true
 }
 
@@ -242,6 +247,7 @@ func (a *Agent) finish(out chan<- Event, end TurnEnd) {
 	}
 	a.steer = nil
 	a.running = false
+	end.Usage = a.takeTurnUsageLocked()
 	a.mu.Unlock()
 	if end.Err != nil {
 		end.Error = end.Err.Error()

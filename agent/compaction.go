@@ -14,22 +14,52 @@ var errNothingToCompact = errors.New("nothing to compact yet: the conversation i
 // maybeCompact compacts the history before a model call when the request
 // would come near the context window: by the server's last usage figures,
 // or by an estimate of the request as it stands now (which includes the
-// tool results added since).
+// tool results added since, and the tool specs it offers). A local server
+// cuts a request longer than its served context without a word, so a
+// request still estimated past the window after compacting is said in a
+// Notice, once a turn.
 func (l *loop) maybeCompact(ctx context.Context) {
 	l.a.mu.Lock()
 	used := l.a.lastPrompt
 	l.a.mu.Unlock()
-	if est := compact.Estimate(l.messages()); est > used {
+	if est := l.estimate(); est > used {
 		used = est
 	}
-	if l.compactFailed || !compact.Needed(used, l.a.window()) {
+	window := l.a.window()
+	if l.compactFailed || !compact.Needed(used, window) {
 		return
 	}
-	if _, err := l.compact(ctx); err != nil && ctx.Err() == nil {
+	_, err := l.compact(ctx)
+	switch {
+	case errors.Is(err, errNothingToCompact):
+		return // the tool specs and the prompt alone: later rounds may have something
+	case err != nil && ctx.Err() == nil:
 		l.compactFailed = true // say it once a turn, not every round
 		l.emit(Notice{Text: fmt.Sprintf("could not compact the conversation: %v", err)})
+		return
+	case err != nil:
+		return
+	}
+	if est := l.estimate(); est >= window && ctx.Err() == nil {
+		l.compactFailed = true
+		l.emit(Notice{Text: fmt.Sprintf("the request is still ~%d tokens after compacting, more than the model's context of %d: the server may cut it; start a new conversation or raise the context window", est, window)})
 	}
 }
+
+// estimate is a rough token count of the next request: its messages and
+// the tool specs it offers (which the server counts too: thousands of
+// tokens, a large share of a small local context).
+func (l *loop) estimate() int {
+	n := compact.Estimate(l.messages())
+	for _, s := range l.specs() {
+		n += specOverhead + (len(s.Name)+len(s.Description)+len(s.Parameters)+3)/4
+	}
+	return n
+}
+
+// specOverhead is the tokens a tool spec costs besides its text (the
+// template's wrapping).
+const specOverhead = 8
 
 // compact has the model summarise the older history and replaces it with
 // the summary, the todo list verbatim and the last exchanges. The session

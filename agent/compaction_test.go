@@ -151,3 +151,56 @@ func TestLateContextWindow(t *testing.T) {
 		})
 	}
 }
+
+// TestSpecsCountTowardWindow: the estimate that decides compaction counts
+// the tool specs the request offers, which a local server's small context
+// must hold too: a history well under the window with the specs on top
+// past it is compacted before the request, not sent to be cut.
+func TestSpecsCountTowardWindow(t *testing.T) {
+	reply := func(r providertest.Request) providertest.Reply {
+		if len(r.Tools) == 0 {
+			return providertest.Reply{Text: "SUMMARY-SPECS", NoUsage: true}
+		}
+		return providertest.Reply{Text: "ok " + strings.Repeat("w", 400), NoUsage: true}
+	}
+	prompts := make([]string, 4)
+	for i := range prompts { // a history of some 600 tokens
+		prompts[i] = fmt.Sprintf("turn %d %s", i, strings.Repeat("x", 200))
+	}
+	// First measure the request without a small window.
+	probe := newHarness(t)
+	probe.srv.SetFunc(reply)
+	for _, p := range prompts {
+		probe.run(p)
+	}
+	probe.run("one more")
+	reqs := probe.srv.Requests()
+	last := reqs[len(reqs)-1]
+	specs, hist := 0, 0
+	for _, s := range last.ToolSpecs {
+		specs += len(s.Name) + len(s.Description) + len(s.Parameters)
+	}
+	for _, m := range last.Messages {
+		hist += len(m.Content) + 4*4
+	}
+	// A served window where the history alone stays under the 80%
+	// threshold, and with the specs it is past it.
+	window := (hist/4 + specs/4) * 100 / 90
+	if hist/4*100 >= window*70 {
+		t.Fatalf("setup: history ~%d tokens is too near 80%% of %d", hist/4, window)
+	}
+	h := newHarness(t, func(cfg *agent.Config) { cfg.ContextWindowFunc = func() int { return window } })
+	h.srv.SetFunc(reply)
+	compacted := false
+	for _, p := range append(prompts, "one more") {
+		for _, ev := range h.run(p) {
+			if _, ok := ev.(agent.Compacted); ok {
+				compacted = true
+			}
+		}
+	}
+	if !compacted {
+		t.Fatalf("no compaction with history ~%d + specs ~%d tokens in a window of %d", hist/4, specs/4, window)
+	}
+	h.checkValid()
+}

@@ -106,12 +106,21 @@ type Subagent struct {
 
 // Usage reports token use of one model call. Estimated is true when the
 // server reported nothing and the figures are tick's own estimate.
+//
+// CostFrom says where the call's cost came from (the server, the config's
+// prices, tick's list prices, a local server's nothing; empty: the cost
+// is not known). Window and CompactAt
+// are the context window and the prompt size at which the conversation is
+// compacted, for a call of the parent loop (0 in a subagent's).
 type Usage struct {
 	provider.Usage
 	Estimated bool `json:"estimated"`
-	// CostUSD is the call's cost: the server's figure when it sent one,
-	// else the price table's (see PriceOf); 0 when neither is known.
-	CostUSD float64 `json:"cost_usd,omitempty"`
+	// CostUSD is the call's cost where it is known (CostFrom is not
+	// empty); 0 otherwise.
+	CostUSD   float64  `json:"cost_usd,omitempty"`
+	CostFrom  CostFrom `json:"cost_from,omitempty"`
+	Window    int      `json:"window,omitempty"`
+	CompactAt int      `json:"compact_at,omitempty"`
 }
 
 // Retry reports that a model call failed and is being retried.
@@ -201,6 +210,9 @@ type TurnEnd struct {
 	Error       string    `json:"error,omitempty"`
 	Kind        ErrorKind `json:"kind,omitempty"`
 	Undelivered []string  `json:"undelivered,omitempty"`
+	// Usage sums the model calls of the turn, its subagents' included;
+	// nil when it made none.
+	Usage *UsageTotal `json:"usage,omitempty"`
 }
 
 // Type implementations.

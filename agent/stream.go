@@ -77,15 +77,9 @@ func (l *loop) reportUsage(req provider.Request, resp *provider.Response) {
 		u.CompletionTokens = compact.Estimate([]provider.Message{resp.Message})
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
-	cost, ok := PriceOf(l.a.ModelName(), u.PromptTokens, u.CompletionTokens)
-	if u.Usage.CostUSD != nil { // the server's own figure wins
-		cost, ok = *u.Usage.CostUSD, true
-	}
-	if ok {
-		u.CostUSD = cost
-		if l.spent != nil {
-			l.spent.cost += cost
-		}
+	u = l.a.priced(u)
+	if u.CostFrom != "" && l.spent != nil {
+		l.spent.cost += u.CostUSD
 	}
 	if !l.child {
 		used := u.PromptTokens + u.CompletionTokens
@@ -97,7 +91,9 @@ func (l *loop) reportUsage(req provider.Request, resp *provider.Response) {
 		l.a.mu.Lock()
 		l.a.lastPrompt = used
 		l.a.mu.Unlock()
+		u = l.a.withWindow(u)
 	}
+	l.a.countUsage(u)
 	l.emit(u)
 }
 

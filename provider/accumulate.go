@@ -54,6 +54,9 @@ func (a *accumulator) add(resp *openai.ChatCompletionStreamResponse) (d Delta, t
 			CompletionTokens: resp.Usage.CompletionTokens,
 			TotalTokens:      resp.Usage.TotalTokens,
 		}
+		if d := resp.Usage.PromptTokensDetails; d != nil {
+			a.usage.CachedTokens = d.CachedTokens
+		}
 	}
 	for _, ch := range resp.Choices {
 		if ch.Index != 0 {

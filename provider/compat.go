@@ -54,6 +54,9 @@ func (c *Client) wholeAnswer(acc *accumulator, body []byte, h Handler) (*Respons
 		sr.Usage = nil
 	}
 	d, frag := acc.add(&sr)
+	if acc.usage != nil {
+		acc.usage.CostUSD = serverCost(body)
+	}
 	end := acc.flush()
 	d.Content, d.Reasoning = d.Content+end.Content, d.Reasoning+end.Reasoning
 	if h.OnDelta != nil && (d.Content != "" || d.Reasoning != "" || frag) {

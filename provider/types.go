@@ -90,11 +90,14 @@ type Request struct {
 	Effort Effort
 }
 
-// Usage is the token count a server reports for one call.
+// Usage is the token count a server reports for one call. CachedTokens
+// is the part of the prompt the server read from its prompt cache, where
+// it says (prompt_tokens_details.cached_tokens).
 type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	CachedTokens     int `json:"cached_tokens,omitempty"`
 	// CostUSD is the call's cost in US dollars when the server reported
 	// it (usage.cost); nil otherwise.
 	CostUSD *float64 `json:"server_cost_usd,omitempty"`

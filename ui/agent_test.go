@@ -79,7 +79,7 @@ func TestAgentPlanApproveAndCollapse(t *testing.T) {
 	press(m, "y")
 	pump(t, m, idle(m))
 	s = screen(m)
-	for _, want := range []string{"● bash  echo hi", "⎿ hi", "Plan · 2/2 done", "All done.", "Plan 2/2 · all done", "tokens"} {
+	for _, want := range []string{"● bash  echo hi", "⎿ hi", "Plan · 2/2 done", "All done.", "Plan 2/2 · all done", "/128k · "} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("after the turn, screen lacks %q:\n%s", want, s)
 		}

@@ -380,3 +380,14 @@ func (c *chat) clear() {
 func oneLine(s string) string {
 	return termsafe.Line(s)
 }
+
+// lastAnswer is the Markdown of the last answer in the transcript, "" for
+// none.
+func (c *chat) lastAnswer() string {
+	for i := len(c.entries) - 1; i >= 0; i-- {
+		if e := c.entries[i]; e.kind == entryAssistant && e.visible {
+			return e.md.Source()
+		}
+	}
+	return ""
+}

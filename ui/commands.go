@@ -75,6 +75,10 @@ func newCommands(extra map[string]func() tea.Cmd, descs map[string]string, sessi
 	cmds["undo"] = command{builtin: true, desc: "restore the files as they were before the last item (or item N) started", withArgs: (*Model).undoCommand}
 	cmds["rewind"] = command{builtin: true, desc: "go back to before a message or an item: files, conversation or both", run: (*Model).rewindCommand}
 	cmds["think"] = command{builtin: true, desc: "thinking: off/low/medium/high", withArgs: (*Model).thinkCommand}
+	usage := command{builtin: true, desc: "tokens and cost of this session, per turn and subagent", run: (*Model).showUsage}
+	cmds["usage"], cmds["cost"] = usage, usage
+	cmds["copy"] = command{builtin: true, desc: "copy the last answer (copy N: its Nth code block)", withArgs: (*Model).copyCommand}
+	cmds["export"] = command{builtin: true, desc: "write the conversation as Markdown (export FILE)", withArgs: (*Model).exportCommand}
 	cmds["plan"] = command{builtin: true, desc: "edit the plan (add TEXT · cancel N WHY · drop N · move N M)", withArgs: (*Model).planCommand}
 	return cmds
 }
@@ -161,7 +165,7 @@ func (m *Model) reset(msg ResetMsg) {
 	}
 	m.planTurnStart() // the previous conversation's proposal and gate
 	m.chat.clear()
-	m.tokens, m.estimated = 0, false
+	m.usage = usageLedger{}
 	m.handed.clear()
 	m.panel.restore(todo.List{})
 	m.replay(msg.History, msg.Todos)

@@ -111,4 +111,16 @@ type Config struct {
 	Custom []CustomCommand
 	// MCP, when set, reports the MCP servers for the status bar and /mcp.
 	MCP MCPStatus
+	// Clipboard, when set, writes text to the system clipboard (a tool
+	// such as wl-copy or xclip) besides OSC 52, and names the tool; it is
+	// called in a tea.Cmd. Nil: OSC 52 only.
+	Clipboard func(text string) (tool string, err error)
+	// SessionName, when set, names the conversation for /export's default
+	// file name ("" while it has none).
+	SessionName func() string
+	// NoMouse leaves the mouse to the terminal (mouse = false in the
+	// configuration): its own selection works, the wheel does not scroll
+	// the chat. Otherwise tick takes the mouse: the wheel scrolls and a
+	// drag in the chat selects and copies.
+	NoMouse bool
 }

@@ -171,6 +171,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		}
 		if ev.Name == "task" {
 			m.panel.subStart(ev.ID, ev.Summary)
+			m.usage.taskStarted(ev.ID, ev.Summary)
 		}
 		t.setAct(actTool, ev.Name)
 	case agent.ToolEnd:
@@ -184,12 +185,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.Subagent:
 		return m.handleSubagent(ev)
 	case agent.Usage:
-		n := ev.TotalTokens
-		if n == 0 {
-			n = ev.PromptTokens + ev.CompletionTokens
-		}
-		m.tokens += n
-		m.estimated = m.estimated || ev.Estimated
+		m.usage.parent(ev)
 	case agent.Retry:
 		m.chat.retryNotice(retryText(ev))
 	case agent.ApprovalRequest:
@@ -207,7 +203,9 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.chat.addNotice(agent.HookFailureText(ev))
 	case agent.Compacted:
 		m.chat.addMark(compactedLabel(ev))
+		m.usage.compacted(ev.After)
 	case agent.TurnEnd:
+		m.usage.endTurn()
 		m.turnEnded(ev)
 	default:
 		m.handlePlanEvent(ev)
@@ -253,7 +251,8 @@ func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
 	case agent.ApprovalRequest:
 		return m.handleEvent(inner)
 	case agent.Usage:
-		return m.handleEvent(inner)
+		m.usage.sub(ev.ParentID, inner)
+		return nil
 	case agent.ToolStart:
 		m.chat.now = m.clock()
 		m.panel.toolCall()

@@ -56,7 +56,7 @@ func TestSlashCompletion(t *testing.T) {
 	m, a := newCommandModel(t)
 	typeText(m, "/")
 	s := screen(m)
-	for _, want := range []string{"/compact", "summarise old messages", "/new", "start a new conversation", "/retry", "/rewind", "/help"} {
+	for _, want := range []string{"/compact", "summarise old messages", "/new", "start a new conversation", "/help"} { // the list scrolls: /sessions is found with /se below
 		if !strings.Contains(s, want) {
 			t.Fatalf("/ popup lacks %q:\n%s", want, s)
 		}
@@ -76,10 +76,10 @@ func TestSlashCompletion(t *testing.T) {
 
 	m.input.reset()
 	typeText(m, "/")
-	press(m, "down") // /compact is first, /exit second
+	press(m, "down") // /compact is first
 	press(m, "tab")
-	if v := m.input.value(); v != "/exit " {
-		t.Fatalf("down + tab = %q, want \"/exit \"", v)
+	if v, want := m.input.value(), m.commandNames()[1]+" "; v != want {
+		t.Fatalf("down + tab = %q, want %q", v, want)
 	}
 
 	m.input.reset()

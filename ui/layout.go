@@ -120,6 +120,11 @@ func (m *Model) render() {
 func (m *Model) renderBase(lines []string, w int) []string {
 	g := m.geo
 	left := append(m.chat.view(), m.handed.view(m.st, g.chatW, g.pendingH)...)
+	m.shownChat = append(m.shownChat[:0], left[:min(len(left), g.chatH)]...)
+	if m.sel.on {
+		left = append([]string(nil), left...) // the chat's own lines stay as they are
+		m.highlight(left[:min(len(left), g.chatH)])
+	}
 	if g.panelWide {
 		right := m.panel.view(g.panelW, len(left), m.spin.View())
 		sep := " " + m.st.PanelRule.Render(m.st.Glyphs.VRule) + " "
@@ -150,8 +155,9 @@ func (m *Model) statusInfo() statusInfo {
 	s := statusInfo{
 		model:     oneLine(m.cfg.Model),                // a model name may come from a server
 		workspace: oneLine(shortPath(m.cfg.Workspace)), // a cloned repository names its directory
-		tokens:    m.tokens,
-		estimated: m.estimated,
+		tokens:    m.usage.ctx.used,
+		estimated: m.usage.ctx.estimated,
+		ctx:       m.usage.ctx,
 		notice:    m.note,
 		mcp:       mcpField(m.cfg.MCP),
 		mode:      m.modeText(),

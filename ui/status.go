@@ -38,8 +38,9 @@ type statusInfo struct {
 	elapsed          time.Duration
 	quiet            time.Duration // a model call's silence, once past quietAfter
 	running          bool
-	tokens           int
-	estimated        bool
+	tokens           int  // the context in use (with ctx.window 0: no share known)
+	estimated        bool // tokens is tick's estimate
+	ctx              contextUse
 	queued           int
 	steering         int
 	yolo             bool   // approvals are off (--yolo)
@@ -69,14 +70,14 @@ func (g sgr) render(text string) string {
 // change while the program runs). Every one carries the bar's background,
 // so the parts of the bar join into one band.
 type statusStyles struct {
-	bar, model, state, dim, key sgr
-	sep, ellipsis               string
+	bar, model, state, dim, key, warn sgr
+	sep, ellipsis                     string
 }
 
 func newStatusStyles(st *Styles) *statusStyles {
 	return &statusStyles{
 		bar: newSGR(st.StatusBar), model: newSGR(st.StatusModel), state: newSGR(st.StatusState),
-		dim: newSGR(st.StatusDim), key: newSGR(st.StatusKey),
+		dim: newSGR(st.StatusDim), key: newSGR(st.StatusKey), warn: newSGR(st.StatusWarn),
 		sep: st.Glyphs.Separator, ellipsis: st.Glyphs.Ellipsis,
 	}
 }
@@ -240,12 +241,8 @@ const statusToolMax = 16
 // the steering and queued counts, and a notice or the key to press.
 func rightFields(st *statusStyles, s statusInfo) []statusField {
 	var right []statusField
-	if s.tokens > 0 {
-		tok := formatTokens(s.tokens) + " tokens"
-		if s.estimated {
-			tok = "~" + tok
-		}
-		right = append(right, statusField{parts: []statusPart{{tok, st.dim}}, prio: prioTokens})
+	if f, ok := contextField(st, s); ok {
+		right = append(right, f)
 	}
 	if s.mode != "" {
 		mode, detail, _ := strings.Cut(s.mode, " · ")
@@ -274,6 +271,33 @@ func rightFields(st *statusStyles, s statusInfo) []statusField {
 		right = append(right, statusField{parts: []statusPart{{"?", st.key}, {" help", st.dim}}, prio: prioHelpHint})
 	}
 	return right
+}
+
+// contextField is the context in use: "31k/128k · 24% · compacts at 102k"
+// (shortened to the share, then "24%"), coloured from contextWarnAt; only
+// the count when the window is not known ("~1.5k tokens").
+func contextField(st *statusStyles, s statusInfo) (statusField, bool) {
+	c := s.ctx
+	if c.window <= 0 {
+		if s.tokens <= 0 {
+			return statusField{}, false
+		}
+		tok := formatTokens(s.tokens) + " tokens"
+		if s.estimated {
+			tok = "~" + tok
+		}
+		return statusField{parts: []statusPart{{tok, st.dim}}, prio: prioTokens}, true
+	}
+	style := st.dim
+	if contextPercent(c) >= contextWarnAt {
+		style = st.warn
+	}
+	pct := strconv.Itoa(contextPercent(c)) + "%"
+	return statusField{
+		parts: []statusPart{{contextText(c, true), style}},
+		alts:  plainAlts(style, contextText(c, false), pct),
+		prio:  prioTokens,
+	}, true
 }
 
 // fieldsWidth is the width of the non-empty fields joined by sep.

@@ -96,6 +96,7 @@ type Styles struct {
 	StatusState lipgloss.Style
 	StatusDim   lipgloss.Style
 	StatusKey   lipgloss.Style
+	StatusWarn  lipgloss.Style // the context share near compaction
 	Spinner     lipgloss.Style
 
 	// Dialogs and overlays.
@@ -218,6 +219,7 @@ func DefaultStyles(dark bool) Styles {
 		StatusState: s().Background(barBG).Foreground(yellow),
 		StatusDim:   s().Background(barBG).Foreground(dim),
 		StatusKey:   s().Background(barBG).Foreground(blue).Bold(true),
+		StatusWarn:  s().Background(barBG).Foreground(yellow).Bold(true),
 		Spinner:     s().Foreground(yellow),
 
 		DialogBox:   s().Border(lipgloss.RoundedBorder()).BorderForeground(dialogB).Padding(0, 1),

@@ -63,6 +63,8 @@ type Model struct {
 	seq        int          // the id of the last turn
 	handed     handover     // the user's text waiting for a turn
 	over       overlays     // the dialogs on top, the top one last (overlay.go)
+	sel        selection    // the mouse's selection in the chat (selection.go)
+	shownChat  []string     // the chat lines of the last frame, for the selection
 	plan       planUI       // the plan's proposal and gate
 	mention    mentionState // the @ file picker
 	note       string       // transient hint in the status bar
@@ -77,11 +79,10 @@ type Model struct {
 	lastPrompt string        // the text of the last turn sent, for ↑ enter after it failed
 	modelWarn  modelCheckMsg // the server does not list this model (Config.ModelCheck)
 
-	tokens    int
-	estimated bool
-	think     string // the thinking level (/think), shown when set
-	commands  map[string]command
-	custom    map[string]CustomCommand // the user's commands, by name
+	usage    usageLedger // the session's usage and the context in use
+	think    string      // the thinking level (/think), shown when set
+	commands map[string]command
+	custom   map[string]CustomCommand // the user's commands, by name
 
 	// The last frame, drawn again only when something changed.
 	paint  repaint
@@ -244,13 +245,17 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		m.spin, cmd = m.spin.Update(msg)
 		m.chat.tick(m.now)
 	case tea.KeyPressMsg:
+		m.sel = selection{}
 		cmd = m.handleKey(msg)
 	case tea.PasteMsg:
 		cmd = m.handlePaste(msg)
 	case clipImageMsg:
 		cmd = m.handleClipImage(msg)
 	case tea.MouseWheelMsg:
+		m.sel = selection{} // the text moves under it
 		m.handleWheel(msg)
+	case tea.MouseClickMsg, tea.MouseMotionMsg, tea.MouseReleaseMsg:
+		cmd = m.handleMouse(msg.(tea.MouseMsg))
 	case NoticeMsg:
 		m.chat.addNotice(msg.Text)
 	case undoPreviewMsg, undoneMsg:
@@ -387,7 +392,9 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 func (m *Model) View() tea.View {
 	v := tea.NewView(m.frame)
 	v.AltScreen = true
-	v.MouseMode = tea.MouseModeCellMotion
+	if !m.cfg.NoMouse {
+		v.MouseMode = tea.MouseModeCellMotion // the wheel scrolls; a drag selects (selection.go)
+	}
 	v.WindowTitle = "tick"
 	if m.cursor != nil {
 		c := *m.cursor

@@ -29,6 +29,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/tick-agent/tick/provider"
 )
 
 // Config is the shape of a config.toml file. The key names are fixed: they
@@ -73,6 +75,10 @@ type Config struct {
 	// CompletionReminder turns the reminder to finish the todo list on or
 	// off; nil means on.
 	CompletionReminder *bool `toml:"completion_reminder"`
+	// Mouse, when false, leaves the mouse to the terminal: its own
+	// selection works and tick's (drag to select, wheel to scroll) does
+	// not; nil means on.
+	Mouse *bool `toml:"mouse"`
 	// MCPServers are Model Context Protocol servers whose tools join the
 	// registry, by name.
 	MCPServers map[string]MCPServer `toml:"mcp_servers"`
@@ -111,6 +117,10 @@ type Provider struct {
 	// Images says whether the model takes images; nil means try, and
 	// stop sending them once the server refuses one.
 	Images *bool `toml:"images"`
+	// Prices are what the provider's models cost, by model name, in US
+	// dollars per million tokens ([providers.NAME.prices."MODEL"]); they
+	// override tick's built-in table (see Settings.PriceOf).
+	Prices map[string]provider.Price `toml:"prices"`
 }
 
 // MCPServer is one MCP server: a command to start (stdio) or a URL
@@ -203,6 +213,9 @@ func (c Config) CompletionReminderOn() bool {
 	return c.CompletionReminder == nil || *c.CompletionReminder
 }
 
+// MouseOn reports whether tick takes the mouse (mouse is not false).
+func (c Config) MouseOn() bool { return c.Mouse == nil || *c.Mouse }
+
 // validate checks the values the file format constrains; key is the
 // dotted path of the offending key for the caller to locate.
 func (c Config) validate() (key string, err error) {
@@ -229,6 +242,11 @@ func (c Config) validate() (key string, err error) {
 	for name, p := range c.Providers {
 		if p.ContextWindow < 0 {
 			return "context_window", fmt.Errorf("providers.%s.context_window = %d: want a positive number of tokens", name, p.ContextWindow)
+		}
+		for model, pr := range p.Prices {
+			if !pr.Valid() {
+				return "prices", fmt.Errorf("providers.%s.prices.%q: want input, cached_input and output as non-negative US dollars per million tokens", name, model)
+			}
 		}
 		if p.BaseURL != "" {
 			if err := checkURL(p.BaseURL); err != nil {

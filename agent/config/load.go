@@ -139,7 +139,7 @@ func (s *Settings) mergeUser(f *file) {
 		"reasoning_effort":  c.ReasoningEffort != "",
 		"mcp_start_timeout": c.MCPStartTimeout != "",
 		"max_turns":         c.MaxTurns != 0, "max_cost": c.MaxCost != 0, "max_time": c.MaxTime != "",
-		"completion_reminder": c.CompletionReminder != nil, "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
+		"completion_reminder": c.CompletionReminder != nil, "mouse": c.Mouse != nil, "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
 		"web.allow": c.Web.Allow != nil,
 	} {
 		if set {
@@ -352,6 +352,7 @@ func (s *Settings) entryOf(name string) (Provider, map[string]Source, error) {
 		APIKey:        pick("api_key", p.APIKey, ""),
 		APIKeyEnv:     pick("api_key_env", p.APIKeyEnv, preset.APIKeyEnv),
 		ContextWindow: p.ContextWindow,
+		Prices:        p.Prices,
 	}
 	if cw, ok := s.Sources["providers."+name+".context_window"]; ok {
 		srcs["context_window"] = cw

@@ -13,14 +13,21 @@ type Call struct {
 	Args string `json:"args"`
 }
 
-// Usage is the token count reported in the usage chunk.
+// Usage is the token count reported in the usage chunk. Details, when
+// set, is sent as OpenAI's prompt_tokens_details.
 type Usage struct {
-	PromptTokens     int `json:"prompt_tokens"`
-	CompletionTokens int `json:"completion_tokens"`
-	TotalTokens      int `json:"total_tokens"`
+	PromptTokens     int            `json:"prompt_tokens"`
+	CompletionTokens int            `json:"completion_tokens"`
+	TotalTokens      int            `json:"total_tokens"`
+	Details          *PromptDetails `json:"prompt_tokens_details,omitempty"`
 	// Cost, when not zero, is sent as usage.cost (US dollars), as
 	// OpenRouter reports it.
 	Cost float64 `json:"cost,omitempty"`
+}
+
+// PromptDetails is the breakdown of the prompt's tokens a server reports.
+type PromptDetails struct {
+	CachedTokens int `json:"cached_tokens"`
 }
 
 // Reply is one scripted answer. The zero value streams an empty answer with

@@ -189,6 +189,12 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 
 		NoCompletionReminder: cfg.NoReminder || (cfg.Settings != nil && !cfg.Settings.CompletionReminderOn()),
 	}
+	if st := cfg.Settings; st != nil {
+		acfg.Pricing = func(model string) (provider.Price, agent.CostFrom) {
+			p, src := st.PriceOf(model)
+			return p, agent.CostFrom(src) // the config's sources are the agent's names
+		}
+	}
 	if s := cfg.served; s != nil && cfg.Settings.ContextWindow == 0 && s.model == cfg.Settings.Model {
 		acfg.ContextWindowFunc = s.window // the server's answer, asked in the background
 	}

@@ -101,6 +101,14 @@ func tuiConfig(cfg config, ts *tuiSession, ag *agent.Agent, rec *session.Recorde
 		Models:      ts.modelConfig(),
 		Files:       mention.Lazy(cfg.Workspace),
 		ConfigPath:  cfg.Settings.UserFile,
+		Clipboard:   systemClipboard(os.Getenv),
+		SessionName: func() string {
+			if _, rec := ts.Current(); rec != nil {
+				return rec.ID()
+			}
+			return ""
+		},
+		NoMouse: !cfg.Settings.MouseOn(),
 	}
 	if cfg.pasteDir != "" {
 		uc.ClipboardImage = clipboardImage(cfg.pasteDir, os.Getenv)

@@ -233,13 +233,7 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 	case agent.Subagent:
 		p.text(t, e.Event, depth+1)
 	case agent.Usage:
-		if p.opts.Verbose {
-			est := ""
-			if e.Estimated {
-				est = "~"
-			}
-			p.progress(ind, p.dim(fmt.Sprintf("tokens: %s%d in, %s%d out", est, e.PromptTokens, est, e.CompletionTokens)))
-		}
+		p.usageLine(ind, e)
 	case agent.Retry:
 		p.progress(ind, p.yellow(fmt.Sprintf("↻ retry %d/%d in %s: %s", e.Attempt, e.Max, e.Wait.Round(time.Millisecond), oneLine(e.Err, 200))))
 	case agent.ApprovalRequest:
@@ -267,6 +261,7 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 				p.answer(t, t.last)
 			}
 		}
+		p.turnUsage(e) // verbose: the turn's total, after the answer
 	}
 }
 

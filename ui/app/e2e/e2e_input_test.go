@@ -89,7 +89,7 @@ func TestE2ESlashCompletion(t *testing.T) {
 	srv := providertest.New(t)
 	p := startApp(t, srv)
 	p.typeText("/")
-	p.waitFor("/compact", "summarise old messages", "/new", "start a new conversation")
+	p.waitFor("/compact", "summarise old messages", "/help", "the keys and the commands")
 	p.typeText("se")
 	p.waitFor("/sessions", "resume another session") // the list has more commands than rows
 	p.send("Tab")

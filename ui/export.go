@@ -1,0 +1,175 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/tick-agent/tick/ui/termsafe"
+)
+
+// exportCommand writes the conversation as Markdown (/export [FILE]): to
+// FILE, relative to the workspace, or to a name that says the session and
+// the date. The writing happens in a tea.Cmd, which reports with a notice.
+func (m *Model) exportCommand(args string) tea.Cmd {
+	name := strings.TrimSpace(args)
+	if name == "" {
+		session := ""
+		if m.cfg.SessionName != nil {
+			session = m.cfg.SessionName()
+		}
+		name = exportName(session, m.clock())
+	}
+	text := m.exportMarkdown()
+	dir := m.cfg.Workspace
+	return func() tea.Msg {
+		path, err := writeExport(dir, name, []byte(text))
+		if err != nil {
+			return NoticeMsg{Text: "/export: " + err.Error()}
+		}
+		return NoticeMsg{Text: "exported the conversation to " + path}
+	}
+}
+
+// exportName is the default file name of /export: "tick-SESSION-DATE.md",
+// or "tick-DATE-TIME.md" before the session has an id.
+func exportName(session string, now time.Time) string {
+	session = strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return -1
+	}, session)
+	if len(session) > 40 {
+		session = session[:40]
+	}
+	if session == "" {
+		return "tick-" + now.Format("2006-01-02-150405") + ".md"
+	}
+	return "tick-" + session + "-" + now.Format("2006-01-02") + ".md"
+}
+
+// exportMarkdown is the conversation as Markdown: the prompts, the
+// answers as written, each tool call summarised in one line, notices, and
+// the plan at the end.
+func (m *Model) exportMarkdown() string {
+	var b strings.Builder
+	b.WriteString("# tick conversation\n\n")
+	fmt.Fprintf(&b, "- model: %s\n- workspace: %s\n- exported: %s\n", oneLine(m.cfg.Model), oneLine(m.cfg.Workspace), m.clock().Format(time.RFC3339))
+	if u := m.usage.session; u.Calls > 0 {
+		b.WriteString("- usage: " + totalText(u, true) + "\n")
+	}
+	for _, e := range m.chat.entries {
+		switch e.kind {
+		case entryUser:
+			b.WriteString("\n## User\n\n" + e.text + "\n")
+		case entryAssistant:
+			if e.visible {
+				b.WriteString("\n## Assistant\n\n" + strings.TrimRight(e.md.Source(), "\n") + "\n")
+			}
+		case entryTool:
+			b.WriteString("\n" + toolLine(e.tool, ""))
+		case entryNotice, entryInterrupted:
+			b.WriteString("\n> " + strings.ReplaceAll(e.text, "\n", "\n> ") + "\n")
+		case entryError:
+			b.WriteString("\n> **Error:** " + strings.ReplaceAll(e.text, "\n", "\n> ") + "\n")
+		}
+	}
+	if l := m.panel.list; !l.Empty() {
+		b.WriteString("\n## Plan\n\n```\n" + strings.TrimRight(l.Render(), "\n") + "\n```\n")
+	}
+	return termsafe.Text(b.String())
+}
+
+// toolLine summarises a tool call in a Markdown list item: its name, its
+// summary, how it ended and its first output line; a task call's own
+// calls are nested.
+func toolLine(t *toolCall, indent string) string {
+	state := "ran"
+	switch t.state {
+	case toolOK:
+		state = "ok"
+	case toolFailed:
+		state = "failed"
+	}
+	s := fmt.Sprintf("%s- tool `%s` %s — %s", indent, t.name, inlineCode(t.summary), state)
+	if t.dur > 0 {
+		s += fmt.Sprintf(" (%s)", formatDuration(t.dur))
+	}
+	if first, more := headLines(t.output, 1); len(first) > 0 && strings.TrimSpace(first[0]) != "" {
+		s += ": " + inlineCode(truncateText(first[0], 120))
+		if more > 0 {
+			s += fmt.Sprintf(" (+%d lines)", more)
+		}
+	}
+	s += "\n"
+	for _, c := range t.children {
+		s += toolLine(c, indent+"  ")
+	}
+	return s
+}
+
+// inlineCode writes s as Markdown inline code, fenced with enough
+// backticks.
+func inlineCode(s string) string {
+	s = oneLine(s)
+	if s == "" {
+		return ""
+	}
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	return fence + " " + s + " " + fence
+}
+
+// writeExport writes data to name, relative to dir unless absolute, and
+// returns the path. The file is private (0600); the write is atomic (a temporary file beside it,
+// renamed over it), never follows a symbolic link at the name (a link is
+// replaced, its target untouched), and a relative name must stay inside
+// dir once the directories' links are resolved: a link planted in a
+// cloned repository cannot send the file elsewhere.
+func writeExport(dir, name string, data []byte) (string, error) {
+	path := name
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, name)
+	}
+	parent, err := filepath.EvalSymlinks(filepath.Dir(path))
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	if !filepath.IsAbs(name) {
+		root, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			return "", fmt.Errorf("write %s: %w", path, err)
+		}
+		if rel, err := filepath.Rel(root, parent); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", fmt.Errorf("write %s: its directory leads outside the workspace (%s); give an absolute path to write there", path, parent)
+		}
+	}
+	target := filepath.Join(parent, filepath.Base(path))
+	if fi, err := os.Lstat(target); err == nil && fi.IsDir() {
+		return "", fmt.Errorf("write %s: it is a directory", target)
+	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("write %s: %w", target, err)
+	}
+	tmp, err := os.CreateTemp(parent, "."+filepath.Base(target)+".*.tmp")
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", target, err)
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil { // 0600: tool output may hold secrets
+		_ = os.Remove(tmp.Name())
+		return "", fmt.Errorf("write %s: %w", target, err)
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		_ = os.Remove(tmp.Name())
+		return "", fmt.Errorf("write %s: %w", target, err)
+	}
+	return target, nil
+}
