@@ -73,6 +73,10 @@ type Config struct {
 	// CompletionReminder turns the reminder to finish the todo list on or
 	// off; nil means on.
 	CompletionReminder *bool `toml:"completion_reminder"`
+	// MaxParallelTasks caps how many task calls of one answer run at the
+	// same time (1 to MaxParallelTasksLimit); 0 leaves it to tick: 3 for
+	// a hosted provider, else the slots the local server reports, else 1.
+	MaxParallelTasks int `toml:"max_parallel_tasks"`
 	// MCPServers are Model Context Protocol servers whose tools join the
 	// registry, by name.
 	MCPServers map[string]MCPServer `toml:"mcp_servers"`
@@ -157,6 +161,9 @@ func (c Config) IdleTimeoutDuration() time.Duration {
 	return d
 }
 
+// MaxParallelTasksLimit is the largest max_parallel_tasks.
+const MaxParallelTasksLimit = 16
+
 // DefaultMCPStartTimeout is MCPStartTimeout's value when it is not set.
 const DefaultMCPStartTimeout = 30 * time.Second
 
@@ -195,6 +202,9 @@ func (c Config) validate() (key string, err error) {
 	}
 	if d, err := time.ParseDuration(c.MCPStartTimeout); c.MCPStartTimeout != "" && (err != nil || d <= 0) {
 		return "mcp_start_timeout", fmt.Errorf("mcp_start_timeout = %q: want a positive duration such as \"10s\"", c.MCPStartTimeout)
+	}
+	if c.MaxParallelTasks < 0 || c.MaxParallelTasks > MaxParallelTasksLimit {
+		return "max_parallel_tasks", fmt.Errorf("max_parallel_tasks = %d: want 1 to %d (0 or absent: tick chooses)", c.MaxParallelTasks, MaxParallelTasksLimit)
 	}
 	for name, p := range c.Providers {
 		if p.ContextWindow < 0 {

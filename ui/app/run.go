@@ -183,6 +183,7 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 
 		NoCompletionReminder: cfg.NoReminder || (cfg.Settings != nil && !cfg.Settings.CompletionReminderOn()),
 	}
+	acfg.MaxParallelTasks, acfg.ParallelTasksFunc = cfg.Settings.MaxParallelTasks, localSlots(&cfg)
 	if s := cfg.served; s != nil && cfg.Settings.ContextWindow == 0 && s.model == cfg.Settings.Model {
 		acfg.ContextWindowFunc = s.window // the server's answer, asked in the background
 	}
