@@ -63,6 +63,9 @@ type ToolStart struct {
 	Args    string   `json:"args"`
 	Summary string   `json:"summary"`
 	ArgsCut *ArgsCut `json:"args_cut,omitempty"`
+	// Item is, for a task call, the id of the plan item it names ("" for
+	// none); the task's own events arrive in Subagent under this call's ID.
+	Item string `json:"item,omitempty"`
 }
 
 // ToolEnd reports a finished tool call: its result as the model sees it and

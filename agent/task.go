@@ -26,7 +26,8 @@ const taskSchema = `{
   "type": "object",
   "properties": {
     "description": {"type": "string", "description": "3-6 words saying what the subagent does, shown to the user."},
-    "prompt": {"type": "string", "description": "The whole task for the subagent: it sees nothing else of this conversation."}
+    "prompt": {"type": "string", "description": "The whole task for the subagent: it sees nothing else of this conversation."},
+    "item": {"type": "string", "description": "The id of the plan item this task works on, if any: it goes in_progress while the task runs and the task's result becomes its note; you still complete it."}
   },
   "required": ["description", "prompt"],
   "additionalProperties": false
@@ -45,6 +46,7 @@ func (t *taskTool) Spec() provider.ToolSpec {
 type taskArgs struct {
 	Description string `json:"description"`
 	Prompt      string `json:"prompt"`
+	Item        string `json:"item"`
 }
 
 func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error) {
@@ -57,6 +59,13 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	}
 	parent := t.l
 	id := callID(ctx)
+	item := taskItem(string(raw))
+	if item != "" {
+		if err := parent.startItem(ctx, item); err != nil {
+			return "", err
+		}
+	}
+	ctx, end := parent.a.tasks.start(ctx, id)
 	hist := []provider.Message{{Role: provider.RoleUser, Content: args.Prompt}}
 	child := &loop{
 		a:         parent.a,
@@ -69,9 +78,22 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 		mu:        &sync.Mutex{},
 		hist:      &hist,
 	}
-	end := child.run(ctx)
-	final := lastAssistantText(hist)
+	res, err := taskResult(child.run(ctx), lastAssistantText(hist), end())
+	if item != "" && err == nil {
+		parent.noteItem(item, res)
+	}
+	return res, err
+}
+
+// taskResult is what a subagent's run gives the parent model: its final
+// text, or why it has none.
+func taskResult(end TurnEnd, final string, stopped bool) (string, error) {
 	switch {
+	case stopped:
+		if final == "" {
+			return "", fmt.Errorf("the subagent was %w before it wrote anything", errStopped)
+		}
+		return "", fmt.Errorf("the subagent was %w; what it had written last: %s", errStopped, final)
 	case end.Reason == ReasonInterrupted:
 		return final, context.Canceled
 	case errors.Is(end.Err, errRoundCap):

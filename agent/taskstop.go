@@ -12,8 +12,11 @@ var errStopped = errors.New("stopped by the user")
 // taskSet is the running subagents of an Agent, by their task call's id,
 // so that one can be stopped alone. Its zero value is ready.
 type taskSet struct {
-	mu sync.Mutex
-	m  map[string]*runningTask
+	mu    sync.Mutex
+	m     map[string]*runningTask
+	owned map[string]bool // the plan items tasks own (see ownedItem)
+
+	itemMu sync.Mutex // serialises item starts and their undo points
 }
 
 // runningTask is one running subagent.

@@ -51,22 +51,23 @@ func (t *todoTool) Spec() provider.ToolSpec {
 }
 
 func (t *todoTool) Run(ctx context.Context, args json.RawMessage) (string, error) {
-	list, err := todo.Parse(args)
+	a := t.l.a
+	list, err := todo.ParseWith(args, a.tasks.ownedItem)
 	if err != nil {
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete corrected list", err)
 	}
-	a := t.l.a
 	a.mu.Lock()
 	if err := a.checkUserEdits(&list); err != nil {
 		a.mu.Unlock()
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete list with the user's edits kept", err)
 	}
 	before := a.todos.Clone()
+	a.tasks.carry(before, &list)
 	a.todos = list
 	a.plan.rev++
 	rev := a.plan.rev
 	a.mu.Unlock()
-	t.l.checkpointStarted(ctx, before, list)
+	t.l.checkpointStarted(ctx, before, a.tasks.withoutOwned(list)) // the model's own item
 	if rec := a.cfg.Recorder; rec != nil {
 		if err := rec.Todo(list); err != nil {
 			t.l.emit(Notice{Text: fmt.Sprintf("could not save the todo list: %v", err)})

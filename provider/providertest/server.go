@@ -290,14 +290,19 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)
 	s.setOpen(1) // also wakes Wait
-	defer func() {
+	// The request stops counting as open just before the last byte of its
+	// answer goes out: the client cannot have read it, and sent another
+	// request, while it still counts.
+	release := sync.OnceFunc(func() {
 		s.mu.Lock()
 		s.setOpen(-1)
 		s.mu.Unlock()
-	}()
+	})
+	defer release()
 	if bad != nil {
 		s.errs = append(s.errs, bad.Error())
 		s.mu.Unlock()
+		release()
 		writeError(w, Reply{Status: http.StatusBadRequest, Body: errorJSON(http.StatusBadRequest, bad.msg, bad.param)})
 		return
 	}
@@ -322,26 +327,32 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	case fn != nil:
 		reply = fn(req.clone())
 	case !have:
+		release()
 		writeError(w, Reply{Status: http.StatusInternalServerError, Body: errorJSON(http.StatusInternalServerError, "providertest: no scripted reply", "")})
 		return
 	}
-	s.serve(w, r, req, reply)
+	s.serve(w, r, req, reply, release)
 }
 
-// serve writes one reply to a valid request.
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, req Request, reply Reply) {
+// serve writes one reply to a valid request, calling release just before
+// the last write.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, req Request, reply Reply, release func()) {
 	switch {
 	case reply.Raw != nil:
-		s.stream(w, r, reply, rawEvents(reply.Raw), true, 0)
+		s.stream(w, r, reply, rawEvents(reply.Raw), true, 0, release)
 	case reply.Status != 0 && reply.Status != http.StatusOK, reply.Body != "":
+		release()
 		writeError(w, reply)
 	case !req.Stream && reply.ErrorEvent != "":
+		release()
 		writeError(w, Reply{Body: reply.ErrorEvent})
 	case !req.Stream:
-		writeCompletion(w, req, reply, s.fillIDs(reply.ToolCalls))
+		calls := s.fillIDs(reply.ToolCalls)
+		release()
+		writeCompletion(w, req, reply, calls)
 	default:
 		events, hangAt := reply.events(req, s.fillIDs(reply.ToolCalls))
-		s.stream(w, r, reply, events, false, hangAt)
+		s.stream(w, r, reply, events, false, hangAt, release)
 	}
 }
 
