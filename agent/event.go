@@ -130,8 +130,11 @@ type ApprovalRequest struct {
 	// Question, when set, is the dialog's question instead of "Allow
 	// TOOL?" (e.g. whether to keep the git metadata a command created);
 	// allowing answers yes.
-	Question string          `json:"question,omitempty"`
-	Reply    chan<- Approval `json:"-"`
+	Question string `json:"question,omitempty"`
+	// Task is the id of the task call whose subagent asks ("" for the
+	// parent), so that a front-end names the task and its item.
+	Task  string          `json:"task,omitempty"`
+	Reply chan<- Approval `json:"-"`
 }
 
 // Approval is the user's answer to an ApprovalRequest. Always allows every

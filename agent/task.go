@@ -75,6 +75,7 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 		raw:       parent.raw,
 		maxRounds: subagentRounds,
 		child:     true,
+		task:      id,
 		mu:        &sync.Mutex{},
 		hist:      &hist,
 	}

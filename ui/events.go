@@ -170,7 +170,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 			m.panel.toolCall()
 		}
 		if ev.Name == "task" {
-			m.panel.subStart(ev.ID, ev.Summary)
+			m.panel.subStart(ev)
 		}
 		t.setAct(actTool, ev.Name)
 	case agent.ToolEnd:
@@ -253,6 +253,7 @@ func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
 	case agent.ApprovalRequest:
 		return m.handleEvent(inner)
 	case agent.Usage:
+		m.panel.subEvent(ev)
 		return m.handleEvent(inner)
 	case agent.ToolStart:
 		m.chat.now = m.clock()
