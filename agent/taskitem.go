@@ -54,11 +54,12 @@ func (s *taskSet) carry(before todo.List, list *todo.List) {
 	}
 }
 
-// startItem puts plan item id in progress for a task starting on it (an
-// undo point is saved before its first start, as for the model's own
-// items) and marks it task-owned. An unknown, completed or cancelled item
+// startItem puts plan item id in progress for a task starting on it and
+// marks it task-owned; with checkpoint, an undo point is saved before its
+// first start, as for the model's own items (a task in a copy of the
+// workspace saves it before its patch instead, see mergeBack). An unknown, completed or cancelled item
 // is an error for the model; the task does not start.
-func (l *loop) startItem(ctx context.Context, id string) error {
+func (l *loop) startItem(ctx context.Context, id string, checkpoint bool) error {
 	a := l.a
 	a.tasks.itemMu.Lock() // one item start, and its checkpoint, at a time
 	defer a.tasks.itemMu.Unlock()
@@ -89,9 +90,26 @@ func (l *loop) startItem(ctx context.Context, id string) error {
 	it = a.todos.Items[i]
 	list := l.bumpPlan()
 	a.mu.Unlock()
-	l.checkpointStarted(ctx, todo.List{}, todo.List{Items: []todo.Item{it}})
+	if checkpoint {
+		l.checkpointStarted(ctx, todo.List{}, todo.List{Items: []todo.Item{it}})
+	}
 	l.saveTodos(list)
 	return nil
+}
+
+// checkpointItem saves the undo point of plan item id, unless it has one.
+func (l *loop) checkpointItem(ctx context.Context, id string) {
+	l.a.mu.Lock()
+	i := l.a.todos.Find(id)
+	var it todo.Item
+	if i >= 0 {
+		it = l.a.todos.Items[i]
+	}
+	l.a.mu.Unlock()
+	if i >= 0 {
+		it.Status = todo.InProgress // what checkpointStarted looks for
+		l.checkpointStarted(ctx, todo.List{}, todo.List{Items: []todo.Item{it}})
+	}
 }
 
 // noteItem makes result the note of plan item id (its first line, capped),

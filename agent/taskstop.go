@@ -16,7 +16,8 @@ type taskSet struct {
 	m     map[string]*runningTask
 	owned map[string]bool // the plan items tasks own (see ownedItem)
 
-	itemMu sync.Mutex // serialises item starts and their undo points
+	itemMu  sync.Mutex // serialises item starts and their undo points
+	mergeMu sync.Mutex // serialises isolated tasks' patches
 }
 
 // runningTask is one running subagent.
