@@ -111,3 +111,30 @@ func TestApprovalNamesItsTask(t *testing.T) {
 		t.Errorf("the second request is shown before the first is answered:\n%s", s)
 	}
 }
+
+// TestSubagentDeltasCostNothing: a subagent's streamed text, which the
+// screen never shows, does not reach the update loop: a batch of it alone
+// is quiet and draws no frame, and beside other events it is left out.
+func TestSubagentDeltasCostNothing(t *testing.T) {
+	m, _ := newTestModel(t, 120, 30)
+	threeTasks(t, m)
+	ch := make(chan agent.Event, 8)
+	for _, id := range []string{"t1", "t2", "t3"} {
+		ch <- agent.Subagent{ParentID: id, Event: agent.TextDelta{Text: "streaming"}}
+		ch <- agent.Subagent{ParentID: id, Event: agent.ReasoningDelta{Text: "thinking"}}
+	}
+	msg := waitEvents(m.turn.id, ch)().(eventsMsg)
+	if len(msg.events) != 0 {
+		t.Fatalf("the batch carries %d subagent deltas, want none", len(msg.events))
+	}
+	msg.ch = m.turn.ch
+	if _, quiet := m.route(msg); !quiet {
+		t.Error("a batch of subagent deltas alone marked the frame changed")
+	}
+	ch <- agent.Subagent{ParentID: "t1", Event: agent.TextDelta{Text: "more"}}
+	ch <- agent.Subagent{ParentID: "t1", Event: agent.ToolStart{ID: "c7", Name: "read_file", Summary: "x.go"}}
+	msg = waitEvents(m.turn.id, ch)().(eventsMsg)
+	if len(msg.events) != 1 {
+		t.Fatalf("batch = %#v, want only the subagent's tool call", msg.events)
+	}
+}
