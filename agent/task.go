@@ -81,6 +81,7 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	}
 	tctx, end := parent.a.tasks.start(ctx, id) // StopTask ends tctx alone
 	res, err := taskResult(child.run(tctx), lastAssistantText(*child.hist), end())
+	parent.recordTask(id, item, *child.hist)
 	if wc != nil {
 		switch note := parent.mergeBack(ctx, wc, args.Description, item, err != nil); {
 		case note == "":

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
 
@@ -176,4 +177,48 @@ func taskItem(args string) string {
 		return ""
 	}
 	return strings.TrimPrefix(strings.TrimSpace(a.Item), "#")
+}
+
+// TaskRecorder is implemented by a Recorder that keeps subagents'
+// transcripts (*session.Recorder does): Task is called with the whole
+// history of the subagent of task call id when its task ends.
+type TaskRecorder interface {
+	Task(id, item string, msgs []provider.Message) error
+}
+
+// recordTask saves the transcript of the subagent of task call id, when
+// the Recorder keeps them.
+func (l *loop) recordTask(id, item string, hist []provider.Message) {
+	rec, ok := l.a.cfg.Recorder.(TaskRecorder)
+	if !ok {
+		return
+	}
+	if err := rec.Task(id, item, hist); err != nil {
+		l.emit(Notice{Text: fmt.Sprintf("could not save the task's transcript: %v", err)})
+	}
+}
+
+// ReplayTasks puts the saved transcripts of subagents (by task call id,
+// see TaskRecorder) into the events of a replayed conversation: after the
+// ToolStart of each task call, its subagent's events wrapped in Subagent,
+// as they arrived live (without the prompt, which the call carries). A
+// resumed session then shows each task's work under its item.
+func ReplayTasks(evs []Event, tasks map[string][]provider.Message) []Event {
+	if len(tasks) == 0 {
+		return evs
+	}
+	out := make([]Event, 0, len(evs))
+	for _, ev := range evs {
+		out = append(out, ev)
+		s, ok := ev.(ToolStart)
+		if !ok || s.Name != TaskTool {
+			continue
+		}
+		for _, cev := range Replay(tasks[s.ID]) {
+			if _, prompt := cev.(UserMessage); !prompt {
+				out = append(out, Subagent{ParentID: s.ID, Event: cev})
+			}
+		}
+	}
+	return out
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider/providertest"
 	"github.com/tick-agent/tick/todo"
 )
@@ -203,4 +204,54 @@ func TestInterruptStopsEveryTask(t *testing.T) {
 	noLoopGoroutines(t)
 	h.run("PARENT: again") // the repaired history is a valid request
 	h.checkValid()
+}
+
+// TestTaskTranscriptsSaved: the session keeps each task's transcript, and
+// the replay of a resumed session shows each task's work under its call.
+func TestTaskTranscriptsSaved(t *testing.T) {
+	sessions := t.TempDir()
+	var rec *session.Recorder
+	h := newHarness(t, func(c *agent.Config) {
+		rec = session.NewRecorder(sessions, c.Workspace, "test-model")
+		c.Recorder = rec
+	})
+	planServer(h, calls(taskCall(1, `,"item":"1"`), taskCall(2, `,"item":"2"`), taskCall(3, `,"item":"3"`)))
+	evs := h.run("PARENT: plan and split")
+	if te := end(t, evs); te.Reason != agent.ReasonDone {
+		t.Fatalf("turn ended %s: %v", te.Reason, te.Err)
+	}
+	info, err := session.Find(sessions, h.dir, rec.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ld, err := session.Load(info.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ld.Tasks) != 3 {
+		t.Fatalf("the session kept %d task transcripts, want 3", len(ld.Tasks))
+	}
+	replay := agent.ReplayTasks(agent.Replay(ld.History), ld.Tasks)
+	under := map[string]string{} // task call id -> its subagent's final answer
+	var starts []agent.ToolStart
+	for _, ev := range replay {
+		switch e := ev.(type) {
+		case agent.ToolStart:
+			if e.Name == "task" {
+				starts = append(starts, e)
+			}
+		case agent.Subagent:
+			if d, ok := e.Event.(agent.AssistantDone); ok {
+				under[e.ParentID] = d.Text
+			}
+		}
+	}
+	if len(starts) != 3 {
+		t.Fatalf("replay has %d task calls, want 3", len(starts))
+	}
+	for _, s := range starts {
+		if want := "report " + s.Item + "\nsecond line"; under[s.ID] != want {
+			t.Errorf("replayed task on #%s shows %q, want its subagent's answer %q", s.Item, under[s.ID], want)
+		}
+	}
 }

@@ -45,5 +45,6 @@ func Restore(ag *agent.Agent, ld *session.Loaded, keepMode bool) error {
 // replay of its history, then what it still waits on (agent.Pending: a
 // plan awaiting approval).
 func History(ag *agent.Agent, ld *session.Loaded) []agent.Event {
-	return append(agent.Replay(ld.History, ld.CompactedAt...), ag.Pending()...)
+	evs := agent.ReplayTasks(agent.Replay(ld.History, ld.CompactedAt...), ld.Tasks)
+	return append(evs, ag.Pending()...)
 }
