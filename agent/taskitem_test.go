@@ -255,3 +255,43 @@ func TestTaskTranscriptsSaved(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskApprovalsNameTheirTask: approval requests of tasks running side
+// by side each carry their task's call id, and each waits for its own
+// answer.
+func TestTaskApprovalsNameTheirTask(t *testing.T) {
+	h := newHarness(t, func(c *agent.Config) { c.Approval = agent.ApproveAsk })
+	h.ag.SetMode(agent.ModeAsk) // every change asks
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		n, isChild := strings.CutPrefix(r.Messages[1].Content, "CHILD ")
+		switch {
+		case isChild && r.Last().Role == "user":
+			return calls(call("write_file", `{"path":"f`+n+`.txt","content":"x"}`))
+		case isChild:
+			return providertest.Reply{Text: "report " + n}
+		case r.Last().Role == "user":
+			return calls(taskCall(1, ""), taskCall(2, ""))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	tasks := map[string]bool{}
+	asked := map[string]bool{}
+	for ev := range h.ag.Run(context.Background(), "PARENT") {
+		switch e := ev.(type) {
+		case agent.ToolStart:
+			if e.Name == "task" {
+				tasks[e.ID] = true
+			}
+		case agent.ApprovalRequest:
+			if !tasks[e.Task] {
+				t.Errorf("approval request %s names task %q, not a running task call", e.ID, e.Task)
+			}
+			asked[e.Task] = true
+			e.Reply <- agent.Approval{Allow: true}
+		}
+	}
+	h.checkValid()
+	if len(asked) != 2 {
+		t.Errorf("approval requests came from %d tasks, want 2", len(asked))
+	}
+}
