@@ -2,7 +2,11 @@
 // brings the copy's changes back as one patch, all or nothing.
 //
 // New copies the workspace's files (not its .git) to a directory outside
-// it and remembers what each file was. Changes lists what the subagent
+// it and remembers what each file was. When the workspace is a git
+// repository, the copy gets a .git file naming the workspace's own, so
+// that git commands in the copy see the repository (its history and
+// index; a confined command cannot write it, since it lies outside the
+// copy); .git entries are never part of the changes. Changes lists what the subagent
 // changed in its copy. Apply brings those changes into the workspace only
 // when every file they touch is still as it was when the copy was made
 // (or already as the copy has it); otherwise it changes nothing and names
@@ -68,6 +72,13 @@ func New(root, parent string) (*Copy, error) {
 	if err := c.fill(); err != nil {
 		_ = os.RemoveAll(dir)
 		return nil, err
+	}
+	if info, err := os.Stat(filepath.Join(root, ".git")); err == nil && info.IsDir() {
+		abs, _ := filepath.Abs(filepath.Join(root, ".git"))
+		if err := os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: "+abs+"\n"), 0o644); err != nil {
+			_ = os.RemoveAll(dir)
+			return nil, fmt.Errorf("make the task's copy of %s: %w", root, err)
+		}
 	}
 	return c, nil
 }
@@ -169,10 +180,10 @@ func (c *Copy) now() (map[string]state, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() {
-			if d.Name() == ".git" && p != c.Dir {
-				return filepath.SkipDir
-			}
+		switch {
+		case d.Name() == ".git" && d.IsDir() && p != c.Dir:
+			return filepath.SkipDir
+		case d.IsDir(), d.Name() == ".git": // the repository is never a change
 			return nil
 		}
 		rel, _ := filepath.Rel(c.Dir, p)

@@ -2,8 +2,10 @@ package workcopy_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tick-agent/tick/agent/workcopy"
@@ -44,8 +46,8 @@ func TestChangesComeBackAsOnePatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(c.Dir, ".git")); err == nil {
-		t.Error("the copy holds the workspace's .git")
+	if info, err := os.Lstat(filepath.Join(c.Dir, ".git")); err != nil || info.IsDir() {
+		t.Errorf("the copy's .git = %v, %v; want a file naming the workspace's repository, not a copy of it", info, err)
 	}
 	write(t, filepath.Join(c.Dir, "a.txt"), "A")
 	write(t, filepath.Join(c.Dir, "new", "d.txt"), "d")
@@ -136,5 +138,36 @@ func TestLinksAreNotFollowed(t *testing.T) {
 	}
 	if len(conflicts) == 0 {
 		t.Error("the write through the link was not reported as a conflict")
+	}
+}
+
+// TestGitSeesTheRepository: git in the copy sees the workspace's
+// repository and the copy's changes; the .git entry is no change.
+func TestGitSeesTheRepository(t *testing.T) {
+	ws := t.TempDir()
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	git(ws, "init", "-q")
+	write(t, filepath.Join(ws, "a.txt"), "a")
+	git(ws, "add", "a.txt")
+	git(ws, "commit", "-qm", "one")
+	c, err := workcopy.New(ws, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(c.Dir, "a.txt"), "changed")
+	if out := git(c.Dir, "status", "--porcelain"); !strings.Contains(out, "M a.txt") {
+		t.Errorf("git status in the copy = %q, want a.txt modified", out)
+	}
+	changes, err := c.Changes()
+	if err != nil || len(changes) != 1 || changes[0].Path != "a.txt" {
+		t.Errorf("Changes = %v, %v; want a.txt alone", changes, err)
 	}
 }
