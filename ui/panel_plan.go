@@ -73,7 +73,7 @@ func (p *panel) decorate(it todo.Item, i, w int, ls []panelLine, spin string) []
 		if s.item != it.ID {
 			continue
 		}
-		ls = append(ls, panelLine{text: p.subLine(s, ind, w, spin, s.id == p.taskSel), item: i, cont: true})
+		ls = append(ls, panelLine{text: p.subLine(s, ind, w, spin, s.id == p.taskSel && !s.done), item: i, cont: true})
 	}
 	return ls
 }
