@@ -70,7 +70,7 @@ func (l *loop) runGroup(ctx context.Context, calls []provider.ToolCall, idx []in
 			c := calls[i]
 			l.emit(toolStart(c))
 			start := time.Now()
-			r := l.execute(inGroup(ctx), c)
+			r := l.execute(ctx, c)
 			l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: r.out, IsError: r.isErr, Duration: time.Since(start)})
 			results[n] = r
 		}()

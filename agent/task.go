@@ -64,7 +64,7 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	id := callID(ctx)
 	item := taskItem(string(raw))
 	if item != "" {
-		if err := parent.startItem(ctx, item, !parent.isolated(ctx, args.ReadOnly)); err != nil {
+		if err := parent.startItem(ctx, item, !parent.isolated(args.ReadOnly)); err != nil {
 			return "", err
 		}
 	}
@@ -72,7 +72,7 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if err != nil {
 		return "", err
 	}
-	if wc == nil && item != "" && parent.isolated(ctx, args.ReadOnly) { // too large to copy: in place
+	if wc == nil && item != "" && parent.isolated(args.ReadOnly) { // too large to copy: in place
 		parent.checkpointItem(ctx, item)
 	}
 	child, err := parent.newChild(id, args.Prompt, args.ReadOnly, wc)

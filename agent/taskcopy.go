@@ -10,22 +10,14 @@ import (
 	"github.com/tick-agent/tick/agent/workcopy"
 )
 
-type groupKey struct{}
-
-// inGroup marks ctx as the context of a task call that runs side by side
-// with others (runGroup).
-func inGroup(ctx context.Context) context.Context { return context.WithValue(ctx, groupKey{}, true) }
-
-// isGroup reports whether ctx was marked by inGroup.
-func isGroup(ctx context.Context) bool { v, _ := ctx.Value(groupKey{}).(bool); return v }
-
 // isolate decides whether a task works in its own copy of the workspace:
-// one that may change files (not read-only, not in plan mode) while other
-// tasks run beside it, with the standard tools (they can be pointed at a
-// copy). It makes the copy, or returns nil to work in place; a workspace
+// one that may change files (not read-only, not in plan mode), with the
+// standard tools (they can be pointed at a copy); its changes then come
+// back as one patch when it ends, whatever changed in the workspace
+// meanwhile (another task's patch, the user's edits). It makes the copy, or returns nil to work in place; a workspace
 // too large to copy works in place with a notice.
 func (l *loop) isolate(ctx context.Context, readOnly bool) (*workcopy.Copy, error) {
-	if !l.isolated(ctx, readOnly) {
+	if !l.isolated(readOnly) {
 		return nil, nil
 	}
 	wc, err := workcopy.New(l.a.cfg.Workspace, "")
@@ -41,9 +33,9 @@ func (l *loop) isolate(ctx context.Context, readOnly bool) (*workcopy.Copy, erro
 
 // isolated reports whether a task started with ctx works in a copy (see
 // isolate).
-func (l *loop) isolated(ctx context.Context, readOnly bool) bool {
+func (l *loop) isolated(readOnly bool) bool {
 	a := l.a
-	return !readOnly && isGroup(ctx) && a.Mode() != ModePlan && a.cfg.Tools == nil
+	return !readOnly && a.Mode() != ModePlan && a.cfg.Tools == nil
 }
 
 // copyTools returns the base tools working in the copy dir (commands
