@@ -5,6 +5,7 @@ import (
 	"sync"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/provider"
 )
@@ -136,5 +137,37 @@ func TestSubagentDeltasCostNothing(t *testing.T) {
 	msg = waitEvents(m.turn.id, ch)().(eventsMsg)
 	if len(msg.events) != 1 {
 		t.Fatalf("batch = %#v, want only the subagent's tool call", msg.events)
+	}
+}
+
+// TestResumedTasksUnderTheirItems: a resumed session shows each task's
+// saved work under its task call in the chat, and its row under its item
+// in the panel.
+func TestResumedTasksUnderTheirItems(t *testing.T) {
+	hist := []provider.Message{
+		{Role: provider.RoleUser, Content: "split"},
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "p", Name: "todo", Arguments: `{"items":[{"id":"1","text":"ALPHA","status":"in_progress"},{"id":"2","text":"BRAVO","status":"pending"}]}`}}},
+		{Role: provider.RoleTool, ToolCallID: "p", Content: "ok"},
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "t1", Name: "task", Arguments: `{"description":"look around","prompt":"CHILD","item":"1"}`}}},
+		{Role: provider.RoleTool, ToolCallID: "t1", Content: "found 3 things"},
+		{Role: provider.RoleAssistant, Content: "done"},
+	}
+	child := []provider.Message{
+		{Role: provider.RoleUser, Content: "CHILD"},
+		{Role: provider.RoleAssistant, ToolCalls: []provider.ToolCall{{ID: "c1", Name: "bash", Arguments: `{"command":"grep -r TODO"}`}}},
+		{Role: provider.RoleTool, ToolCallID: "c1", Content: "a.go: TODO"},
+		{Role: provider.RoleAssistant, Content: "found 3 things"},
+	}
+	evs := agent.ReplayTasks(agent.Replay(hist), map[string][]provider.Message{"t1": child})
+	mv := New(Config{Agent: &scriptAgent{}, History: evs})
+	m := &mv
+	update(m, tea.WindowSizeMsg{Width: 140, Height: 30})
+	press(m, "ctrl+t")
+	s := screen(m)
+	if !strings.Contains(s, "task  look around  1 tool call") {
+		t.Errorf("the task's saved work is not under its call:\n%s", s)
+	}
+	if a, r, b := strings.Index(s, "ALPHA"), strings.Index(s, "look around ● found 3 things"), strings.Index(s, "BRAVO"); r < 0 || !(a < r && r < b) {
+		t.Errorf("the task's row is not under its item:\n%s", s)
 	}
 }
