@@ -32,7 +32,7 @@ import (
 // The bounds of a workspace New copies.
 const (
 	MaxFiles = 20000
-	MaxBytes = 512 << 20
+	MaxBytes = 128 << 20
 )
 
 // ErrTooLarge is returned by New for a workspace past MaxFiles or MaxBytes.
