@@ -112,6 +112,15 @@ type Config struct {
 	// Pricing, when set, prices the calls whose server reports no cost
 	// (see Usage); nil leaves their cost unknown.
 	Pricing Pricing
+	// MaxParallelTasks caps how many task calls of one answer run at the
+	// same time (max_parallel_tasks in the configuration); 0 asks
+	// ParallelTasksFunc, else DefaultParallelTasks.
+	MaxParallelTasks int
+	// ParallelTasksFunc, when set and MaxParallelTasks is 0, returns the
+	// cap (below 1 counts as 1); it is called once, when an answer first
+	// holds several task calls, and may block (the app asks a local
+	// server how many requests it serves at once).
+	ParallelTasksFunc func() int
 	// NoCompletionReminder turns off the reminder sent once per turn when
 	// the model ends it while todo items are still open
 	// (completion_reminder = false in the configuration).
@@ -170,6 +179,9 @@ type Agent struct {
 	date        string          // the system prompt's date; guarded by mu
 	effort      provider.Effort // the thinking level; guarded by mu
 	lateOnce    sync.Once       // asks Config.ContextWindowFunc
+	parOnce     sync.Once       // asks Config.ParallelTasksFunc
+	par         int             // its answer
+	tasks       taskSet         // the running subagents, by call id
 	late        int             // its answer
 	modelSet    bool
 	streamer    Streamer // set by SetModelOn; nil: Config.Model

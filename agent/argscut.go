@@ -21,6 +21,9 @@ func toolStart(c provider.ToolCall) ToolStart {
 	} else {
 		ev.Summary = summary(c.Name, c.Arguments)
 	}
+	if c.Name == TaskTool {
+		ev.Item = taskItem(c.Arguments)
+	}
 	return ev
 }
 

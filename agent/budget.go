@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -29,7 +30,22 @@ type Budget struct {
 // spend is what a turn has used so far, against its Budget.
 type spend struct {
 	start time.Time
+	mu    sync.Mutex // subagents side by side add to cost at once
 	cost  float64
+}
+
+// add counts usd toward the turn's cost.
+func (s *spend) add(usd float64) {
+	s.mu.Lock()
+	s.cost += usd
+	s.mu.Unlock()
+}
+
+// spentUSD is the turn's cost so far.
+func (s *spend) spentUSD() float64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cost
 }
 
 // overBudget returns the error that ends the turn before its next model
@@ -39,9 +55,9 @@ func (l *loop) overBudget() error {
 	if l.spent == nil {
 		return nil
 	}
-	switch {
-	case b.MaxCost > 0 && l.spent.cost >= b.MaxCost:
-		return fmt.Errorf("%w: --max-cost $%.4g (spent $%.4g); send a message to continue", errBudget, b.MaxCost, l.spent.cost)
+	switch cost := l.spent.spentUSD(); {
+	case b.MaxCost > 0 && cost >= b.MaxCost:
+		return fmt.Errorf("%w: --max-cost $%.4g (spent $%.4g); send a message to continue", errBudget, b.MaxCost, cost)
 	case b.MaxTime > 0 && time.Since(l.spent.start) >= b.MaxTime:
 		return fmt.Errorf("%w: --max-time %s; send a message to continue", errBudget, b.MaxTime)
 	}

@@ -18,44 +18,74 @@ import (
 // repair).
 const interruptedResult = provider.Interrupted
 
-// dispatch runs the calls of one assistant message in order and appends one
-// tool message per call. When ctx is cancelled, the running call ends and
-// every call not yet run is answered as interrupted, so the history stays
-// valid. It reports whether a todo call was among them.
+// dispatch runs the calls of one assistant message and appends one tool
+// message per call, in the calls' order. The calls run in order, except
+// that the task calls of a parent's answer run side by side (see
+// taskGroup), all started where the first of them stands. When ctx is
+// cancelled, the running calls end and every call not yet run is answered
+// as interrupted, so the history stays valid. It reports whether a todo
+// call was among them.
 func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTodo bool) {
 	var imgs imageBatch
 	defer func() { l.attachImages(imgs.take()) }() // after every tool message
 	ctx = tools.WithImages(ctx, imgs.add)
-	for _, c := range calls {
+	group := l.taskGroup(calls)
+	var done map[int]callResult // the group's results, by index in calls
+	for i, c := range calls {
 		if c.Name == TodoTool {
 			usedTodo = true
+		}
+		if r, ok := done[i]; ok {
+			l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: r.out})
+			continue
 		}
 		if ctx.Err() != nil {
 			l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: interruptedResult})
 			continue
 		}
+		if len(group) > 0 && i == group[0] {
+			done = l.runGroup(ctx, calls, group)
+			l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: done[i].out})
+			continue
+		}
 		l.emit(toolStart(c))
 		start := time.Now()
 		l.approvalWait, l.refused, l.blocked = 0, false, false
-		live := newLiveOutput(c.ID, l.emit)
-		out, isErr := l.call(tools.WithProgress(withCallID(ctx, c.ID), live), c)
-		live.stop() // no ToolOutput after ToolEnd
-		if ctx.Err() != nil && !isErr {
-			// The tool stopped early and said so in its output; flag it
-			// as an error so the model does not trust a partial result.
-			isErr = true
-			if !strings.Contains(out, interruptedResult) {
-				out += "\n" + interruptedResult
-			}
-		}
-		code := ExitCodeOf(c.Name, out)
-		isErr = isErr || failedCommand(c.Name, out)
-		l.postToolHook(ctx, c, out, isErr)
-		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: out, IsError: isErr, Duration: time.Since(start) - l.approvalWait,
-			ExitCode: code, Refused: l.refused, Blocked: l.blocked})
-		l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: out})
+		r := l.execute(ctx, c)
+		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: r.out, IsError: r.isErr, Duration: time.Since(start) - l.approvalWait,
+			ExitCode: r.code, Refused: l.refused, Blocked: l.blocked})
+		l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: r.out})
 	}
 	return usedTodo
+}
+
+// callResult is what one tool call gave the model: its result, whether
+// it failed, and a command's exit status (nil for other tools).
+type callResult struct {
+	out   string
+	isErr bool
+	code  *int
+}
+
+// execute runs one call with its live output and its post-tool hook,
+// marks a call that ctx cut short as failed, and a command that exited
+// nonzero too.
+func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
+	live := newLiveOutput(c.ID, l.emit)
+	out, isErr := l.call(tools.WithProgress(withCallID(ctx, c.ID), live), c)
+	live.stop() // no ToolOutput after ToolEnd
+	if ctx.Err() != nil && !isErr {
+		// The tool stopped early and said so in its output; flag it
+		// as an error so the model does not trust a partial result.
+		isErr = true
+		if !strings.Contains(out, interruptedResult) {
+			out += "\n" + interruptedResult
+		}
+	}
+	code := ExitCodeOf(c.Name, out)
+	isErr = isErr || failedCommand(c.Name, out)
+	l.postToolHook(ctx, c, out, isErr)
+	return callResult{out: out, isErr: isErr, code: code}
 }
 
 // call runs one tool call and returns the result text for the model. A

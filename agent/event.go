@@ -63,6 +63,9 @@ type ToolStart struct {
 	Args    string   `json:"args"`
 	Summary string   `json:"summary"`
 	ArgsCut *ArgsCut `json:"args_cut,omitempty"`
+	// Item is, for a task call, the id of the plan item it names ("" for
+	// none); the task's own events arrive in Subagent under this call's ID.
+	Item string `json:"item,omitempty"`
 }
 
 // ToolEnd reports a finished tool call: its result as the model sees it and
@@ -152,8 +155,11 @@ type ApprovalRequest struct {
 	// Question, when set, is the dialog's question instead of "Allow
 	// TOOL?" (e.g. whether to keep the git metadata a command created);
 	// allowing answers yes.
-	Question string          `json:"question,omitempty"`
-	Reply    chan<- Approval `json:"-"`
+	Question string `json:"question,omitempty"`
+	// Task is the id of the task call whose subagent asks ("" for the
+	// parent), so that a front-end names the task and its item.
+	Task  string          `json:"task,omitempty"`
+	Reply chan<- Approval `json:"-"`
 }
 
 // Approval is the user's answer to an ApprovalRequest. Always allows every

@@ -33,6 +33,8 @@ type loop struct {
 	raw       func(Event) // sends an event to the front-end as is
 	maxRounds int
 	child     bool         // a subagent: no steering, no nag, no recorder
+	task      string       // a subagent's task call id, for its approval requests
+	readOnly  bool         // a read-only subagent: plan mode's tools, read-only commands
 	extra     []tools.Tool // the ToolSource's tools of this turn (MCP), also a subagent's
 
 	mu   *sync.Mutex         // guards *hist
@@ -236,7 +238,10 @@ func (l *loop) tool(name string) tools.Tool {
 
 // emitApproval sends an approval request to the front-end unwrapped, even
 // from a subagent, so that front-ends answer one shape of request.
-func (l *loop) emitApproval(r ApprovalRequest) { l.raw(r) }
+func (l *loop) emitApproval(r ApprovalRequest) {
+	r.Task = l.task
+	l.raw(r)
+}
 
 // parseNote tells the model that the server could not parse its tool
 // call, quoting what it wrote.

@@ -98,7 +98,7 @@ func (r *replayer) call(c provider.ToolCall, out string) {
 	isErr := IsErrorResult(out) || failedCommand(c.Name, out)
 	r.out = append(r.out, toolStart(c))
 	if c.Name == TodoTool && !isErr {
-		if l, err := todo.Parse([]byte(c.Arguments)); err == nil {
+		if l, err := todo.ParseWith([]byte(c.Arguments), acceptedLive); err == nil {
 			r.rev++
 			r.out = append(r.out, TodoUpdate{List: l, Rev: r.rev})
 		}

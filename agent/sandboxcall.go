@@ -18,7 +18,7 @@ func (l *loop) sandboxMode(ctx context.Context, c provider.ToolCall) context.Con
 	if c.Name != "bash" || l.runner() == nil || sandbox.ModeFrom(ctx) != "" {
 		return ctx
 	}
-	if l.a.Mode() == ModePlan {
+	if l.a.Mode() == ModePlan || l.readOnly {
 		return sandbox.WithMode(ctx, sandbox.ReadOnly)
 	}
 	subject := l.callSubject(c.Name, json.RawMessage(c.Arguments))

@@ -79,7 +79,7 @@ func (l *loop) reportUsage(req provider.Request, resp *provider.Response) {
 	}
 	u = l.a.priced(u)
 	if u.CostFrom != "" && l.spent != nil {
-		l.spent.cost += u.CostUSD
+		l.spent.add(u.CostUSD)
 	}
 	if !l.child {
 		used := u.PromptTokens + u.CompletionTokens

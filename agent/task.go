@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tick-agent/tick/agent/workcopy"
 	"github.com/tick-agent/tick/provider"
 )
 
@@ -26,7 +27,9 @@ const taskSchema = `{
   "type": "object",
   "properties": {
     "description": {"type": "string", "description": "3-6 words saying what the subagent does, shown to the user."},
-    "prompt": {"type": "string", "description": "The whole task for the subagent: it sees nothing else of this conversation."}
+    "prompt": {"type": "string", "description": "The whole task for the subagent: it sees nothing else of this conversation."},
+    "item": {"type": "string", "description": "The id of the plan item this task works on, if any: it goes in_progress while the task runs and the task's result becomes its note; you still complete it."},
+    "read_only": {"type": "boolean", "description": "true when the task only reads (searching, reviewing): it works in the workspace itself and cannot change files."}
   },
   "required": ["description", "prompt"],
   "additionalProperties": false
@@ -45,6 +48,8 @@ func (t *taskTool) Spec() provider.ToolSpec {
 type taskArgs struct {
 	Description string `json:"description"`
 	Prompt      string `json:"prompt"`
+	Item        string `json:"item"`
+	ReadOnly    bool   `json:"read_only"`
 }
 
 func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error) {
@@ -57,22 +62,82 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	}
 	parent := t.l
 	id := callID(ctx)
-	hist := []provider.Message{{Role: provider.RoleUser, Content: args.Prompt}}
-	child := &loop{
-		a:         parent.a,
-		system:    parent.a.subagentPrompt(),
-		tools:     parent.childTools(),
-		emit:      func(ev Event) { parent.emit(Subagent{ParentID: id, Event: ev}) },
-		raw:       parent.raw,
+	item := taskItem(string(raw))
+	if item != "" {
+		if err := parent.startItem(ctx, item, !parent.isolated(args.ReadOnly)); err != nil {
+			return "", err
+		}
+	}
+	wc, err := parent.isolate(ctx, args.ReadOnly)
+	if err != nil {
+		return "", err
+	}
+	if wc == nil && item != "" && parent.isolated(args.ReadOnly) { // too large to copy: in place
+		parent.checkpointItem(ctx, item)
+	}
+	child, err := parent.newChild(id, args.Prompt, args.ReadOnly, wc)
+	if err != nil {
+		return "", err
+	}
+	tctx, end := parent.a.tasks.start(ctx, id) // StopTask ends tctx alone
+	res, err := taskResult(child.run(tctx), lastAssistantText(*child.hist), end())
+	parent.recordTask(id, item, *child.hist)
+	if wc != nil {
+		switch note := parent.mergeBack(ctx, wc, args.Description, item, err != nil); {
+		case note == "":
+		case err == nil || errors.Is(err, context.Canceled):
+			res = strings.TrimSpace(res + "\n\n" + note)
+		default:
+			err = fmt.Errorf("%w\n%s", err, note)
+		}
+	}
+	if item != "" && err == nil {
+		parent.noteItem(item, res)
+	}
+	return res, err
+}
+
+// newChild returns the loop of the subagent of task call id, its history
+// holding prompt: read-only ones get plan mode's tools, one with a copy
+// of the workspace (wc) the tools of the copy.
+func (l *loop) newChild(id, prompt string, readOnly bool, wc *workcopy.Copy) (*loop, error) {
+	ts := l.childTools()
+	if readOnly {
+		ts = planTools(ts)
+	}
+	if wc != nil {
+		var err error
+		if ts, err = l.copyTools(wc.Dir); err != nil {
+			_ = wc.Remove()
+			return nil, err
+		}
+	}
+	hist := []provider.Message{{Role: provider.RoleUser, Content: prompt}}
+	return &loop{
+		a:         l.a,
+		system:    l.a.subagentPrompt(),
+		tools:     ts,
+		emit:      func(ev Event) { l.emit(Subagent{ParentID: id, Event: ev}) },
+		raw:       l.raw,
 		maxRounds: subagentRounds,
-		spent:     parent.spent,
+		spent:     l.spent,
 		child:     true,
+		task:      id,
+		readOnly:  readOnly,
 		mu:        &sync.Mutex{},
 		hist:      &hist,
-	}
-	end := child.run(ctx)
-	final := lastAssistantText(hist)
+	}, nil
+}
+
+// taskResult is what a subagent's run gives the parent model: its final
+// text, or why it has none.
+func taskResult(end TurnEnd, final string, stopped bool) (string, error) {
 	switch {
+	case stopped:
+		if final == "" {
+			return "", fmt.Errorf("the subagent was %w before it wrote anything", errStopped)
+		}
+		return "", fmt.Errorf("the subagent was %w; what it had written last: %s", errStopped, final)
 	case end.Reason == ReasonInterrupted:
 		return final, context.Canceled
 	case errors.Is(end.Err, errRoundCap):

@@ -64,11 +64,11 @@ func (t *todoTool) Run(ctx context.Context, args json.RawMessage) (string, error
 
 // replace checks the list the model sent and makes it the plan.
 func (t *todoTool) replace(ctx context.Context, args json.RawMessage) (string, error) {
-	list, err := todo.Parse(args)
+	a := t.l.a
+	list, err := todo.ParseWith(args, a.tasks.ownedItem)
 	if err != nil {
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete corrected list", err)
 	}
-	a := t.l.a
 	a.mu.Lock()
 	archived, replaced := a.replacesPlanLocked(list)
 	if err := a.checkUserEdits(&list); err != nil {
@@ -76,6 +76,7 @@ func (t *todoTool) replace(ctx context.Context, args json.RawMessage) (string, e
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete list with the user's edits kept", err)
 	}
 	before := a.todos.Clone()
+	a.tasks.carry(before, &list)
 	if replaced {
 		before = todo.List{}
 	}
@@ -83,7 +84,7 @@ func (t *todoTool) replace(ctx context.Context, args json.RawMessage) (string, e
 	a.plan.rev++
 	rev := a.plan.rev
 	a.mu.Unlock()
-	t.l.checkpointStarted(ctx, before, list)
+	t.l.checkpointStarted(ctx, before, a.tasks.withoutOwned(list)) // the model's own item
 	if rec := a.cfg.Recorder; rec != nil {
 		if replaced {
 			_ = rec.Todo(archived) // kept in the session, marked archived

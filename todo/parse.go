@@ -68,7 +68,12 @@ type wireList struct {
 // Parse decodes the arguments of a todo call and validates them. It returns
 // the new list, or an error saying what to fix; the error never mentions
 // more than the first problem found in each item.
-func Parse(args []byte) (List, error) {
+func Parse(args []byte) (List, error) { return ParseWith(args, nil) }
+
+// ParseWith is Parse for a plan some of whose items subagents work on:
+// the items taskOwned reports may be in_progress besides the one item the
+// model works on itself (see ValidateWith).
+func ParseWith(args []byte, taskOwned func(id string) bool) (List, error) {
 	var w wireList
 	dec := json.NewDecoder(bytes.NewReader(args))
 	if err := dec.Decode(&w); err != nil {
@@ -89,7 +94,7 @@ func Parse(args []byte) (List, error) {
 		}
 		l.Items = append(l.Items, it)
 	}
-	if err := l.Validate(); err != nil {
+	if err := l.ValidateWith(taskOwned); err != nil {
 		return List{}, err
 	}
 	return l, nil
@@ -146,7 +151,13 @@ func oneLine(s string) string {
 // Validate checks the rules of docs/architecture.md: at most MaxItems items, no empty
 // text, unique ids, known statuses, at most one item in progress, and a
 // note on every cancelled item.
-func (l List) Validate() error {
+func (l List) Validate() error { return l.ValidateWith(nil) }
+
+// ValidateWith is Validate where the items taskOwned reports (nil: none),
+// worked on by a subagent (a task naming the item), do not count toward the one item in
+// progress: several tasks' items may be in_progress at once, plus one
+// item the model works on itself.
+func (l List) ValidateWith(taskOwned func(id string) bool) error {
 	if len(l.Items) > MaxItems {
 		return fmt.Errorf("%d items is too many: keep the list to at most %d (merge small steps)", len(l.Items), MaxItems)
 	}
@@ -166,7 +177,9 @@ func (l List) Validate() error {
 		switch it.Status {
 		case Pending, Completed:
 		case InProgress:
-			running = append(running, "#"+it.ID)
+			if taskOwned == nil || !taskOwned(it.ID) {
+				running = append(running, "#"+it.ID)
+			}
 		case Cancelled:
 			if strings.TrimSpace(it.Note) == "" {
 				return fmt.Errorf("item #%s is cancelled without a note: say why in \"note\"", it.ID)

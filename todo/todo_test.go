@@ -174,3 +174,31 @@ func ExampleList_Render() {
 	//
 	// (1/2 completed)
 }
+
+// TestTaskOwnedInProgress: items a subagent works on may be in_progress
+// together, with one item of the model's own; two of the model's own may
+// not.
+func TestTaskOwnedInProgress(t *testing.T) {
+	three := `{"items":[{"id":"1","text":"A","status":"in_progress"},{"id":"2","text":"B","status":"in_progress"},{"id":"3","text":"C","status":"in_progress"}]}`
+	tests := []struct {
+		name    string
+		owned   map[string]bool
+		wantErr string
+	}{
+		{"none owned", nil, "3 items are in_progress (#1, #2, #3)"},
+		{"two owned, one the model's", map[string]bool{"1": true, "2": true}, ""},
+		{"all owned", map[string]bool{"1": true, "2": true, "3": true}, ""},
+		{"one owned, two the model's", map[string]bool{"3": true}, "2 items are in_progress (#1, #2)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := todo.ParseWith([]byte(three), func(id string) bool { return tc.owned[id] })
+			switch {
+			case tc.wantErr == "" && err != nil:
+				t.Errorf("ParseWith = %v, want it accepted", err)
+			case tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)):
+				t.Errorf("ParseWith = %v, want %q", err, tc.wantErr)
+			}
+		})
+	}
+}

@@ -67,6 +67,10 @@ type Agent interface {
 	// are cheap and never block.
 	Mode() agent.Mode
 	CanRetry() bool
+
+	// StopTask stops the running subagent of the task call id alone
+	// (ctrl+x on its row); it reports whether one was running.
+	StopTask(id string) bool
 }
 
 // errNoAgent is shown for a command that needs the agent when Config has

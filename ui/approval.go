@@ -37,6 +37,7 @@ func deliberate(now, shown, lastKey time.Time) bool {
 type approval struct {
 	req      agent.ApprovalRequest
 	summary  string   // shown above the detail when the detail does not hold it
+	task     string   // "task DESC · item #N" for a subagent's request, sanitized
 	detail   []string // the detail's lines, sanitized (or the summary's)
 	shown    time.Time
 	diverted bool // keys typed while it was open went to the input
@@ -161,6 +162,7 @@ func (m *Model) approvalQueue() *approvals { return overlayOf[*approvals](m) }
 // ask shows the dialog for req, or queues it behind the one shown.
 func (m *Model) ask(req agent.ApprovalRequest) {
 	a := newApproval(m.st, req, m.now)
+	a.task = m.panel.taskLabel(req.Task)
 	if q := m.approvalQueue(); q != nil {
 		q.list = append(q.list, a)
 		return
@@ -384,6 +386,9 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 		title = a.req.Question
 	}
 	head = append(head, st.DialogTitle.Render(ansi.Truncate(title, iw, g.Ellipsis)))
+	if a.task != "" {
+		head = append(head, st.DialogText.Render(ansi.Truncate(a.task, iw, g.Ellipsis)))
+	}
 	head = append(head, guardLines(st, a.diverted, iw)...)
 	if a.summary != "" {
 		head = append(head, st.DialogText.Render(ansi.Truncate(a.summary, iw, g.Ellipsis)))

@@ -51,7 +51,9 @@ func lingerEvents(turn int, ch <-chan agent.Event, until time.Time) tea.Cmd {
 		if !ok {
 			return eventsMsg{turn: turn, ch: ch, closed: true}
 		}
-		msg := eventsMsg{turn: turn, ch: ch, events: []agent.Event{safeEvent(ev)}}
+		msg := eventsMsg{turn: turn, ch: ch}
+		n := 1 // events taken, shown or not
+		msg.add(ev)
 		linger := !until.IsZero() && isDelta(ev)
 		var timer *time.Timer
 		defer func() {
@@ -59,13 +61,14 @@ func lingerEvents(turn int, ch <-chan agent.Event, until time.Time) tea.Cmd {
 				timer.Stop()
 			}
 		}()
-		for len(msg.events) < maxBatch {
+		for ; n < maxBatch; n++ {
 			var expired <-chan time.Time
 			if linger && len(msg.events) < lingerMax {
 				if timer == nil {
 					d := time.Until(until)
 					if d <= 0 {
 						linger = false
+						n--
 						continue
 					}
 					timer = time.NewTimer(d)
@@ -78,7 +81,7 @@ func lingerEvents(turn int, ch <-chan agent.Event, until time.Time) tea.Cmd {
 					msg.closed = true
 					return msg
 				}
-				msg.events = append(msg.events, safeEvent(ev))
+				msg.add(ev)
 				linger = linger && isDelta(ev)
 				continue
 			default:
@@ -92,7 +95,7 @@ func lingerEvents(turn int, ch <-chan agent.Event, until time.Time) tea.Cmd {
 					msg.closed = true
 					return msg
 				}
-				msg.events = append(msg.events, safeEvent(ev))
+				msg.add(ev)
 				linger = linger && isDelta(ev)
 			case <-expired:
 				return msg
@@ -100,6 +103,20 @@ func lingerEvents(turn int, ch <-chan agent.Event, until time.Time) tea.Cmd {
 		}
 		return msg
 	}
+}
+
+// add appends ev, made safe, to the batch, leaving out what the screen
+// never shows: a subagent's streamed answer and thinking (its tools,
+// results and final answer arrive as events of their own). Tasks
+// streaming side by side then cost the update loop nothing per delta.
+func (msg *eventsMsg) add(ev agent.Event) {
+	if s, ok := ev.(agent.Subagent); ok {
+		switch s.Event.(type) {
+		case agent.TextDelta, agent.ReasoningDelta:
+			return
+		}
+	}
+	msg.events = append(msg.events, safeEvent(ev))
 }
 
 // isDelta reports whether ev only adds streamed text.
@@ -125,6 +142,9 @@ func (m *Model) handleEvents(msg eventsMsg) (tea.Cmd, bool) {
 		return waitEvents(msg.turn, msg.ch), true
 	}
 	t.heard = m.now
+	if len(msg.events) == 0 && !msg.closed { // only what the screen never shows
+		return waitEvents(t.id, t.ch), true
+	}
 	onlyText := len(msg.events) > 0 && !msg.closed
 	var cmds []tea.Cmd
 	for _, ev := range msg.events {
@@ -170,7 +190,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 			m.panel.toolCall()
 		}
 		if ev.Name == "task" {
-			m.panel.subStart(ev.ID, ev.Summary)
+			m.panel.subStart(ev)
 			m.usage.taskStarted(ev.ID, ev.Summary)
 		}
 		t.setAct(actTool, ev.Name)
@@ -227,7 +247,9 @@ func (m *Model) replay(evs []agent.Event, todos todo.List) {
 		todos = m.panel.list
 	}
 	todos = termsafe.Strings(todos)
+	subs := m.panel.subs
 	m.panel.restore(todos)
+	m.panel.subs = subs // the replayed tasks stay under their items
 	if pr := m.proposal(); pr != nil { // a resumed plan awaiting approval
 		pr.show(m.panel, m.now)
 	}
@@ -252,6 +274,7 @@ func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
 		return m.handleEvent(inner)
 	case agent.Usage:
 		m.usage.sub(ev.ParentID, inner)
+		m.panel.subEvent(ev)
 		return nil
 	case agent.ToolStart:
 		m.chat.now = m.clock()

@@ -22,6 +22,7 @@ type KeyMap struct {
 	OpenPlan    key.Binding // open the plan editor (as /plan does)
 	Help        key.Binding // show or hide the help overlay
 	HelpOnEmpty key.Binding // the same, but only on an empty input ("?")
+	Tasks       key.Binding // select a running task's row; on a selected row, stop that task alone
 
 	// Chat.
 	PageUp     key.Binding
@@ -73,6 +74,7 @@ func DefaultKeyMap() KeyMap {
 		OpenPlan:    b(k("ctrl+p"), h("ctrl+p", "plan editor (/plan)")),
 		Help:        b(k("ctrl+g"), h("?/ctrl+g", "help")),
 		HelpOnEmpty: b(k("?"), h("?", "help")),
+		Tasks:       b(k("ctrl+x"), h("ctrl+x", "task rows: select · stop one")),
 
 		PageUp:     b(k("pgup"), h("pgup", "scroll up")),
 		PageDown:   b(k("pgdown"), h("pgdn", "scroll down")),
@@ -129,7 +131,7 @@ func (k KeyMap) helpSections() []helpSection {
 		{"Input and turn", []key.Binding{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Retry, k.CycleMode, k.Quit, k.Exit}},
 		{"Chat", []key.Binding{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.ExpandTool, k.TogglePanel, k.Help}},
 		{"Approval dialog", []key.Binding{k.Allow, k.AllowAlways, k.Deny, k.Dismiss}},
-		{"Plan", []key.Binding{k.OpenPlan, k.Proposal.summary()}},
+		{"Plan", []key.Binding{k.OpenPlan, k.Tasks, k.Proposal.summary()}},
 	}
 }
 

@@ -32,7 +32,8 @@ type panel struct {
 	sel     int                        // the plan editor's selection, -1 when closed
 	footer  func(w int) []string       // lines under the items (the proposal's question, the editor's keys), drawn
 	// for width w
-	subs []*subTask // subagents under the items they ran in
+	subs    []*subTask // subagents under the items they ran in
+	taskSel string     // the selected task row's call id (see taskFocus); "" for none
 }
 
 // itemStats is what the panel remembers of one item.

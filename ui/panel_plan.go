@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
+	"time"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
@@ -12,17 +16,24 @@ import (
 // footer lines (the proposal's question, the editor's keys) that are never
 // cut.
 
-// subTask is a subagent started by a task call while an item was in
-// progress: its description, its last action while it runs and its
-// one-line result when done.
+// subTask is a subagent started by a task call, under the item it names
+// or else the item in progress when it started: its description, while it
+// runs its current tool, tool count, tokens and clock, its one-line result
+// when done, and the bounded transcript the task's overlay shows.
 type subTask struct {
 	id     string // the task call's id
-	item   string // the item in progress when it started
+	item   string // the item it works on
 	desc   string
-	last   string
+	last   string // the current or last tool, with its key argument
 	result string
 	done   bool
 	failed bool
+
+	start  time.Time     // when it started
+	took   time.Duration // its run time, once done
+	tools  int           // tool calls it made
+	tokens int           // tokens its model calls used
+	log    []string      // its transcript, one entry per line, the last maxTaskLog
 }
 
 // gutterWidth is the width of the gutter: 2 while the editor is open or a
@@ -36,7 +47,7 @@ func (p *panel) gutterWidth() int {
 
 // decorate adds the gutter to an item's lines, and the lines under it: its
 // gate and its subagents.
-func (p *panel) decorate(it todo.Item, i, w int, ls []panelLine) []panelLine {
+func (p *panel) decorate(it todo.Item, i, w int, ls []panelLine, spin string) []panelLine {
 	st, g := p.st, p.st.Glyphs
 	if p.gutterWidth() > 0 {
 		for j := range ls {
@@ -62,18 +73,23 @@ func (p *panel) decorate(it todo.Item, i, w int, ls []panelLine) []panelLine {
 		if s.item != it.ID {
 			continue
 		}
-		ls = append(ls, panelLine{text: p.subLine(s, ind, w), item: i, cont: true})
+		ls = append(ls, panelLine{text: p.subLine(s, ind, w, spin, s.id == p.taskSel && !s.done), item: i, cont: true})
 	}
 	return ls
 }
 
-// subStart nests a task call under the item in progress, if any.
-func (p *panel) subStart(id, desc string) {
-	it, ok := p.list.Current()
-	if !ok {
-		return
+// subStart nests a task call under the item it names, or else the item
+// in progress, if any.
+func (p *panel) subStart(ev agent.ToolStart) {
+	item := ev.Item
+	if p.list.Find(item) < 0 {
+		it, ok := p.list.Current()
+		if !ok {
+			return
+		}
+		item = it.ID
 	}
-	p.subs = append(p.subs, &subTask{id: id, item: it.ID, desc: oneLine(desc)})
+	p.subs = append(p.subs, &subTask{id: ev.ID, item: item, desc: oneLine(ev.Summary), start: p.now})
 }
 
 // sub returns the subagent of the task call id, or nil.
@@ -86,20 +102,43 @@ func (p *panel) sub(id string) *subTask {
 	return nil
 }
 
-// subLine is one subagent under its item: "↳ description · last action"
-// while it runs, "↳ description ✓ result" when done.
-func (p *panel) subLine(s *subTask, ind string, w int) string {
+// subLine is one subagent under its item: "↳ description ✓ result" when
+// done; while it runs "⠋ description · 3 tools · 1.2k tok · 12s · current
+// tool" with the spinner, marked when it is selected (sel).
+func (p *panel) subLine(s *subTask, ind string, w int, spin string, sel bool) string {
 	st, g := p.st, p.st.Glyphs
 	text := s.desc
+	mark := g.Steering
 	switch {
 	case s.done && s.failed:
 		text += " " + g.ToolError + " " + s.result
 	case s.done:
 		text += " " + g.ToolOK + " " + s.result
-	case s.last != "":
-		text += g.Separator + s.last
+	default:
+		mark = spin
+		text += g.Separator + taskMeta(s.tools, s.tokens, p.now.Sub(s.start))
+		if s.last != "" {
+			text += g.Separator + s.last
+		}
 	}
-	return ind + st.ItemNote.Render(ansi.Truncate(g.Steering+" "+oneLine(text), max(w-len(ind), 1), g.Ellipsis))
+	room := max(w-len(ind), 1)
+	if sel {
+		ind = ind[:len(ind)-2] + st.PlanSelected.Render(g.Selected) + " "
+	}
+	return ind + st.ItemNote.Render(ansi.Truncate(mark+" "+oneLine(text), room, g.Ellipsis))
+}
+
+// taskMeta is a running task's figures: "3 tools · 1.2k tok · 12s".
+func taskMeta(tools, tokens int, d time.Duration) string {
+	tok := itoa(tokens)
+	if tokens >= 1000 {
+		tok = fmt.Sprintf("%.1fk", float64(tokens)/1000)
+	}
+	unit := " tools"
+	if tools == 1 {
+		unit = " tool"
+	}
+	return itoa(tools) + unit + " · " + tok + " tok · " + formatDuration(d)
 }
 
 // removedLines are a revised proposal's removed items.
@@ -163,17 +202,58 @@ func (p *panel) extraLines(w int) int {
 	return n
 }
 
-// subEvent records a subagent's latest action under its item.
+// maxTaskLog bounds the transcript kept of one task, in lines; maxLogLine
+// bounds one line.
+const (
+	maxTaskLog = 400
+	maxLogLine = 400
+)
+
+// subEvent records a subagent's event: its current tool, counts and
+// transcript.
 func (p *panel) subEvent(ev agent.Subagent) {
 	s := p.sub(ev.ParentID)
 	if s == nil {
 		return
 	}
-	if ts, ok := ev.Event.(agent.ToolStart); ok {
-		s.last = ts.Name
-		if ts.Summary != "" {
-			s.last += " " + oneLine(ts.Summary)
+	switch e := ev.Event.(type) {
+	case agent.ToolStart:
+		s.tools++
+		s.last = e.Name
+		if e.Summary != "" {
+			s.last += " " + oneLine(e.Summary)
 		}
+		s.logLine("> " + s.last)
+	case agent.ToolEnd:
+		mark := "  ok "
+		if e.IsError {
+			mark = "  failed "
+		}
+		s.logLine(mark + firstLine(e.Output))
+	case agent.AssistantDone:
+		for _, l := range strings.Split(strings.TrimSpace(e.Text), "\n") {
+			s.logLine(l)
+		}
+	case agent.Usage:
+		n := e.TotalTokens
+		if n == 0 {
+			n = e.PromptTokens + e.CompletionTokens
+		}
+		s.tokens += n
+	case agent.Notice:
+		s.logLine("note: " + e.Text)
+	}
+}
+
+// logLine adds one line to the task's transcript, bounded in length and
+// count.
+func (s *subTask) logLine(l string) {
+	if r := []rune(l); len(r) > maxLogLine {
+		l = string(r[:maxLogLine]) + "…"
+	}
+	s.log = append(s.log, l)
+	if n := len(s.log) - maxTaskLog; n > 0 {
+		s.log = append(s.log[:0], s.log[n:]...)
 	}
 }
 
@@ -184,4 +264,20 @@ func (p *panel) subEnd(ev agent.ToolEnd) {
 		return
 	}
 	s.done, s.failed, s.result = true, ev.IsError, firstLine(ev.Output)
+	s.took = p.now.Sub(s.start)
+	s.logLine("result: " + firstLine(ev.Output))
+}
+
+// runningTasks returns the subagents still running, in the panel's order (by
+// item, then start).
+func (p *panel) runningTasks() []*subTask {
+	var out []*subTask
+	for _, it := range p.list.Items {
+		for _, s := range p.subs {
+			if s.item == it.ID && !s.done {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
 }

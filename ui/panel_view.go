@@ -155,7 +155,7 @@ func (p *panel) lines(w int, spin string, full bool) []panelLine {
 		} else {
 			ls = p.itemLines(it, i, iw, spin)
 		}
-		lines = append(lines, p.decorate(it, i, iw, ls)...)
+		lines = append(lines, p.decorate(it, i, iw, ls, spin)...)
 	}
 	return append(lines, p.removedLines(w)...)
 }

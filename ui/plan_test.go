@@ -233,7 +233,7 @@ func TestSubagentUnderItem(t *testing.T) {
 		agent.ToolStart{ID: "t1", Name: "task", Summary: "search the code"},
 		agent.Subagent{ParentID: "t1", Event: agent.ToolStart{ID: "c1", Name: "bash", Summary: "grep -r TODO"}},
 	)
-	if s := screen(m); !strings.Contains(s, "search the code · bash grep -r TODO") {
+	if s := screen(m); !strings.Contains(s, "search the code · 1 tool · 0 tok") {
 		t.Fatalf("the running subagent is not under its item:\n%s", s)
 	}
 	events(t, m, agent.Subagent{ParentID: "t1", Event: agent.ToolEnd{ID: "c1", Name: "bash"}},

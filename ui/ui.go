@@ -314,6 +314,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		} else {
 			m.chat.toBottom()
 		}
+	case key.Matches(k, keys.Tasks):
+		m.openTaskFocus()
 	case key.Matches(k, keys.TogglePanel):
 		m.panel.toggle()
 	case key.Matches(k, keys.CycleMode):

@@ -79,6 +79,10 @@ type Config struct {
 	// selection works and tick's (drag to select, wheel to scroll) does
 	// not; nil means on.
 	Mouse *bool `toml:"mouse"`
+	// MaxParallelTasks caps how many task calls of one answer run at the
+	// same time (1 to MaxParallelTasksLimit); 0 leaves it to tick: 3 for
+	// a hosted provider, else the slots the local server reports, else 1.
+	MaxParallelTasks int `toml:"max_parallel_tasks"`
 	// MCPServers are Model Context Protocol servers whose tools join the
 	// registry, by name.
 	MCPServers map[string]MCPServer `toml:"mcp_servers"`
@@ -187,6 +191,9 @@ func (c Config) IdleTimeoutDuration() time.Duration {
 	return d
 }
 
+// MaxParallelTasksLimit is the largest max_parallel_tasks.
+const MaxParallelTasksLimit = 16
+
 // DefaultMCPStartTimeout is MCPStartTimeout's value when it is not set.
 const DefaultMCPStartTimeout = 30 * time.Second
 
@@ -238,6 +245,9 @@ func (c Config) validate() (key string, err error) {
 	}
 	if d, err := time.ParseDuration(c.MCPStartTimeout); c.MCPStartTimeout != "" && (err != nil || d <= 0) {
 		return "mcp_start_timeout", fmt.Errorf("mcp_start_timeout = %q: want a positive duration such as \"10s\"", c.MCPStartTimeout)
+	}
+	if c.MaxParallelTasks < 0 || c.MaxParallelTasks > MaxParallelTasksLimit {
+		return "max_parallel_tasks", fmt.Errorf("max_parallel_tasks = %d: want 1 to %d (0 or absent: tick chooses)", c.MaxParallelTasks, MaxParallelTasksLimit)
 	}
 	for name, p := range c.Providers {
 		if p.ContextWindow < 0 {

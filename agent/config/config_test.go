@@ -200,6 +200,8 @@ func TestFileErrors(t *testing.T) {
 		{"bad reasoning effort", "model = \"m\"\nreasoning_effort = \"max\"\n", 2, "want off, low, medium or high"},
 		{"bad mcp start timeout", "model = \"m\"\nmcp_start_timeout = \"soon\"\n", 2, "mcp_start_timeout = \"soon\": want a positive duration"},
 		{"zero mcp start timeout", "mcp_start_timeout = \"0s\"\n", 1, "positive duration"},
+		{"negative max parallel tasks", "max_parallel_tasks = -1\n", 1, "max_parallel_tasks = -1: want 1 to 16"},
+		{"huge max parallel tasks", "model = \"m\"\nmax_parallel_tasks = 500\n", 2, "want 1 to 16"},
 		{"bad url", "[providers.a]\nbase_url = \"localhost:1234\"\n", 2, "http://"},
 		{"mcp without command", "[mcp_servers.a]\nargs = [\"x\"]\n", 1, "command or url"},
 	}
@@ -379,5 +381,35 @@ func TestReasoningEffort(t *testing.T) {
 	}
 	if s.ReasoningEffort != "off" || s.Sources["reasoning_effort"].Kind != SourceProject {
 		t.Errorf("reasoning_effort = %q from %v, want the project's off", s.ReasoningEffort, s.Sources["reasoning_effort"])
+	}
+}
+
+// TestMaxParallelTasks: tick config shows max_parallel_tasks, "auto" by
+// default, or the file's value and where it came from.
+func TestMaxParallelTasks(t *testing.T) {
+	for _, tc := range []struct {
+		name, user, project, want string
+		n                         int
+	}{
+		{"default", "", "", `max_parallel_tasks\s+auto .*default`, 0},
+		{"user file", "max_parallel_tasks = 5\n", "", `max_parallel_tasks\s+5\s+user file`, 5},
+		{"project file", "", "max_parallel_tasks = 2\n", `max_parallel_tasks\s+2\s+project file`, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Load(setup(t, tc.user, tc.project, nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.MaxParallelTasks != tc.n {
+				t.Errorf("MaxParallelTasks = %d, want %d", s.MaxParallelTasks, tc.n)
+			}
+			var b bytes.Buffer
+			if err := s.Describe(&b); err != nil {
+				t.Fatal(err)
+			}
+			if !regexp.MustCompile(tc.want).MatchString(b.String()) {
+				t.Errorf("tick config output lacks %s:\n%s", tc.want, b.String())
+			}
+		})
 	}
 }

@@ -59,6 +59,7 @@ func (s *Settings) Describe(w io.Writer) error {
 	row("idle_timeout", s.IdleTimeout)
 	row("reasoning_effort", s.ReasoningEffort)
 	row("completion_reminder", fmt.Sprint(s.CompletionReminderOn()))
+	row("max_parallel_tasks", parallelTasks(s.MaxParallelTasks))
 	row("mcp_start_timeout", s.MCPStartTimeoutDuration().String())
 	s.describeBudget(row)
 	row("mcp_servers", strings.Join(sortedKeys(s.MCPServers), ", "))
@@ -138,4 +139,12 @@ func missing(p string, exists bool) string {
 		return " (not found)"
 	}
 	return ""
+}
+
+// parallelTasks describes max_parallel_tasks.
+func parallelTasks(n int) string {
+	if n == 0 {
+		return "auto (3 hosted; a local server's slots, else 1)"
+	}
+	return fmt.Sprint(n)
 }

@@ -55,7 +55,7 @@ type Settings struct {
 	// Sources says where each effective value came from, by key: "provider",
 	// "model", "base_url", "api_key", "context_window", "sandbox",
 	// "writable_roots", "network", "env_allow", "allow", "deny",
-	// "idle_timeout", "reasoning_effort", "mcp_start_timeout", "completion_reminder", "mcp_servers", "hooks", "web.allow". A key
+	// "idle_timeout", "reasoning_effort", "mcp_start_timeout", "completion_reminder", "max_parallel_tasks", "mcp_servers", "hooks", "web.allow". A key
 	// that is absent has its default.
 	Sources map[string]Source
 
@@ -138,7 +138,7 @@ func (s *Settings) mergeUser(f *file) {
 		"allow": c.Allow != nil, "deny": c.Deny != nil, "idle_timeout": c.IdleTimeout != "",
 		"reasoning_effort":  c.ReasoningEffort != "",
 		"mcp_start_timeout": c.MCPStartTimeout != "",
-		"max_turns":         c.MaxTurns != 0, "max_cost": c.MaxCost != 0, "max_time": c.MaxTime != "",
+		"max_turns":         c.MaxTurns != 0, "max_parallel_tasks": c.MaxParallelTasks != 0, "max_cost": c.MaxCost != 0, "max_time": c.MaxTime != "",
 		"completion_reminder": c.CompletionReminder != nil, "mouse": c.Mouse != nil, "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
 		"web.allow": c.Web.Allow != nil,
 	} {
@@ -172,6 +172,7 @@ func (s *Settings) mergeProject(f *file, opts Options) {
 	set("reasoning_effort", c.ReasoningEffort != "", func() { s.ReasoningEffort = c.ReasoningEffort })
 	set("mcp_start_timeout", c.MCPStartTimeout != "", func() { s.MCPStartTimeout = c.MCPStartTimeout })
 	set("completion_reminder", c.CompletionReminder != nil, func() { s.CompletionReminder = c.CompletionReminder })
+	set("max_parallel_tasks", c.MaxParallelTasks != 0, func() { s.MaxParallelTasks = c.MaxParallelTasks })
 	if c.Deny != nil { // deny rules add up: a project may only tighten
 		s.Deny = append(append([]string(nil), s.Deny...), c.Deny...)
 		if prev, ok := s.Sources["deny"]; ok {

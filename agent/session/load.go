@@ -63,6 +63,7 @@ type collected struct {
 	model     string // the last model line's
 	plan      todo.UserPlan
 	mode      *record // the last mode line
+	tasks     map[string][]provider.Message
 }
 
 // add applies one decoded line.
@@ -87,6 +88,11 @@ func (c *collected) add(rec *record) {
 		c.plan = *rec.Plan
 	case rec.Type == typeMode:
 		c.mode = rec
+	case rec.Type == typeTask:
+		if c.tasks == nil {
+			c.tasks = map[string][]provider.Message{}
+		}
+		c.tasks[rec.Task] = rec.Messages
 	case rec.Type == typeCompaction:
 		c.summary, c.kept, c.compactAt = *rec.Summary, rec.Kept, len(c.hist)
 		c.marks = append(c.marks, len(c.hist))
@@ -101,7 +107,7 @@ func (c *collected) loaded(path string) *Loaded {
 	if c.model != "" {
 		ld.Info.Model, ld.Info.ModelSwitched = c.model, true
 	}
-	ld.Plan = c.plan
+	ld.Plan, ld.Tasks = c.plan, c.tasks
 	if c.mode != nil {
 		ld.Mode, ld.BeforePlan = c.mode.Mode, c.mode.Before
 	}
@@ -185,7 +191,7 @@ func parse(r io.Reader, path string) (*parsed, error) {
 func decodeLine(text []byte, first bool) (*record, error) {
 	var rec record
 	if err := json.Unmarshal(text, &rec); err != nil {
-		if t := lineType(text); !first && (t == typePlan || t == typeMode) {
+		if t := lineType(text); !first && (t == typePlan || t == typeMode || t == typeTask) {
 			return nil, &skippedError{fmt.Errorf("a %s line that cannot be read: %w", t, err)}
 		}
 		return nil, fmt.Errorf("not a JSON line: %w", err)
@@ -213,6 +219,15 @@ func decodeLine(text []byte, first bool) (*record, error) {
 	case typePlan, typeMode:
 		if err := checkPlanMode(&rec); err != nil {
 			return nil, &skippedError{err}
+		}
+	case typeTask:
+		if rec.Task == "" {
+			return nil, &skippedError{errors.New(`a task line without "task"`)}
+		}
+		for _, m := range rec.Messages {
+			if err := checkRole(m); err != nil {
+				return nil, &skippedError{fmt.Errorf("the transcript of task %q: %w", rec.Task, err)}
+			}
 		}
 	case typeCompaction:
 		if rec.Summary == nil {

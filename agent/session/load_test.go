@@ -391,3 +391,38 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestTaskLines: a task line keeps a subagent's transcript by its call's
+// id; an unusable one is skipped with a warning and the rest loads.
+func TestTaskLines(t *testing.T) {
+	msgs, _ := conversation()
+	path := newSession(t, msgs[:1], nil)
+	st, _, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := []provider.Message{{Role: provider.RoleUser, Content: "CHILD"}, {Role: provider.RoleAssistant, Content: "report"}}
+	if err := st.Task("call_1", "2", child); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	appendBytes(t, path, []byte(`{"type":"task","task":"","messages":[]}`+"\n"))
+	appendBytes(t, path, []byte(`{"type":"task","task":"call_2","messages":[{"role":"wizard"}]}`+"\n"))
+	appendBytes(t, path, []byte(`{"type":"task","task":`+"\n"))
+	st, _, err = Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recordAll(t, st, msgs[1:2], nil)
+	st.Close()
+	ld, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ld.Tasks) != 1 || !reflect.DeepEqual(ld.Tasks["call_1"], child) {
+		t.Errorf("Tasks = %+v, want call_1's transcript only", ld.Tasks)
+	}
+	if len(ld.History) < 2 || ld.History[1].Content != msgs[1].Content || len(ld.Warnings) < 3 {
+		t.Errorf("History has %d messages, warnings %q; want the messages after the bad task lines, and a warning for each", len(ld.History), ld.Warnings)
+	}
+}

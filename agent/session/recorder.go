@@ -113,6 +113,12 @@ func (r *Recorder) Model(name string) error {
 	return st.Model(name)
 }
 
+// Task records a subagent's transcript when its task ends (see
+// Store.Task).
+func (r *Recorder) Task(id, item string, msgs []provider.Message) error {
+	return r.write(func(st *Store) error { return st.Task(id, item, msgs) })
+}
+
 // Plan records the user's side of the plan after a change.
 func (r *Recorder) Plan(p todo.UserPlan) error {
 	return r.write(func(st *Store) error { return st.Plan(p) })

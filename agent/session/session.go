@@ -26,6 +26,7 @@
 //	{"type":"model","time":"…","model":"…"}
 //	{"type":"plan","time":"…","plan":{todo.UserPlan}}
 //	{"type":"mode","time":"…","mode":"plan","before":"auto"}
+//	{"type":"task","time":"…","task":"call id","item":"2","messages":[provider.Message…]}
 //
 // The header comes first. A message line records one complete message
 // appended to the conversation; a todo line the whole list after a change;
@@ -38,7 +39,10 @@
 // user's side of the plan (what the model may not undo, the notes it has
 // not been told yet, the proposal awaiting approval) after a change, a mode
 // line the agent's mode (auto, ask or plan) and the mode approving a plan
-// returns to; the last of each counts. Lines of unknown types are skipped,
+// returns to; the last of each counts. A task line keeps a subagent's
+// whole transcript when its task call ends (task: the call's id; item:
+// the plan item it named), for a resume to show it under its item; an
+// unusable one is skipped with a warning. Lines of unknown types are skipped,
 // so later versions can add some (tick versions before plan and mode lines
 // skip those). A plan or mode line whose content is unusable is skipped
 // with a warning rather than stopping the load: it is not the
@@ -166,6 +170,9 @@ type Loaded struct {
 	// Mode and BeforePlan are the agent's mode and the mode approving a
 	// plan returns to, from the last mode line ("" if none).
 	Mode, BeforePlan string
+	// Tasks are the subagents' transcripts from the task lines, by their
+	// task call's id (nil when there are none).
+	Tasks map[string][]provider.Message
 	// Warnings are human-readable notes on what was repaired or ignored,
 	// each said once: a truncated last line, interrupted tool calls,
 	// dropped results.
@@ -181,7 +188,16 @@ const (
 	typeModel      = "model" // the user switched models (/model)
 	typePlan       = "plan"  // the user's side of the plan
 	typeMode       = "mode"  // the agent's mode
+	typeTask       = "task"  // a subagent's transcript
 )
+
+type taskLine struct {
+	Type     string             `json:"type"`
+	Time     time.Time          `json:"time"`
+	Task     string             `json:"task"`
+	Item     string             `json:"item,omitempty"`
+	Messages []provider.Message `json:"messages"`
+}
 
 type planLine struct {
 	Type string        `json:"type"`
@@ -248,6 +264,8 @@ type record struct {
 	Plan      *todo.UserPlan     `json:"plan"`
 	Mode      string             `json:"mode"`
 	Before    string             `json:"before"`
+	Task      string             `json:"task"`
+	Messages  []provider.Message `json:"messages"`
 }
 
 // now is the time stamp written on a line.

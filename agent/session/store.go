@@ -93,6 +93,15 @@ func (s *Store) Mode(mode, beforePlan string) error {
 	return s.write("the mode", modeLine{Type: typeMode, Time: now(), Mode: mode, Before: beforePlan})
 }
 
+// Task records the transcript of the subagent of task call id (item: the
+// plan item it named, "" for none) when it ends.
+func (s *Store) Task(id, item string, msgs []provider.Message) error {
+	if msgs == nil {
+		msgs = []provider.Message{}
+	}
+	return s.write("a task's transcript", taskLine{Type: typeTask, Time: now(), Task: id, Item: item, Messages: msgs})
+}
+
 // Close closes the file. Later writes fail; a second Close does nothing.
 func (s *Store) Close() error {
 	s.mu.Lock()

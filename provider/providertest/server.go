@@ -55,6 +55,8 @@ type Server struct {
 	changed chan struct{} // closed and replaced when a request is recorded
 	ids     int
 	models  []string // GET /v1/models lists these; nil: ModelName
+	open    int      // chat requests being answered now
+	maxOpen int      // the most chat requests ever open at once
 }
 
 // SetModels sets the models GET /v1/models lists (default: ModelName).
@@ -179,6 +181,59 @@ func (s *Server) Wait(n int, timeout time.Duration) []Request {
 	}
 }
 
+// Open returns the number of chat requests being answered right now:
+// received and not yet fully answered.
+func (s *Server) Open() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.open
+}
+
+// MaxOpen returns the most chat requests that were open at the same
+// time so far (see Open): the concurrency the server saw.
+func (s *Server) MaxOpen() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.maxOpen
+}
+
+// WaitOpen blocks until at least n chat requests have been open at the
+// same time (MaxOpen reaches n), the timeout passed (0 means 10 seconds)
+// or the server closed, and reports whether they were. A reply Func can call it to hold its answer
+// until its siblings arrived, so that a test sees overlap by content and
+// counts, not by the clock.
+func (s *Server) WaitOpen(n int, timeout time.Duration) bool {
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for {
+		s.mu.Lock()
+		got, ch := s.maxOpen, s.changed
+		s.mu.Unlock()
+		if got >= n {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-deadline.C:
+			return false
+		case <-s.quit:
+			return false
+		}
+	}
+}
+
+// setOpen changes the count of open chat requests by d and wakes the
+// waiters. The caller holds s.mu.
+func (s *Server) setOpen(d int) {
+	s.open += d
+	s.maxOpen = max(s.maxOpen, s.open)
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
 // ServeHTTP implements http.Handler.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	path := strings.TrimSuffix(r.URL.Path, "/")
@@ -234,11 +289,20 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 
 	s.mu.Lock()
 	s.reqs = append(s.reqs, req)
-	close(s.changed)
-	s.changed = make(chan struct{})
+	s.setOpen(1) // also wakes Wait
+	// The request stops counting as open just before the last byte of its
+	// answer goes out: the client cannot have read it, and sent another
+	// request, while it still counts.
+	release := sync.OnceFunc(func() {
+		s.mu.Lock()
+		s.setOpen(-1)
+		s.mu.Unlock()
+	})
+	defer release()
 	if bad != nil {
 		s.errs = append(s.errs, bad.Error())
 		s.mu.Unlock()
+		release()
 		writeError(w, Reply{Status: http.StatusBadRequest, Body: errorJSON(http.StatusBadRequest, bad.msg, bad.param)})
 		return
 	}
@@ -263,26 +327,32 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	case fn != nil:
 		reply = fn(req.clone())
 	case !have:
+		release()
 		writeError(w, Reply{Status: http.StatusInternalServerError, Body: errorJSON(http.StatusInternalServerError, "providertest: no scripted reply", "")})
 		return
 	}
-	s.serve(w, r, req, reply)
+	s.serve(w, r, req, reply, release)
 }
 
-// serve writes one reply to a valid request.
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, req Request, reply Reply) {
+// serve writes one reply to a valid request, calling release just before
+// the last write.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, req Request, reply Reply, release func()) {
 	switch {
 	case reply.Raw != nil:
-		s.stream(w, r, reply, rawEvents(reply.Raw), true, 0)
+		s.stream(w, r, reply, rawEvents(reply.Raw), true, 0, release)
 	case reply.Status != 0 && reply.Status != http.StatusOK, reply.Body != "":
+		release()
 		writeError(w, reply)
 	case !req.Stream && reply.ErrorEvent != "":
+		release()
 		writeError(w, Reply{Body: reply.ErrorEvent})
 	case !req.Stream:
-		writeCompletion(w, req, reply, s.fillIDs(reply.ToolCalls))
+		calls := s.fillIDs(reply.ToolCalls)
+		release()
+		writeCompletion(w, req, reply, calls)
 	default:
 		events, hangAt := reply.events(req, s.fillIDs(reply.ToolCalls))
-		s.stream(w, r, reply, events, false, hangAt)
+		s.stream(w, r, reply, events, false, hangAt, release)
 	}
 }
 

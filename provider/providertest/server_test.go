@@ -481,3 +481,40 @@ func TestNonStreamingErrorEvent(t *testing.T) {
 		t.Errorf("got %d %s; want the error object as a 200 JSON body", r.status, r.body)
 	}
 }
+
+func TestOpenRequestsCounted(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Func = func(req providertest.Request) providertest.Reply {
+		if !srv.WaitOpen(3, 0) { // hold every answer until all three are open
+			return providertest.Reply{Text: "alone"}
+		}
+		return providertest.Reply{Text: "together"}
+	}
+	results := make(chan string, 3)
+	for range 3 {
+		go func() { results <- post(t, context.Background(), srv.URL, userOnly).text() }()
+	}
+	for range 3 {
+		if got := <-results; got != "together" {
+			t.Errorf("text = %q, want together (three requests open at once)", got)
+		}
+	}
+	if srv.MaxOpen() != 3 {
+		t.Errorf("MaxOpen = %d, want 3", srv.MaxOpen())
+	}
+	srv.Wait(3, 0)
+	if !waitFor(func() bool { return srv.Open() == 0 }) {
+		t.Errorf("Open = %d after every answer, want 0", srv.Open())
+	}
+}
+
+// waitFor polls cond for up to 5 seconds.
+func waitFor(cond func() bool) bool {
+	for range 500 {
+		if cond() {
+			return true
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return cond()
+}

@@ -66,8 +66,9 @@ func errorJSON(status int, msg, param string) string {
 // options. It returns when the stream is written, cut, or the client or
 // server went away.
 //
-// A Hang reply blocks after the event at index hangAt.
-func (s *Server) stream(w http.ResponseWriter, req *http.Request, r Reply, events [][]byte, raw bool, hangAt int) {
+// A Hang reply blocks after the event at index hangAt. release is called
+// just before the last event is written.
+func (s *Server) stream(w http.ResponseWriter, req *http.Request, r Reply, events [][]byte, raw bool, hangAt int, release func()) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
@@ -97,6 +98,9 @@ func (s *Server) stream(w http.ResponseWriter, req *http.Request, r Reply, event
 				t.Stop()
 				return
 			}
+		}
+		if i == len(events)-1 {
+			release()
 		}
 		var err error
 		if raw {

@@ -45,6 +45,6 @@ func Restore(ag *agent.Agent, ld *session.Loaded, keepMode bool) error {
 // replay of its history, then what it still waits on (agent.Pending: a
 // plan awaiting approval).
 func History(ag *agent.Agent, ld *session.Loaded) []agent.Event {
-	evs := agent.MarkRewinds(agent.Replay(ld.History, ld.CompactedAt...), ld.Summaries)
+	evs := agent.ReplayTasks(agent.MarkRewinds(agent.Replay(ld.History, ld.CompactedAt...), ld.Summaries), ld.Tasks)
 	return append(evs, ag.Pending()...)
 }

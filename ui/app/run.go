@@ -195,6 +195,7 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 			return p, agent.CostFrom(src) // the config's sources are the agent's names
 		}
 	}
+	acfg.MaxParallelTasks, acfg.ParallelTasksFunc = cfg.Settings.MaxParallelTasks, localSlots(&cfg)
 	if s := cfg.served; s != nil && cfg.Settings.ContextWindow == 0 && s.model == cfg.Settings.Model {
 		acfg.ContextWindowFunc = s.window // the server's answer, asked in the background
 	}

@@ -120,3 +120,22 @@ func providerName(cfg *config) string {
 	}
 	return "NAME"
 }
+
+// localSlots returns agent.Config.ParallelTasksFunc for cfg: for a
+// self-hosted server when max_parallel_tasks is not set, the func that asks
+// the server how many requests it serves at once (llama.cpp's
+// total_slots; 0, counted as 1, when it does not say: a single-slot server
+// only queues parallel requests and loses its prompt cache); nil otherwise
+// (a hosted provider gets agent.DefaultParallelTasks).
+func localSlots(cfg *config) func() int {
+	s := cfg.Settings
+	if s.MaxParallelTasks != 0 || s.BaseURL == "" || tickcfg.IsHosted(s.BaseURL) {
+		return nil
+	}
+	base, key := s.BaseURL, s.APIKey
+	return func() int {
+		ctx, cancel := context.WithTimeout(context.Background(), provider.DiscoverTimeout)
+		defer cancel()
+		return provider.DiscoverSlots(ctx, base, key)
+	}
+}

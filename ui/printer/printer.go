@@ -85,6 +85,8 @@ type turn struct {
 	final     bool                 // the final answer was written
 	reasoning strings.Builder      // verbose: reasoning waiting to be shown
 	live      map[string]*liveTool // verbose: running calls' output shown so far
+	tasks     map[string]taskLabel // the running task calls' labels, by id (see taskPrefix)
+	prefix    string               // the prefix of the subagent event being written
 }
 
 // liveTool is how much of a running call's output (ToolOutput) was shown.
@@ -182,7 +184,7 @@ func (p *Printer) json(ev agent.Event) {
 
 // text writes ev for a person; depth is the subagent nesting level.
 func (p *Printer) text(t *turn, ev agent.Event, depth int) {
-	ind := strings.Repeat("    ", depth)
+	ind := t.prefix + strings.Repeat("    ", depth)
 	if _, ok := ev.(agent.ReasoningDelta); !ok && t.reasoning.Len() > 0 && depth == 0 {
 		p.progress(ind, p.dim(strings.TrimSpace(t.reasoning.String())))
 		t.reasoning.Reset()
@@ -211,6 +213,7 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 		if e.Name == agent.TodoTool {
 			return // the list itself follows as a TodoUpdate
 		}
+		t.taskStart(e, depth)
 		line := ind + p.dim("→ ") + p.bold(e.Name)
 		if s := oneLine(e.Summary, 120); s != "" && e.ArgsCut != nil {
 			line += "  " + p.red(s) // "arguments too large: ...": the call is not run
@@ -225,13 +228,17 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 	case agent.ToolEnd:
 		delete(t.live, e.ID)
 		p.toolEnd(ind, e)
+		t.taskEnd(e, depth)
 	case agent.TodoUpdate:
 		if p.used {
 			p.err.WriteByte('\n') // set the list apart from the lines above
 		}
 		p.progress(ind, strings.TrimRight(e.List.Render(), "\n")+"\n")
 	case agent.Subagent:
+		outer := t.prefix
+		t.prefix = t.taskPrefix(e.ParentID) // tasks running side by side interleave
 		p.text(t, e.Event, depth+1)
+		t.prefix = outer
 	case agent.Usage:
 		p.usageLine(ind, e)
 	case agent.Retry:

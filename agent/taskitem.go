@@ -1,0 +1,224 @@
+package agent
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/todo"
+)
+
+// maxItemNote bounds the note a task's result leaves on its item.
+const maxItemNote = 300
+
+// acceptedLive is the taskOwned of a replayed todo call: the live loop
+// accepted it, so every in_progress item counts as a task's.
+func acceptedLive(string) bool { return true }
+
+// ownedItem reports whether plan item id is owned by a task: a task named
+// it, and it has stayed in_progress since. Several owned items may be in
+// progress at once besides the model's own one (todo.ValidateWith).
+func (s *taskSet) ownedItem(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.owned[id]
+}
+
+// own marks plan item id as owned by a task.
+func (s *taskSet) own(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.owned == nil {
+		s.owned = map[string]bool{}
+	}
+	s.owned[id] = true
+}
+
+// carry keeps, in the model's new list, the note a task left on an item
+// it owns when the model sent that item without a note (the model
+// replaces the list whole, and may not copy the note), then drops the
+// ownership of the items the list no longer has in progress: an owned
+// item the model completed, cancelled or reset is its own again.
+func (s *taskSet) carry(before todo.List, list *todo.List) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id := range s.owned {
+		i, j := list.Find(id), before.Find(id)
+		if i >= 0 && j >= 0 && list.Items[i].Note == "" {
+			list.Items[i].Note = before.Items[j].Note
+		}
+		if i < 0 || list.Items[i].Status != todo.InProgress {
+			delete(s.owned, id)
+		}
+	}
+}
+
+// startItem puts plan item id in progress for a task starting on it and
+// marks it task-owned; with checkpoint, an undo point is saved before its
+// first start, as for the model's own items (a task in a copy of the
+// workspace saves it before its patch instead, see mergeBack). An unknown, completed or cancelled item
+// is an error for the model; the task does not start.
+func (l *loop) startItem(ctx context.Context, id string, checkpoint bool) error {
+	a := l.a
+	a.tasks.itemMu.Lock() // one item start, and its checkpoint, at a time
+	defer a.tasks.itemMu.Unlock()
+	a.mu.Lock()
+	i := a.todos.Find(id)
+	if i < 0 {
+		ids := make([]string, len(a.todos.Items))
+		for n, it := range a.todos.Items {
+			ids[n] = "#" + it.ID
+		}
+		a.mu.Unlock()
+		if len(ids) == 0 {
+			return fmt.Errorf("the task names plan item %q but the plan is empty; add the item with todo first, or leave \"item\" out", id)
+		}
+		return fmt.Errorf("the task names plan item %q but the plan has no such item (it has %s); name one of them, or leave \"item\" out", id, strings.Join(ids, ", "))
+	}
+	it := a.todos.Items[i]
+	if it.Status == todo.Completed || it.Status == todo.Cancelled {
+		a.mu.Unlock()
+		return fmt.Errorf("plan item #%s is %s; reopen it with todo first, or leave \"item\" out", id, it.Status)
+	}
+	a.tasks.own(id)
+	if it.Status == todo.InProgress {
+		a.mu.Unlock()
+		return nil
+	}
+	a.todos.Items[i].Status = todo.InProgress
+	it = a.todos.Items[i]
+	list := l.bumpPlan()
+	a.mu.Unlock()
+	if checkpoint {
+		l.checkpointStarted(ctx, todo.List{}, todo.List{Items: []todo.Item{it}})
+	}
+	l.saveTodos(list)
+	return nil
+}
+
+// checkpointItem saves the undo point of plan item id, unless it has one.
+func (l *loop) checkpointItem(ctx context.Context, id string) {
+	l.a.mu.Lock()
+	i := l.a.todos.Find(id)
+	var it todo.Item
+	if i >= 0 {
+		it = l.a.todos.Items[i]
+	}
+	l.a.mu.Unlock()
+	if i >= 0 {
+		it.Status = todo.InProgress // what checkpointStarted looks for
+		l.checkpointStarted(ctx, todo.List{}, todo.List{Items: []todo.Item{it}})
+	}
+}
+
+// noteItem makes result the note of plan item id (its first line, capped),
+// when the item is still in the plan. Completing the item is the model's.
+func (l *loop) noteItem(id, result string) {
+	note, _, _ := strings.Cut(strings.TrimSpace(result), "\n")
+	if r := []rune(note); len(r) > maxItemNote {
+		note = string(r[:maxItemNote-1]) + "…"
+	}
+	if note == "" {
+		return
+	}
+	a := l.a
+	a.mu.Lock()
+	i := a.todos.Find(id)
+	if i < 0 || a.todos.Items[i].Note == note {
+		a.mu.Unlock()
+		return
+	}
+	a.todos.Items[i].Note = note
+	list := l.bumpPlan()
+	a.mu.Unlock()
+	l.saveTodos(list)
+}
+
+// bumpPlan counts a change of the plan and returns a copy of it with its
+// revision. a.mu is held.
+func (l *loop) bumpPlan() TodoUpdate {
+	l.a.plan.rev++
+	return TodoUpdate{List: l.a.todos.Clone(), Rev: l.a.plan.rev}
+}
+
+// saveTodos records the changed plan and sends it to the front-end.
+func (l *loop) saveTodos(up TodoUpdate) {
+	if rec := l.a.cfg.Recorder; rec != nil {
+		if err := rec.Todo(up.List); err != nil {
+			l.emit(Notice{Text: fmt.Sprintf("could not save the todo list: %v", err)})
+		}
+	}
+	l.emit(up)
+}
+
+// withoutOwned returns list without the items tasks own, so that
+// list.Current is the item the model works on itself.
+func (s *taskSet) withoutOwned(list todo.List) todo.List {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := todo.List{Goal: list.Goal}
+	for _, it := range list.Items {
+		if !s.owned[it.ID] {
+			out.Items = append(out.Items, it)
+		}
+	}
+	return out
+}
+
+// taskItem returns the plan item a task call's arguments name ("" for
+// none or unparsable arguments), without a leading "#".
+func taskItem(args string) string {
+	var a struct {
+		Item string `json:"item"`
+	}
+	if json.Unmarshal([]byte(args), &a) != nil {
+		return ""
+	}
+	return strings.TrimPrefix(strings.TrimSpace(a.Item), "#")
+}
+
+// TaskRecorder is implemented by a Recorder that keeps subagents'
+// transcripts (*session.Recorder does): Task is called with the whole
+// history of the subagent of task call id when its task ends.
+type TaskRecorder interface {
+	Task(id, item string, msgs []provider.Message) error
+}
+
+// recordTask saves the transcript of the subagent of task call id, when
+// the Recorder keeps them.
+func (l *loop) recordTask(id, item string, hist []provider.Message) {
+	rec, ok := l.a.cfg.Recorder.(TaskRecorder)
+	if !ok {
+		return
+	}
+	if err := rec.Task(id, item, hist); err != nil {
+		l.emit(Notice{Text: fmt.Sprintf("could not save the task's transcript: %v", err)})
+	}
+}
+
+// ReplayTasks puts the saved transcripts of subagents (by task call id,
+// see TaskRecorder) into the events of a replayed conversation: after the
+// ToolStart of each task call, its subagent's events wrapped in Subagent,
+// as they arrived live (without the prompt, which the call carries). A
+// resumed session then shows each task's work under its item.
+func ReplayTasks(evs []Event, tasks map[string][]provider.Message) []Event {
+	if len(tasks) == 0 {
+		return evs
+	}
+	out := make([]Event, 0, len(evs))
+	for _, ev := range evs {
+		out = append(out, ev)
+		s, ok := ev.(ToolStart)
+		if !ok || s.Name != TaskTool {
+			continue
+		}
+		for _, cev := range Replay(tasks[s.ID]) {
+			if _, prompt := cev.(UserMessage); !prompt {
+				out = append(out, Subagent{ParentID: s.ID, Event: cev})
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,351 @@
+// Package workcopy gives a subagent its own copy of the workspace and
+// brings the copy's changes back as one patch, all or nothing.
+//
+// New copies the workspace's files (not its .git) to a directory outside
+// it and remembers what each file was. When the workspace is a git
+// repository, the copy gets a .git file naming the workspace's own, so
+// that git commands in the copy see the repository (its history and
+// index; a confined command cannot write it, since it lies outside the
+// copy); .git entries are never part of the changes. Changes lists what the subagent
+// changed in its copy. Apply brings those changes into the workspace only
+// when every file they touch is still as it was when the copy was made
+// (or already as the copy has it); otherwise it changes nothing and names
+// the files that conflict, and the copy stays for the user. Symbolic links
+// are copied as links, never followed; other special files are left out.
+// A workspace larger than MaxFiles files or MaxBytes bytes is refused
+// (ErrTooLarge), so that the caller works in place instead.
+package workcopy
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// The bounds of a workspace New copies.
+const (
+	MaxFiles = 20000
+	MaxBytes = 128 << 20
+)
+
+// ErrTooLarge is returned by New for a workspace past MaxFiles or MaxBytes.
+var ErrTooLarge = errors.New("the workspace is too large to copy")
+
+// state is what one path was: a regular file's mode and content hash, or
+// a link's target.
+type state struct {
+	mode fs.FileMode
+	sum  [32]byte
+	link string
+}
+
+// Copy is one copy of a workspace.
+type Copy struct {
+	// Dir is the copy's root.
+	Dir  string
+	root string
+	base map[string]state // by slash path relative to the root
+}
+
+// Change is one path the copy changed: Kind is "added", "modified" or
+// "deleted".
+type Change struct {
+	Path string
+	Kind string
+}
+
+// New copies the workspace root into a new directory under parent (""
+// means the system's temporary directory).
+func New(root, parent string) (*Copy, error) {
+	dir, err := os.MkdirTemp(parent, "tick-task-")
+	if err != nil {
+		return nil, fmt.Errorf("make the task's copy of %s: %w", root, err)
+	}
+	c := &Copy{Dir: dir, root: root, base: map[string]state{}}
+	if err := c.fill(); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, err
+	}
+	if info, err := os.Stat(filepath.Join(root, ".git")); err == nil && info.IsDir() {
+		abs, _ := filepath.Abs(filepath.Join(root, ".git"))
+		if err := os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: "+abs+"\n"), 0o644); err != nil {
+			_ = os.RemoveAll(dir)
+			return nil, fmt.Errorf("make the task's copy of %s: %w", root, err)
+		}
+	}
+	return c, nil
+}
+
+// fill copies every file of the root into Dir.
+func (c *Copy) fill() error {
+	var files, size int64
+	return filepath.WalkDir(c.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("copy the workspace: %w", err)
+		}
+		rel, _ := filepath.Rel(c.root, p)
+		if rel == "." {
+			return nil
+		}
+		if d.Name() == ".git" {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		dst := filepath.Join(c.Dir, rel)
+		info, err := d.Info()
+		if err != nil {
+			return fmt.Errorf("copy the workspace: %w", err)
+		}
+		if files++; files > MaxFiles {
+			return fmt.Errorf("%w: more than %d files", ErrTooLarge, MaxFiles)
+		}
+		switch {
+		case d.IsDir():
+			return os.Mkdir(dst, info.Mode().Perm()|0o700)
+		case info.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			if err != nil {
+				return fmt.Errorf("copy the workspace: %w", err)
+			}
+			c.base[filepath.ToSlash(rel)] = state{mode: fs.ModeSymlink, link: target}
+			return os.Symlink(target, dst)
+		case info.Mode().IsRegular():
+			if size += info.Size(); size > MaxBytes {
+				return fmt.Errorf("%w: more than %d MiB", ErrTooLarge, MaxBytes>>20)
+			}
+			sum, err := copyFile(p, dst, info.Mode().Perm())
+			if err != nil {
+				return err
+			}
+			c.base[filepath.ToSlash(rel)] = state{mode: info.Mode().Perm(), sum: sum}
+		}
+		return nil
+	})
+}
+
+// copyFile copies src to a new file dst and returns the content's hash.
+func copyFile(src, dst string, perm fs.FileMode) ([32]byte, error) {
+	var sum [32]byte
+	in, err := os.Open(src)
+	if err != nil {
+		return sum, fmt.Errorf("copy %s: %w", src, err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return sum, fmt.Errorf("copy %s: %w", src, err)
+	}
+	h := sha256.New()
+	if _, err := io.Copy(io.MultiWriter(out, h), in); err != nil {
+		out.Close()
+		return sum, fmt.Errorf("copy %s: %w", src, err)
+	}
+	copy(sum[:], h.Sum(nil))
+	return sum, out.Close()
+}
+
+// stat returns what path is now (ok false when it does not exist).
+func stat(path string) (st state, ok bool, err error) {
+	info, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return state{}, false, nil
+	}
+	if err != nil {
+		return state{}, false, err
+	}
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		target, err := os.Readlink(path)
+		return state{mode: fs.ModeSymlink, link: target}, true, err
+	case info.Mode().IsRegular():
+		b, err := os.ReadFile(path)
+		return state{mode: info.Mode().Perm(), sum: sha256.Sum256(b)}, true, err
+	}
+	return state{mode: info.Mode()}, true, nil // a directory or a special file
+}
+
+// now returns the current states of the copy's files.
+func (c *Copy) now() (map[string]state, error) {
+	cur := map[string]state{}
+	err := filepath.WalkDir(c.Dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.Name() == ".git" && d.IsDir() && p != c.Dir:
+			return filepath.SkipDir
+		case d.IsDir(), d.Name() == ".git": // the repository is never a change
+			return nil
+		}
+		rel, _ := filepath.Rel(c.Dir, p)
+		st, ok, err := stat(p)
+		if err == nil && ok && (st.mode&fs.ModeSymlink != 0 || st.mode.IsRegular()) {
+			cur[filepath.ToSlash(rel)] = st
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the task's copy %s: %w", c.Dir, err)
+	}
+	return cur, nil
+}
+
+// Changes lists what the copy changed since New, sorted by path.
+func (c *Copy) Changes() ([]Change, error) {
+	cur, err := c.now()
+	if err != nil {
+		return nil, err
+	}
+	var out []Change
+	for p, st := range cur {
+		b, ok := c.base[p]
+		switch {
+		case !ok:
+			out = append(out, Change{Path: p, Kind: "added"})
+		case b != st:
+			out = append(out, Change{Path: p, Kind: "modified"})
+		}
+	}
+	for p := range c.base {
+		if _, ok := cur[p]; !ok {
+			out = append(out, Change{Path: p, Kind: "deleted"})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// Conflict is a file Apply could not bring back: the workspace changed it
+// since the copy was made, differently from the copy.
+type Conflict struct{ Path string }
+
+// Apply brings the copy's changes into the workspace, all or nothing: when
+// a file they touch changed in the workspace since New (and is not already
+// as the copy has it), nothing is written and the conflicting paths are
+// returned. It returns the changes applied.
+func (c *Copy) Apply() (applied []Change, conflicts []string, err error) {
+	changes, err := c.Changes()
+	if err != nil {
+		return nil, nil, err
+	}
+	cur, err := c.now()
+	if err != nil {
+		return nil, nil, err
+	}
+	var todo []Change
+	for _, ch := range changes {
+		dst := filepath.Join(c.root, filepath.FromSlash(ch.Path))
+		if !c.inside(dst) {
+			conflicts = append(conflicts, ch.Path)
+			continue
+		}
+		was, ok, err := stat(dst)
+		if err != nil {
+			return nil, nil, fmt.Errorf("check %s in the workspace: %w", ch.Path, err)
+		}
+		b, inBase := c.base[ch.Path]
+		want, inCopy := cur[ch.Path]
+		switch {
+		case ok == inCopy && (!ok || was == want): // already as the copy has it
+		case ok == inBase && (!ok || was == b):
+			todo = append(todo, ch)
+		default:
+			conflicts = append(conflicts, ch.Path)
+		}
+	}
+	if len(conflicts) > 0 {
+		return nil, conflicts, nil
+	}
+	for _, ch := range todo {
+		if err := c.write(ch); err != nil {
+			return applied, nil, err
+		}
+		applied = append(applied, ch)
+	}
+	return applied, nil, nil
+}
+
+// inside reports whether path's directory resolves inside the workspace
+// (no link in the workspace leads a write elsewhere).
+func (c *Copy) inside(path string) bool {
+	root, err := filepath.EvalSymlinks(c.root)
+	if err != nil {
+		return false
+	}
+	dir := filepath.Dir(path)
+	for { // the nearest existing ancestor decides
+		real, err := filepath.EvalSymlinks(dir)
+		if err == nil {
+			return real == root || strings.HasPrefix(real, root+string(filepath.Separator))
+		}
+		if !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir) {
+			return false
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// write makes one path of the workspace what the copy has.
+func (c *Copy) write(ch Change) error {
+	dst := filepath.Join(c.root, filepath.FromSlash(ch.Path))
+	src := filepath.Join(c.Dir, filepath.FromSlash(ch.Path))
+	if ch.Kind == "deleted" {
+		if err := os.Remove(dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("apply the task's change: remove %s: %w", ch.Path, err)
+		}
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return fmt.Errorf("apply the task's change to %s: %w", ch.Path, err)
+	}
+	tmp := dst + ".tick-task"
+	_ = os.Remove(tmp)
+	info, err := os.Lstat(src)
+	if err != nil {
+		return fmt.Errorf("apply the task's change to %s: %w", ch.Path, err)
+	}
+	if info.Mode()&fs.ModeSymlink != 0 {
+		target, err := os.Readlink(src)
+		if err == nil {
+			err = os.Symlink(target, tmp)
+		}
+		if err != nil {
+			return fmt.Errorf("apply the task's change to %s: %w", ch.Path, err)
+		}
+	} else if _, err := copyFile(src, tmp, info.Mode().Perm()); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("apply the task's change to %s: %w", ch.Path, err)
+	}
+	return nil
+}
+
+// Remove deletes the copy.
+func (c *Copy) Remove() error { return os.RemoveAll(c.Dir) }
+
+// Describe lists changes as "added a.go, modified b.go", at most n named.
+func Describe(changes []Change, n int) string {
+	var b bytes.Buffer
+	for i, ch := range changes {
+		if i == n {
+			fmt.Fprintf(&b, " and %d more", len(changes)-n)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(ch.Kind + " " + ch.Path)
+	}
+	return b.String()
+}
