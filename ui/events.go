@@ -249,7 +249,7 @@ func (m *Model) replay(evs []agent.Event, todos todo.List) {
 	todos = termsafe.Strings(todos)
 	subs := m.panel.subs
 	m.panel.restore(todos)
-	m.panel.subs = subs // the replayed tasks stay under their items
+	m.panel.subs = subs                // the replayed tasks stay under their items
 	if pr := m.proposal(); pr != nil { // a resumed plan awaiting approval
 		pr.show(m.panel, m.now)
 	}
