@@ -9,12 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -277,57 +274,6 @@ func (c *Client) Stream(ctx context.Context, req Request, h Handler) (*Response,
 	}
 }
 
-// quickRetry is the most a refused connection waits before its one retry.
-const quickRetry = 500 * time.Millisecond
-
-// retryable reports whether a failed attempt may be retried.
-func retryable(err error) bool {
-	if _, ok := ToolCallParseError(err); ok {
-		return false // the model's mistake: the same request would repeat it
-	}
-	var ae *APIError
-	if errors.As(err, &ae) {
-		return ae.Temporary()
-	}
-	var ce *connError
-	return errors.As(err, &ce) || errors.Is(err, ErrStreamCut) || errors.Is(err, ErrEmptyStream)
-}
-
-// retriedOnce reports whether err is of a kind retried at most once: a cut
-// or empty stream, or a refused connection.
-func retriedOnce(err error) bool {
-	var ae *APIError
-	if errors.As(err, &ae) && !errors.Is(err, ErrStreamCut) {
-		return false
-	}
-	return errors.Is(err, ErrStreamCut) || errors.Is(err, ErrEmptyStream) || refused(err)
-}
-
-// refused reports whether err is a refused connection or an unknown host:
-// nothing listens there, and waiting long will not change that.
-func refused(err error) bool {
-	var dns *net.DNSError
-	return errors.Is(err, syscall.ECONNREFUSED) || errors.As(err, &dns)
-}
-
-// backoff returns the wait before retry number attempt+1: MinBackoff
-// doubled per attempt, or the server's Retry-After when it says more,
-// capped at MaxBackoff.
-func (c *Client) backoff(attempt int, err error) time.Duration {
-	wait := c.cfg.MaxBackoff
-	if attempt < 30 {
-		wait = c.cfg.MinBackoff << attempt
-	}
-	var ae *APIError
-	if errors.As(err, &ae) && ae.retryAfter > wait {
-		wait = ae.retryAfter
-	}
-	if wait > c.cfg.MaxBackoff || wait <= 0 {
-		wait = c.cfg.MaxBackoff
-	}
-	return wait
-}
-
 // attempt makes one request and reads its stream. got reports whether any
 // part of the answer arrived (then it must not be retried).
 func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest, extra map[string]any, tools []ToolSpec, h Handler) (_ *Response, got bool, _ error) {
@@ -485,56 +431,4 @@ func (c *Client) requestError(ctx context.Context, err error, header http.Header
 		return &connError{URL: c.base, Err: err}
 	}
 	return fmt.Errorf("model request to %s: %w", c.base, err)
-}
-
-// captureDoer sends requests with client, keeping the response header (for
-// Retry-After) and wrapping a successful body to notice [DONE], to bound
-// its lines and to tell the idle watch that bytes arrive.
-type captureDoer struct {
-	client  *http.Client
-	watch   *idleWatch
-	maxLine int
-	header  http.Header
-	body    *trackBody
-	whole   []byte              // a successful non-streamed JSON answer
-	rewrite func([]byte) []byte // adjusts the request body to the server
-}
-
-// Do implements go-openai's HTTPDoer.
-func (d *captureDoer) Do(req *http.Request) (*http.Response, error) {
-	if err := d.rewriteBody(req); err != nil {
-		return nil, err
-	}
-	resp, err := d.client.Do(req)
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			ue.URL = RedactURL(ue.URL) // it is quoted in the message
-		}
-		return resp, err
-	}
-	d.watch.kick(waitFirst)
-	d.header = resp.Header
-	if resp.StatusCode >= 300 { // go-openai reads an error body whole
-		b, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		resp.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		resp.Body = io.NopCloser(bytes.NewReader(b))
-	}
-	if resp.StatusCode < 300 && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
-		b, err := io.ReadAll(io.LimitReader(resp.Body, maxWhole))
-		resp.Body.Close()
-		if err != nil {
-			return nil, err
-		}
-		if !bytes.HasPrefix(bytes.TrimSpace(b), []byte("data:")) {
-			d.whole = b
-		}
-		resp.Body = io.NopCloser(bytes.NewReader(b))
-	}
-	d.body = &trackBody{rc: newSSEFilter(resp.Body, d.watch), maxLine: d.maxLine}
-	resp.Body = d.body
-	return resp, nil
 }
