@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -318,11 +317,10 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue // "data:" with nothing: a keep-alive
 		}
-		var chunk openai.ChatCompletionStreamResponse
-		if err := json.Unmarshal(raw, &chunk); err != nil {
+		chunk, err := decodeChunk(raw)
+		if err != nil {
 			return c.malformed(acc, raw, err)
 		}
-		addReasoningField(raw, &chunk)
 		if len(chunk.Choices) == 0 && chunk.Usage == nil {
 			// an error object go-openai did not recognise (e.g. spaced JSON)
 			if ae, ok := eventError(raw, c.base, c.key, "error event"); ok {

@@ -52,17 +52,74 @@ func reasoningOf(raw []byte) string {
 	return ""
 }
 
-// addReasoningField copies the "reasoning" field of raw into the chunk's
-// reasoning_content when the server sent none there. A server that sends
-// both (vLLM while it moves from one name to the other) sends the same
-// text twice; it is taken once.
-func addReasoningField(raw []byte, chunk *openai.ChatCompletionStreamResponse) {
-	for i := range chunk.Choices {
-		ch := &chunk.Choices[i]
-		if ch.Index == 0 && ch.Delta.ReasoningContent == "" {
-			ch.Delta.ReasoningContent = reasoningOf(raw)
+// streamChunk is a data line of the stream as go-openai decodes it, with
+// the "reasoning" field beside it, so that one decode reads both.
+type streamChunk struct {
+	openai.ChatCompletionStreamResponse
+	Choices []struct {
+		openai.ChatCompletionStreamChoice
+		Delta struct {
+			openai.ChatCompletionStreamChoiceDelta
+			Reasoning json.RawMessage `json:"reasoning"`
+		} `json:"delta"`
+		Message json.RawMessage `json:"message"`
+	} `json:"choices"`
+}
+
+// decodeChunk decodes one data line of the stream. The "reasoning" field
+// goes into the chunk's reasoning_content when the server sent none there.
+// A server that sends both (vLLM while it moves from one name to the
+// other) sends the same text twice; it is taken once.
+func decodeChunk(raw []byte) (openai.ChatCompletionStreamResponse, error) {
+	var sc streamChunk
+	if err := json.Unmarshal(raw, &sc); err != nil {
+		var plain openai.ChatCompletionStreamResponse
+		if perr := json.Unmarshal(raw, &plain); perr != nil {
+			err = perr // the error names go-openai's type, as it did before
+		}
+		return openai.ChatCompletionStreamResponse{}, err
+	}
+	chunk := sc.ChatCompletionStreamResponse
+	chunk.Choices = nil
+	if sc.Choices != nil {
+		chunk.Choices = make([]openai.ChatCompletionStreamChoice, len(sc.Choices))
+	}
+	reasoning, looked := "", false
+	for i, ch := range sc.Choices {
+		ch.ChatCompletionStreamChoice.Delta = ch.Delta.ChatCompletionStreamChoiceDelta
+		chunk.Choices[i] = ch.ChatCompletionStreamChoice
+		if ch.Index != 0 || ch.Delta.ReasoningContent != "" {
+			continue
+		}
+		if !looked {
+			reasoning, looked = sc.reasoning(), true
+		}
+		chunk.Choices[i].Delta.ReasoningContent = reasoning
+	}
+	return chunk, nil
+}
+
+// reasoning returns the reasoning text of choice 0, delta or message, as
+// reasoningOf does.
+func (sc *streamChunk) reasoning() string {
+	for _, ch := range sc.Choices {
+		if ch.Index != 0 {
+			continue
+		}
+		var m struct {
+			Reasoning json.RawMessage `json:"reasoning"`
+		}
+		if len(ch.Message) > 0 {
+			_ = json.Unmarshal(ch.Message, &m)
+		}
+		for _, r := range []json.RawMessage{ch.Delta.Reasoning, m.Reasoning} {
+			var s string
+			if len(r) > 0 && json.Unmarshal(r, &s) == nil && s != "" {
+				return s
+			}
 		}
 	}
+	return ""
 }
 
 // The tags that enclose thoughts written into the answer's text.

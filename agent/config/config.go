@@ -27,7 +27,6 @@ package config
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/tick-agent/tick/provider"
@@ -306,11 +305,9 @@ func checkDuration(key, s string) error {
 }
 
 // effortLevel reports whether s names a thinking level: off (none), low,
-// medium, high, default or "" (the last two: the server's own).
+// medium, high, default or "" (the last two: the server's own), as
+// provider.ParseEffort reads them.
 func effortLevel(s string) bool {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "", "default", "off", "none", "low", "medium", "high":
-		return true
-	}
-	return false
+	_, err := provider.ParseEffort(s)
+	return err == nil
 }

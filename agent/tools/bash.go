@@ -192,9 +192,9 @@ func (b *Bash) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	var res strings.Builder
 	res.WriteString(c.note)
 	output := out.String()
-	text := cleanOutput(output)
-	if binaryOutput(output) {
-		text = binaryNote(out.total)
+	text := binaryNote(out.total)
+	if !binaryOutput(output) {
+		text = cleanOutput(output) // binary output is not cleaned only to be dropped
 	}
 	if strings.TrimSpace(text) == "" {
 		text = "(no output)\n"

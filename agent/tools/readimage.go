@@ -63,12 +63,6 @@ func isImageFile(ws *Workspace, path string) bool {
 	if err != nil {
 		return false
 	}
-	f, _, err := safefile.Open("", abs)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 512)
-	n, _ := f.Read(head)
-	return imagefile.MediaType(head[:n]) != ""
+	head, _, err := safefile.ReadPrefix("", abs, 512)
+	return err == nil && imagefile.MediaType(head) != ""
 }

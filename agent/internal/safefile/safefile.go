@@ -93,10 +93,12 @@ func Open(root, path string) (*os.File, fs.FileInfo, error) {
 		f.Close()
 		return nil, nil, &Error{Path: path, Reason: ErrNotRegular, Detail: kind(st.Mode())}
 	}
-	if p, ok := openedPath(f); ok && root != "" { // a parent swapped for a link
-		if err := inside(root, p, path); err != nil {
-			f.Close()
-			return nil, nil, err
+	if root != "" {
+		if p, ok := openedPath(f); ok { // a parent swapped for a link
+			if err := inside(root, p, path); err != nil {
+				f.Close()
+				return nil, nil, err
+			}
 		}
 	}
 	return f, st, nil
