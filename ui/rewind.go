@@ -381,18 +381,16 @@ func (r *rewindDialog) confirmLines(st *Styles, w, h int) []string {
 	}
 	if scope != agent.RewindConversation {
 		out = append(out, st.DialogText.Render("The workspace goes back to its state then:"))
-		files := changeLines(st, p.Files, w)
-		if room := max(h-4-len(out), 1); len(files) > room {
-			files = append(files[:room-1], st.DialogDesc.Render(fmt.Sprintf("  %s %d more", st.Glyphs.Ellipsis, len(files)-room+1)))
-		}
-		out = append(out, files...)
+		out = append(out, changeLines(st, p.Files, w, max(h-4-len(out), 1), "  no file changed since")...)
 	}
 	yes := key.NewBinding(key.WithHelp(r.confirm.Confirm.Help().Key, "rewind"))
 	return append(out, helpLine(st, yes, r.confirm.Cancel))
 }
 
-// changeLines lists the files a restore changes back, one a line.
-func changeLines(st *Styles, cs []checkpoint.Change, w int) []string {
+// changeLines lists the files a restore changes back, one a line, in at
+// most room lines (the last then says how many more are left out); none
+// is the line shown when no file changes.
+func changeLines(st *Styles, cs []checkpoint.Change, w, room int, none string) []string {
 	out := make([]string, 0, len(cs))
 	for _, c := range cs {
 		style, what := st.DiffHunk, "changed back"
@@ -405,7 +403,10 @@ func changeLines(st *Styles, cs []checkpoint.Change, w int) []string {
 		out = append(out, style.Render(ansi.Truncate("  "+termText(c.Path)+"  "+what, w, st.Glyphs.Ellipsis)))
 	}
 	if len(out) == 0 {
-		out = append(out, st.DialogDesc.Render("  no file changed since"))
+		out = append(out, st.DialogDesc.Render(none))
+	}
+	if len(out) > room {
+		out = append(out[:room-1], st.DialogDesc.Render(fmt.Sprintf("  %s %d more", st.Glyphs.Ellipsis, len(out)-room+1)))
 	}
 	return out
 }
