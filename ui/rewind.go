@@ -282,10 +282,9 @@ func (r *rewindDialog) confirmKey(m *Model, k tea.KeyPressMsg, lastKey time.Time
 	return cmd
 }
 
-// view draws the dialog over the bottom two thirds of the area (at least
-// 12 lines).
+// view draws the dialog over the bottom of the area (dialogHeight).
 func (r *rewindDialog) view(m *Model, w, h int) []string {
-	h = min(h, max(h*2/3, 12))
+	h = dialogHeight(h)
 	iw := max(w-4, 10)
 	var lines []string
 	switch r.step {

@@ -168,10 +168,9 @@ func (m *Model) askKey(k tea.KeyPressMsg, keys UndoKeyMap, shown, lastKey time.T
 	return false, false, nil
 }
 
-// view draws the confirmation over the bottom two thirds of the area (at
-// least 12 lines).
+// view draws the confirmation over the bottom of the area (dialogHeight).
 func (u *undoConfirm) view(m *Model, w, h int) []string {
-	return u.box(m.st, w, min(h, max(h*2/3, 12)))
+	return u.box(m.st, w, dialogHeight(h))
 }
 
 // box draws the confirmation in at most h lines of width w.
