@@ -156,6 +156,13 @@ func (q *approvals) view(m *Model, w, h int) []string {
 	return q.list[0].view(m.st, m.keys, w, dialogHeight(h))
 }
 
+// denyAll denies every request in the queue.
+func (q *approvals) denyAll() {
+	for _, a := range q.list {
+		a.reply(agent.Approval{})
+	}
+}
+
 // approvalQueue returns the open approval dialog, or nil.
 func (m *Model) approvalQueue() *approvals { return overlayOf[*approvals](m) }
 
