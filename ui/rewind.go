@@ -203,9 +203,7 @@ func (r *rewindDialog) chooseKey(m *Model, k tea.KeyPressMsg) tea.Cmd {
 			r.step = rewindList
 			return nil
 		}
-		m.over.remove(r)
-		m.input.focus()
-		m.chat.addNotice("/rewind cancelled: nothing changed")
+		r.cancel(m)
 	case key.Matches(k, keys.Up):
 		r.move(-1)
 	case key.Matches(k, keys.Down):
@@ -275,11 +273,16 @@ func (r *rewindDialog) confirmKey(m *Model, k tea.KeyPressMsg, lastKey time.Time
 			return rewoundMsg{res: res, err: err}
 		}
 	case no:
-		m.over.remove(r)
-		m.input.focus()
-		m.chat.addNotice("/rewind cancelled: nothing changed")
+		r.cancel(m)
 	}
 	return cmd
+}
+
+// cancel closes the dialog, having changed nothing.
+func (r *rewindDialog) cancel(m *Model) {
+	m.over.remove(r)
+	m.input.focus()
+	m.chat.addNotice("/rewind cancelled: nothing changed")
 }
 
 // view draws the dialog over the bottom of the area (dialogHeight).
