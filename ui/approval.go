@@ -150,10 +150,17 @@ func (q *approvals) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd, b
 	return nil, false
 }
 
-// view draws the first request's dialog over the bottom two thirds of the
-// area (at least 12 lines).
+// view draws the first request's dialog over the bottom of the area
+// (dialogHeight).
 func (q *approvals) view(m *Model, w, h int) []string {
-	return q.list[0].view(m.st, m.keys, w, min(h, max(h*2/3, 12)))
+	return q.list[0].view(m.st, m.keys, w, dialogHeight(h))
+}
+
+// denyAll denies every request in the queue.
+func (q *approvals) denyAll() {
+	for _, a := range q.list {
+		a.reply(agent.Approval{})
+	}
 }
 
 // approvalQueue returns the open approval dialog, or nil.

@@ -63,12 +63,12 @@ func TestGoldenPanel(t *testing.T) {
 func TestGoldenStatusBar(t *testing.T) {
 	st := DefaultStyles(true)
 	bar := newStatusStyles(&st)
-	base := statusInfo{model: "gpt-4.1-mini", workspace: "~/src/tick", tokens: 12345}
+	base := statusInfo{model: "gpt-4.1-mini", workspace: "~/src/tick", ctx: contextUse{used: 12345}}
 	running := base
 	running.running, running.act, running.tool, running.spin, running.elapsed = true, actTool, "bash", "⠋", 83*time.Second
 	running.queued, running.steering = 1, 2
 	estimated := base
-	estimated.estimated, estimated.notice = true, "ctrl+c again to quit"
+	estimated.ctx.estimated, estimated.notice = true, "ctrl+c again to quit"
 	tests := []struct {
 		name string
 		info statusInfo

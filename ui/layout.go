@@ -155,8 +155,6 @@ func (m *Model) statusInfo() statusInfo {
 	s := statusInfo{
 		model:     oneLine(m.cfg.Model),                // a model name may come from a server
 		workspace: oneLine(shortPath(m.cfg.Workspace)), // a cloned repository names its directory
-		tokens:    m.usage.ctx.used,
-		estimated: m.usage.ctx.estimated,
 		ctx:       m.usage.ctx,
 		notice:    m.note,
 		mcp:       mcpField(m.cfg.MCP),

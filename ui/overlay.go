@@ -94,6 +94,10 @@ func (m *Model) routeOverlay(msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
 	return o.update(m, msg, lastKey)
 }
 
+// dialogHeight is the height of a dialog drawn over the bottom of an area
+// h lines high: its bottom two thirds, at least 12 lines (at most h).
+func dialogHeight(h int) int { return min(h, max(h*2/3, 12)) }
+
 // overlayBoxes returns the boxes of the open overlays, lowest first, for
 // the area above the input (w cells, h lines), each cut to h lines. The
 // overlays that draw in the panel give none.

@@ -203,9 +203,7 @@ func (r *rewindDialog) chooseKey(m *Model, k tea.KeyPressMsg) tea.Cmd {
 			r.step = rewindList
 			return nil
 		}
-		m.over.remove(r)
-		m.input.focus()
-		m.chat.addNotice("/rewind cancelled: nothing changed")
+		r.cancel(m)
 	case key.Matches(k, keys.Up):
 		r.move(-1)
 	case key.Matches(k, keys.Down):
@@ -275,17 +273,21 @@ func (r *rewindDialog) confirmKey(m *Model, k tea.KeyPressMsg, lastKey time.Time
 			return rewoundMsg{res: res, err: err}
 		}
 	case no:
-		m.over.remove(r)
-		m.input.focus()
-		m.chat.addNotice("/rewind cancelled: nothing changed")
+		r.cancel(m)
 	}
 	return cmd
 }
 
-// view draws the dialog over the bottom two thirds of the area (at least
-// 12 lines).
+// cancel closes the dialog, having changed nothing.
+func (r *rewindDialog) cancel(m *Model) {
+	m.over.remove(r)
+	m.input.focus()
+	m.chat.addNotice("/rewind cancelled: nothing changed")
+}
+
+// view draws the dialog over the bottom of the area (dialogHeight).
 func (r *rewindDialog) view(m *Model, w, h int) []string {
-	h = min(h, max(h*2/3, 12))
+	h = dialogHeight(h)
 	iw := max(w-4, 10)
 	var lines []string
 	switch r.step {
@@ -381,18 +383,16 @@ func (r *rewindDialog) confirmLines(st *Styles, w, h int) []string {
 	}
 	if scope != agent.RewindConversation {
 		out = append(out, st.DialogText.Render("The workspace goes back to its state then:"))
-		files := changeLines(st, p.Files, w)
-		if room := max(h-4-len(out), 1); len(files) > room {
-			files = append(files[:room-1], st.DialogDesc.Render(fmt.Sprintf("  %s %d more", st.Glyphs.Ellipsis, len(files)-room+1)))
-		}
-		out = append(out, files...)
+		out = append(out, changeLines(st, p.Files, w, max(h-4-len(out), 1), "  no file changed since")...)
 	}
 	yes := key.NewBinding(key.WithHelp(r.confirm.Confirm.Help().Key, "rewind"))
 	return append(out, helpLine(st, yes, r.confirm.Cancel))
 }
 
-// changeLines lists the files a restore changes back, one a line.
-func changeLines(st *Styles, cs []checkpoint.Change, w int) []string {
+// changeLines lists the files a restore changes back, one a line, in at
+// most room lines (the last then says how many more are left out); none
+// is the line shown when no file changes.
+func changeLines(st *Styles, cs []checkpoint.Change, w, room int, none string) []string {
 	out := make([]string, 0, len(cs))
 	for _, c := range cs {
 		style, what := st.DiffHunk, "changed back"
@@ -405,7 +405,10 @@ func changeLines(st *Styles, cs []checkpoint.Change, w int) []string {
 		out = append(out, style.Render(ansi.Truncate("  "+termText(c.Path)+"  "+what, w, st.Glyphs.Ellipsis)))
 	}
 	if len(out) == 0 {
-		out = append(out, st.DialogDesc.Render("  no file changed since"))
+		out = append(out, st.DialogDesc.Render(none))
+	}
+	if len(out) > room {
+		out = append(out[:room-1], st.DialogDesc.Render(fmt.Sprintf("  %s %d more", st.Glyphs.Ellipsis, len(out)-room+1)))
 	}
 	return out
 }

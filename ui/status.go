@@ -38,9 +38,7 @@ type statusInfo struct {
 	elapsed          time.Duration
 	quiet            time.Duration // a model call's silence, once past quietAfter
 	running          bool
-	tokens           int  // the context in use (with ctx.window 0: no share known)
-	estimated        bool // tokens is tick's estimate
-	ctx              contextUse
+	ctx              contextUse // the context in use (window 0: no share known)
 	queued           int
 	steering         int
 	yolo             bool   // approvals are off (--yolo)
@@ -279,11 +277,11 @@ func rightFields(st *statusStyles, s statusInfo) []statusField {
 func contextField(st *statusStyles, s statusInfo) (statusField, bool) {
 	c := s.ctx
 	if c.window <= 0 {
-		if s.tokens <= 0 {
+		if c.used <= 0 {
 			return statusField{}, false
 		}
-		tok := formatTokens(s.tokens) + " tokens"
-		if s.estimated {
+		tok := formatTokens(c.used) + " tokens"
+		if c.estimated {
 			tok = "~" + tok
 		}
 		return statusField{parts: []statusPart{{tok, st.dim}}, prio: prioTokens}, true

@@ -17,7 +17,7 @@ func TestStatusBarNarrowKeepsCounts(t *testing.T) {
 	st := DefaultStyles(true)
 	bar := newStatusStyles(&st)
 	info := statusInfo{
-		model: "gpt-4.1-mini", workspace: "~/src/github.com/me/tick", tokens: 12345, mode: "ask · sandbox: workspace-write",
+		model: "gpt-4.1-mini", workspace: "~/src/github.com/me/tick", ctx: contextUse{used: 12345}, mode: "ask · sandbox: workspace-write",
 		running: true, act: actTool, tool: "bash", spin: "⠋", elapsed: 83 * time.Second, steering: 1, queued: 2,
 	}
 	always := []string{"running bash", "ask", "1 steering", "2 queued", "esc"}

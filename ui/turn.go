@@ -134,9 +134,7 @@ func (m *Model) interrupt() {
 // dropApprovals denies every open approval request.
 func (m *Model) dropApprovals() {
 	if q := m.approvalQueue(); q != nil {
-		for _, a := range q.list {
-			a.reply(agent.Approval{})
-		}
+		q.denyAll()
 		m.over.remove(q)
 	}
 	m.input.focus()

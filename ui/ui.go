@@ -178,9 +178,7 @@ func (m *Model) shutdown(wait time.Duration) {
 	}
 	t.cancel()
 	if q := m.approvalQueue(); q != nil {
-		for _, a := range q.list {
-			a.reply(agent.Approval{})
-		}
+		q.denyAll()
 	}
 	timeout := time.NewTimer(wait)
 	defer timeout.Stop()

@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
-	"github.com/tick-agent/tick/agent/checkpoint"
 	"github.com/tick-agent/tick/ui/termsafe"
 )
 
@@ -169,10 +168,9 @@ func (m *Model) askKey(k tea.KeyPressMsg, keys UndoKeyMap, shown, lastKey time.T
 	return false, false, nil
 }
 
-// view draws the confirmation over the bottom two thirds of the area (at
-// least 12 lines).
+// view draws the confirmation over the bottom of the area (dialogHeight).
 func (u *undoConfirm) view(m *Model, w, h int) []string {
-	return u.box(m.st, w, min(h, max(h*2/3, 12)))
+	return u.box(m.st, w, dialogHeight(h))
 }
 
 // box draws the confirmation in at most h lines of width w.
@@ -186,27 +184,8 @@ func (u *undoConfirm) box(st *Styles, w, h int) []string {
 	lines := []string{st.DialogTitle.Render(ansi.Truncate(title, iw, st.Glyphs.Ellipsis))}
 	lines = append(lines, guardLines(st, u.diverted, iw)...)
 	lines = append(lines, st.DialogText.Render("The workspace goes back to its state before #"+oneLine(u.pre.Item)+" started:"))
-	files := make([]string, 0, len(u.pre.Changes))
-	for _, c := range u.pre.Changes {
-		style, what := st.DiffHunk, "changed back"
-		switch c.Kind {
-		case checkpoint.Created:
-			style, what = st.DiffDel, "deleted (created since)"
-		case checkpoint.Deleted:
-			style, what = st.DiffAdd, "restored (deleted since)"
-		}
-		files = append(files, style.Render(ansi.Truncate("  "+termText(c.Path)+"  "+what, iw, st.Glyphs.Ellipsis)))
-	}
-	if len(files) == 0 {
-		files = append(files, st.DialogDesc.Render("  no file changed since; only the plan is marked"))
-	}
-	room := max(h-4-len(lines), 1)
-	if len(files) > room {
-		files = append(files[:room-1], st.DialogDesc.Render(fmt.Sprintf("  %s %d more", st.Glyphs.Ellipsis, len(files)-room+1)))
-	}
-	lines = append(lines, files...)
-	c, x := u.keys.Confirm.Help(), u.keys.Cancel.Help()
-	lines = append(lines, st.DialogKey.Render(c.Key)+" "+st.DialogDesc.Render(c.Desc)+"   "+st.DialogKey.Render(x.Key)+" "+st.DialogDesc.Render(x.Desc))
+	lines = append(lines, changeLines(st, u.pre.Changes, iw, max(h-4-len(lines), 1), "  no file changed since; only the plan is marked")...)
+	lines = append(lines, helpLine(st, u.keys.Confirm, u.keys.Cancel))
 	return strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")
 }
 

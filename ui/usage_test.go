@@ -134,12 +134,12 @@ func TestUsageLedgerBounded(t *testing.T) {
 // BenchmarkStatusBarContext draws the status bar with the context share,
 // every frame's cost of the field (compare BenchmarkStatusBarTokens).
 func BenchmarkStatusBarContext(b *testing.B) {
-	benchStatus(b, statusInfo{model: "gpt-4.1-mini", workspace: "~/src/tick", tokens: 31_000, ctx: contextUse{used: 31_000, window: 128_000, compactAt: 102_400}})
+	benchStatus(b, statusInfo{model: "gpt-4.1-mini", workspace: "~/src/tick", ctx: contextUse{used: 31_000, window: 128_000, compactAt: 102_400}})
 }
 
 // BenchmarkStatusBarTokens draws the status bar with a bare token count.
 func BenchmarkStatusBarTokens(b *testing.B) {
-	benchStatus(b, statusInfo{model: "gpt-4.1-mini", workspace: "~/src/tick", tokens: 31_000})
+	benchStatus(b, statusInfo{model: "gpt-4.1-mini", workspace: "~/src/tick", ctx: contextUse{used: 31_000}})
 }
 
 func benchStatus(b *testing.B, s statusInfo) {

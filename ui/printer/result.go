@@ -97,6 +97,7 @@ func (r *Result) observe(ev agent.Event, depth int) {
 		r.summaries[e.ID] = strings.TrimSpace(e.Name + ": " + oneLine(e.Summary, 200))
 	case agent.ToolEnd:
 		s := r.summaries[e.ID]
+		delete(r.summaries, e.ID) // a call ends once: the map holds the running ones
 		if s == "" {
 			s = e.Name
 		}
