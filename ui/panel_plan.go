@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -129,7 +130,15 @@ func (p *panel) subLine(s *subTask, ind string, w int, spin string, sel bool) st
 
 // taskMeta is a running task's figures: "3 tools · 1.2k tok · 12s".
 func taskMeta(tools, tokens int, d time.Duration) string {
-	return plural(tools, "tool") + " · " + formatTokens(tokens) + " tok · " + formatDuration(d)
+	tok := itoa(tokens)
+	if tokens >= 1000 {
+		tok = fmt.Sprintf("%.1fk", float64(tokens)/1000)
+	}
+	unit := " tools"
+	if tools == 1 {
+		unit = " tool"
+	}
+	return itoa(tools) + unit + " · " + tok + " tok · " + formatDuration(d)
 }
 
 // removedLines are a revised proposal's removed items.
