@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tick-agent/tick/provider"
 )
 
 // KindBudget: the turn reached one of its budgets (Config.Budget); the
@@ -83,33 +85,32 @@ func (a *Agent) budgetEnd(ctx context.Context, end TurnEnd) TurnEnd {
 		Err: fmt.Errorf("%w: --max-time %s; send a message to continue", errBudget, a.cfg.Budget.MaxTime)}
 }
 
-// price is a model's list price in US dollars per million tokens.
-type price struct{ in, out float64 }
-
-// prices are list prices of common hosted models, matched by name prefix
-// (longest first); a model not here has no known price.
+// prices are list prices of common hosted models in US dollars per
+// million tokens, matched by name prefix (longest first); a model not here
+// has no known price.
 var prices = []struct {
 	prefix string
-	p      price
+	p      provider.Price
 }{
-	{"gpt-4.1-nano", price{0.10, 0.40}},
-	{"gpt-4.1-mini", price{0.40, 1.60}},
-	{"gpt-4.1", price{2, 8}},
-	{"gpt-4o-mini", price{0.15, 0.60}},
-	{"gpt-4o", price{2.50, 10}},
-	{"o4-mini", price{1.10, 4.40}},
-	{"o3-mini", price{1.10, 4.40}},
-	{"o3", price{2, 8}},
-	{"gpt-5-nano", price{0.05, 0.40}},
-	{"gpt-5-mini", price{0.25, 2}},
-	{"gpt-5", price{1.25, 10}},
-	{"deepseek-chat", price{0.27, 1.10}},
-	{"deepseek-reasoner", price{0.55, 2.19}},
+	{"gpt-4.1-nano", provider.Price{Input: 0.10, Output: 0.40}},
+	{"gpt-4.1-mini", provider.Price{Input: 0.40, Output: 1.60}},
+	{"gpt-4.1", provider.Price{Input: 2, Output: 8}},
+	{"gpt-4o-mini", provider.Price{Input: 0.15, Output: 0.60}},
+	{"gpt-4o", provider.Price{Input: 2.50, Output: 10}},
+	{"o4-mini", provider.Price{Input: 1.10, Output: 4.40}},
+	{"o3-mini", provider.Price{Input: 1.10, Output: 4.40}},
+	{"o3", provider.Price{Input: 2, Output: 8}},
+	{"gpt-5-nano", provider.Price{Input: 0.05, Output: 0.40}},
+	{"gpt-5-mini", provider.Price{Input: 0.25, Output: 2}},
+	{"gpt-5", provider.Price{Input: 1.25, Output: 10}},
+	{"deepseek-chat", provider.Price{Input: 0.27, Output: 1.10}},
+	{"deepseek-reasoner", provider.Price{Input: 0.55, Output: 2.19}},
 }
 
 // PriceOf returns the cost in US dollars of a call of model with these
-// token counts by the built-in price table, and whether the model's price
-// is known. A "provider/" prefix (OpenRouter's names) is ignored.
+// token counts by the built-in price table (provider.Price.Cost), and
+// whether the model's price is known. A "provider/" prefix (OpenRouter's
+// names) is ignored.
 func PriceOf(model string, promptTokens, completionTokens int) (float64, bool) {
 	name := strings.ToLower(model)
 	if i := strings.LastIndexByte(name, '/'); i >= 0 {
@@ -117,7 +118,7 @@ func PriceOf(model string, promptTokens, completionTokens int) (float64, bool) {
 	}
 	for _, e := range prices {
 		if strings.HasPrefix(name, e.prefix) {
-			return (float64(promptTokens)*e.p.in + float64(completionTokens)*e.p.out) / 1e6, true
+			return e.p.Cost(provider.Usage{PromptTokens: promptTokens, CompletionTokens: completionTokens}), true
 		}
 	}
 	return 0, false
