@@ -165,10 +165,7 @@ func (a *Agent) undoneFrom(i int) []string {
 // returns what was restored and the events it caused: a TodoUpdate with
 // the new list, which a front-end applies as it applies a turn's.
 func (a *Agent) Undo(ctx context.Context, item string) (UndoPreview, []Event, error) {
-	a.mu.Lock()
-	busy := a.running
-	a.mu.Unlock()
-	if busy {
+	if a.isRunning() {
 		return UndoPreview{}, nil, ErrBusy
 	}
 	i, c, err := a.undoTarget(item)
