@@ -92,7 +92,7 @@ func (l *loop) startItem(ctx context.Context, id string, checkpoint bool) error 
 	list := l.bumpPlan()
 	a.mu.Unlock()
 	if checkpoint {
-		l.checkpointStarted(ctx, todo.List{}, todo.List{Items: []todo.Item{it}})
+		l.checkpointBefore(ctx, it, todo.List{})
 	}
 	l.saveTodos(list)
 	return nil
@@ -108,8 +108,7 @@ func (l *loop) checkpointItem(ctx context.Context, id string) {
 	}
 	l.a.mu.Unlock()
 	if i >= 0 {
-		it.Status = todo.InProgress // what checkpointStarted looks for
-		l.checkpointStarted(ctx, todo.List{}, todo.List{Items: []todo.Item{it}})
+		l.checkpointBefore(ctx, it, todo.List{})
 	}
 }
 

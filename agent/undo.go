@@ -33,12 +33,22 @@ var ErrNoUndo = errors.New("nothing to undo")
 // checkpointStarted records a checkpoint before each item that goes in
 // progress for the first time in list (compared with before).
 func (l *loop) checkpointStarted(ctx context.Context, before, list todo.List) {
-	cp := l.a.cfg.Checkpoints
 	it, ok := list.Current()
-	if cp == nil || l.child || !ok {
+	if !ok {
 		return
 	}
 	if i := before.Find(it.ID); i >= 0 && before.Items[i].Status == todo.InProgress {
+		return
+	}
+	l.checkpointBefore(ctx, it, before)
+}
+
+// checkpointBefore records the undo point of item it, with before the
+// list the point keeps, unless it has one already (its first start
+// counts) or undo is off.
+func (l *loop) checkpointBefore(ctx context.Context, it todo.Item, before todo.List) {
+	cp := l.a.cfg.Checkpoints
+	if cp == nil || l.child {
 		return
 	}
 	a := l.a
