@@ -175,8 +175,11 @@ func taskItem(args string) string {
 	if json.Unmarshal([]byte(args), &a) != nil {
 		return ""
 	}
-	return strings.TrimPrefix(strings.TrimSpace(a.Item), "#")
+	return itemID(a.Item)
 }
+
+// itemID is the plan item a task's "item" names, without a leading "#".
+func itemID(s string) string { return strings.TrimPrefix(strings.TrimSpace(s), "#") }
 
 // TaskRecorder is implemented by a Recorder that keeps subagents'
 // transcripts (*session.Recorder does): Task is called with the whole
