@@ -79,7 +79,7 @@ func (a *Agent) budgetEnd(ctx context.Context, end TurnEnd) TurnEnd {
 	if end.Reason != ReasonInterrupted || !errors.Is(context.Cause(ctx), errBudget) {
 		return end
 	}
-	return TurnEnd{Reason: ReasonError, Kind: KindBudget, Undelivered: end.Undelivered,
+	return TurnEnd{Reason: ReasonError, Undelivered: end.Undelivered,
 		Err: fmt.Errorf("%w: --max-time %s; send a message to continue", errBudget, a.cfg.Budget.MaxTime)}
 }
 
