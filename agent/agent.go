@@ -179,10 +179,10 @@ type Agent struct {
 	date        string          // the system prompt's date; guarded by mu
 	effort      provider.Effort // the thinking level; guarded by mu
 	lateOnce    sync.Once       // asks Config.ContextWindowFunc
+	late        int             // its answer
 	parOnce     sync.Once       // asks Config.ParallelTasksFunc
 	par         int             // its answer
 	tasks       taskSet         // the running subagents, by call id
-	late        int             // its answer
 	modelSet    bool
 	streamer    Streamer // set by SetModelOn; nil: Config.Model
 	failed      bool     // the last model turn failed (see Retry)

@@ -61,7 +61,7 @@ func (l *loop) overBudget() error {
 	case b.MaxCost > 0 && cost >= b.MaxCost:
 		return fmt.Errorf("%w: --max-cost $%.4g (spent $%.4g); send a message to continue", errBudget, b.MaxCost, cost)
 	case b.MaxTime > 0 && time.Since(l.spent.start) >= b.MaxTime:
-		return fmt.Errorf("%w: --max-time %s; send a message to continue", errBudget, b.MaxTime)
+		return l.a.timeBudgetError()
 	}
 	return nil
 }
@@ -81,8 +81,12 @@ func (a *Agent) budgetEnd(ctx context.Context, end TurnEnd) TurnEnd {
 	if end.Reason != ReasonInterrupted || !errors.Is(context.Cause(ctx), errBudget) {
 		return end
 	}
-	return TurnEnd{Reason: ReasonError, Kind: KindBudget, Undelivered: end.Undelivered,
-		Err: fmt.Errorf("%w: --max-time %s; send a message to continue", errBudget, a.cfg.Budget.MaxTime)}
+	return TurnEnd{Reason: ReasonError, Undelivered: end.Undelivered, Err: a.timeBudgetError()}
+}
+
+// timeBudgetError ends a turn that ran past its time budget.
+func (a *Agent) timeBudgetError() error {
+	return fmt.Errorf("%w: --max-time %s; send a message to continue", errBudget, a.cfg.Budget.MaxTime)
 }
 
 // prices are list prices of common hosted models in US dollars per

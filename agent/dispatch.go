@@ -83,7 +83,7 @@ func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
 		}
 	}
 	code := ExitCodeOf(c.Name, out)
-	isErr = isErr || failedCommand(c.Name, out)
+	isErr = isErr || failedCommand(code)
 	l.postToolHook(ctx, c, out, isErr)
 	return callResult{out: out, isErr: isErr, code: code}
 }

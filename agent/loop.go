@@ -117,7 +117,7 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 			return TurnEnd{Reason: ReasonError, Err: l.roundCapError()}
 		}
 		if err := l.overBudget(); err != nil {
-			return TurnEnd{Reason: ReasonError, Err: err, Kind: KindBudget}
+			return TurnEnd{Reason: ReasonError, Err: err}
 		}
 		if !l.child {
 			l.tools = l.toolsFor(l.a.Mode())
@@ -137,7 +137,7 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 		}
 		l.parseRetried = false
 		if len(msg.ToolCalls) == 0 && strings.TrimSpace(msg.Content) == "" && !l.said && !l.child && l.a.Mode() != ModePlan {
-			return TurnEnd{Reason: ReasonError, Err: ErrEmptyAnswer, Kind: KindEmptyAnswer}
+			return TurnEnd{Reason: ReasonError, Err: ErrEmptyAnswer}
 		}
 		l.said = l.said || len(msg.ToolCalls) > 0 || strings.TrimSpace(msg.Content) != ""
 		if len(msg.ToolCalls) == 0 {

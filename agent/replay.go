@@ -95,7 +95,8 @@ func (r *replayer) flush() {
 
 // call adds ToolStart, TodoUpdate for an accepted todo call, and ToolEnd.
 func (r *replayer) call(c provider.ToolCall, out string) {
-	isErr := IsErrorResult(out) || failedCommand(c.Name, out)
+	code := ExitCodeOf(c.Name, out)
+	isErr := IsErrorResult(out) || failedCommand(code)
 	r.out = append(r.out, toolStart(c))
 	if c.Name == TodoTool && !isErr {
 		if l, err := todo.ParseWith([]byte(c.Arguments), acceptedLive); err == nil {
@@ -103,7 +104,7 @@ func (r *replayer) call(c provider.ToolCall, out string) {
 			r.out = append(r.out, TodoUpdate{List: l, Rev: r.rev})
 		}
 	}
-	r.out = append(r.out, ToolEnd{ID: c.ID, Name: c.Name, Output: out, IsError: isErr, Duration: DurationUnknown, ExitCode: ExitCodeOf(c.Name, out)})
+	r.out = append(r.out, ToolEnd{ID: c.ID, Name: c.Name, Output: out, IsError: isErr, Duration: DurationUnknown, ExitCode: code})
 }
 
 // IsErrorResult reports whether a saved tool result is one the live loop

@@ -62,7 +62,7 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	}
 	parent := t.l
 	id := callID(ctx)
-	item := taskItem(string(raw))
+	item := itemID(args.Item)
 	if item != "" {
 		if err := parent.startItem(ctx, item, !parent.isolated(args.ReadOnly)); err != nil {
 			return "", err

@@ -92,7 +92,7 @@ func (l *loop) startItem(ctx context.Context, id string, checkpoint bool) error 
 	list := l.bumpPlan()
 	a.mu.Unlock()
 	if checkpoint {
-		l.checkpointStarted(ctx, todo.List{}, todo.List{Items: []todo.Item{it}})
+		l.checkpointBefore(ctx, it, todo.List{})
 	}
 	l.saveTodos(list)
 	return nil
@@ -108,8 +108,7 @@ func (l *loop) checkpointItem(ctx context.Context, id string) {
 	}
 	l.a.mu.Unlock()
 	if i >= 0 {
-		it.Status = todo.InProgress // what checkpointStarted looks for
-		l.checkpointStarted(ctx, todo.List{}, todo.List{Items: []todo.Item{it}})
+		l.checkpointBefore(ctx, it, todo.List{})
 	}
 }
 
@@ -176,8 +175,11 @@ func taskItem(args string) string {
 	if json.Unmarshal([]byte(args), &a) != nil {
 		return ""
 	}
-	return strings.TrimPrefix(strings.TrimSpace(a.Item), "#")
+	return itemID(a.Item)
 }
+
+// itemID is the plan item a task's "item" names, without a leading "#".
+func itemID(s string) string { return strings.TrimPrefix(strings.TrimSpace(s), "#") }
 
 // TaskRecorder is implemented by a Recorder that keeps subagents'
 // transcripts (*session.Recorder does): Task is called with the whole

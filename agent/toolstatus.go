@@ -30,12 +30,9 @@ func ExitCodeOf(tool, out string) *int {
 	return nil
 }
 
-// failedCommand reports whether a bash result says the command exited
-// with a nonzero status.
-func failedCommand(tool, out string) bool {
-	c := ExitCodeOf(tool, out)
-	return c != nil && *c != 0
-}
+// failedCommand reports whether an exit status (ExitCodeOf's) says the
+// command failed: it is there and not 0.
+func failedCommand(code *int) bool { return code != nil && *code != 0 }
 
 // quotedPath finds the paths an error line names: 'x', "x", `x', or a
 // path before ": Read-only file system" / ": Permission denied".

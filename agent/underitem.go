@@ -99,17 +99,11 @@ func (l *loop) autoStart(ctx context.Context) (todo.Item, bool) {
 	}
 	list.Items[i].Status = todo.InProgress
 	a.todos = list.Clone()
-	a.plan.rev++
-	rev := a.plan.rev
+	up := l.bumpPlan()
 	a.mu.Unlock()
 	it := list.Items[i]
 	l.checkpointStarted(ctx, before, list)
-	if rec := a.cfg.Recorder; rec != nil {
-		if err := rec.Todo(list); err != nil {
-			l.emit(Notice{Text: fmt.Sprintf("could not save the todo list: %v", err)})
-		}
-	}
-	l.emit(TodoUpdate{List: list.Clone(), Rev: rev})
+	l.saveTodos(up)
 	l.emit(ItemStarted{ID: it.ID, Text: it.Text, Auto: true})
 	l.emit(Notice{Text: fmt.Sprintf("started #%s %s: a change came with no item in progress", it.ID, it.Text)})
 	return it, true

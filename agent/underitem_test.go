@@ -81,9 +81,11 @@ func TestChangeStartsNextItem(t *testing.T) {
 	}
 }
 
-// TestGateHoldsWhenModelMovesOn: a change under an item after an open
-// gate pauses the turn, with the next item waiting.
-func TestGateHoldsWhenModelMovesOn(t *testing.T) {
+// walkPastGate plans #1 "Design" and #2 "Build" with a gate after #1,
+// then queues a turn whose model starts #2 and writes b.txt, ending with
+// reply.
+func walkPastGate(t *testing.T, reply string) *harness {
+	t.Helper()
 	h := newHarness(t, noReminder)
 	h.srv.Enqueue(calls(call("todo", `{"items":[{"id":"1","text":"Design","status":"pending"},{"id":"2","text":"Build","status":"pending"}]}`)), providertest.Reply{Text: "planned"})
 	h.run("plan")
@@ -93,7 +95,14 @@ func TestGateHoldsWhenModelMovesOn(t *testing.T) {
 	h.srv.Enqueue(
 		calls(call("todo", `{"items":[{"id":"1","text":"Design","status":"pending"},{"id":"2","text":"Build","status":"in_progress"}]}`)),
 		calls(call("write_file", `{"path":"b.txt","content":"x\n"}`)),
-		providertest.Reply{Text: "built"})
+		providertest.Reply{Text: reply})
+	return h
+}
+
+// TestGateHoldsWhenModelMovesOn: a change under an item after an open
+// gate pauses the turn, with the next item waiting.
+func TestGateHoldsWhenModelMovesOn(t *testing.T) {
+	h := walkPastGate(t, "built")
 	var paused *agent.Paused
 	waiting := ""
 	for ev := range h.ag.Run(context.Background(), "go") {
@@ -193,16 +202,7 @@ func TestEmptyAnswer(t *testing.T) {
 // TestGateWalkedPastSteered: a message sent while paused at a gate the
 // model walked past refuses the held change, so the model reads it first.
 func TestGateWalkedPastSteered(t *testing.T) {
-	h := newHarness(t, noReminder)
-	h.srv.Enqueue(calls(call("todo", `{"items":[{"id":"1","text":"Design","status":"pending"},{"id":"2","text":"Build","status":"pending"}]}`)), providertest.Reply{Text: "planned"})
-	h.run("plan")
-	if _, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanStopAfter, ID: "1"}); err != nil {
-		t.Fatal(err)
-	}
-	h.srv.Enqueue(
-		calls(call("todo", `{"items":[{"id":"1","text":"Design","status":"pending"},{"id":"2","text":"Build","status":"in_progress"}]}`)),
-		calls(call("write_file", `{"path":"b.txt","content":"x\n"}`)),
-		providertest.Reply{Text: "ok, designing first"})
+	h := walkPastGate(t, "ok, designing first")
 	var evs []agent.Event
 	for ev := range h.ag.Run(context.Background(), "go") {
 		evs = append(evs, ev)

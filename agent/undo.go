@@ -33,12 +33,22 @@ var ErrNoUndo = errors.New("nothing to undo")
 // checkpointStarted records a checkpoint before each item that goes in
 // progress for the first time in list (compared with before).
 func (l *loop) checkpointStarted(ctx context.Context, before, list todo.List) {
-	cp := l.a.cfg.Checkpoints
 	it, ok := list.Current()
-	if cp == nil || l.child || !ok {
+	if !ok {
 		return
 	}
 	if i := before.Find(it.ID); i >= 0 && before.Items[i].Status == todo.InProgress {
+		return
+	}
+	l.checkpointBefore(ctx, it, before)
+}
+
+// checkpointBefore records the undo point of item it, with before the
+// list the point keeps, unless it has one already (its first start
+// counts) or undo is off.
+func (l *loop) checkpointBefore(ctx context.Context, it todo.Item, before todo.List) {
+	cp := l.a.cfg.Checkpoints
+	if cp == nil || l.child {
 		return
 	}
 	a := l.a
@@ -165,10 +175,7 @@ func (a *Agent) undoneFrom(i int) []string {
 // returns what was restored and the events it caused: a TodoUpdate with
 // the new list, which a front-end applies as it applies a turn's.
 func (a *Agent) Undo(ctx context.Context, item string) (UndoPreview, []Event, error) {
-	a.mu.Lock()
-	busy := a.running
-	a.mu.Unlock()
-	if busy {
+	if a.isRunning() {
 		return UndoPreview{}, nil, ErrBusy
 	}
 	i, c, err := a.undoTarget(item)

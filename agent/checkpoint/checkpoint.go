@@ -205,11 +205,7 @@ func (s *Store) Save(ctx context.Context, label string) (Checkpoint, error) {
 		return Checkpoint{}, err
 	}
 	defer s.unlock()
-	skipped, err := s.excludeLarge(ctx)
-	if err != nil {
-		return Checkpoint{}, err
-	}
-	tree, err := s.tree(ctx)
+	tree, skipped, err := s.tree(ctx)
 	if err != nil {
 		return Checkpoint{}, err
 	}
@@ -224,16 +220,21 @@ func (s *Store) Save(ctx context.Context, label string) (Checkpoint, error) {
 	return Checkpoint{ID: id, Skipped: skipped}, nil
 }
 
-// tree stages the workspace in the shadow index and returns its tree.
-func (s *Store) tree(ctx context.Context) (string, error) {
+// tree stages the workspace in the shadow index, leaving out the
+// untracked files larger than MaxFileSize (returned, see excludeLarge),
+// and returns its tree; the caller holds the lock.
+func (s *Store) tree(ctx context.Context) (tree string, skipped []string, err error) {
+	if skipped, err = s.excludeLarge(ctx); err != nil {
+		return "", nil, err
+	}
 	if _, err := s.run(ctx, nil, "add", "-A", "--ignore-errors", "."); err != nil {
-		return "", err
+		return "", nil, err
 	}
 	out, err := s.run(ctx, nil, "write-tree")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
-	return strings.TrimSpace(string(out)), nil
+	return strings.TrimSpace(string(out)), skipped, nil
 }
 
 // rawAttributes is the shadow repository's info/attributes, which git
@@ -324,10 +325,7 @@ func (s *Store) Changes(ctx context.Context, id string) ([]Change, error) {
 }
 
 func (s *Store) changes(ctx context.Context, id string) ([]Change, error) {
-	if _, err := s.excludeLarge(ctx); err != nil {
-		return nil, err
-	}
-	cur, err := s.tree(ctx)
+	cur, _, err := s.tree(ctx)
 	if err != nil {
 		return nil, err
 	}

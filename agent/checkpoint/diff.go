@@ -19,10 +19,7 @@ func (s *Store) Since(ctx context.Context, ids []string) ([][]Change, error) {
 		return nil, err
 	}
 	defer s.unlock()
-	if _, err := s.excludeLarge(ctx); err != nil {
-		return nil, err
-	}
-	cur, err := s.tree(ctx)
+	cur, _, err := s.tree(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -45,10 +42,7 @@ func (s *Store) Diff(ctx context.Context, from, to string) ([]Change, string, er
 	}
 	defer s.unlock()
 	if to == "" {
-		if _, err := s.excludeLarge(ctx); err != nil {
-			return nil, "", err
-		}
-		cur, err := s.tree(ctx)
+		cur, _, err := s.tree(ctx)
 		if err != nil {
 			return nil, "", err
 		}

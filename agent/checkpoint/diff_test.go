@@ -14,17 +14,11 @@ func TestDiffTextAndBinary(t *testing.T) {
 	s, ws := open(t)
 	write(t, ws, "a.txt", "one\n")
 	write(t, ws, "bin.dat", "x\x00y")
-	before, err := s.Save(ctx, "before")
-	if err != nil {
-		t.Fatal(err)
-	}
+	before := save(t, s, "before")
 	write(t, ws, "a.txt", "two\n")
 	write(t, ws, "bin.dat", "x\x00z")
 	write(t, ws, "new.txt", "new\n")
-	after, err := s.Save(ctx, "after")
-	if err != nil {
-		t.Fatal(err)
-	}
+	after := save(t, s, "after")
 	cs, patch, err := s.Diff(ctx, before.ID, after.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -57,7 +57,6 @@ type collected struct {
 	todos     todo.List
 	summary   string
 	summaries []string // every compaction's, in order
-	compacts  int
 	updated   time.Time
 	warnings  []string
 	model     string // the last model line's
@@ -97,7 +96,6 @@ func (c *collected) add(rec *record) {
 		c.summary, c.kept, c.compactAt = *rec.Summary, rec.Kept, len(c.hist)
 		c.marks = append(c.marks, len(c.hist))
 		c.summaries = append(c.summaries, *rec.Summary)
-		c.compacts++
 	}
 }
 
@@ -111,7 +109,7 @@ func (c *collected) loaded(path string) *Loaded {
 	if c.mode != nil {
 		ld.Mode, ld.BeforePlan = c.mode.Mode, c.mode.Before
 	}
-	ld.Summary, ld.Compactions, ld.Summaries = c.summary, c.compacts, c.summaries
+	ld.Summary, ld.Compactions, ld.Summaries = c.summary, len(c.summaries), c.summaries
 	ld.CompactedAt = repairedIndexes(c.hist, c.marks)
 	ld.Warnings = append(c.warnings, ld.Warnings...)
 	return ld

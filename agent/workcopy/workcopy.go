@@ -205,6 +205,12 @@ func (c *Copy) Changes() ([]Change, error) {
 	if err != nil {
 		return nil, err
 	}
+	return c.changes(cur), nil
+}
+
+// changes lists what differs between the copy's files at New and cur,
+// sorted by path.
+func (c *Copy) changes(cur map[string]state) []Change {
 	var out []Change
 	for p, st := range cur {
 		b, ok := c.base[p]
@@ -221,7 +227,7 @@ func (c *Copy) Changes() ([]Change, error) {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out, nil
+	return out
 }
 
 // Conflict is a file Apply could not bring back: the workspace changed it
@@ -233,16 +239,12 @@ type Conflict struct{ Path string }
 // as the copy has it), nothing is written and the conflicting paths are
 // returned. It returns the changes applied.
 func (c *Copy) Apply() (applied []Change, conflicts []string, err error) {
-	changes, err := c.Changes()
-	if err != nil {
-		return nil, nil, err
-	}
 	cur, err := c.now()
 	if err != nil {
 		return nil, nil, err
 	}
 	var todo []Change
-	for _, ch := range changes {
+	for _, ch := range c.changes(cur) {
 		dst := filepath.Join(c.root, filepath.FromSlash(ch.Path))
 		if !c.inside(dst) {
 			conflicts = append(conflicts, ch.Path)
