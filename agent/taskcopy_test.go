@@ -174,6 +174,66 @@ func TestUndoOneTasksItem(t *testing.T) {
 	}
 }
 
+// TestRewindToTaskItemKeepsThePlan: the undo point a task makes when its
+// item starts keeps the plan as it was then, so rewinding the
+// conversation to it brings that plan back, not an empty one.
+func TestRewindToTaskItemKeepsThePlan(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	h := newHarness(t, func(c *agent.Config) {
+		s, err := checkpoint.Open(context.Background(), filepath.Join(t.TempDir(), "cp"), c.Workspace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Checkpoints = s
+	})
+	child := parentFunc(h, map[string]map[string]string{"1": {"a.txt": "from one"}, "2": {"b.txt": "from two"}})
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
+			return child(r)
+		}
+		answers := 0
+		for _, m := range r.Messages {
+			if m.Role == "assistant" {
+				answers++
+			}
+		}
+		switch answers {
+		case 0:
+			return calls(call("todo", `{"items":[{"id":"1","text":"A","status":"pending"},{"id":"2","text":"B","status":"pending"}]}`))
+		case 1:
+			return calls(taskCall(1, `,"item":"1"`), taskCall(2, `,"item":"2"`))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	h.run("PARENT: plan, then two tasks")
+	pts, err := h.ag.RewindPoints(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	for _, p := range pts {
+		if p.Kind == agent.PointItem && p.Item == "1" {
+			id = p.ID
+		}
+	}
+	if id == "" {
+		t.Fatalf("no undo point for #1 among %+v", pts)
+	}
+	res, err := h.ag.Rewind(context.Background(), id, agent.RewindConversation)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var items int
+	for _, ev := range res.Events {
+		if u, ok := ev.(agent.TodoUpdate); ok {
+			items = len(u.List.Items)
+		}
+	}
+	if items != 2 {
+		t.Errorf("rewinding to #1's start left a plan of %d items, want the 2 it had", items)
+	}
+}
+
 // parentFunc is writingServer's reply function for h, for wrapping.
 func parentFunc(h *harness, writes map[string]map[string]string) func(providertest.Request) providertest.Reply {
 	return func(r providertest.Request) providertest.Reply {

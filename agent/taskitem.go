@@ -87,12 +87,13 @@ func (l *loop) startItem(ctx context.Context, id string, checkpoint bool) error 
 		a.mu.Unlock()
 		return nil
 	}
+	before := a.todos.Clone() // the plan a rewind to this point brings back
 	a.todos.Items[i].Status = todo.InProgress
 	it = a.todos.Items[i]
 	list := l.bumpPlan()
 	a.mu.Unlock()
 	if checkpoint {
-		l.checkpointBefore(ctx, it, todo.List{})
+		l.checkpointBefore(ctx, it, before)
 	}
 	l.saveTodos(list)
 	return nil
@@ -103,12 +104,13 @@ func (l *loop) checkpointItem(ctx context.Context, id string) {
 	l.a.mu.Lock()
 	i := l.a.todos.Find(id)
 	var it todo.Item
+	var before todo.List
 	if i >= 0 {
-		it = l.a.todos.Items[i]
+		it, before = l.a.todos.Items[i], l.a.todos.Clone()
 	}
 	l.a.mu.Unlock()
 	if i >= 0 {
-		l.checkpointBefore(ctx, it, todo.List{})
+		l.checkpointBefore(ctx, it, before)
 	}
 }
 
