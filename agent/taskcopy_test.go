@@ -125,35 +125,7 @@ func TestReadOnlyTaskWorksInPlace(t *testing.T) {
 }
 
 func TestUndoOneTasksItem(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
-	h := newHarness(t, func(c *agent.Config) {
-		s, err := checkpoint.Open(context.Background(), filepath.Join(t.TempDir(), "cp"), c.Workspace)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.Checkpoints = s
-	})
-	child := parentFunc(h, map[string]map[string]string{"1": {"a.txt": "from one"}, "2": {"b.txt": "from two"}})
-	// The parent makes the plan, then sends the tasks, then is done:
-	// counted by its own answers, not by arrival order.
-	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
-		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
-			return child(r)
-		}
-		answers := 0
-		for _, m := range r.Messages {
-			if m.Role == "assistant" {
-				answers++
-			}
-		}
-		switch answers {
-		case 0:
-			return calls(call("todo", `{"items":[{"id":"1","text":"A","status":"pending"},{"id":"2","text":"B","status":"pending"}]}`))
-		case 1:
-			return calls(taskCall(1, `,"item":"1"`), taskCall(2, `,"item":"2"`))
-		}
-		return providertest.Reply{Text: "parent done"}
-	})
+	h := twoItemTasks(t)
 	h.run("PARENT: plan, then two tasks")
 	h.checkValid()
 	pre, err := h.ag.PreviewUndo(context.Background(), "")
@@ -178,33 +150,7 @@ func TestUndoOneTasksItem(t *testing.T) {
 // item starts keeps the plan as it was then, so rewinding the
 // conversation to it brings that plan back, not an empty one.
 func TestRewindToTaskItemKeepsThePlan(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
-	h := newHarness(t, func(c *agent.Config) {
-		s, err := checkpoint.Open(context.Background(), filepath.Join(t.TempDir(), "cp"), c.Workspace)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.Checkpoints = s
-	})
-	child := parentFunc(h, map[string]map[string]string{"1": {"a.txt": "from one"}, "2": {"b.txt": "from two"}})
-	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
-		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
-			return child(r)
-		}
-		answers := 0
-		for _, m := range r.Messages {
-			if m.Role == "assistant" {
-				answers++
-			}
-		}
-		switch answers {
-		case 0:
-			return calls(call("todo", `{"items":[{"id":"1","text":"A","status":"pending"},{"id":"2","text":"B","status":"pending"}]}`))
-		case 1:
-			return calls(taskCall(1, `,"item":"1"`), taskCall(2, `,"item":"2"`))
-		}
-		return providertest.Reply{Text: "parent done"}
-	})
+	h := twoItemTasks(t)
 	h.run("PARENT: plan, then two tasks")
 	pts, err := h.ag.RewindPoints(context.Background())
 	if err != nil {
@@ -232,6 +178,42 @@ func TestRewindToTaskItemKeepsThePlan(t *testing.T) {
 	if items != 2 {
 		t.Errorf("rewinding to #1's start left a plan of %d items, want the 2 it had", items)
 	}
+}
+
+// twoItemTasks is a harness with an undo store whose parent model makes
+// a plan of two items, then sends a task for each (writing a.txt and
+// b.txt in their copies), then is done: its answers are counted, not the
+// order the requests arrive in.
+func twoItemTasks(t *testing.T) *harness {
+	t.Helper()
+	t.Setenv("TMPDIR", t.TempDir())
+	h := newHarness(t, func(c *agent.Config) {
+		s, err := checkpoint.Open(context.Background(), filepath.Join(t.TempDir(), "cp"), c.Workspace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Checkpoints = s
+	})
+	child := parentFunc(h, map[string]map[string]string{"1": {"a.txt": "from one"}, "2": {"b.txt": "from two"}})
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
+			return child(r)
+		}
+		answers := 0
+		for _, m := range r.Messages {
+			if m.Role == "assistant" {
+				answers++
+			}
+		}
+		switch answers {
+		case 0:
+			return calls(call("todo", `{"items":[{"id":"1","text":"A","status":"pending"},{"id":"2","text":"B","status":"pending"}]}`))
+		case 1:
+			return calls(taskCall(1, `,"item":"1"`), taskCall(2, `,"item":"2"`))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	return h
 }
 
 // parentFunc is writingServer's reply function for h, for wrapping.
