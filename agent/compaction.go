@@ -76,6 +76,7 @@ func (l *loop) compact(ctx context.Context) (Compacted, error) {
 	if err != nil {
 		return Compacted{}, fmt.Errorf("summarise %d messages: %w", len(old), err)
 	}
+	kept = append(compact.Pinned(old, kept), kept...)
 	hist := compact.Rebuild(summary, a.Todos(), kept)
 	a.mu.Lock()
 	a.history = hist

@@ -204,3 +204,48 @@ func TestSpecsCountTowardWindow(t *testing.T) {
 	}
 	h.checkValid()
 }
+
+// TestCompactionKeepsTheUsersPrompt: a compaction in the middle of a turn
+// too long to keep whole still sends the prompt the user wrote for it,
+// verbatim, in every request after it, even when the loop's reminders
+// came after it.
+func TestCompactionKeepsTheUsersPrompt(t *testing.T) {
+	h := newHarness(t, func(cfg *agent.Config) { cfg.ContextWindow = 3000 })
+	big := `{"command":"head -c 4000 /dev/zero | tr '\\0' Q"}`
+	const prompt = "THE-REAL-TASK: never touch prod.cfg"
+	rounds := 0
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if len(r.Tools) == 0 {
+			return providertest.Reply{Text: "SUMMARY: outputs were printed."}
+		}
+		if !strings.Contains(dump(r.Messages), prompt) {
+			return providertest.Reply{Text: "hello"}
+		}
+		rounds++
+		if rounds <= 3 {
+			return calls(call("bash", big))
+		}
+		return providertest.Reply{Text: "done"}
+	})
+	h.run("first, say hello")
+	evs := h.run(prompt)
+	if te := end(t, evs); te.Reason != agent.ReasonDone {
+		t.Fatalf("turn ended %s: %v", te.Reason, te.Err)
+	}
+	h.checkValid()
+	compactedAt := -1
+	reqs := h.srv.Requests()
+	for i, r := range reqs {
+		if len(r.Tools) == 0 {
+			compactedAt = i
+		}
+	}
+	if compactedAt < 0 {
+		t.Fatal("no compaction happened with a 3,000-token window")
+	}
+	for _, r := range reqs[compactedAt+1:] {
+		if !strings.Contains(dump(r.Messages), prompt) {
+			t.Fatalf("a request after the compaction lacks the user's prompt:\n%s", dump(r.Messages))
+		}
+	}
+}

@@ -9,7 +9,7 @@ import (
 
 // Split divides history into old messages, to be summarised, and the
 // latest messages, kept verbatim: kept starts at the keepTurns-th last
-// user message (the whole history when it has fewer), then moves later
+// user turn (the whole history when it has fewer), then moves later
 // while the kept part is estimated above maxKept tokens (0 or less: no
 // cap), so one long turn does not keep everything.
 //
@@ -19,13 +19,19 @@ import (
 // at an assistant message (when one turn is too long to keep whole) and
 // may be empty (when even the last step is above the cap). old is empty
 // when there is nothing to compact. Both are copies.
+//
+// A user turn is a message the user wrote: the loop's reminders to the
+// model (IsReminder) and an earlier compaction's summary (IsSummary) are
+// not turns, so a run of reminders cannot push the user's prompt out of
+// kept. The prompt of a turn too long to keep whole can still fall in old;
+// Pinned picks it (and the user's other short messages) back out.
 func Split(history []provider.Message, keepTurns, maxKept int) (old, kept []provider.Message) {
 	if keepTurns <= 0 {
 		return splitAt(history, len(history))
 	}
 	start, seen := 0, 0
 	for i := len(history) - 1; i >= 0; i-- {
-		if history[i].Role == provider.RoleUser {
+		if isTurn(history[i]) {
 			if seen++; seen == keepTurns {
 				start = i
 				break
@@ -33,6 +39,65 @@ func Split(history []provider.Message, keepTurns, maxKept int) (old, kept []prov
 		}
 	}
 	return splitAt(history, fit(history, start, maxKept))
+}
+
+// isTurn reports whether m is a message the user wrote.
+func isTurn(m provider.Message) bool {
+	return m.Role == provider.RoleUser && !IsReminder(m.Content) && !IsSummary(m.Content)
+}
+
+// IsReminder reports whether a user message was added by the loop for the
+// model ("<reminder>...</reminder>": the todo nag, attached images, plan
+// edits) rather than written by the user.
+func IsReminder(s string) bool {
+	s = strings.TrimSpace(s)
+	return strings.HasPrefix(s, "<reminder>") && strings.HasSuffix(s, "</reminder>")
+}
+
+// PinBytes is the size up to which an earlier user message of the same
+// stretch (since the last summary) is pinned by Pinned; the last one is
+// pinned whatever its size.
+const PinBytes = 4000
+
+// Pinned returns the user's own messages in old that must survive a
+// compaction verbatim, in order: the last one (the prompt of the turn
+// that is running, when its turn was too long to keep whole) always, and
+// every other one written since the last compaction's summary when it is
+// at most PinBytes long. It returns nil when kept already holds a user
+// turn written after all of them (nothing of the current turn is lost),
+// or when old has none. The caller puts them before kept: each is a user
+// message, and kept starts at a user or assistant message, so the
+// history stays valid. The result is a copy.
+func Pinned(old, kept []provider.Message) []provider.Message {
+	for _, m := range kept {
+		if isTurn(m) {
+			return nil
+		}
+	}
+	from := 0
+	for i := len(old) - 1; i >= 0; i-- {
+		if old[i].Role == provider.RoleUser && IsSummary(old[i].Content) {
+			from = i + 1
+			break
+		}
+	}
+	last := -1
+	for i := len(old) - 1; i >= from; i-- {
+		if isTurn(old[i]) {
+			last = i
+			break
+		}
+	}
+	if last < 0 {
+		return nil
+	}
+	var out []provider.Message
+	for i := from; i <= last; i++ {
+		if isTurn(old[i]) && (i == last || len(old[i].Content) <= PinBytes) {
+			out = append(out, old[i])
+		}
+	}
+	return out
 }
 
 // fit returns the first boundary at or after start from which the rest of

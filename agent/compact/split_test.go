@@ -245,3 +245,64 @@ func ExampleRebuild() {
 	// --- user
 	// Now the docstrings.
 }
+
+// TestSplitRemindersAreNotTurns: the loop's reminders after the user's
+// prompt do not count as the turns Split keeps, and Pinned brings back
+// the prompt of a turn too long to keep whole.
+func TestSplitRemindersAreNotTurns(t *testing.T) {
+	const prompt = "THE-REAL-TASK: never touch prod.cfg"
+	tests := []struct {
+		name    string
+		history []provider.Message
+		maxKept int
+	}{
+		{"reminders after the prompt", []provider.Message{
+			u("earlier"), a("ok"), u(prompt), call("1"), res("1", 10),
+			u("<reminder>update your todo list</reminder>"), call("2"), res("2", 10),
+			u("<reminder>the images read_file attached: x.png.</reminder>"), a("done"),
+		}, 0},
+		{"one long turn over the cap", []provider.Message{
+			u("earlier"), a("ok"), u(prompt), call("1"), res("1", 4000), call("2"), res("2", 4000), call("3"), res("3", 40),
+		}, 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old, kept := Split(tt.history, 2, tt.maxKept)
+			checkSplit(t, tt.history, old, kept)
+			all := append(Pinned(old, kept), kept...)
+			n := 0
+			for _, m := range all {
+				if m.Content == prompt {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Fatalf("the prompt is kept %d times: %+v", n, all)
+			}
+			if all[0].Role == provider.RoleTool {
+				t.Fatal("the kept history starts with a tool result")
+			}
+		})
+	}
+}
+
+// TestPinnedSinceSummary: only the user's messages since the last summary
+// are pinned, short ones and the last whatever its size.
+func TestPinnedSinceSummary(t *testing.T) {
+	long := strings.Repeat("L", PinBytes+1)
+	old := []provider.Message{
+		u(summaryIntro + "<summary>x</summary>"), a(ack), u("short one"), a("ok"), u(long), a("ok"),
+		u("<reminder>nag</reminder>"), u("last prompt " + long), call("1"), res("1", 10),
+	}
+	got := Pinned(old, []provider.Message{call("2"), res("2", 1)})
+	var texts []string
+	for _, m := range got {
+		texts = append(texts, m.Content[:min(len(m.Content), 11)])
+	}
+	if want := []string{"short one", "last prompt"}; !reflect.DeepEqual(texts, want) {
+		t.Fatalf("pinned %q, want %q", texts, want)
+	}
+	if p := Pinned(old, []provider.Message{u("a newer prompt"), a("ok")}); p != nil {
+		t.Fatalf("pinned %d messages though kept holds a newer prompt", len(p))
+	}
+}
