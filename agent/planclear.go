@@ -86,15 +86,86 @@ func (a *Agent) archiveLocked() todo.List {
 	return archived
 }
 
-// replacesPlanLocked reports whether list, from the model, replaces an
-// open plan with another goal (both goals set and different); it then
-// archives the open plan and returns it. a.mu is held.
-func (a *Agent) replacesPlanLocked(list todo.List) (todo.List, bool) {
+// replacesPlanLocked decides whether list, from the model, replaces the
+// plan rather than updating it, and if so archives the plan and returns
+// it. Only a plan in progress (an item of the model's still open) holds:
+// it is replaced only by a list with another goal (both goals set and
+// different), and the user's items go aside with it (setAside names
+// those still open, for the chat). A finished plan (nothing of the
+// model's open) is replaced by any list that does not carry all of its
+// items on unchanged, and the user's items still open in it are carried
+// into list (under a fresh id when theirs is taken) and stay the user's
+// (carried names them). a.mu is held.
+func (a *Agent) replacesPlanLocked(list *todo.List) (archived todo.List, replaced bool, carried, setAside []string) {
 	old := a.todos
-	if len(old.Open()) == 0 || sameGoal(old.Goal, list.Goal) {
-		return todo.List{}, false
+	if old.Empty() {
+		return todo.List{}, false, nil, nil
 	}
-	return a.archiveLocked(), true
+	inProgress := false
+	for _, it := range old.Open() {
+		if !a.plan.added[it.ID] {
+			inProgress = true
+		}
+	}
+	if inProgress && sameGoal(old.Goal, list.Goal) {
+		return todo.List{}, false, nil, nil
+	}
+	if !inProgress && continues(old, *list) {
+		return todo.List{}, false, nil, nil
+	}
+	var keep []todo.Item
+	for _, it := range old.Open() {
+		if a.plan.added[it.ID] {
+			keep = append(keep, it)
+		}
+	}
+	archived = a.archiveLocked()
+	if inProgress {
+		for _, it := range keep {
+			setAside = append(setAside, fmt.Sprintf("#%s %q", it.ID, it.Text))
+		}
+		return archived, true, nil, setAside
+	}
+	return archived, true, a.carryUserItemsLocked(list, keep), nil
+}
+
+// continues reports whether next keeps every item of prev with its text:
+// the model updating the same plan rather than starting another.
+func continues(prev, next todo.List) bool {
+	for _, it := range prev.Items {
+		i := next.Find(it.ID)
+		if i < 0 || next.Items[i].Text != it.Text {
+			return false
+		}
+	}
+	return true
+}
+
+// carryUserItemsLocked puts the user's open items of a replaced plan into
+// list, each under its own id unless the model used that id for another
+// text, and gives the user authority over them again. It returns a note
+// per item carried. a.mu is held.
+func (a *Agent) carryUserItemsLocked(list *todo.List, items []todo.Item) []string {
+	var notes []string
+	for _, it := range items {
+		if i := list.Find(it.ID); i >= 0 && list.Items[i].Text == it.Text {
+			a.plan.added[it.ID], a.plan.text[it.ID] = true, it.Text
+			continue // the model carried it itself
+		}
+		from := it.ID
+		if list.Find(it.ID) >= 0 {
+			it.ID = nextID(*list)
+		}
+		it.Status = todo.Pending
+		list.Items = append(list.Items, it)
+		a.plan.added[it.ID], a.plan.text[it.ID] = true, it.Text
+		if from == it.ID {
+			notes = append(notes, fmt.Sprintf("#%s %q", it.ID, it.Text))
+		} else {
+			notes = append(notes, fmt.Sprintf("#%s %q (was #%s)", it.ID, it.Text, from))
+		}
+	}
+	return notes
 }
 
 // sameGoal reports whether two goals are the same, or either is unset.

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tick-agent/tick/agent/compact"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
@@ -118,7 +117,7 @@ func IsErrorResult(out string) bool {
 // IsReminder reports whether a user message was added by the loop for the
 // model (such as the todo nag, "<reminder>...</reminder>") rather than
 // written by the user.
-func IsReminder(s string) bool { return compact.IsReminder(s) }
+func IsReminder(s string) bool { return todo.IsReminder(s) }
 
 // summary is a call's key argument for one-line display. tools.Summary
 // finds the goal of a todo call and the description of a task call by its

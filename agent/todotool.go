@@ -5,6 +5,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
@@ -70,7 +71,7 @@ func (t *todoTool) replace(ctx context.Context, args json.RawMessage) (string, e
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete corrected list", err)
 	}
 	a.mu.Lock()
-	archived, replaced := a.replacesPlanLocked(list)
+	archived, replaced, carried, aside := a.replacesPlanLocked(&list)
 	if err := a.checkUserEdits(&list); err != nil {
 		a.mu.Unlock()
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete list with the user's edits kept", err)
@@ -93,10 +94,32 @@ func (t *todoTool) replace(ctx context.Context, args json.RawMessage) (string, e
 			t.l.emit(Notice{Text: fmt.Sprintf("could not save the todo list: %v", err)})
 		}
 	}
+	out := list.Render()
 	if replaced {
 		t.l.savePlan()
-		t.l.emit(Notice{Text: fmt.Sprintf("a plan with a new goal (%q) replaced the open one (%q), which is archived", list.Goal, archived.Goal)})
+		t.l.emit(Notice{Text: replacedText(archived, list, carried, aside)})
+		if len(carried) > 0 {
+			out = "The user's open items of the previous plan were carried into this one (keep them): " + strings.Join(carried, ", ") + ".\n\n" + out
+		}
 	}
 	t.l.emit(TodoUpdate{List: list.Clone(), Rev: rev})
-	return list.Render(), nil
+	return out, nil
+}
+
+// replacedText says in the chat that list replaced the archived plan, and
+// which of the user's open items were carried into it or set aside.
+func replacedText(archived, list todo.List, carried, aside []string) string {
+	var s string
+	if len(archived.Open()) > len(carried) {
+		s = fmt.Sprintf("a plan with a new goal (%q) replaced the open one (%q), which is archived", list.Goal, archived.Goal)
+	} else {
+		s = fmt.Sprintf("a new plan replaced the finished one (%s), which is archived", planName(archived))
+	}
+	if len(carried) > 0 {
+		s += "; your open items were carried into the new plan: " + strings.Join(carried, ", ")
+	}
+	if len(aside) > 0 {
+		s += "; your open items were set aside with it: " + strings.Join(aside, ", ") + " (add them again with /plan add)"
+	}
+	return s
 }

@@ -21,7 +21,7 @@ import (
 // when there is nothing to compact. Both are copies.
 //
 // A user turn is a message the user wrote: the loop's reminders to the
-// model (IsReminder) and an earlier compaction's summary (IsSummary) are
+// model (todo.IsReminder) and an earlier compaction's summary (IsSummary) are
 // not turns, so a run of reminders cannot push the user's prompt out of
 // kept. The prompt of a turn too long to keep whole can still fall in old;
 // Pinned picks it (and the user's other short messages) back out.
@@ -43,15 +43,7 @@ func Split(history []provider.Message, keepTurns, maxKept int) (old, kept []prov
 
 // isTurn reports whether m is a message the user wrote.
 func isTurn(m provider.Message) bool {
-	return m.Role == provider.RoleUser && !IsReminder(m.Content) && !IsSummary(m.Content)
-}
-
-// IsReminder reports whether a user message was added by the loop for the
-// model ("<reminder>...</reminder>": the todo nag, attached images, plan
-// edits) rather than written by the user.
-func IsReminder(s string) bool {
-	s = strings.TrimSpace(s)
-	return strings.HasPrefix(s, "<reminder>") && strings.HasSuffix(s, "</reminder>")
+	return m.Role == provider.RoleUser && !todo.IsReminder(m.Content) && !IsSummary(m.Content)
 }
 
 // PinBytes is the size up to which an earlier user message of the same
