@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -30,15 +31,8 @@ func TestUserItemsDoNotBlockTheNextPlan(t *testing.T) {
 				"now rename the --out flag": `{"goal":"Rename the CLI flag","items":[{"id":"1","text":"Rename --out","status":"in_progress"},{"id":"2","text":"Update the help","status":"pending"}]}`,
 			}
 			h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
-				for i := len(r.Messages) - 1; i >= 0; i-- {
-					m := r.Messages[i]
-					if m.Role == "user" && agent.IsReminder(m.Content) {
-						continue
-					}
-					if list, ok := lists[m.Content]; ok && m.Role == "user" {
-						return calls(call("todo", list))
-					}
-					break
+				if list, ok := lists[promptOf(r)]; ok {
+					return calls(call("todo", list))
 				}
 				return providertest.Reply{Text: "stopping here"}
 			})
@@ -100,4 +94,67 @@ func noticeText(evs []agent.Event) string {
 		}
 	}
 	return b.String()
+}
+
+// TestRewoundUserItemNoLongerBinds: rewinding the conversation to before
+// a /plan add takes the user's item back with the list, so the model's
+// next list is not refused for dropping it.
+func TestRewoundUserItemNoLongerBinds(t *testing.T) {
+	h := newHarness(t, withStore(t))
+	first := `{"goal":"Ship","items":[{"id":"1","text":"Build","status":"in_progress"},{"id":"2","text":"Test","status":"pending"}]}`
+	again := `{"goal":"Ship","items":[{"id":"1","text":"Build again","status":"in_progress"}]}`
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		switch promptOf(r) {
+		case "ship it":
+			return calls(call("todo", first))
+		case "start over":
+			return calls(call("todo", again))
+		}
+		return providertest.Reply{Text: "ok"}
+	})
+	h.run("ship it")
+	if _, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanAdd, Text: "Write the release notes"}); err != nil {
+		t.Fatal(err)
+	}
+	h.run("hello")
+	pts, err := h.ag.RewindPoints(context.Background())
+	id := ""
+	for _, p := range pts {
+		if p.Kind == agent.PointTurn && p.Text == "ship it" {
+			id = p.ID
+		}
+	}
+	if err != nil || id == "" {
+		t.Fatalf("no point for the first message: %+v %v", pts, err)
+	}
+	if _, err := h.ag.Rewind(context.Background(), id, agent.RewindConversation); err != nil {
+		t.Fatal(err)
+	}
+	if l := h.ag.Todos(); !l.Empty() {
+		t.Fatalf("the list after rewinding to the first message: %+v", l)
+	}
+	evs := h.run("start over")
+	h.checkValid()
+	if out := strings.Join(toolOutputs(evs, "todo"), "\n"); strings.Contains(out, "added by the user") {
+		t.Fatalf("a rewound user item still binds: %s", out)
+	}
+	if l := h.ag.Todos(); len(l.Items) != 1 || l.Items[0].Text != "Build again" {
+		t.Fatalf("the list after the rewind: %+v", l)
+	}
+}
+
+// promptOf is the user's prompt a request answers when it answers one (the
+// loop's reminders may follow it), or "" when it carries tool results.
+func promptOf(r providertest.Request) string {
+	for i := len(r.Messages) - 1; i >= 0; i-- {
+		m := r.Messages[i]
+		switch {
+		case m.Role == "user" && agent.IsReminder(m.Content):
+			continue
+		case m.Role == "user":
+			return m.Content
+		}
+		return ""
+	}
+	return ""
 }

@@ -206,3 +206,33 @@ func (a *Agent) Pending() []Event {
 	}
 	return []Event{PlanProposed{List: a.todos.Clone(), Rev: a.plan.rev}}
 }
+
+// prunePlanLocked drops the user's authority over items that are no longer
+// in the list as the user gave it (a rewind took the list back to before
+// an edit): an id gone from the list, or whose text is no longer the one
+// the user wrote, binds the model no more. a.mu is held.
+func (a *Agent) prunePlanLocked() {
+	p := &a.plan
+	text := func(id string) (string, bool) {
+		if i := a.todos.Find(id); i >= 0 {
+			return a.todos.Items[i].Text, true
+		}
+		return "", false
+	}
+	for id, want := range p.text {
+		if got, ok := text(id); !ok || got != want {
+			delete(p.text, id)
+			delete(p.added, id)
+		}
+	}
+	for _, m := range []map[string]bool{p.added, p.cancelled, p.stopAfter} {
+		for id := range m {
+			if _, ok := text(id); !ok {
+				delete(m, id)
+			}
+		}
+	}
+	if p.proposal != nil && a.todos.Empty() {
+		p.proposal = nil
+	}
+}

@@ -204,6 +204,7 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 		res.Dropped = max(len(a.history)-len(p.hist), 0)
 		a.history = append([]provider.Message(nil), p.hist...)
 		a.todos = p.todos.Clone()
+		a.prunePlanLocked()
 		a.failed = false
 		if p.kind == PointTurn {
 			res.Prompt = p.prompt

@@ -42,9 +42,21 @@ func Restore(ag *agent.Agent, ld *session.Loaded, keepMode bool) error {
 }
 
 // History is what the app shows of a session restored into ag: the
-// replay of its history, then what it still waits on (agent.Pending: a
-// plan awaiting approval).
+// replay of its history, then the agent's own list as the last
+// TodoUpdate (the replay holds the model's todo calls only, not what a
+// rewind, an undo or the user's plan edits made of the list since), then
+// what it still waits on (agent.Pending: a plan awaiting approval). So
+// the panel shows the list the agent holds, never an older one.
 func History(ag *agent.Agent, ld *session.Loaded) []agent.Event {
 	evs := agent.ReplayTasks(agent.MarkRewinds(agent.Replay(ld.History, ld.CompactedAt...), ld.Summaries), ld.Tasks)
+	rev := 0
+	for _, ev := range evs {
+		if u, ok := ev.(agent.TodoUpdate); ok {
+			rev = max(rev, u.Rev)
+		}
+	}
+	if list := ag.Todos(); rev > 0 || !list.Empty() {
+		evs = append(evs, agent.TodoUpdate{List: list, Rev: rev + 1})
+	}
 	return append(evs, ag.Pending()...)
 }

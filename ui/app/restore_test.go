@@ -2,11 +2,14 @@ package app
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/checkpoint"
 	"github.com/tick-agent/tick/agent/session"
+	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/provider/providertest"
 	"github.com/tick-agent/tick/ui"
 )
@@ -99,5 +102,61 @@ func TestSwitchKeepsPlanAndMode(t *testing.T) {
 				t.Errorf("mode after approving: %v, want %v", got, tc.approveTo)
 			}
 		})
+	}
+}
+
+// TestResumedPanelFollowsRewind: a plan proposed in plan mode and then
+// rewound away stays away after resuming: the last list the resumed
+// screen gets is the agent's (empty), not the replayed proposal's.
+func TestResumedPanelFollowsRewind(t *testing.T) {
+	f := newFixture(t)
+	s := f.start(t)
+	opts := f.options(t)
+	opts.NewAgent = func(model string, window int, rec *session.Recorder) (*agent.Agent, error) {
+		client, err := provider.New(provider.Config{BaseURL: f.srv.URL, Model: model, MaxRetries: -1})
+		if err != nil {
+			return nil, err
+		}
+		store, err := checkpoint.Open(context.Background(), filepath.Join(t.TempDir(), "cp"), f.ws)
+		if err != nil {
+			return nil, err
+		}
+		cfg := agent.Config{Model: client, ModelName: model, ContextWindow: window, Workspace: f.ws, Approval: agent.ApproveAll, Checkpoints: store}
+		if rec != nil {
+			cfg.Recorder = rec
+		}
+		return agent.New(cfg)
+	}
+	s.opts = opts
+	s.NewSession()()
+	ag, rec := s.Current()
+	ag.SetMode(agent.ModePlan)
+	f.srv.Enqueue(providertest.Reply{ToolCalls: []providertest.Call{{Name: "todo", Args: `{"items":[{"id":"1","text":"Look around","status":"pending"},{"id":"2","text":"delete everything","status":"pending"}]}`}}}, providertest.Reply{Text: "Planned."})
+	for range ag.Run(context.Background(), "plan it") {
+	}
+	pts, err := ag.RewindPoints(context.Background())
+	if err != nil || len(pts) == 0 {
+		t.Fatalf("points: %+v %v", pts, err)
+	}
+	if _, err := ag.Rewind(context.Background(), pts[0].ID, agent.RewindConversation); err != nil {
+		t.Fatal(err)
+	}
+	id := rec.ID()
+	s.NewSession()()
+	reset, err := s.Resume(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := reset.Agent.(*agent.Agent).Todos(); !l.Empty() {
+		t.Fatalf("the resumed agent's list: %+v", l)
+	}
+	var last *agent.TodoUpdate
+	for _, ev := range reset.History {
+		if u, ok := ev.(agent.TodoUpdate); ok {
+			last = &u
+		}
+	}
+	if last == nil || !last.List.Empty() {
+		t.Fatalf("the resumed panel's last list is %+v, want the agent's empty list", last)
 	}
 }
