@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tick-agent/tick/agent/mention"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
@@ -65,12 +66,36 @@ func (r *replayer) message(m provider.Message) {
 	switch m.Role {
 	case provider.RoleUser:
 		if !IsReminder(m.Content) {
-			r.out = append(r.out, UserMessage{Text: m.Content})
+			r.user(m.Content)
 		}
 	case provider.RoleAssistant:
 		r.out = append(r.out, AssistantDone{Text: m.Content, Final: len(m.ToolCalls) == 0})
 		r.pending = append([]provider.ToolCall(nil), m.ToolCalls...)
 	}
+}
+
+// user adds the events of a message the user wrote: the prompt as typed,
+// and the Notice the live loop gave of what its @ mentions attached (the
+// attached text went to the model, never to the screen).
+func (r *replayer) user(content string) {
+	prompt, att := mention.Split(content)
+	r.out = append(r.out, UserMessage{Text: prompt})
+	if len(att) == 0 {
+		return
+	}
+	names := make([]string, len(att))
+	for i, at := range att {
+		names[i] = at.Path
+		switch {
+		case at.Image:
+			names[i] += " (image)"
+		case at.Dir:
+			names[i] += " (listing)"
+		case at.Cut:
+			names[i] += " (cut)"
+		}
+	}
+	r.out = append(r.out, Notice{Text: "attached " + strings.Join(names, ", ")})
 }
 
 // result adds the events of the call id answered with out.
