@@ -60,6 +60,7 @@ type collected struct {
 	updated   time.Time
 	warnings  []string
 	model     string // the last model line's
+	provider  string // and its provider
 	plan      todo.UserPlan
 	mode      *record // the last mode line
 	tasks     map[string][]provider.Message
@@ -82,7 +83,7 @@ func (c *collected) add(rec *record) {
 	case rec.Type == typeTodo:
 		c.todos = *rec.List
 	case rec.Type == typeModel && rec.Model != "":
-		c.model = rec.Model
+		c.model, c.provider = rec.Model, rec.Provider
 	case rec.Type == typePlan:
 		c.plan = *rec.Plan
 	case rec.Type == typeMode:
@@ -103,7 +104,7 @@ func (c *collected) add(rec *record) {
 func (c *collected) loaded(path string) *Loaded {
 	ld := assemble(c.hdr, path, c.hist, c.kept, c.compactAt, c.todos, c.updated)
 	if c.model != "" {
-		ld.Info.Model, ld.Info.ModelSwitched = c.model, true
+		ld.Info.Model, ld.Info.ModelSwitched, ld.Info.Provider = c.model, true, c.provider
 	}
 	ld.Plan, ld.Tasks = c.plan, c.tasks
 	if c.mode != nil {

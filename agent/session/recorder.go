@@ -22,12 +22,13 @@ import (
 type Recorder struct {
 	dir, workspace string // where and for what a new file is created
 
-	mu     sync.Mutex
-	model  string    // named in a new file's header
-	mode   *modeLine // a mode to write after a new file's header
-	st     *Store
-	failed bool // creating the file failed; save nothing more
-	closed bool
+	mu       sync.Mutex
+	model    string     // named in a new file's header
+	mode     *modeLine  // a mode to write after a new file's header
+	switched *modelLine // a model switch to write after a new file's header
+	st       *Store
+	failed   bool // creating the file failed; save nothing more
+	closed   bool
 }
 
 // NewRecorder returns a Recorder that creates a session of workspace in
@@ -59,6 +60,12 @@ func (r *Recorder) store() (*Store, error) {
 		return nil, fmt.Errorf("not saving this session: %w", err)
 	}
 	r.st = st
+	if m := r.switched; m != nil {
+		r.switched = nil
+		if err := st.ModelOn(m.Provider, m.Model); err != nil {
+			return st, err
+		}
+	}
 	if m := r.mode; m != nil {
 		r.mode = nil
 		if err := st.Mode(m.Mode, m.Before); err != nil {
@@ -98,19 +105,29 @@ func (r *Recorder) Compaction(summary string, kept []provider.Message) error {
 	return r.write(func(st *Store) error { return st.Compaction(summary, kept) })
 }
 
-// Model records a switch of model (/model): in the session file when it
-// exists, else as the model its header will name.
-func (r *Recorder) Model(name string) error {
+// Model records a switch of model (/model) on the server the run was
+// configured with: in the session file when it exists, else as the model
+// its header will name and a model line written right after it (so that
+// a session resumed later carries the choice on, as one switched after
+// its first message does).
+func (r *Recorder) Model(name string) error { return r.ModelOn("", name) }
+
+// ModelOn records a switch to model name of the config's provider
+// provider ("": the server the run was configured with), as Model does.
+func (r *Recorder) ModelOn(provider, name string) error {
 	r.mu.Lock()
 	st := r.st
 	if st == nil {
-		r.model = name
+		if provider == "" {
+			r.model = name
+		}
+		r.switched = &modelLine{Model: name, Provider: provider}
 	}
 	r.mu.Unlock()
 	if st == nil {
 		return nil
 	}
-	return st.Model(name)
+	return st.ModelOn(provider, name)
 }
 
 // Task records a subagent's transcript when its task ends (see

@@ -23,7 +23,7 @@
 //	{"type":"message","time":"…","message":{provider.Message}}
 //	{"type":"todo","time":"…","list":{todo.List}}
 //	{"type":"compaction","time":"…","summary":"…","kept":[provider.Message…]}
-//	{"type":"model","time":"…","model":"…"}
+//	{"type":"model","time":"…","model":"…","provider":"…"}
 //	{"type":"plan","time":"…","plan":{todo.UserPlan}}
 //	{"type":"mode","time":"…","mode":"plan","before":"auto"}
 //	{"type":"task","time":"…","task":"call id","item":"2","messages":[provider.Message…]}
@@ -125,8 +125,11 @@ type Info struct {
 	// ModelSwitched says Model comes from a model line: the user switched
 	// models (/model) in this session.
 	ModelSwitched bool
-	Started       time.Time // when it was created
-	Updated       time.Time // time of its last complete line
+	// Provider is the config's provider the last switch went to ("": the
+	// server the run was configured with).
+	Provider string
+	Started  time.Time // when it was created
+	Updated  time.Time // time of its last complete line
 	// FirstPrompt is the first line of the first user message, at most
 	// 200 characters.
 	FirstPrompt string
@@ -213,9 +216,10 @@ type modeLine struct {
 }
 
 type modelLine struct {
-	Type  string    `json:"type"`
-	Time  time.Time `json:"time"`
-	Model string    `json:"model"`
+	Type     string    `json:"type"`
+	Time     time.Time `json:"time"`
+	Model    string    `json:"model"`
+	Provider string    `json:"provider,omitempty"`
 }
 
 type headerLine struct {
@@ -257,6 +261,7 @@ type record struct {
 	Workspace string             `json:"workspace"`
 	Started   time.Time          `json:"started"`
 	Model     string             `json:"model"`
+	Provider  string             `json:"provider"`
 	Message   *provider.Message  `json:"message"`
 	List      *todo.List         `json:"list"`
 	Summary   *string            `json:"summary"`

@@ -79,7 +79,13 @@ func (s *Store) Compaction(summary string, kept []provider.Message) error {
 
 // Model records that the conversation goes on with another model.
 func (s *Store) Model(name string) error {
-	return s.write("the model", modelLine{Type: typeModel, Time: now(), Model: name})
+	return s.ModelOn("", name)
+}
+
+// ModelOn records a switch to model name of the config's provider
+// provider ("": the server the run was configured with).
+func (s *Store) ModelOn(provider, name string) error {
+	return s.write("the model", modelLine{Type: typeModel, Time: now(), Model: name, Provider: provider})
 }
 
 // Plan records the user's side of the plan after a change.

@@ -19,21 +19,49 @@ const listTimeout = 20 * time.Second
 // useSessionModel carries on with the model a resumed session switched to
 // with /model, unless --model or TICK_MODEL chose one for this run. (The
 // model a session merely started with is not forced on it: the user may
-// have set up another server since.)
-func useSessionModel(cfg *config, ld *session.Loaded) {
+// have set up another server since.) A switch to another provider of the
+// config carries that provider on too, unless --provider, --base-url or
+// the environment chose the server; it returns true then, and the caller
+// makes a client for it. A provider no longer configured is said in a
+// notice, and the run keeps its own model.
+func useSessionModel(cfg *config, ld *session.Loaded) (newServer bool) {
 	if ld == nil || !ld.Info.ModelSwitched || ld.Info.Model == "" || cfg.Settings == nil {
-		return
+		return false
 	}
 	if k := cfg.Settings.Sources["model"].Kind; k == tickcfg.SourceFlag || k == tickcfg.SourceEnv {
-		return
+		return false
+	}
+	window := cfg.Settings.ContextWindow
+	if cfg.Settings.Sources["context_window"].Kind != tickcfg.SourceFlag {
+		window = 0 // the other model's size does not apply
+	}
+	if p := ld.Info.Provider; p != "" && p != cfg.Settings.Provider {
+		return useSessionProvider(cfg, p, ld.Info.Model, window)
 	}
 	if ld.Info.Model != cfg.Settings.Model {
-		window := cfg.Settings.ContextWindow
-		if cfg.Settings.Sources["context_window"].Kind != tickcfg.SourceFlag {
-			window = 0 // the other model's size does not apply
-		}
 		*cfg = cfg.withModel(ld.Info.Model, window)
 	}
+	return false
+}
+
+// useSessionProvider switches cfg to model of the config's provider name,
+// as a resumed session left it; see useSessionModel.
+func useSessionProvider(cfg *config, name, model string, window int) bool {
+	for _, k := range []string{"provider", "base_url"} {
+		if src := cfg.Settings.Sources[k].Kind; src == tickcfg.SourceFlag || src == tickcfg.SourceEnv {
+			return false // this run chose its server
+		}
+	}
+	for _, ep := range cfg.Settings.Endpoints() {
+		if ep.Name == name {
+			s := *cfg.Settings
+			s.Provider, s.BaseURL, s.APIKey, s.Model, s.ContextWindow = ep.Name, ep.BaseURL, ep.APIKey, model, window
+			cfg.Settings = &s
+			return true
+		}
+	}
+	cfg.notices = append(cfg.notices, fmt.Sprintf("this session was using %s of the provider %q, which is no longer configured: carrying on with %s; choose another with /model", model, name, cfg.Settings.Model))
+	return false
 }
 
 // modelConfig is the /model picker's wiring: the models of the server in
@@ -192,7 +220,15 @@ func (ts *tuiSession) switchModel(label string) error {
 	if err != nil {
 		return fmt.Errorf("switch to %s: %w", label, err)
 	}
-	return ag.SetModelOn(client, name, window)
+	if err := ag.SetModelOn(client, name, window); err != nil {
+		return err
+	}
+	if _, rec := ts.Current(); rec != nil {
+		if err := rec.ModelOn(ep.Name, name); err != nil {
+			return fmt.Errorf("switched to %s, but could not save the choice: %w", label, err)
+		}
+	}
+	return nil
 }
 
 // modelCheck returns the app's start-up question whether the server in use

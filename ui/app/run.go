@@ -124,7 +124,11 @@ func start(cfg config, client *provider.Client, env func(string) string, stdin i
 	if rec != nil {
 		defer rec.Close()
 	}
-	useSessionModel(&cfg, ld)
+	if useSessionModel(&cfg, ld) {
+		if client, err = provider.New(clientConfig(&cfg)); err != nil {
+			return fail(stderr, &usageError{Msg: err.Error()})
+		}
+	}
 	runner, cleanup, err := newSandbox(cfg)
 	if err != nil {
 		return fail(stderr, err)

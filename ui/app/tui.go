@@ -195,6 +195,9 @@ func newTUISession(cfg config, client agent.Streamer, ag *agent.Agent, rec *sess
 		},
 		SessionModel: func(ld *session.Loaded, model string, window int) (string, int) {
 			c := cfg.withModel(model, window)
+			if ld != nil && ld.Info.Provider != "" && ld.Info.Provider != c.Settings.Provider {
+				return model, window // the picker keeps this run's server, and its model
+			}
 			useSessionModel(&c, ld)
 			return c.Settings.Model, c.Settings.ContextWindow
 		},
