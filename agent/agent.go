@@ -181,6 +181,7 @@ type Agent struct {
 	lateOnce    sync.Once       // asks Config.ContextWindowFunc
 	late        int             // its answer
 	parOnce     sync.Once       // asks Config.ParallelTasksFunc
+	parNoted    sync.Once       // says once that tasks run one at a time
 	par         int             // its answer
 	tasks       taskSet         // the running subagents, by call id
 	modelSet    bool

@@ -133,3 +133,27 @@ func TestRestoreRepairs(t *testing.T) {
 	}
 	h.checkValid()
 }
+
+// TestNagNoticeNeedsAPlan: the reminder's notice shows only on a turn with
+// a plan whose items are open; a turn with no plan gets none.
+func TestNagNoticeNeedsAPlan(t *testing.T) {
+	for _, withPlan := range []bool{false, true} {
+		h := newHarness(t, noReminder)
+		if withPlan {
+			h.srv.Enqueue(calls(call("todo", `{"items":[{"id":"1","text":"a","status":"in_progress"}]}`)))
+		}
+		for i := range 3 {
+			h.srv.Enqueue(calls(call("bash", fmt.Sprintf(`{"command":"echo %d"}`, i))))
+		}
+		h.srv.Enqueue(providertest.Reply{Text: "done"})
+		shown := false
+		for _, ev := range h.run("go") {
+			if n, ok := ev.(agent.Notice); ok && strings.Contains(n.Text, "reminded the model") {
+				shown = true
+			}
+		}
+		if shown != withPlan {
+			t.Errorf("with a plan %v: notice shown %v", withPlan, shown)
+		}
+	}
+}

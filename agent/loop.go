@@ -159,7 +159,9 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 }
 
 // nag counts tool rounds without a todo call and, on the third in a row,
-// adds the reminder after this round's tool results.
+// adds the reminder after this round's tool results. The user is told of
+// it only when there is a plan with items open to update: with none the
+// reminder merely invites the model to make one.
 func (l *loop) nag(usedTodo bool) {
 	if l.child {
 		return
@@ -174,7 +176,9 @@ func (l *loop) nag(usedTodo bool) {
 	}
 	l.sinceTodo = 0
 	l.add(provider.Message{Role: provider.RoleUser, Content: nagText})
-	l.emit(Notice{Text: "reminded the model to update its todo list"})
+	if len(l.a.Todos().Open()) > 0 {
+		l.emit(Notice{Text: "reminded the model to update its todo list"})
+	}
 }
 
 // deliverSteers moves the queued steer messages into the conversation.

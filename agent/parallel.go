@@ -38,7 +38,13 @@ func (l *loop) taskGroup(calls []provider.ToolCall) []int {
 			idx = append(idx, i)
 		}
 	}
-	if len(idx) < 2 || l.a.parallelTasks() < 2 {
+	if len(idx) < 2 {
+		return nil
+	}
+	if l.a.parallelTasks() < 2 {
+		l.a.parNoted.Do(func() {
+			l.emit(Notice{Text: "these tasks run one at a time: the server serves one request at a time (set max_parallel_tasks in the config to run more side by side)"})
+		})
 		return nil
 	}
 	return idx

@@ -126,6 +126,15 @@ func TestParallelTasksCap(t *testing.T) {
 			if got := h.srv.MaxOpen(); got != tc.want {
 				t.Errorf("the server saw at most %d requests at once, want %d", got, tc.want)
 			}
+			said := 0
+			for _, ev := range evs {
+				if n, ok := ev.(agent.Notice); ok && strings.Contains(n.Text, "max_parallel_tasks") {
+					said++
+				}
+			}
+			if want := map[bool]int{true: 1, false: 0}[tc.want == 1]; said != want {
+				t.Errorf("the one-at-a-time notice was given %d times, want %d", said, want)
+			}
 			for i, m := range toolResults(h) {
 				if want := fmt.Sprintf("report %d", i+1); m.Content != want {
 					t.Errorf("result %d = %q, want %q", i, m.Content, want)
