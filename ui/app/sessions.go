@@ -147,6 +147,7 @@ type SessionJSON struct {
 	Done        int       `json:"todo_done"`
 	Total       int       `json:"todo_total"`
 	FirstPrompt string    `json:"first_prompt"`
+	Title       string    `json:"title"`
 	Model       string    `json:"model,omitempty"`
 	Path        string    `json:"path"`
 }
@@ -158,7 +159,7 @@ func WriteSessionsJSON(w io.Writer, all []session.Info) error {
 	for i, in := range all {
 		out[i] = SessionJSON{
 			ID: in.ID, Started: in.Started, Updated: in.Updated, Turns: in.Turns,
-			Done: in.Done, Total: in.Total, FirstPrompt: in.FirstPrompt, Model: in.Model, Path: in.Path,
+			Done: in.Done, Total: in.Total, FirstPrompt: in.FirstPrompt, Title: in.Title(), Model: in.Model, Path: in.Path,
 		}
 	}
 	enc := json.NewEncoder(w)

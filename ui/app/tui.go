@@ -5,11 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"syscall"
 
@@ -59,6 +61,11 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	defer ts.Close()
 	uc := tuiConfig(cfg, ts, ag, rec, ld, out, drawn)
 	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
+	if _, cur := ts.Current(); cur != nil && !terminated() {
+		if line := resumeHint(cur.ID(), cfg.Workspace); line != "" {
+			fmt.Fprintln(out, line) // the screen is the user's again: the way back
+		}
+	}
 	switch {
 	case terminated():
 		return ExitTerminated
@@ -68,6 +75,36 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		return fail(stderr, err)
 	}
 	return ExitOK
+}
+
+// resumeHint is the line printed after the app quits saying how to carry
+// on with session id of workspace ("" when nothing was saved): tick -c
+// from the workspace, or tick --resume ID (with -C when the shell is in
+// another directory).
+func resumeHint(id, workspace string) string {
+	if id == "" {
+		return ""
+	}
+	where := ""
+	if wd, err := os.Getwd(); err != nil || !sameDir(wd, workspace) {
+		where = " -C " + shellQuote(workspace)
+	}
+	return fmt.Sprintf("To carry on with this conversation: tick -c%s   (or: tick --resume %s%s)", where, id, where)
+}
+
+// sameDir reports whether a and b are the same directory.
+func sameDir(a, b string) bool {
+	sa, err1 := os.Stat(a)
+	sb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // tuiConfig is the full-screen app's configuration for cfg: the agent
