@@ -101,6 +101,9 @@ func prepare(cfg *config, env func(string) string, stdin io.Reader, stdout io.Wr
 		if _, _, err := terminals(stdin, stdout); err != nil {
 			return nil, err // before a session is opened for nothing
 		}
+		if env("TERM") == "dumb" {
+			return nil, usagef("this terminal (TERM=dumb) cannot show the full-screen app; use -p PROMPT to run headless")
+		}
 		cfg.served = startDiscovery(cfg) // answered after the first frame
 	}
 	loadInstructions(cfg, env)

@@ -60,7 +60,9 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	ts := newTUISession(cfg, client, ag, rec)
 	defer ts.Close()
 	uc := tuiConfig(cfg, ts, ag, rec, ld, out, drawn)
+	_, _ = io.WriteString(out, saveTitle)
 	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
+	_, _ = io.WriteString(out, restoreTerminal)
 	if _, cur := ts.Current(); cur != nil && !terminated() {
 		if line := resumeHint(cur.ID(), cfg.Workspace); line != "" {
 			fmt.Fprintln(out, line) // the screen is the user's again: the way back
@@ -76,6 +78,16 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	}
 	return ExitOK
 }
+
+// Terminal state the app changes and gives back: the window title is
+// pushed on the terminal's title stack before the app sets its own and
+// popped after it quits (XTWINOPS 22/23; terminals without a stack ignore
+// both), and the cursor shape goes back to the terminal's default
+// (DECSCUSR 0).
+const (
+	saveTitle       = "\x1b[22;0t"
+	restoreTerminal = "\x1b[0 q\x1b[23;0t"
+)
 
 // resumeHint is the line printed after the app quits saying how to carry
 // on with session id of workspace ("" when nothing was saved): tick -c

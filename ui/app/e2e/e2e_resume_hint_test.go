@@ -1,10 +1,12 @@
 package e2e
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tick-agent/tick/provider/providertest"
 	"github.com/tick-agent/tick/ui/app"
@@ -20,13 +22,8 @@ func TestE2EQuitShowsTheWayBack(t *testing.T) {
 	p := startAppAt(t, srv, home, ws)
 	p.prompt("hello there")
 	p.waitFor("First answer.")
-	p.send("C-c")
-	p.send("C-c")
-	if !waitFor(screenTimeout, func() bool { gone, _ := p.dead(); return gone }) {
-		t.Fatalf("tick did not quit:\n%s", p.screen())
-	}
-	out, _ := p.tmux("capture-pane", "-p", "-J", "-S", "-100", "-t", p.name) // wrapped rows joined, with what scrolled off
-	screen := string(out)
+	p.quit()
+	screen := p.scrollback()
 	m := regexp.MustCompile(`tick --resume ([0-9a-z-]+) -C `).FindStringSubmatch(screen)
 	if !strings.Contains(screen, "To carry on with this conversation: tick -c -C ") || m == nil {
 		t.Fatalf("no way back on the screen after quitting:\n%s", screen)
@@ -38,4 +35,59 @@ func TestE2EQuitShowsTheWayBack(t *testing.T) {
 	if reqs := srv.Requests(); !strings.Contains(string(reqs[len(reqs)-1].Body), "hello there") {
 		t.Error("the resumed run did not carry the conversation on")
 	}
+}
+
+// TestE2EExitGivesTheTerminalBack: the window title the terminal had
+// before tick is there again after quitting (it was cleared), and
+// TERM=dumb gets a clear word instead of a full-screen app it cannot show.
+func TestE2EExitGivesTheTerminalBack(t *testing.T) {
+	srv := providertest.New(t)
+	home, ws := t.TempDir(), t.TempDir()
+	bin := sharedTick(t)
+	env := []string{"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color", "HOME=" + home,
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"), "OPENAI_BASE_URL=" + srv.URL, "OPENAI_API_KEY=test-key"}
+	script := `printf '\033]2;my-shell-title\007'; exec "$0" "$@"`
+	p := startTmux(t, env, "sh", "-c", script, bin, "-C", ws)
+	p.waitFor(placeholder)
+	title := func() string {
+		out, _ := p.tmux("display-message", "-p", "-t", p.name, "#{pane_title}")
+		return strings.TrimSpace(string(out))
+	}
+	if !waitFor(screenTimeout, func() bool { return title() == "tick" }) {
+		t.Fatalf("the app's title is %q", title())
+	}
+	p.waitReady()
+	p.quit()
+	if got := title(); got != "my-shell-title" {
+		t.Errorf("the title after quitting is %q, want the shell's own back", got)
+	}
+
+	dumb := startTmux(t, []string{"PATH=" + os.Getenv("PATH"), "TERM=dumb", "HOME=" + home, "OPENAI_BASE_URL=" + srv.URL, "OPENAI_API_KEY=k"}, bin, "-C", ws)
+	if !waitFor(screenTimeout, func() bool { gone, _ := dumb.dead(); return gone }) {
+		t.Fatalf("tick with TERM=dumb did not end:\n%s", dumb.screen())
+	}
+	if _, status := dumb.dead(); status != "exit status 2" || !strings.Contains(dumb.scrollback(), "use -p PROMPT") {
+		t.Errorf("TERM=dumb: %s\n%s", status, dumb.scrollback())
+	}
+}
+
+// scrollback is the pane's text with what scrolled off the top, wrapped
+// rows joined: what a program printed as it exited.
+func (p *tmuxPane) scrollback() string {
+	out, _ := p.tmux("capture-pane", "-p", "-J", "-S", "-100", "-t", p.name)
+	return string(out)
+}
+
+// quit presses ctrl+c until tick has quit: the first may interrupt what
+// still runs (a slow first undo snapshot on a loaded machine), the next
+// arms the quit and the one after quits.
+func (p *tmuxPane) quit() {
+	p.t.Helper()
+	for range 6 {
+		p.send("C-c")
+		if waitFor(time.Second, func() bool { gone, _ := p.dead(); return gone }) {
+			return
+		}
+	}
+	p.t.Fatalf("tick did not quit on ctrl+c:\n%s", p.screen())
 }
