@@ -51,13 +51,16 @@ func (t *Trust) Approved(project string, def any) (bool, error) {
 	return set[Fingerprint(project, def)], nil
 }
 
-// Approve records the user's approval of def for project.
-func (t *Trust) Approve(project string, def any) error {
+// Approve records the user's approval of def for project, and of each of
+// also (a part of def the caller asks about separately).
+func (t *Trust) Approve(project string, def any, also ...any) error {
 	set, err := t.load()
 	if err != nil {
 		return err
 	}
-	set[Fingerprint(project, def)] = true
+	for _, d := range append([]any{def}, also...) {
+		set[Fingerprint(project, d)] = true
+	}
 	b, err := json.MarshalIndent(set, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode the MCP trust record: %w", err)

@@ -75,9 +75,9 @@ func hidePaths(p Policy, keep []string) error {
 }
 
 // coverDir mounts an empty, read-only tmpfs on dir and binds back every
-// path of keep under it (opened before the tmpfs covers them). A path of
-// keep that dir itself lies under leaves dir alone: the workspace inside
-// tick's state directory stays the workspace.
+// path of keep under it (opened before the tmpfs covers them). dir being
+// itself one of keep (tick run in its own config directory) leaves it
+// alone.
 func coverDir(dir string, keep []string) error {
 	var back []string
 	for _, k := range keep {
@@ -88,7 +88,7 @@ func coverDir(dir string, keep []string) error {
 			k = r
 		}
 		switch {
-		case strings.HasPrefix(dir+"/", k+"/"):
+		case k == dir:
 			return nil
 		case strings.HasPrefix(k+"/", dir+"/"):
 			back = append(back, k)
