@@ -16,7 +16,9 @@ import (
 func TestCheckFailureStartsNothing(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "started")
 	changed := Server{Name: "changed", Command: "sh", Args: []string{"-c", "touch " + marker},
-		Check: func() error { return errors.New("tools/x.py changed since you trusted this project's hooks and MCP servers") }}
+		Check: func() error {
+			return errors.New("tools/x.py changed since you trusted this project's hooks and MCP servers")
+		}}
 	ok := stdioServer("ok")
 	ok.Check = func() error { return nil }
 	m := startManager(t, time.Minute, changed, ok)
