@@ -29,7 +29,9 @@ const gitConfigMax = 1 << 20
 // left out (already protected); so are paths outside ws. Without git, or
 // outside a repository, it returns nil. The git commands inherit tick's
 // environment (git needs HOME for the user's global config) and run
-// nothing else: `git config` reads files only.
+// nothing else: `git config` reads files only. A core.hooksPath inside
+// the workspace that is missing is made, empty, so that it can be
+// protected; a missing file it names is not.
 func GitConfigPaths(ws string) []string {
 	if ws == "" {
 		return nil
@@ -66,6 +68,9 @@ func GitConfigPaths(ws string) []string {
 		}
 		if rel := insideWorkspace(ws, resolveConfigPath(base, home, p)); rel != "" && !InGitMeta(rel) {
 			seen[rel] = true
+			if strings.EqualFold(key, "core.hooksPath") {
+				makeHooksDir(ws, rel)
+			}
 		}
 	}
 	paths := make([]string, 0, len(seen))
@@ -74,6 +79,16 @@ func GitConfigPaths(ws string) []string {
 	}
 	sort.Strings(paths)
 	return paths
+}
+
+// makeHooksDir makes the hooks directory rel (workspace-relative) when it
+// is missing, empty: only what exists can be made read-only, and git runs
+// nothing from an empty hooks directory (nor shows it in git status).
+func makeHooksDir(ws, rel string) {
+	abs := filepath.Join(ws, filepath.FromSlash(rel))
+	if _, err := os.Lstat(abs); err != nil && os.IsNotExist(err) {
+		_ = os.MkdirAll(abs, 0o755)
+	}
 }
 
 // configPath returns the path a config entry names when it is one of the

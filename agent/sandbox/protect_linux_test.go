@@ -129,7 +129,8 @@ func TestProtectedPathsAreReadOnly(t *testing.T) {
 
 // TestGitConfigPaths: the paths the effective config names inside the
 // workspace, each kind, relative ones resolved as git does; paths outside
-// the workspace and inside .git are left out.
+// the workspace and inside .git are left out. A missing hooks directory
+// is made, so that it can be protected.
 func TestGitConfigPaths(t *testing.T) {
 	ws := t.TempDir()
 	gitIn(t, ws, "init", "-q")
@@ -143,6 +144,9 @@ func TestGitConfigPaths(t *testing.T) {
 	want := "conf/attrs conf/branch conf/inc hooks tools/fsmon.sh"
 	if got != want {
 		t.Errorf("GitConfigPaths = %q, want %q", got, want)
+	}
+	if fi, err := os.Stat(filepath.Join(ws, "hooks")); err != nil || !fi.IsDir() {
+		t.Errorf("the missing hooks directory was not made: %v", err)
 	}
 	if p := GitConfigPaths(t.TempDir()); len(p) != 0 {
 		t.Errorf("outside a repository: %q", p)
