@@ -50,7 +50,7 @@ type Hook struct {
 	// Check, when set, is asked before every run: an error (a file the
 	// hook runs changed since the user trusted it) means the hook is not
 	// run and is reported as a failure with that error.
-	Check func() error
+	Check func() error `json:"-"`
 }
 
 // Config holds the hooks of each event, in the order they run.

@@ -54,7 +54,7 @@ type Server struct {
 	// Check, when set, is asked before the server's program starts: an
 	// error (a file it runs changed since the user trusted it) fails the
 	// server with that error, and nothing is started.
-	Check func() error
+	Check func() error `json:"-"`
 }
 
 // Options configure a Manager.

@@ -33,11 +33,16 @@ func NewTrust(stateDir string) *Trust {
 // Fingerprint identifies project together with def, the definitions the
 // user approves (servers, hooks: any value that marshals to JSON; maps
 // marshal with sorted keys, so equal definitions match).
+// A def that cannot be marshalled has no fingerprint (""), which is never
+// approved.
 func Fingerprint(project string, def any) string {
-	b, _ := json.Marshal(struct {
+	b, err := json.Marshal(struct {
 		Project string
 		Def     any
 	}{project, def})
+	if err != nil {
+		return ""
+	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
@@ -48,7 +53,8 @@ func (t *Trust) Approved(project string, def any) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return set[Fingerprint(project, def)], nil
+	fp := Fingerprint(project, def)
+	return fp != "" && set[fp], nil
 }
 
 // Approve records the user's approval of def for project, and of each of
@@ -59,7 +65,11 @@ func (t *Trust) Approve(project string, def any, also ...any) error {
 		return err
 	}
 	for _, d := range append([]any{def}, also...) {
-		set[Fingerprint(project, d)] = true
+		fp := Fingerprint(project, d)
+		if fp == "" {
+			return fmt.Errorf("record the MCP trust: the definitions cannot be encoded")
+		}
+		set[fp] = true
 	}
 	b, err := json.MarshalIndent(set, "", "  ")
 	if err != nil {
