@@ -205,6 +205,9 @@ func (x *extensions) untrustedNotice() string {
 		}
 		parts = append(parts, "provider "+p)
 	}
+	if x.pending.Stale {
+		what += " (the files they run changed since you trusted them: " + strings.Join(x.pending.RunFiles.Paths(), ", ") + ")"
+	}
 	return fmt.Sprintf("%s defines %s, %s: they stay off until you allow them with /trust (or tick mcp trust)", x.pending.Path, strings.Join(parts, " and "), what)
 }
 
