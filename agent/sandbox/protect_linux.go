@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -13,10 +14,17 @@ import (
 // protectPaths makes every path of p.Protect that exists read-only where
 // it is, as protectGitMeta does for .git: tick's .tick, the files trusted
 // hooks and MCP servers run, and what the repository's git config names.
-// A path outside the workspace is left alone; a symbolic link is
-// protected at its target when that lies in the workspace.
+// Each directory between the workspace and such a path becomes a mount
+// point of its own (still writable), which cannot be renamed or removed:
+// moving conf aside and making a new conf/inc would otherwise swap an
+// included conf/inc. A path outside the workspace is left alone; a
+// symbolic link is protected at its target when that lies in the
+// workspace.
 func protectPaths(p Policy) error {
 	ws := filepath.Clean(p.Workspace)
+	var leaves []string
+	pinned := map[string]bool{}
+	var pins []string
 	for _, rel := range p.Protect {
 		abs := filepath.Join(ws, filepath.FromSlash(rel))
 		if !strings.HasPrefix(abs, ws+string(filepath.Separator)) {
@@ -26,6 +34,21 @@ func protectPaths(p Policy) error {
 		if err != nil || !strings.HasPrefix(real, ws+string(filepath.Separator)) {
 			continue
 		}
+		leaves = append(leaves, real)
+		for dir := filepath.Dir(real); dir != ws && strings.HasPrefix(dir, ws+string(filepath.Separator)); dir = filepath.Dir(dir) {
+			if !pinned[dir] {
+				pinned[dir] = true
+				pins = append(pins, dir)
+			}
+		}
+	}
+	sort.Slice(pins, func(i, j int) bool { return len(pins[i]) < len(pins[j]) }) // outer first
+	for _, dir := range pins {
+		if err := unix.Mount(dir, dir, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("pin %s: %w", dir, err)
+		}
+	}
+	for _, real := range leaves {
 		if err := bindReadOnly(real); err != nil {
 			return err
 		}
