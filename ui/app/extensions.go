@@ -219,6 +219,15 @@ func (x *extensions) needsTrust() bool {
 	return x.untrusted
 }
 
+// trustable reports whether /trust has anything to do this session: the
+// project's servers or hooks wait for trust now, or were trusted and may
+// wait again when a file they run changes (see checkRun).
+func (x *extensions) trustable() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.untrusted || x.started
+}
+
 // trustProject records the user's approval of the project's servers and
 // hooks, and starts the servers now. It returns what to tell the user.
 func (x *extensions) trustProject() (string, error) {

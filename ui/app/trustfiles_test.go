@@ -49,6 +49,9 @@ func TestTrustedHookChangedMidSession(t *testing.T) {
 	if x.needsTrust() || x.hooks == nil {
 		t.Fatal("the trusted project's hook is not wired")
 	}
+	if !x.trustable() {
+		t.Fatal("/trust is not offered in a session whose trusted files may change")
+	}
 	stop := func() agent.HookOutcome {
 		return x.hooks.Run(context.Background(), agent.HookInput{Event: agent.HookStop, Workspace: ws})
 	}
