@@ -247,7 +247,7 @@ func (x *extensions) trustProject() (string, error) {
 	msg := "allowed for this project: " + strings.TrimPrefix(x.untrustedNotice(), x.pending.Path+" defines ")
 	msg = strings.SplitN(msg, ", which ", 2)[0]
 	if x.started {
-		return msg + " (the new version of the files they run)", nil
+		return msg + " (the new version of the files they run; a server that did not start because of the change starts the next time tick starts)", nil
 	}
 	ps, err := mcpServers(x.pending.MCPServers, x.checkRun)
 	if err != nil {
