@@ -78,7 +78,7 @@ func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approv
 	if eg, ok := ap.(tools.Egress); ok {
 		return l.approveEgress(ctx, c, eg, args)
 	}
-	gitWrite := fileTools[c.Name] && inGit(subject)
+	gitWrite := fileTools[c.Name] && (inGit(subject) || l.protectedWrite(subject))
 	mode := l.a.cfg.Approval
 	every := alwaysAsk(ap) // plan mode's bash: it runs read-only in the sandbox, or asks every time
 	if every && l.confined(ctx) {
@@ -139,7 +139,7 @@ func (l *loop) approveEgress(ctx context.Context, c provider.ToolCall, eg tools.
 // refusal is the result for a call tick cannot ask about.
 func (l *loop) refusal(name string, gitWrite bool) string {
 	if gitWrite {
-		return fmt.Sprintf("Error: %s was not run: it writes into .git (hooks there run code on the next commit), which needs the user's approval of that very write, and nobody can be asked here. Do not write into .git; tell the user what you wanted to change.", name)
+		return fmt.Sprintf("Error: %s was not run: it writes into .git or another place whose files run outside the sandbox (git hooks and config, tick's .tick, scripts of trusted hooks), which needs the user's approval of that very write, and nobody can be asked here. Do not write there; tell the user what you wanted to change.", name)
 	}
 	why := "commands that the sandbox cannot contain and file changes need the user's approval"
 	if l.a.Mode() == ModeAsk {

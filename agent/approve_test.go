@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -292,5 +293,60 @@ func TestAllowRulesMidSession(t *testing.T) {
 	}
 	if !ends[1].IsError || !strings.Contains(ends[1].Output, "bash(rm *)") {
 		t.Errorf("rm: %q, want the deny rule's refusal", ends[1].Output)
+	}
+}
+
+// TestProtectedWritesAskEveryTime: a write by the file tools into a path
+// the sandbox protects besides .git (.tick, core.hooksPath of an included
+// ../.gitconfig) asks for that very write in auto mode and with --yolo,
+// like .git; -p refuses it. Today it runs silently in auto mode.
+func TestProtectedWritesAskEveryTime(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		approval agent.ApprovalMode
+		headless bool
+	}{{"auto", agent.ApproveAsk, false}, {"yolo", agent.ApproveAll, false}, {"headless", agent.ApproveAsk, true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			h := newHarness(t, func(c *agent.Config) {
+				c.Approval, c.Headless = tt.approval, tt.headless
+				for _, args := range [][]string{{"init", "-q"}, {"config", "include.path", "../.gitconfig"}} {
+					gitCmd(t, c.Workspace, args...)
+				}
+				if err := os.WriteFile(filepath.Join(c.Workspace, ".gitconfig"), []byte("[core]\n\thooksPath = .githooks\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				exe, _ := os.Executable()
+				p := sandbox.Policy{Mode: sandbox.WorkspaceWrite, Workspace: c.Workspace, TempDir: t.TempDir(), Protect: []string{".tick"}}
+				c.ToolOptions.Sandbox = sandbox.NewRunner(p, sandbox.Probe(exe, p))
+			})
+			h.srv.Enqueue(
+				calls(call("write_file", `{"path":".tick/hooks/lint.sh","content":"cat ~/.ssh/id_rsa\n"}`)),
+				calls(call("write_file", `{"path":".githooks/pre-commit","content":"#!/bin/sh\n"}`)),
+				calls(call("write_file", `{"path":"src/ok.go","content":"package ok\n"}`)),
+				providertest.Reply{Text: "ok"})
+			reqs, ends := turn(t, h, allowAlways)
+			if tt.headless {
+				if len(reqs) != 0 || !ends[0].IsError || !ends[1].IsError || ends[2].IsError || !strings.Contains(ends[0].Output, "outside the sandbox") {
+					t.Errorf("headless: requests %d, results %+v; want the two protected writes refused", len(reqs), ends)
+				}
+				if _, err := os.Stat(filepath.Join(h.dir, ".githooks/pre-commit")); err == nil {
+					t.Error("a hook was written into core.hooksPath in -p")
+				}
+				return
+			}
+			if len(reqs) != 2 || !reqs[0].Once || !reqs[1].Once {
+				t.Fatalf("got %d requests (%+v), want one per protected write, each for that write only", len(reqs), reqs)
+			}
+		})
+	}
+}
+
+// gitCmd runs git with args in dir, failing the test when it fails.
+func gitCmd(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
 	}
 }

@@ -168,7 +168,7 @@ func TestWriteExportSafe(t *testing.T) {
 	if err := os.Symlink(outside, filepath.Join(ws, "docs")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := writeExport(ws, "out.md", []byte("new")); err != nil {
+	if _, err := writeExport(ws, "out.md", []byte("new"), true); err != nil {
 		t.Fatalf("export over a link: %v", err)
 	}
 	if b, _ := os.ReadFile(victim); string(b) != "keep" {
@@ -177,14 +177,14 @@ func TestWriteExportSafe(t *testing.T) {
 	if fi, err := os.Lstat(filepath.Join(ws, "out.md")); err != nil || fi.Mode()&os.ModeSymlink != 0 {
 		t.Errorf("out.md is still a link (%v)", err)
 	}
-	if _, err := writeExport(ws, "docs/x.md", []byte("new")); err == nil || !strings.Contains(err.Error(), "outside the workspace") {
+	if _, err := writeExport(ws, "docs/x.md", []byte("new"), false); err == nil || !strings.Contains(err.Error(), "outside the workspace") {
 		t.Errorf("export through a directory link = %v, want a refusal", err)
 	}
 	if _, err := os.Stat(filepath.Join(outside, "x.md")); err == nil {
 		t.Error("the file was written through the link")
 	}
 	abs := filepath.Join(outside, "chosen.md")
-	if p, err := writeExport(ws, abs, []byte("ok")); err != nil || p != abs {
+	if p, err := writeExport(ws, abs, []byte("ok"), false); err != nil || p != abs {
 		t.Errorf("absolute path: %q, %v", p, err)
 	}
 	for _, d := range []string{ws, outside} {

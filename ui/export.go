@@ -27,8 +27,11 @@ func (m *Model) exportCommand(args string) tea.Cmd {
 	text := m.exportMarkdown()
 	dir := m.cfg.Workspace
 	return func() tea.Msg {
-		path, err := writeExport(dir, name, []byte(text))
-		if err != nil {
+		path, err := writeExport(dir, name, []byte(text), false)
+		switch {
+		case errors.Is(err, errExportExists):
+			return exportAskMsg{dir: dir, name: name, path: path, text: text}
+		case err != nil:
 			return NoticeMsg{Text: "/export: " + err.Error()}
 		}
 		return NoticeMsg{Text: "exported the conversation to " + path}
@@ -127,13 +130,20 @@ func inlineCode(s string) string {
 	return fence + " " + s + " " + fence
 }
 
+// errExportExists is writeExport's refusal to replace a file without
+// being told to.
+var errExportExists = errors.New("a file of that name exists")
+
 // writeExport writes data to name, relative to dir unless absolute, and
-// returns the path. The file is private (0600); the write is atomic (a temporary file beside it,
-// renamed over it), never follows a symbolic link at the name (a link is
-// replaced, its target untouched), and a relative name must stay inside
-// dir once the directories' links are resolved: a link planted in a
-// cloned repository cannot send the file elsewhere.
-func writeExport(dir, name string, data []byte) (string, error) {
+// returns the path. Something already at the name is replaced only when
+// replace says so (else the error is errExportExists, with the path); a
+// replaced regular file keeps its mode, a new file is private (0600). The
+// write is atomic (a temporary file beside it, renamed over it), never
+// follows a symbolic link at the name (a link is replaced, its target
+// untouched), and a relative name must stay inside dir once the
+// directories' links are resolved: a link planted in a cloned repository
+// cannot send the file elsewhere.
+func writeExport(dir, name string, data []byte, replace bool) (string, error) {
 	path := name
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, name)
@@ -152,9 +162,16 @@ func writeExport(dir, name string, data []byte) (string, error) {
 		}
 	}
 	target := filepath.Join(parent, filepath.Base(path))
-	if fi, err := os.Lstat(target); err == nil && fi.IsDir() {
+	mode := os.FileMode(0o600) // tool output may hold secrets
+	fi, err := os.Lstat(target)
+	switch {
+	case err == nil && fi.IsDir():
 		return "", fmt.Errorf("write %s: it is a directory", target)
-	} else if err != nil && !errors.Is(err, os.ErrNotExist) {
+	case err == nil && !replace:
+		return target, fmt.Errorf("write %s: %w", target, errExportExists)
+	case err == nil && fi.Mode().IsRegular():
+		mode = fi.Mode().Perm()
+	case err != nil && !errors.Is(err, os.ErrNotExist):
 		return "", fmt.Errorf("write %s: %w", target, err)
 	}
 	tmp, err := os.CreateTemp(parent, "."+filepath.Base(target)+".*.tmp")
@@ -162,8 +179,9 @@ func writeExport(dir, name string, data []byte) (string, error) {
 		return "", fmt.Errorf("write %s: %w", target, err)
 	}
 	_, werr := tmp.Write(data)
+	merr := tmp.Chmod(mode)
 	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil { // 0600: tool output may hold secrets
+	if err := errors.Join(werr, merr, cerr); err != nil {
 		_ = os.Remove(tmp.Name())
 		return "", fmt.Errorf("write %s: %w", target, err)
 	}

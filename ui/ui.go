@@ -258,6 +258,8 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		m.chat.addNotice(msg.Text)
 	case undoPreviewMsg, undoneMsg:
 		cmd = m.handleUndoMsg(msg)
+	case exportAskMsg:
+		cmd = m.handleExportAsk(msg)
 	case rewindPointsMsg, rewoundMsg, itemDiffMsg:
 		cmd = m.handleRewindMsg(msg)
 	case mcpChangedMsg:

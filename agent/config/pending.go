@@ -17,9 +17,17 @@ type Pending struct {
 	// the user's and no --provider flag decides: it picks the server the
 	// conversation (and a key) goes to. "" when there is none.
 	Provider string
+	// RunFiles are the workspace files the hooks and servers run, with
+	// their digests when the file was loaded: the approval covers them
+	// too.
+	RunFiles RunFiles
 	// Approved is set by Load when Options.Approved said the user
 	// approved all of the above (the provider is then applied).
 	Approved bool
+	// Stale is set by Load when the user approved the definitions but
+	// not the files they run as they are now (one changed since, or the
+	// approval predates tick's check of them).
+	Stale bool
 }
 
 // Warning is the warning Load adds for a project file with pending
@@ -38,6 +46,9 @@ func (p Pending) Warning() string {
 	if len(p.Allow) > 0 {
 		parts = append(parts, "allow rules")
 	}
+	if p.Stale {
+		return fmt.Sprintf("%s: the files its hooks and MCP servers run (%s) changed since you trusted them: its %s need your approval again before they take effect", p.Path, strings.Join(p.RunFiles.Paths(), ", "), strings.Join(parts, ", "))
+	}
 	return fmt.Sprintf("%s: its %s need your approval before they take effect", p.Path, strings.Join(parts, ", "))
 }
 
@@ -50,14 +61,25 @@ func (p Pending) Empty() bool {
 // with stable field names (the trust record keeps a hash of it): the
 // servers, hooks, allow rules and provider. Allow and Provider are left
 // out when empty, so approvals recorded before they were covered still
-// hold; a project that picks a provider must be approved again.
+// hold; a project that picks a provider must be approved again. So are
+// the digests of the files the hooks and servers run (RunFiles): a
+// changed script asks again.
 func (p Pending) Definition() any {
 	return struct {
 		MCPServers map[string]MCPServer
 		Hooks      Hooks
 		Allow      []string `json:",omitempty"`
 		Provider   string   `json:",omitempty"`
-	}{p.MCPServers, p.Hooks, p.Allow, p.Provider}
+		RunFiles   RunFiles `json:",omitempty"`
+	}{p.MCPServers, p.Hooks, p.Allow, p.Provider, p.RunFiles}
+}
+
+// DefinitionWithoutFiles is Definition without the run files' digests:
+// an approval records it too, so that a later change of a file alone is
+// told as such (Stale).
+func (p Pending) DefinitionWithoutFiles() any {
+	p.RunFiles = nil
+	return p.Definition()
 }
 
 // holdProject collects the project file's pending settings and applies
@@ -66,6 +88,7 @@ func (p Pending) Definition() any {
 func (s *Settings) holdProject(f *file, opts Options) {
 	c := f.cfg
 	s.Pending = Pending{Path: f.path, MCPServers: c.MCPServers, Hooks: c.Hooks, Allow: c.Allow}
+	s.Pending.RunFiles = findRunFiles(opts.Workspace, c.Hooks, c.MCPServers)
 	if c.Provider != "" && c.Provider != s.Provider && opts.Flags.Provider == "" {
 		s.Pending.Provider = c.Provider
 	}
@@ -73,6 +96,7 @@ func (s *Settings) holdProject(f *file, opts Options) {
 		return
 	}
 	if opts.Approved == nil || !opts.Approved(s.Pending.Definition()) {
+		s.Pending.Stale = opts.Approved != nil && len(s.Pending.RunFiles) > 0 && opts.Approved(s.Pending.DefinitionWithoutFiles())
 		s.Warnings = append(s.Warnings, s.Pending.Warning())
 		return
 	}
@@ -81,4 +105,11 @@ func (s *Settings) holdProject(f *file, opts Options) {
 		s.Provider = s.Pending.Provider
 		s.Sources["provider"] = Source{Kind: SourceProject, Detail: f.path}
 	}
+}
+
+// ReadRunFiles reads the files the hooks and servers run again under
+// workspace, for an approval of them as they are now.
+func (p *Pending) ReadRunFiles(workspace string) {
+	p.RunFiles = findRunFiles(workspace, p.Hooks, p.MCPServers)
+	p.Stale = false
 }

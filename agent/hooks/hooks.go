@@ -17,6 +17,8 @@
 //     in order; the first block stops the rest.
 //   - A hook that times out or is interrupted has its whole process group
 //     killed. Output kept from a hook is bounded.
+//   - A hook with a Check runs only while it passes (a trusted project's
+//     script unchanged); otherwise it is a failure and is not run.
 package hooks
 
 import (
@@ -45,6 +47,10 @@ type Hook struct {
 	Matcher string        // regular expression on the tool name; "" or "*" is every tool
 	Command string        // run with sh -c
 	Timeout time.Duration // 0 is DefaultTimeout
+	// Check, when set, is asked before every run: an error (a file the
+	// hook runs changed since the user trusted it) means the hook is not
+	// run and is reported as a failure with that error.
+	Check func() error `json:"-"`
 }
 
 // Config holds the hooks of each event, in the order they run.
@@ -136,6 +142,12 @@ func (r *Runner) Run(ctx context.Context, in agent.HookInput) agent.HookOutcome 
 	for _, h := range r.byEvent[in.Event] {
 		if toolEvent && h.re != nil && !h.re.MatchString(in.Tool) {
 			continue
+		}
+		if h.Check != nil {
+			if err := h.Check(); err != nil {
+				out.Failures = append(out.Failures, agent.HookFailed{Event: in.Event, Command: h.Command, Error: "not run: " + err.Error()})
+				continue
+			}
 		}
 		code, stderr, err := r.exec(ctx, h.Hook, payload)
 		switch {

@@ -51,6 +51,10 @@ type Server struct {
 	Headers map[string]string
 	Timeout time.Duration // per tool call; 0 is DefaultCallTimeout
 	Project bool          // defined by the project's .tick/config.toml
+	// Check, when set, is asked before the server's program starts: an
+	// error (a file it runs changed since the user trusted it) fails the
+	// server with that error, and nothing is started.
+	Check func() error `json:"-"`
 }
 
 // Options configure a Manager.

@@ -149,6 +149,11 @@ func (s *server) transport(ctx context.Context) (sdk.Transport, error) {
 	if s.cfg.Command == "" {
 		return nil, errors.New("neither command nor url is set")
 	}
+	if s.cfg.Check != nil {
+		if err := s.cfg.Check(); err != nil {
+			return nil, fmt.Errorf("not started: %w", err)
+		}
+	}
 	cmd := exec.CommandContext(ctx, s.cfg.Command, s.cfg.Args...)
 	cmd.Dir = s.dir()
 	cmd.Env = append([]string(nil), s.opts.Environ...)

@@ -33,11 +33,16 @@ func NewTrust(stateDir string) *Trust {
 // Fingerprint identifies project together with def, the definitions the
 // user approves (servers, hooks: any value that marshals to JSON; maps
 // marshal with sorted keys, so equal definitions match).
+// A def that cannot be marshalled has no fingerprint (""), which is never
+// approved.
 func Fingerprint(project string, def any) string {
-	b, _ := json.Marshal(struct {
+	b, err := json.Marshal(struct {
 		Project string
 		Def     any
 	}{project, def})
+	if err != nil {
+		return ""
+	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
@@ -48,16 +53,24 @@ func (t *Trust) Approved(project string, def any) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return set[Fingerprint(project, def)], nil
+	fp := Fingerprint(project, def)
+	return fp != "" && set[fp], nil
 }
 
-// Approve records the user's approval of def for project.
-func (t *Trust) Approve(project string, def any) error {
+// Approve records the user's approval of def for project, and of each of
+// also (a part of def the caller asks about separately).
+func (t *Trust) Approve(project string, def any, also ...any) error {
 	set, err := t.load()
 	if err != nil {
 		return err
 	}
-	set[Fingerprint(project, def)] = true
+	for _, d := range append([]any{def}, also...) {
+		fp := Fingerprint(project, d)
+		if fp == "" {
+			return fmt.Errorf("record the MCP trust: the definitions cannot be encoded")
+		}
+		set[fp] = true
+	}
 	b, err := json.MarshalIndent(set, "", "  ")
 	if err != nil {
 		return fmt.Errorf("encode the MCP trust record: %w", err)

@@ -42,3 +42,17 @@ func TestTrustBrokenFile(t *testing.T) {
 		t.Fatalf("err = %v, want one naming the file", err)
 	}
 }
+
+// TestTrustNeverApprovesUnencodable: a definition that cannot be encoded
+// (a func in it) has no fingerprint and is never approved, instead of
+// sharing the fingerprint of every other such definition.
+func TestTrustNeverApprovesUnencodable(t *testing.T) {
+	tr := NewTrust(t.TempDir())
+	bad := struct{ F func() }{func() {}}
+	if err := tr.Approve("/p", bad); err == nil {
+		t.Error("an unencodable definition was recorded")
+	}
+	if ok, _ := tr.Approved("/p", bad); ok {
+		t.Error("an unencodable definition is approved")
+	}
+}

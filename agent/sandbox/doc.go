@@ -22,6 +22,13 @@
 //     confined command created or replaced, found when it ends by a scan
 //     that reads only the directories that changed, and moved aside until
 //     the user says to keep them.
+//   - Policy.Protect, GitConfigPaths and Runner.Protects: paths made
+//     read-only like .git (.tick, trusted scripts, what the repository's
+//     git config names in the workspace, read once per runner); the
+//     file tools ask before writing there.
+//   - Policy.Hidden: tick's own directories, neither readable nor
+//     writable by commands; and the repository config's extraheader
+//     values, hidden behind a copy without them.
 //   - CacheEnv and CommandCacheDir: the commands' caches of their own.
 //   - Probe: what this machine supports, the mode that is really in force
 //     and why (for the status bar and `tick doctor`).

@@ -17,8 +17,10 @@ import (
 var hiddenDirs = [...]string{"/tmp", "/run", "/var/run", "/var/tmp"}
 
 // setupNamespaces runs inside the new user, mount and network namespaces:
-// it makes the mount tree private, hides the shared directories, makes
-// every .git entry of the workspace read-only and brings up loopback when allowed.
+// it makes the mount tree private, hides the shared directories and
+// tick's own (Policy.Hidden), makes every .git entry of the workspace and
+// the paths of Policy.Protect read-only, hides the repository config's
+// extraheader values and brings up loopback when allowed.
 func setupNamespaces(p Policy) error {
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make the mounts private: %w", err)
@@ -29,10 +31,19 @@ func setupNamespaces(p Policy) error {
 			return err
 		}
 	}
+	if err := hidePaths(p, keep); err != nil {
+		return err
+	}
 	if p.Mode == WorkspaceWrite && p.Workspace != "" {
 		if err := protectGitMeta(p); err != nil {
 			return err
 		}
+		if err := protectPaths(p); err != nil {
+			return err
+		}
+	}
+	if err := hideGitSecrets(p); err != nil {
+		return err
 	}
 	if p.Network == NetworkLoopback {
 		if err := loopbackUp(); err != nil {

@@ -59,6 +59,19 @@ type Policy struct {
 	// WorkspaceWrite besides the workspace's .git: the nested .git
 	// entries and what they point to (Runner.Command fills it in).
 	GitMeta []string `json:"git_meta,omitempty"`
+	// Protect are workspace-relative, slash-separated paths made
+	// read-only in WorkspaceWrite like .git: tick's project directory
+	// (.tick), the files trusted hooks and MCP servers run, and what the
+	// repository's git config names inside the workspace (Runner.Command
+	// adds those, see GitConfigPaths). A path missing when the command
+	// starts is not protected.
+	Protect []string `json:"protect,omitempty"`
+	// Hidden are absolute paths hidden from confined commands in every
+	// mode: tick's own config, state and cache directories (and a file
+	// they link to). A command can neither read nor write under them;
+	// the policy's own directories (the workspace, TempDir, CacheDir, the
+	// writable roots) stay where they are even under a hidden one.
+	Hidden []string `json:"hidden,omitempty"`
 }
 
 // writable returns the directories commands may write under p, in order:

@@ -28,14 +28,29 @@ type Runner struct {
 	ready   chan struct{} // closed once support is known
 	support Support
 	git     *GitMeta // the workspace's .git entries, watched around each confined command
+	gitConf []string // what the repository's git config names in the workspace (GitConfigPaths), set before ready closes
 }
 
 // NewRunner returns a Runner for p on a machine with support s (see
 // Probe). p.Mode is the default mode of Command.
 func NewRunner(p Policy, s Support) *Runner {
-	r := &Runner{policy: p, support: s, ready: make(chan struct{}), git: NewGitMeta(p.Workspace)}
+	return newRunner(p, s, readGitConf(p))
+}
+
+// newRunner is NewRunner with the paths the git config names given.
+func newRunner(p Policy, s Support, gitConf []string) *Runner {
+	r := &Runner{policy: p, support: s, ready: make(chan struct{}), git: NewGitMeta(p.Workspace), gitConf: gitConf}
 	close(r.ready)
 	return r
+}
+
+// readGitConf reads, once, what the git config names in p's workspace
+// (nothing for a command that is not confined to it).
+func readGitConf(p Policy) []string {
+	if p.Mode == FullAccess {
+		return nil
+	}
+	return GitConfigPaths(p.Workspace)
 }
 
 // StartRunner returns a Runner for p whose support probe runs in the
@@ -45,6 +60,7 @@ func StartRunner(p Policy, probe func() Support) *Runner {
 	r := &Runner{policy: p, ready: make(chan struct{}), git: NewGitMeta(p.Workspace)}
 	go func() {
 		r.support = probe()
+		r.gitConf = readGitConf(p)
 		close(r.ready)
 	}()
 	return r
@@ -124,6 +140,7 @@ func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
 	} else {
 		if p.Mode == WorkspaceWrite && sup.Confines() && p.Workspace != "" {
 			p.GitMeta = r.git.Before()
+			p.Protect = r.protected()
 		}
 		s := spec{Policy: p}
 		if p.Mode != FullAccess && sup.Confines() {

@@ -87,14 +87,14 @@ func (s Support) Report(p Policy) string {
 		line(false, "seccomp", s.SeccompWhy+"; the network is not blocked")
 	}
 	if s.Namespaces {
-		line(true, "user, mount, network and PID namespaces: every .git under the workspace read-only, private /tmp and /run, own loopback, no access to your terminal (/dev/pts, /dev/tty), leftovers killed", "")
+		line(true, "user, mount, network and PID namespaces: every .git under the workspace read-only (and .tick, the paths your git config names there), tick's own files hidden, private /tmp and /run, own loopback, no access to your terminal (/dev/pts, /dev/tty), leftovers killed", "")
 		if s.ProcWhy == "" {
 			line(true, "own /proc: no other process in sight", "")
 		} else {
 			line(false, "own /proc", s.ProcWhy+"; commands can read other processes' command lines")
 		}
 	} else {
-		line(false, "user namespaces", s.NamespacesWhy+"; .git stays writable, Unix sockets are refused, no loopback network, other processes' command lines in /proc and your terminal (/dev/pts) stay readable")
+		line(false, "user namespaces", s.NamespacesWhy+"; .git stays writable, tick's own files (config, sessions) stay readable, Unix sockets are refused, no loopback network, other processes' command lines in /proc and your terminal (/dev/pts) stay readable")
 	}
 	switch {
 	case s.ProcessLimit != "":

@@ -15,8 +15,8 @@ import (
 
 // runDoctor is `tick doctor`: what the command sandbox can do here, what
 // it cannot and why, and whether git (which /undo needs) is installed.
-func runDoctor(cfg config, stdout, stderr io.Writer) int {
-	runner, cleanup, err := newSandbox(cfg)
+func runDoctor(cfg config, env func(string) string, stdout, stderr io.Writer) int {
+	runner, cleanup, err := newSandbox(cfg, env)
 	if err != nil {
 		return fail(stderr, err)
 	}

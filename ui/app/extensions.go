@@ -43,6 +43,7 @@ type extensions struct {
 
 	mu        sync.Mutex
 	untrusted bool              // pending holds servers, hooks or allow rules not trusted yet
+	started   bool              // the project's servers and hooks were trusted once this session (they are wired)
 	allow     []permission.Rule // the project's allow rules, once trusted
 	agent     *agent.Agent      // the latest agent built (see attach)
 }
@@ -59,11 +60,11 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 	if dir, err := session.DefaultDir(env); err == nil {
 		x.trust = mcp.NewTrust(filepath.Dir(dir))
 	}
-	servers, err := mcpServers(s.MCPServers, false)
+	servers, err := mcpServers(s.MCPServers, nil)
 	if err != nil {
 		return nil, err
 	}
-	hcfg, err := hookConfig(s.Hooks)
+	hcfg, err := hookConfig(s.Hooks, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -76,13 +77,16 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 				x.notices = append(x.notices, err.Error())
 			}
 		}
+		if !trusted && x.pending.Stale && cfg.Headless {
+			return nil, &usageError{Msg: x.pending.Warning() + " (tick -p does not run them without that: run tick mcp trust, or /trust in the app, after checking them)"}
+		}
 		if trusted {
-			ps, err := mcpServers(x.pending.MCPServers, true)
+			ps, err := mcpServers(x.pending.MCPServers, x.checkRun)
 			if err != nil {
 				return nil, err
 			}
 			servers = append(servers, ps...)
-			ph, err := hookConfig(x.pending.Hooks)
+			ph, err := hookConfig(x.pending.Hooks, x.checkRun)
 			if err != nil {
 				return nil, err
 			}
@@ -91,6 +95,7 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 				return nil, err
 			}
 			dropWarning(s, x.pending.Warning()) // approved: no longer true
+			x.started = true
 		} else {
 			x.untrusted = true
 			x.notices = append(x.notices, x.untrustedNotice())
@@ -115,6 +120,23 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 	x.commands, warns = commands.Load(userDir, filepath.Join(cfg.Workspace, ".tick", "commands"))
 	x.notices = append(x.notices, warns...)
 	return x, nil
+}
+
+// checkRun returns the check of one trusted project hook or server whose
+// command line is words, run in dir: the files it names must be as the
+// user trusted them. A file that changed makes the whole project wait
+// for /trust again (which reads the files anew), and the hook or server
+// does not run.
+func (x *extensions) checkRun(dir string, words []string) func() error {
+	return func() error {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		err := x.pending.RunFiles.Sub(x.project, dir, words).Check(x.project)
+		if err != nil {
+			x.untrusted = true
+		}
+		return err
+	}
 }
 
 // pendingDefinition is what a trust record covers (tickcfg's
@@ -183,6 +205,9 @@ func (x *extensions) untrustedNotice() string {
 		}
 		parts = append(parts, "provider "+p)
 	}
+	if x.pending.Stale {
+		what += " (the files they run changed since you trusted them: " + strings.Join(x.pending.RunFiles.Paths(), ", ") + ")"
+	}
 	return fmt.Sprintf("%s defines %s, %s: they stay off until you allow them with /trust (or tick mcp trust)", x.pending.Path, strings.Join(parts, " and "), what)
 }
 
@@ -192,6 +217,15 @@ func (x *extensions) needsTrust() bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	return x.untrusted
+}
+
+// trustable reports whether /trust has anything to do this session: the
+// project's servers or hooks wait for trust now, or were trusted and may
+// wait again when a file they run changes (see checkRun).
+func (x *extensions) trustable() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.untrusted || x.started
 }
 
 // trustProject records the user's approval of the project's servers and
@@ -205,13 +239,17 @@ func (x *extensions) trustProject() (string, error) {
 	if x.trust == nil {
 		return "", fmt.Errorf("allow the project's servers: no state directory (set XDG_STATE_HOME or HOME)")
 	}
-	if err := x.trust.Approve(x.project, x.pendingDefinition()); err != nil {
+	x.pending.ReadRunFiles(x.project) // the files as they are now: what the user allows
+	if err := x.trust.Approve(x.project, x.pendingDefinition(), x.pending.DefinitionWithoutFiles()); err != nil {
 		return "", err
 	}
 	x.untrusted = false
 	msg := "allowed for this project: " + strings.TrimPrefix(x.untrustedNotice(), x.pending.Path+" defines ")
 	msg = strings.SplitN(msg, ", which ", 2)[0]
-	ps, err := mcpServers(x.pending.MCPServers, true)
+	if x.started {
+		return msg + " (the new version of the files they run; a server that did not start because of the change starts the next time tick starts)", nil
+	}
+	ps, err := mcpServers(x.pending.MCPServers, x.checkRun)
 	if err != nil {
 		return "", err
 	}
@@ -326,8 +364,9 @@ func (x *extensions) uiCustom() []ui.CustomCommand {
 	return out
 }
 
-// mcpServers converts the config's servers.
-func mcpServers(in map[string]tickcfg.MCPServer, project bool) ([]mcp.Server, error) {
+// mcpServers converts the config's servers; check is nil for the user's
+// own, else the project's (see checkRun).
+func mcpServers(in map[string]tickcfg.MCPServer, check func(dir string, words []string) func() error) ([]mcp.Server, error) {
 	var out []mcp.Server
 	for name, s := range in {
 		var timeout time.Duration
@@ -338,14 +377,19 @@ func mcpServers(in map[string]tickcfg.MCPServer, project bool) ([]mcp.Server, er
 			}
 			timeout = d
 		}
-		out = append(out, mcp.Server{Name: name, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers, Timeout: timeout, Project: project})
+		srv := mcp.Server{Name: name, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers, Timeout: timeout, Project: check != nil}
+		if check != nil && s.URL == "" {
+			srv.Check = check(s.Cwd, append([]string{s.Command}, s.Args...))
+		}
+		out = append(out, srv)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil
 }
 
-// hookConfig converts the config's hooks.
-func hookConfig(in tickcfg.Hooks) (hooks.Config, error) {
+// hookConfig converts the config's hooks; check is nil for the user's
+// own, else the project's (see checkRun).
+func hookConfig(in tickcfg.Hooks, check func(dir string, words []string) func() error) (hooks.Config, error) {
 	conv := func(event string, hs []tickcfg.Hook) ([]hooks.Hook, error) {
 		var out []hooks.Hook
 		for i, h := range hs {
@@ -356,7 +400,11 @@ func hookConfig(in tickcfg.Hooks) (hooks.Config, error) {
 					return nil, usagef("hooks.%s[%d].timeout: %q is not a duration such as 10s", event, i, h.Timeout)
 				}
 			}
-			out = append(out, hooks.Hook{Matcher: h.Matcher, Command: h.Command, Timeout: d})
+			hk := hooks.Hook{Matcher: h.Matcher, Command: h.Command, Timeout: d}
+			if check != nil {
+				hk.Check = check("", tickcfg.ShellWords(h.Command))
+			}
+			out = append(out, hk)
 		}
 		return out, nil
 	}

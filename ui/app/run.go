@@ -66,7 +66,7 @@ func runSubcommand(cfg config, env func(string) string, stdout, stderr io.Writer
 	case "config", "config path":
 		return runConfigCmd(cfg, stdout, stderr), true
 	case "doctor":
-		return runDoctor(cfg, stdout, stderr), true
+		return runDoctor(cfg, env, stdout, stderr), true
 	case "mcp list", "mcp trust": // it prints the warnings: trust changes them
 		return runMCPCmd(cfg, env, stdout, stderr), true
 	}
@@ -132,7 +132,7 @@ func start(cfg config, client *provider.Client, env func(string) string, stdin i
 			return fail(stderr, &usageError{Msg: err.Error()})
 		}
 	}
-	runner, cleanup, err := newSandbox(cfg)
+	runner, cleanup, err := newSandbox(cfg, env)
 	if err != nil {
 		return fail(stderr, err)
 	}

@@ -6,20 +6,24 @@ import (
 	"os"
 	"path/filepath"
 
+	tickcfg "github.com/tick-agent/tick/agent/config"
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/agent/session"
 )
 
 // newSandbox returns the runner for the model's commands under cfg's
 // policy, probing what this machine supports, and a cleanup that removes
-// the session's private temporary directory.
-func newSandbox(cfg config) (*sandbox.Runner, func(), error) {
+// the session's private temporary directory. env finds tick's own
+// directories, which the policy hides.
+func newSandbox(cfg config, env func(string) string) (*sandbox.Runner, func(), error) {
 	tmp, err := sandbox.NewTempDir()
 	if err != nil {
 		return nil, nil, fmt.Errorf("make the commands' temporary directory: %w", err)
 	}
 	cleanup := func() { _ = os.RemoveAll(tmp) }
 	p := sandboxPolicy(cfg, tmp)
+	p.Hidden = tickDirs(env)
+	p.Protect = protectedPaths(cfg)
 	exe, err := os.Executable()
 	if err != nil {
 		exe = ""
@@ -93,4 +97,35 @@ func sandboxReady(cfg config) <-chan struct{} {
 		return nil
 	}
 	return cfg.runner.Done()
+}
+
+// tickDirs are tick's own files, hidden from sandboxed commands: the
+// config directory (keys the setup screen saved, a config file linked
+// from elsewhere), the state directory (sessions, undo points, trust
+// records, pasted images, prompt history) and the cache directory (the
+// commands' own cache directory under it stays theirs).
+func tickDirs(env func(string) string) []string {
+	var out []string
+	if d := tickcfg.UserDir(env); d != "" {
+		out = append(out, d, tickcfg.UserPath(env))
+	}
+	if d, err := session.DefaultDir(env); err == nil {
+		out = append(out, filepath.Dir(d))
+	}
+	if base, err := os.UserCacheDir(); err == nil && filepath.IsAbs(base) {
+		out = append(out, filepath.Join(base, "tick"))
+	}
+	return out
+}
+
+// protectedPaths are the workspace paths read-only to sandboxed commands
+// besides .git (and what the git config names, which the runner reads):
+// tick's project directory, and the files the project's hooks and MCP
+// servers run, trusted or not yet.
+func protectedPaths(cfg config) []string {
+	out := []string{tickcfg.ProjectDirName}
+	if s := cfg.Settings; s != nil {
+		out = append(out, s.Pending.RunFiles.Paths()...)
+	}
+	return out
 }

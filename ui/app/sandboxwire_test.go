@@ -11,7 +11,7 @@ import (
 // that it does not compete with it, and that it then finishes.
 func TestSandboxProbeWaitsForFirstFrame(t *testing.T) {
 	cfg := config{Run: tickcfg.Run{Args: tickcfg.Args{Workspace: t.TempDir()}}, live: live{drawn: make(chan struct{})}}
-	r, cleanup, err := newSandbox(cfg)
+	r, cleanup, err := newSandbox(cfg, func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -258,7 +258,7 @@ func newTUISession(cfg config, client agent.Streamer, ag *agent.Agent, rec *sess
 // commands returns the slash commands for ui.Config.Commands.
 func (ts *tuiSession) commands() map[string]func() tea.Cmd {
 	cmds := map[string]func() tea.Cmd{"new": ts.NewSession, "init": initCommand}
-	if ts.cfg.ext != nil && ts.cfg.ext.needsTrust() {
+	if ts.cfg.ext != nil && ts.cfg.ext.trustable() {
 		cmds["trust"] = ts.cfg.ext.trustCommand
 	}
 	return cmds

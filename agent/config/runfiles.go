@@ -1,0 +1,220 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/tick-agent/tick/agent/internal/safefile"
+)
+
+// ProjectDirName is the project's tick directory in a workspace: its
+// config file, custom commands and the scripts its hooks usually run.
+const ProjectDirName = ".tick"
+
+// runFileMax bounds how much of one file a digest reads; a larger file's
+// digest covers its first runFileMax bytes and its size.
+const runFileMax = 256 << 20
+
+// RunFiles are the workspace files a project's hooks and MCP servers run
+// (a script named on a hook's command line, a server's program or
+// arguments), by workspace-relative slash-separated path, each with a
+// digest of its content: what trusting the project covers besides the
+// definitions. A path that names nothing has the digest "absent", so a
+// file planted there later is a change too. The files a program reads
+// on its own (modules it imports) are not covered.
+type RunFiles map[string]string
+
+// Paths returns the files' paths, sorted.
+func (f RunFiles) Paths() []string {
+	out := make([]string, 0, len(f))
+	for p := range f {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ChangedError says which of a trusted project's run files no longer
+// match what the user trusted.
+type ChangedError struct {
+	Files []string // workspace-relative, sorted
+}
+
+// Error names the files and what to do.
+func (e *ChangedError) Error() string {
+	return fmt.Sprintf("%s changed since you trusted this project's hooks and MCP servers, so they do not run: /trust in the app (or tick mcp trust) allows the new version", strings.Join(e.Files, ", "))
+}
+
+// Check reads the files again under workspace and returns a *ChangedError
+// naming those whose digest differs, nil when all match.
+func (f RunFiles) Check(workspace string) error {
+	var changed []string
+	for _, rel := range f.Paths() {
+		if digestFile(filepath.Join(workspace, filepath.FromSlash(rel))) != f[rel] {
+			changed = append(changed, rel)
+		}
+	}
+	if len(changed) > 0 {
+		return &ChangedError{Files: changed}
+	}
+	return nil
+}
+
+// Sub returns the part of f that the command line words (run in dir,
+// workspace-relative; "" is the workspace) name, for one hook or server.
+func (f RunFiles) Sub(workspace, dir string, words []string) RunFiles {
+	out := RunFiles{}
+	for _, rel := range namedFiles(workspace, dir, words) {
+		if d, ok := f[rel]; ok {
+			out[rel] = d
+		}
+	}
+	return out
+}
+
+// findRunFiles returns the files the hooks and servers name, read now.
+func findRunFiles(workspace string, hooks Hooks, servers map[string]MCPServer) RunFiles {
+	out := RunFiles{}
+	add := func(dir string, words []string) {
+		for _, rel := range namedFiles(workspace, dir, words) {
+			if _, ok := out[rel]; !ok {
+				out[rel] = digestFile(filepath.Join(workspace, filepath.FromSlash(rel)))
+			}
+		}
+	}
+	for _, hs := range [][]Hook{hooks.PreToolUse, hooks.PostToolUse, hooks.UserPromptSubmit, hooks.Stop} {
+		for _, h := range hs {
+			add("", ShellWords(h.Command))
+		}
+	}
+	for _, s := range servers {
+		if s.URL == "" {
+			add(s.Cwd, append([]string{s.Command}, s.Args...))
+		}
+	}
+	return out
+}
+
+// namedFiles returns the workspace-relative paths that words (a command
+// line run in dir) name inside the workspace: a word that names an
+// existing file, or that looks like a path (it holds a slash, or a dot
+// after its first character) and names nothing yet. Options' values
+// (--config=x.toml) count as words; directories and paths outside the
+// workspace do not.
+func namedFiles(workspace, dir string, words []string) []string {
+	if workspace == "" {
+		return nil
+	}
+	base := workspace
+	if dir != "" {
+		if filepath.IsAbs(dir) {
+			base = dir
+		} else {
+			base = filepath.Join(workspace, dir)
+		}
+	}
+	var out []string
+	for _, w := range words {
+		if i := strings.LastIndexByte(w, '='); i >= 0 {
+			w = w[i+1:]
+		}
+		if w == "" || strings.HasPrefix(w, "-") || strings.HasPrefix(w, "~") || strings.ContainsAny(w, "$`*?") {
+			continue
+		}
+		abs := w
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(base, w)
+		}
+		rel, err := filepath.Rel(workspace, abs)
+		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		fi, err := os.Stat(abs)
+		switch {
+		case err == nil && fi.IsDir():
+		case err == nil, errors.Is(err, fs.ErrNotExist) && looksLikePath(w):
+			out = append(out, filepath.ToSlash(rel))
+		}
+	}
+	return out
+}
+
+// looksLikePath reports whether a word that names nothing yet is meant as
+// a file: it holds a slash, or a dot after its first character (x.py).
+func looksLikePath(w string) bool {
+	return strings.Contains(w, "/") || strings.LastIndexByte(w, '.') > 0
+}
+
+// digestFile returns "sha256:HEX:SIZE" of the regular file at path (its
+// symbolic links followed), "absent" when nothing is there, or a word
+// for what else is there.
+func digestFile(path string) string {
+	f, st, err := safefile.Open("", path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "absent"
+	case errors.Is(err, safefile.ErrNotRegular):
+		return "not a regular file"
+	case err != nil:
+		return "unreadable"
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, io.LimitReader(f, runFileMax)); err != nil {
+		return "unreadable"
+	}
+	return fmt.Sprintf("sha256:%s:%d", hex.EncodeToString(h.Sum(nil)), st.Size())
+}
+
+// ShellWords splits a shell command line into words the way sh would for
+// a plain command: quotes and backslashes are taken out, and the
+// operators ; & | < > ( ) end a word. It does not expand anything.
+func ShellWords(line string) []string {
+	var words []string
+	var cur strings.Builder
+	in := false // a word is open
+	var quote rune
+	flush := func() {
+		if in {
+			words = append(words, cur.String())
+			cur.Reset()
+			in = false
+		}
+	}
+	rs := []rune(line)
+	for i := 0; i < len(rs); i++ {
+		r := rs[i]
+		switch {
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote == '\'':
+			cur.WriteRune(r)
+		case quote == '"' && r == '\\' && i+1 < len(rs) && strings.ContainsRune("\"\\$`", rs[i+1]):
+			i++
+			cur.WriteRune(rs[i])
+		case quote != 0:
+			cur.WriteRune(r)
+		case r == '\'' || r == '"':
+			quote, in = r, true
+		case r == '\\' && i+1 < len(rs):
+			i++
+			cur.WriteRune(rs[i])
+			in = true
+		case strings.ContainsRune(" \t\n;&|<>()", r):
+			flush()
+		default:
+			cur.WriteRune(r)
+			in = true
+		}
+	}
+	flush()
+	return words
+}
