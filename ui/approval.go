@@ -1,13 +1,14 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/ui/termsafe"
@@ -68,12 +69,12 @@ func newApproval(st *Styles, req agent.ApprovalRequest, now time.Time) *approval
 	ti.SetStyles(s)
 	ti.CharLimit = 500
 	a := &approval{req: req, reason: ti, shown: now}
-	sum := oneLine(sanitize(req.Summary))
-	d := strings.TrimRight(sanitize(req.Detail), "\n")
+	sum := style.OneLine(style.Sanitize(req.Summary))
+	d := strings.TrimRight(style.Sanitize(req.Detail), "\n")
 	switch {
 	case strings.TrimSpace(d) == "":
-		d = strings.TrimSpace(sanitize(req.Summary))
-	case !strings.Contains(oneLine(d), strings.TrimSuffix(strings.TrimSuffix(sum, "…"), " ")):
+		d = strings.TrimSpace(style.Sanitize(req.Summary))
+	case !strings.Contains(style.OneLine(d), strings.TrimSuffix(strings.TrimSuffix(sum, "…"), " ")):
 		a.summary = sum
 	}
 	if d != "" {
@@ -299,25 +300,16 @@ func (a *approval) wrap(w int) []wrapLine {
 	}
 	a.wrapW, a.wrapped = w, a.wrapped[:0]
 	for _, l := range a.detail {
-		for _, piece := range wrapHard(l, w) {
+		for _, piece := range style.WrapHard(l, w) {
 			a.wrapped = append(a.wrapped, wrapLine{text: piece, src: l})
 		}
 	}
 	return a.wrapped
 }
 
-// wrapHard wraps s at w cells, at spaces where it can and inside long
-// words where it must; an empty s is one empty line.
-func wrapHard(s string, w int) []string {
-	if s == "" {
-		return []string{""}
-	}
-	return strings.Split(ansi.Wrap(s, max(w, 1), ""), "\n")
-}
-
 // scopeText says what "allow for the session" covers.
 func (a *approval) scopeText() string {
-	if s := oneLine(sanitize(a.req.Scope)); s != "" {
+	if s := style.OneLine(style.Sanitize(a.req.Scope)); s != "" {
 		return "allow `" + s + "` for this session"
 	}
 	return "allow every " + a.req.Tool + " call for this session"
@@ -424,10 +416,10 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 		a.off = max(min(a.off, len(body)-room), 0)
 		end := min(a.off+room, len(body))
 		for _, l := range body[a.off:end] {
-			lines = append(lines, diffStyle(st, l.src).Render(l.text))
+			lines = append(lines, style.DiffStyle(st, l.src).Render(l.text))
 		}
 		if note {
-			n := "scrolls: ↑/↓ pgup/pgdn · lines " + itoa(a.off+1) + "–" + itoa(end) + " of " + itoa(len(body))
+			n := "scrolls: ↑/↓ pgup/pgdn · lines " + style.Itoa(a.off+1) + "–" + style.Itoa(end) + " of " + style.Itoa(len(body))
 			lines = append(lines, st.DialogDesc.Render(ansi.Truncate(n, iw, g.Ellipsis)))
 		}
 	}
@@ -453,22 +445,29 @@ func clauseLines(s string, w int) []string {
 	}
 	var out []string
 	for _, c := range strings.Split(s, " · ") {
-		out = append(out, wrapHard(c, w)...)
+		out = append(out, style.WrapHard(c, w)...)
 	}
 	return out
 }
 
-// diffStyle picks the style of one line of a diff (or of a command).
-func diffStyle(st *Styles, l string) lipgloss.Style {
-	switch {
-	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-		return st.DialogDesc
-	case strings.HasPrefix(l, "+"):
-		return st.DiffAdd
-	case strings.HasPrefix(l, "-"):
-		return st.DiffDel
-	case strings.HasPrefix(l, "@@"):
-		return st.DiffHunk
-	}
-	return st.DialogText
+// approvalKeys is the help line of the approval dialog.
+type approvalKeys struct{ k KeyMap }
+
+func (a approvalKeys) ShortHelp() []key.Binding {
+	return []key.Binding{a.k.Allow, a.k.AllowAlways, a.k.Deny, a.k.Dismiss}
 }
+
+func (a approvalKeys) FullHelp() [][]key.Binding { return [][]key.Binding{a.ShortHelp()} }
+
+// reasonKeys is the help line while a denial reason is typed.
+type reasonKeys struct{ k KeyMap }
+
+func (r reasonKeys) ShortHelp() []key.Binding {
+	send := r.k.Confirm
+	send.SetHelp("enter", "deny with this reason")
+	esc := r.k.Dismiss
+	esc.SetHelp("esc", "deny without reason")
+	return []key.Binding{send, esc}
+}
+
+func (r reasonKeys) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 	"time"
 
@@ -263,7 +265,7 @@ func (c *chat) startTool(ev agent.ToolStart) {
 // whose arguments were cut shows the agent's summary of that ("arguments
 // too large: ...") as an error, in place of its key argument.
 func newToolCall(ev agent.ToolStart, now time.Time) *toolCall {
-	return &toolCall{id: ev.ID, name: ev.Name, summary: oneLine(ev.Summary), cut: ev.ArgsCut != nil, start: now}
+	return &toolCall{id: ev.ID, name: ev.Name, summary: style.OneLine(ev.Summary), cut: ev.ArgsCut != nil, start: now}
 }
 
 // endTool completes a tool call line.
@@ -286,7 +288,7 @@ func finishTool(t *toolCall, ev agent.ToolEnd) {
 		t.state = toolFailed
 	}
 	t.dur = ev.Duration
-	t.output = sanitize(ev.Output)
+	t.output = style.Sanitize(ev.Output)
 	t.live = ""
 }
 
@@ -374,11 +376,6 @@ func (c *chat) clear() {
 	w, h := c.width, c.height
 	*c = *newChat(st)
 	c.setSize(w, h)
-}
-
-// oneLine folds s into one line, safe for the terminal.
-func oneLine(s string) string {
-	return termsafe.Line(s)
 }
 
 // lastAnswer is the Markdown of the last answer in the transcript, "" for

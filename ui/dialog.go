@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 
 	"charm.land/bubbles/v2/help"
@@ -20,10 +22,10 @@ const helpColumnGap = 4
 // helpColumns lays the sections out in the most columns (up to three) that
 // fit in w cells, each section going to the shortest column so far, and
 // returns the lines.
-func helpColumns(st *Styles, secs []helpSection, w int) []string {
+func helpColumns(st *Styles, secs []style.HelpSection, w int) []string {
 	kw := 0 // one key column width for every section
 	for _, s := range secs {
-		for _, b := range s.keys {
+		for _, b := range s.Keys {
 			if b.Enabled() {
 				kw = max(kw, ansi.StringWidth(b.Help().Key))
 			}
@@ -42,9 +44,9 @@ func helpColumns(st *Styles, secs []helpSection, w int) []string {
 			if len(cols[c]) > 0 {
 				cols[c] = append(cols[c], "")
 			}
-			cols[c] = append(cols[c], st.HelpGroup.Render(s.title))
-			widths[c] = max(widths[c], ansi.StringWidth(s.title))
-			for _, b := range s.keys {
+			cols[c] = append(cols[c], st.HelpGroup.Render(s.Title))
+			widths[c] = max(widths[c], ansi.StringWidth(s.Title))
+			for _, b := range s.Keys {
 				if !b.Enabled() {
 					continue
 				}

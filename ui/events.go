@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -292,14 +294,14 @@ func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
 func retryText(ev agent.Retry) string {
 	s := "model call failed"
 	if ev.Err != "" {
-		s += " (" + firstLine(ev.Err) + ")"
+		s += " (" + style.FirstLine(ev.Err) + ")"
 	}
 	s += "; retrying"
 	if ev.Max > 0 {
-		s += " " + itoa(ev.Attempt) + "/" + itoa(ev.Max)
+		s += " " + style.Itoa(ev.Attempt) + "/" + style.Itoa(ev.Max)
 	}
 	if ev.Wait > 0 {
-		s += " in " + formatDuration(ev.Wait)
+		s += " in " + style.Duration(ev.Wait)
 	}
 	return s
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 	"time"
 
@@ -9,30 +11,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
-
-// HelpKeyMap holds the keys of the help overlay (? on an empty input,
-// ctrl+g, /help). The overlay scrolls when it is taller than the screen;
-// Close, and any key that does not scroll, closes it.
-type HelpKeyMap struct {
-	Up, Down         key.Binding // one line
-	PageUp, PageDown key.Binding // one page
-	Top, Bottom      key.Binding
-	Close            key.Binding
-}
-
-// DefaultHelpKeyMap returns the help overlay's keys.
-func DefaultHelpKeyMap() HelpKeyMap {
-	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
-	return HelpKeyMap{
-		Up:       b(k("up", "k"), h("↑", "scroll up")),
-		Down:     b(k("down", "j"), h("↓", "scroll down")),
-		PageUp:   b(k("pgup", "ctrl+u"), h("pgup", "page up")),
-		PageDown: b(k("pgdown", "ctrl+d", "space"), h("pgdn", "page down")),
-		Top:      b(k("home"), h("home", "top")),
-		Bottom:   b(k("end"), h("end", "bottom")),
-		Close:    b(k("esc"), h("esc", "close")),
-	}
-}
 
 // helpScreen is the help overlay: every key and every slash command, in a
 // box centred over the area above the input. Only its body scrolls: the
@@ -141,7 +119,7 @@ func (h *helpScreen) foot(st *Styles, iw int, scrolls bool, from, to, total int)
 	if !scrolls {
 		return []string{st.DialogDesc.Render(ansi.Truncate("any key closes this help", iw, st.Glyphs.Ellipsis))}
 	}
-	n := itoa(total)
+	n := style.Itoa(total)
 	arrow, pos := "↑↓", "more · lines "+n+"–"+n+" of "+n
 	if from > 0 {
 		switch {
@@ -150,7 +128,7 @@ func (h *helpScreen) foot(st *Styles, iw int, scrolls bool, from, to, total int)
 		case to >= total:
 			arrow = h.keys.Up.Help().Key
 		}
-		pos = "more · lines " + itoa(from) + "–" + itoa(to) + " of " + itoa(total)
+		pos = "more · lines " + style.Itoa(from) + "–" + style.Itoa(to) + " of " + style.Itoa(total)
 	}
 	k := h.keys
 	return footLines(st, [][2]string{
@@ -168,22 +146,22 @@ func (h *helpScreen) foot(st *Styles, iw int, scrolls bool, from, to, total int)
 // they are listed by name; when neither fits, the body scrolls and keeps
 // the descriptions. settings, when not empty, ends the body.
 func helpBody(st *Styles, keys KeyMap, commands []cmdMatch, settings string, iw, room int) []string {
-	secs := keys.helpSections()
+	secs := keys.HelpSections()
 	var tail []string
 	if settings != "" {
 		tail = append(tail, "")
-		for _, l := range wrapHard("settings: "+oneLine(settings)+" (tick config lists them)", iw) {
+		for _, l := range style.WrapHard("settings: "+style.OneLine(settings)+" (tick config lists them)", iw) {
 			tail = append(tail, st.DialogDesc.Render(l))
 		}
 	}
 	if len(commands) == 0 {
 		return append(helpColumns(st, secs, iw), tail...)
 	}
-	cs := helpSection{title: "Commands"}
+	cs := style.HelpSection{Title: "Commands"}
 	names := make([]string, 0, len(commands))
 	for _, c := range commands {
 		d := ansi.Truncate(c.desc, helpCommandDesc, st.Glyphs.Ellipsis)
-		cs.keys = append(cs.keys, key.NewBinding(key.WithKeys("/"+c.name), key.WithHelp("/"+c.name, d)))
+		cs.Keys = append(cs.Keys, key.NewBinding(key.WithKeys("/"+c.name), key.WithHelp("/"+c.name, d)))
 		names = append(names, "/"+c.name)
 	}
 	full := append(helpColumns(st, append(secs, cs), iw), tail...)
@@ -191,7 +169,7 @@ func helpBody(st *Styles, keys KeyMap, commands []cmdMatch, settings string, iw,
 		return full
 	}
 	short := append(helpColumns(st, secs, iw), "", st.HelpGroup.Render("Commands"))
-	short = append(append(short, wrapText(strings.Join(names, "  "), iw)...), tail...)
+	short = append(append(short, style.WrapText(strings.Join(names, "  "), iw)...), tail...)
 	if len(short) <= room {
 		return short
 	}

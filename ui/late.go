@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -37,7 +39,7 @@ func (m *Model) checkModel() tea.Cmd {
 // app is idle with that model.
 func (m *Model) modelChecked(msg modelCheckMsg) {
 	if msg.warning != "" && msg.model == m.cfg.Model {
-		msg.warning = oneLine(msg.warning) // it names the model, which a server may have named
+		msg.warning = style.OneLine(msg.warning) // it names the model, which a server may have named
 		m.modelWarn = msg
 	}
 }

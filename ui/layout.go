@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"fmt"
 	"strings"
 
@@ -153,8 +155,8 @@ func (m *Model) renderBase(lines []string, w int) []string {
 // statusInfo collects what the status bar shows.
 func (m *Model) statusInfo() statusInfo {
 	s := statusInfo{
-		model:     oneLine(m.cfg.Model),                // a model name may come from a server
-		workspace: oneLine(shortPath(m.cfg.Workspace)), // a cloned repository names its directory
+		model:     style.OneLine(m.cfg.Model),                // a model name may come from a server
+		workspace: style.OneLine(shortPath(m.cfg.Workspace)), // a cloned repository names its directory
 		ctx:       m.usage.ctx,
 		notice:    m.note,
 		mcp:       mcpField(m.cfg.MCP),
@@ -186,7 +188,7 @@ func tooSmall(st *Styles, w, h int) string {
 		return ""
 	}
 	msg := fmt.Sprintf("Terminal too small (%d×%d): tick needs at least %d×%d.", w, h, minWidth, minHeight)
-	lines := wrapText(msg, w)
+	lines := style.WrapText(msg, w)
 	if len(lines) > h {
 		lines = lines[:h]
 	}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -38,7 +40,7 @@ func (m *Model) cycleMode() {
 func (m *Model) modeText() string {
 	sb := ""
 	if m.cfg.Sandbox != nil {
-		sb = oneLine(m.cfg.Sandbox())
+		sb = style.OneLine(m.cfg.Sandbox())
 	}
 	a := m.cfg.Agent
 	if a == nil {

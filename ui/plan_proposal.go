@@ -9,27 +9,6 @@ import (
 	"github.com/tick-agent/tick/todo"
 )
 
-// ProposalKeyMap holds the keys of a plan proposed in plan mode, active
-// while the app is idle and the input is empty.
-type ProposalKeyMap struct {
-	Approve key.Binding // carry the plan out in the mode before plan mode
-	Edit    key.Binding // open the plan editor
-}
-
-// summary is one help entry for the proposal's keys.
-func (k ProposalKeyMap) summary() key.Binding {
-	return key.NewBinding(key.WithKeys(k.Approve.Keys()...), key.WithHelp(k.Approve.Help().Key+" / "+k.Edit.Help().Key, "approve / edit a proposal"))
-}
-
-// DefaultProposalKeyMap returns the proposal's keys.
-func DefaultProposalKeyMap() ProposalKeyMap {
-	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
-	return ProposalKeyMap{
-		Approve: b(k("y"), h("y", "approve")),
-		Edit:    b(k("e"), h("e", "edit")),
-	}
-}
-
 // proposal is a plan proposed by a plan-mode turn: it stays open in the
 // panel with what changed against the previous proposal marked, and asks
 // "Implement this plan?". Its keys answer only deliberately (see

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -83,7 +85,7 @@ func (m *Setup) chooseLines(w int) []string {
 		if i == m.sel {
 			mark = st.Glyphs.UserPrompt
 		}
-		line := ansi.Truncate(mark+pad(r.title, titleW)+"  "+r.detail, w, st.Glyphs.Ellipsis)
+		line := ansi.Truncate(mark+style.Pad(r.title, titleW)+"  "+r.detail, w, st.Glyphs.Ellipsis)
 		if i == m.sel {
 			out = append(out, st.PickerSel.Render(line))
 		} else {
@@ -96,7 +98,7 @@ func (m *Setup) chooseLines(w int) []string {
 // wrapStyled wraps text to w cells and styles each line.
 func wrapStyled(s lipgloss.Style, text string, w int) []string {
 	var out []string
-	for _, l := range wrapText(termsafe.Text(text), w) { // may quote a server or a path
+	for _, l := range style.WrapText(termsafe.Text(text), w) { // may quote a server or a path
 		out = append(out, s.Render(l))
 	}
 	return out

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"os"
 	"path/filepath"
 	"strconv"
@@ -144,7 +146,7 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 		parts: []statusPart{{s.workspace, st.dim}}, alts: plainAlts(st.dim, pathAlts(s.workspace, st.ellipsis)...), prio: prioWorkspace,
 	}, stateField(st, s)}
 	if s.running && !(s.quiet > 0 && s.elapsed-s.quiet < time.Second) { // not the same time twice
-		left = append(left, statusField{parts: []statusPart{{formatDuration(s.elapsed), st.dim}}, prio: prioElapsed})
+		left = append(left, statusField{parts: []statusPart{{style.Duration(s.elapsed), st.dim}}, prio: prioElapsed})
 	}
 	right := rightFields(st, s)
 	fitStatus(st.sep, left, right, w)
@@ -217,7 +219,7 @@ func stateField(st *statusStyles, s statusInfo) statusField {
 		state = "idle"
 	}
 	if s.quiet > 0 {
-		state, alts = "waiting for the server"+st.sep+formatDuration(s.quiet), []string{"waiting for the server", "waiting"}
+		state, alts = "waiting for the server"+st.sep+style.Duration(s.quiet), []string{"waiting for the server", "waiting"}
 	}
 	spin := func(text string) []statusPart {
 		if s.running && s.spin != "" {
@@ -280,7 +282,7 @@ func contextField(st *statusStyles, s statusInfo) (statusField, bool) {
 		if c.used <= 0 {
 			return statusField{}, false
 		}
-		tok := formatTokens(c.used) + " tokens"
+		tok := style.Tokens(c.used) + " tokens"
 		if c.estimated {
 			tok = "~" + tok
 		}
@@ -338,18 +340,6 @@ func fitStatus(sep string, left, right []statusField, w int) {
 	}
 }
 
-// formatTokens shows a token count: 950, 12.3k, 1.2M.
-func formatTokens(n int) string {
-	switch {
-	case n < 1000:
-		return strconv.Itoa(n)
-	case n < 1_000_000:
-		return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
-	default:
-		return strconv.FormatFloat(float64(n)/1_000_000, 'f', 1, 64) + "M"
-	}
-}
-
 // shortPath shows dir with the home directory as "~".
 func shortPath(dir string) string {
 	if dir == "" {
@@ -387,5 +377,3 @@ func pathAlts(p, ellipsis string) []string {
 	}
 	return alts
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

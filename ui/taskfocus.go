@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 	"time"
 
@@ -105,9 +107,9 @@ func (t *taskLog) view(m *Model, w, h int) []string {
 	if n := len(body) - (h - 3); n > 0 {
 		body = body[n:]
 	}
-	lines := []string{st.PanelTitle.Render(ansi.Truncate(oneLine(head), inner, g.Ellipsis))}
+	lines := []string{st.PanelTitle.Render(ansi.Truncate(style.OneLine(head), inner, g.Ellipsis))}
 	for _, l := range body {
-		lines = append(lines, ansi.Truncate(oneLine(l), inner, g.Ellipsis))
+		lines = append(lines, ansi.Truncate(style.OneLine(l), inner, g.Ellipsis))
 	}
 	if len(body) == 0 {
 		lines = append(lines, st.ItemMeta.Render("(nothing yet)"))
@@ -124,7 +126,7 @@ func (p *panel) taskLabel(id string) string {
 	}
 	label := "from the task " + s.desc
 	if i := p.list.Find(s.item); i >= 0 {
-		label += " · item #" + s.item + " " + oneLine(p.list.Items[i].Text)
+		label += " · item #" + s.item + " " + style.OneLine(p.list.Items[i].Text)
 	}
 	return label
 }

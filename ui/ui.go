@@ -25,6 +25,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"context"
 	"errors"
 	"fmt"
@@ -129,7 +131,7 @@ func New(cfg Config) Model {
 	switch {
 	case len(cfg.History) > 0:
 		if len(cfg.Notices) == 0 {
-			m.chat.addNotice("resumed session · " + plural(messages(cfg.History), "message"))
+			m.chat.addNotice("resumed session · " + style.Plural(messages(cfg.History), "message"))
 		}
 	default:
 		m.chat.addNotice("Welcome to tick. Describe a task: tick plans it as a todo list and works through it. ? shows the keys.")

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"fmt"
 	"strconv"
 	"strings"
@@ -76,7 +78,7 @@ func (l *usageLedger) taskStarted(id, summary string) {
 		l.tasks = map[string]string{}
 	}
 	if len(l.tasks) < usageSubsMax {
-		l.tasks[id] = oneLine(summary)
+		l.tasks[id] = style.OneLine(summary)
 	}
 }
 
@@ -151,7 +153,7 @@ func (l *usageLedger) report() string {
 			if label == "" {
 				label = s.id
 			}
-			fmt.Fprintf(&b, "\n  subagent %q: %s", truncateText(label, 40), totalText(s.total, false))
+			fmt.Fprintf(&b, "\n  subagent %q: %s", style.Truncate(label, 40), totalText(s.total, false))
 		}
 	}
 	return b.String()
@@ -168,11 +170,11 @@ func totalText(t agent.UsageTotal, source bool) string {
 	if t.Calls == 1 {
 		calls = "call"
 	}
-	s := fmt.Sprintf("%d %s · %s%s in", t.Calls, calls, est, formatTokens(t.PromptTokens))
+	s := fmt.Sprintf("%d %s · %s%s in", t.Calls, calls, est, style.Tokens(t.PromptTokens))
 	if t.CachedTokens > 0 {
-		s += " (" + formatTokens(t.CachedTokens) + " cached)"
+		s += " (" + style.Tokens(t.CachedTokens) + " cached)"
 	}
-	return s + " · " + est + formatTokens(t.CompletionTokens) + " out · " + costText(t, source)
+	return s + " · " + est + style.Tokens(t.CompletionTokens) + " out · " + costText(t, source)
 }
 
 // costText says a total's cost, and where it came from when source is
@@ -232,15 +234,6 @@ func contextPercent(c contextUse) int {
 // contextWarnAt is the share of the window from which the status bar
 // colours the context (compaction starts at 80%).
 const contextWarnAt = 80
-
-// truncateText cuts s to n runes with an ellipsis.
-func truncateText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
 
 // shortTokens shows a token count in at most four cells: 950, 1.5k, 31k,
 // 128k, 1.0M.

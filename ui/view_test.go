@@ -311,8 +311,8 @@ func TestHelpColumnsAligned(t *testing.T) {
 			press(m, "?")
 			lines := strings.Split(screen(m), "\n")
 			kw := 0
-			for _, sec := range m.keys.helpSections() {
-				for _, b := range sec.keys {
+			for _, sec := range m.keys.HelpSections() {
+				for _, b := range sec.Keys {
 					kw = max(kw, ansi.StringWidth(b.Help().Key))
 				}
 			}
@@ -320,8 +320,8 @@ func TestHelpColumnsAligned(t *testing.T) {
 			// every group; the key columns start at as many places as there
 			// are columns.
 			starts := map[int]bool{}
-			for _, sec := range m.keys.helpSections() {
-				for _, b := range sec.keys {
+			for _, sec := range m.keys.HelpSections() {
+				for _, b := range sec.Keys {
 					re := regexp.MustCompile(regexp.QuoteMeta(b.Help().Key) + ` +` + regexp.QuoteMeta(b.Help().Desc))
 					found := false
 					for _, l := range lines {
