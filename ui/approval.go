@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/status"
+
 	"github.com/tick-agent/tick/ui/style"
 
 	"strings"
@@ -236,7 +238,7 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 	if len(q.list) == 0 {
 		m.over.remove(q)
 		m.input.focus()
-		m.turn.setAct(actTool, a.req.Tool)
+		m.turn.setAct(status.ActTool, a.req.Tool)
 	} else {
 		q.list[0].shown = m.now
 	}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/agent/humanize"
+
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/ui/style"
 )
@@ -24,5 +26,5 @@ func compactedLabel(ev agent.Compacted) string {
 	if ev.Before == 0 && ev.After == 0 {
 		return "compacted"
 	}
-	return "compacted: " + style.Tokens(ev.Before) + " → " + style.Tokens(ev.After) + " tokens"
+	return "compacted: " + humanize.Tokens(ev.Before) + " → " + humanize.Tokens(ev.After) + " tokens"
 }

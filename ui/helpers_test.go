@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"charm.land/lipgloss/v2"
+
 	"context"
 	"errors"
 	"strings"
@@ -265,4 +267,15 @@ func stripWidth(s string) int { return ansi.StringWidth(s) }
 func pause(m *Model) {
 	clock := m.clock
 	m.clock = func() time.Time { return clock().Add(time.Second) }
+}
+
+// sgrOf is a style's escape sequences around a text, as the status bar
+// draws it.
+type sgrOf struct{ pre, post string }
+
+// newSGR reduces s to the sequences before and after its text.
+func newSGR(s lipgloss.Style) sgrOf {
+	r := s.Render("x")
+	i := strings.IndexByte(r, 'x')
+	return sgrOf{r[:i], r[i+1:]}
 }

@@ -34,7 +34,7 @@ func (m *Model) checkModel() tea.Cmd {
 	return func() tea.Msg { return modelCheckMsg{model: model, warning: f(model)} }
 }
 
-// modelChecked keeps the warning for the status bar (see statusInfo),
+// modelChecked keeps the warning for the status bar (see status.Info),
 // unless the model changed since it was asked about; it shows while the
 // app is idle with that model.
 func (m *Model) modelChecked(msg modelCheckMsg) {

@@ -25,6 +25,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/status"
+
 	"github.com/tick-agent/tick/ui/style"
 
 	"context"
@@ -48,7 +50,7 @@ type Model struct {
 	ctx   context.Context
 	keys  KeyMap
 	st    *Styles
-	bar   *statusStyles // st's status bar styles, reduced once
+	bar   *status.Bar // st's status bar styles, reduced once
 	clock func() time.Time
 	now   time.Time
 
@@ -115,7 +117,7 @@ func New(cfg Config) Model {
 		ctx:      context.Background(),
 		keys:     keys,
 		st:       st,
-		bar:      newStatusStyles(st),
+		bar:      status.NewBar(st),
 		clock:    time.Now,
 		chat:     newChat(st),
 		panel:    newPanel(st),

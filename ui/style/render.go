@@ -141,18 +141,6 @@ func HelpLine(st *Styles, bs ...key.Binding) string {
 	return strings.Join(parts, "   ")
 }
 
-// Tokens shows a token count: 950, 12.3k, 1.2M.
-func Tokens(n int) string {
-	switch {
-	case n < 1000:
-		return strconv.Itoa(n)
-	case n < 1_000_000:
-		return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
-	default:
-		return strconv.FormatFloat(float64(n)/1_000_000, 'f', 1, 64) + "M"
-	}
-}
-
 // Itoa is strconv.Itoa, short for the views.
 func Itoa(n int) string { return strconv.Itoa(n) }
 
