@@ -160,7 +160,7 @@ func (m *Model) reset(msg ResetMsg) {
 	}
 	if msg.Agent != nil {
 		m.cfg.Agent = msg.Agent
-		m.think = initialThink(msg.Agent)
+		m.think = msg.Agent.Effort()
 	}
 	if msg.Model != "" {
 		m.cfg.Model = msg.Model

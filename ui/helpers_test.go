@@ -85,10 +85,13 @@ func (a *scriptAgent) ApprovePlan() (string, error) { return "", agent.ErrNoPlan
 func (a *scriptAgent) EditPlan(agent.PlanEdit) ([]agent.Event, error) {
 	return nil, agent.ErrNoPlan
 }
-func (a *scriptAgent) Continue()            {}
-func (a *scriptAgent) StopTask(string) bool { return false }
-func (a *scriptAgent) CanRetry() bool       { return false }
-func (a *scriptAgent) Effort() string       { return "" }
+func (a *scriptAgent) Continue() {}
+
+// ClearPlan is not scripted: the fake keeps no plan to put aside.
+func (a *scriptAgent) ClearPlan() ([]agent.Event, error) { return nil, errPlanUsage }
+func (a *scriptAgent) StopTask(string) bool              { return false }
+func (a *scriptAgent) CanRetry() bool                    { return false }
+func (a *scriptAgent) Effort() string                    { return "" }
 func (a *scriptAgent) SetEffort(string) error {
 	return errors.New("this agent takes no thinking level")
 }

@@ -66,7 +66,7 @@ func (m *Model) idleCtrlC(armed bool) tea.Cmd {
 // canRetry reports whether the last turn failed and the agent can send it
 // again.
 func (m *Model) canRetry() bool {
-	return m.cfg.Agent != nil && m.cfg.Agent.CanRetry()
+	return m.cfg.Agent.CanRetry()
 }
 
 // retry sends the failed turn again (ctrl+r, /retry) through the same

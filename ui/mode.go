@@ -25,7 +25,7 @@ func nextMode(m agent.Mode) agent.Mode {
 // tool call.
 func (m *Model) cycleMode() {
 	a := m.cfg.Agent
-	if a == nil {
+	if m.agentless() {
 		return
 	}
 	next := nextMode(a.Mode())
@@ -43,7 +43,7 @@ func (m *Model) modeText() string {
 		sb = style.OneLine(m.cfg.Sandbox())
 	}
 	a := m.cfg.Agent
-	if a == nil {
+	if m.agentless() {
 		return sb
 	}
 	if sb == "" {

@@ -108,7 +108,7 @@ func (m *Model) approvePlan(pa Agent) tea.Cmd {
 
 // openEditor gives the panel focus for editing the plan.
 func (m *Model) openEditor() {
-	if m.cfg.Agent == nil {
+	if m.agentless() {
 		m.chat.addNotice(errNoAgent.Error())
 		return
 	}
@@ -139,10 +139,6 @@ func (m *Model) closeEditor() {
 // caused (the new list); a refused edit is shown in the editor, or in the
 // chat when the editor is closed (/plan add ...).
 func (m *Model) applyPlanEdit(e agent.PlanEdit) {
-	if m.cfg.Agent == nil {
-		m.chat.addNotice(errNoAgent.Error())
-		return
-	}
 	evs, err := m.cfg.Agent.EditPlan(e)
 	if err != nil {
 		if ed := overlayOf[*planEditor](m); ed != nil {
@@ -223,14 +219,7 @@ func (m *Model) planCommand(args string) tea.Cmd {
 // clearPlan puts the plan aside (/plan clear): the agent keeps it in the
 // session, archived, and the panel empties.
 func (m *Model) clearPlan() {
-	ca, ok := m.cfg.Agent.(interface {
-		ClearPlan() ([]agent.Event, error)
-	})
-	if !ok {
-		m.chat.addNotice(errPlanUsage.Error())
-		return
-	}
-	evs, err := ca.ClearPlan()
+	evs, err := m.cfg.Agent.ClearPlan()
 	if err != nil {
 		m.chat.addNotice("/plan clear: " + err.Error())
 		return

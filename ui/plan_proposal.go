@@ -33,7 +33,7 @@ func (pr *proposal) layer() int { return layerProposal }
 // the user may type a revision.
 func (pr *proposal) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
 	k, ok := msg.(tea.KeyPressMsg)
-	if !ok || m.cfg.Agent == nil || m.turn != nil || !m.input.empty() {
+	if !ok || m.turn != nil || !m.input.empty() {
 		return nil, false
 	}
 	switch {

@@ -43,7 +43,7 @@ func (f *taskFocus) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
 	case key.Matches(k, m.keys.SelectNext):
 		i = min(i+1, len(rows)-1)
 	case key.Matches(k, m.keys.Tasks):
-		if m.cfg.Agent != nil && m.cfg.Agent.StopTask(rows[i].id) {
+		if m.cfg.Agent.StopTask(rows[i].id) {
 			m.chat.addNotice("stopping the task " + rows[i].desc)
 		}
 	case key.Matches(k, m.keys.Confirm):

@@ -48,7 +48,7 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	m.chat.addUser(text)
 	m.chat.toBottom()
 	m.lastPrompt = text
-	if m.cfg.Agent == nil {
+	if m.agentless() {
 		m.chat.addError("no model is configured", "Start tick with a model (see tick --help).")
 		return nil
 	}
@@ -68,7 +68,7 @@ func (m *Model) startCompact() tea.Cmd {
 		return nil
 	}
 	m.chat.toBottom()
-	if m.cfg.Agent == nil {
+	if m.agentless() {
 		m.chat.addError("no model is configured", "Start tick with a model (see tick --help).")
 		return nil
 	}

@@ -109,6 +109,7 @@ const (
 
 // New returns the TUI's model for cfg, showing cfg.History and cfg.Todos.
 func New(cfg Config) Model {
+	cfg.Agent = orNoAgent(cfg.Agent)
 	st := new(Styles)
 	*st = DefaultStyles(cfg.Dark)
 	keys := DefaultKeyMap()
@@ -125,7 +126,7 @@ func New(cfg Config) Model {
 		help:     helpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
 		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
-		think:    initialThink(cfg.Agent),
+		think:    cfg.Agent.Effort(),
 	}
 	m.now = m.clock()
 	m.addConfigCommands()

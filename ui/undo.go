@@ -44,10 +44,6 @@ type undoneMsg struct {
 // undoCommand runs /undo [N]: during a turn it interrupts the turn first
 // and opens the confirmation once it has ended.
 func (m *Model) undoCommand(args string) tea.Cmd {
-	if m.cfg.Agent == nil {
-		m.chat.addNotice("/undo: " + errNoAgent.Error())
-		return nil
-	}
 	arg := strings.TrimPrefix(strings.TrimSpace(args), "#")
 	if m.turn != nil {
 		m.plan.undoAfter = &arg
