@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"github.com/tick-agent/tick/ui/status"
 
 	"github.com/tick-agent/tick/ui/style"
@@ -123,7 +125,7 @@ func (a *approval) uses(k tea.KeyPressMsg, keys KeyMap) bool {
 // queue behind it.
 type approvals struct{ list []*approval }
 
-func (q *approvals) layer() int { return layerApproval }
+func (q *approvals) Layer() int { return dialog.LayerApproval }
 
 // update routes a key (see approvalKey), a paste (to the reason while it
 // is typed, else to the input: a paste never answers) and the wheel
@@ -144,9 +146,9 @@ func (q *approvals) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd, b
 	case tea.MouseWheelMsg:
 		switch msg.Mouse().Button {
 		case tea.MouseWheelUp:
-			a.scroll(-scrollStep)
+			a.scroll(-style.ScrollStep)
 		case tea.MouseWheelDown:
-			a.scroll(scrollStep)
+			a.scroll(style.ScrollStep)
 		}
 		return nil, true
 	}
@@ -341,36 +343,6 @@ func (a *approval) footKeys(keys KeyMap) [][2]string {
 	return [][2]string{h(keys.Allow, ""), h(keys.AllowAlways, a.scopeText()), h(keys.Deny, ""), h(keys.Dismiss, "")}
 }
 
-// footLines lays the keys out in as many lines of w cells as they need,
-// never cutting one, so every answer key stays visible.
-func footLines(st *Styles, items [][2]string, w int) []string {
-	sep := st.HelpSep.Render(" · ")
-	var lines []string
-	cur, curW := "", 0
-	for _, it := range items {
-		k, d := it[0], it[1]
-		iw := ansi.StringWidth(k) + 1 + ansi.StringWidth(d)
-		if iw > w { // too wide alone: cut the description
-			d = ansi.Truncate(d, max(w-ansi.StringWidth(k)-1, 1), st.Glyphs.Ellipsis)
-			iw = ansi.StringWidth(k) + 1 + ansi.StringWidth(d)
-		}
-		s := st.DialogKey.Render(k) + " " + st.DialogDesc.Render(d)
-		switch {
-		case curW == 0:
-			cur, curW = s, iw
-		case curW+3+iw <= w:
-			cur, curW = cur+sep+s, curW+3+iw
-		default:
-			lines = append(lines, cur)
-			cur, curW = s, iw
-		}
-	}
-	if curW > 0 {
-		lines = append(lines, cur)
-	}
-	return lines
-}
-
 // view renders the dialog as a box of width w and at most h lines, to be
 // drawn at the bottom of the area above the input. The answer keys are
 // always drawn; the detail gets the lines that are left, and says when it
@@ -399,7 +371,7 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 		a.reason.SetWidth(max(iw-len(a.reason.Prompt)-1, 1))
 		foot = append(foot, ansi.Truncate(a.reason.View(), iw, ""))
 	}
-	foot = append(foot, footLines(st, a.footKeys(keys), iw)...)
+	foot = append(foot, style.FootLines(st, a.footKeys(keys), iw)...)
 	body := a.wrap(iw)
 	room := h - 2 - len(head) - 1 - len(foot) // borders, the blank line before the keys
 	a.total = len(body)

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"github.com/tick-agent/tick/ui/status"
 
 	tea "charm.land/bubbletea/v2"
@@ -43,6 +45,6 @@ func (m *Model) restyle(dark bool) {
 	m.bar = status.NewBar(m.st)
 	m.chat.restyle()
 	m.input.restyle(m.st)
-	m.help.Styles = helpModel(m.st).Styles
+	m.help.Styles = style.HelpModel(m.st).Styles
 	m.spin.Style = m.st.Spinner
 }

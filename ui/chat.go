@@ -46,9 +46,6 @@ type chat struct {
 	now       time.Time
 }
 
-// scrollStep is how many lines one mouse wheel notch scrolls.
-const scrollStep = 3
-
 func newChat(st *Styles) *chat {
 	return &chat{
 		st:        st,

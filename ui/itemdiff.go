@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"github.com/tick-agent/tick/ui/style"
 
 	"charm.land/lipgloss/v2"
@@ -107,7 +109,7 @@ func diffLineStyle(st *Styles, l string) lipgloss.Style {
 }
 
 // The view sits above the plan editor that opened it.
-func (d *itemDiff) layer() int { return layerEditor }
+func (d *itemDiff) Layer() int { return dialog.LayerEditor }
 
 // update scrolls with the chat's keys and closes on esc; it takes every
 // key and paste, so nothing reaches the editor below while it is open.
@@ -120,9 +122,9 @@ func (d *itemDiff) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
 		return nil, true
 	case tea.MouseWheelMsg:
 		if msg.Button == tea.MouseWheelUp {
-			d.scroll(-scrollStep)
+			d.scroll(-style.ScrollStep)
 		} else if msg.Button == tea.MouseWheelDown {
-			d.scroll(scrollStep)
+			d.scroll(style.ScrollStep)
 		}
 		return nil, true
 	}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"github.com/tick-agent/tick/ui/style"
 
 	"strings"
@@ -121,7 +123,7 @@ func (m *Model) modelSwitched(msg modelSwitchedMsg) tea.Cmd {
 	return nil
 }
 
-func (p *modelPicker) layer() int { return layerPicker }
+func (p *modelPicker) Layer() int { return dialog.LayerPicker }
 
 // update takes every key while the picker is open; a paste and the wheel
 // pass to the screen below. While it switches and while it asks "save as
@@ -217,7 +219,7 @@ func (p *modelPicker) view(m *Model, w, h int) []string {
 // box renders the picker centred in a w×h area.
 func (p *modelPicker) box(st *Styles, hm help.Model, current, path string, w, h int) string {
 	g := st.Glyphs
-	iw := max(min(w-4, dialogMaxWidth), 1)
+	iw := max(min(w-4, style.DialogMaxWidth), 1)
 	lines := []string{ansi.Truncate(st.DialogTitle.Render("Model")+st.DialogDesc.Render(g.Separator+"now "+style.OneLine(current)), iw, g.Ellipsis), ""}
 	var keys []key.Binding
 	if p.asking != "" {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"github.com/tick-agent/tick/ui/style"
 
 	"errors"
@@ -117,7 +119,7 @@ func (m *Model) handleSessions(msg sessionsMsg) {
 	}
 }
 
-func (p *picker) layer() int { return layerPicker }
+func (p *picker) Layer() int { return dialog.LayerPicker }
 
 // update takes every key and paste while the picker is open (a paste does
 // nothing); the wheel moves the selection.
@@ -258,7 +260,7 @@ func fitBox(box string, w, h int) []string {
 // box renders the picker centred in a w×h area.
 func (p *picker) box(st *Styles, hm help.Model, keys KeyMap, w, h int) string {
 	g := st.Glyphs
-	iw := max(min(w-4, dialogMaxWidth), 1)
+	iw := max(min(w-4, style.DialogMaxWidth), 1)
 	p.rows = max(h-7, 1) // borders, title, blank lines, footer
 	p.scrollTo()
 

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"github.com/tick-agent/tick/ui/style"
 
 	"strings"
@@ -33,7 +35,7 @@ func newPlanEditor(st *Styles, keys PlanKeyMap) *planEditor {
 	return &planEditor{keys: keys, ti: ti}
 }
 
-func (e *planEditor) layer() int { return layerEditor }
+func (e *planEditor) Layer() int { return dialog.LayerEditor }
 
 // update takes every key and paste while the editor is open (the edits go
 // to the agent at once); the wheel scrolls the chat.

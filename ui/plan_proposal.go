@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -25,7 +27,7 @@ func newProposal(ev agent.PlanProposed, keys ProposalKeyMap) *proposal {
 	return &proposal{keys: keys, list: ev.List.Clone(), changes: ev.Changes}
 }
 
-func (pr *proposal) layer() int { return layerProposal }
+func (pr *proposal) Layer() int { return dialog.LayerProposal }
 
 // update answers the proposal with y (approve) or e (edit) on an empty
 // input while idle, when pressed deliberately (lastKey is the previous

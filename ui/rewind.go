@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"github.com/tick-agent/tick/ui/style"
 
 	"fmt"
@@ -154,7 +156,7 @@ func pointLabel(p agent.RewindPoint) string {
 	return "the message “" + style.OneLine(p.Text) + "”"
 }
 
-func (r *rewindDialog) layer() int { return layerUndo }
+func (r *rewindDialog) Layer() int { return dialog.LayerUndo }
 
 // update takes the keys while the dialog is open; a paste and the wheel
 // pass to the screen below.

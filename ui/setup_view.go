@@ -26,7 +26,7 @@ func (m *Setup) View() tea.View {
 func (m *Setup) render() string {
 	st, g := m.st, m.st.Glyphs
 	w, h := max(m.width, 40), max(m.height, 12)
-	iw := max(min(w-4, dialogMaxWidth), 20)
+	iw := max(min(w-4, style.DialogMaxWidth), 20)
 	lines := []string{st.DialogTitle.Render("Welcome to tick")}
 	lines = append(lines, wrapStyled(st.DialogDesc, "No model is set up yet. Pick one; tick saves it in "+m.cfg.ConfigPath, iw)...)
 	lines = append(lines, "")
@@ -52,7 +52,7 @@ func (m *Setup) render() string {
 	case m.errText != "":
 		lines = append(lines, wrapStyled(st.ErrorTitle, m.errText, iw)...)
 	}
-	hm := helpModel(st)
+	hm := style.HelpModel(st)
 	hm.SetWidth(iw)
 	lines = append(lines, hm.ShortHelpView(m.helpKeys()))
 	for i, l := range lines {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"github.com/tick-agent/tick/ui/style"
 
 	"strings"
@@ -19,7 +21,7 @@ import (
 // It closes itself once no task runs.
 type taskFocus struct{}
 
-func (*taskFocus) layer() int { return layerPicker }
+func (*taskFocus) Layer() int { return dialog.LayerPicker }
 
 func (f *taskFocus) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
 	k, ok := msg.(tea.KeyPressMsg)
@@ -83,7 +85,7 @@ func (m *Model) closeTaskFocus() {
 // bottom; it follows while the task runs. esc goes back to the rows.
 type taskLog struct{ id string }
 
-func (*taskLog) layer() int { return layerPicker }
+func (*taskLog) Layer() int { return dialog.LayerPicker }
 
 func (t *taskLog) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.keys.Dismiss) {

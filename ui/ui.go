@@ -123,7 +123,7 @@ func New(cfg Config) Model {
 		chat:     newChat(st),
 		panel:    newPanel(st),
 		input:    newInput(st, keys),
-		help:     helpModel(st),
+		help:     style.HelpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
 		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
 		think:    cfg.Agent.Effort(),
@@ -385,9 +385,9 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 	}
 	switch msg.Mouse().Button {
 	case tea.MouseWheelUp:
-		m.chat.scrollUp(scrollStep)
+		m.chat.scrollUp(style.ScrollStep)
 	case tea.MouseWheelDown:
-		m.chat.scrollDown(scrollStep)
+		m.chat.scrollDown(style.ScrollStep)
 	}
 }
 

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"github.com/tick-agent/tick/ui/style"
 
 	"strings"
@@ -261,11 +263,11 @@ func TestHelpOverlayKeys(t *testing.T) {
 	}
 	press(m, "esc")
 	typeText(m, "what?")
-	if overlayOf[*helpScreen](m) != nil || m.input.value() != "what?" {
+	if overlayOf[*dialog.Help](m) != nil || m.input.value() != "what?" {
 		t.Fatalf("? on a non-empty input opened the help (input %q)", m.input.value())
 	}
 	press(m, "ctrl+g")
-	if overlayOf[*helpScreen](m) == nil {
+	if overlayOf[*dialog.Help](m) == nil {
 		t.Fatal("ctrl+g did not open the help")
 	}
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"github.com/tick-agent/tick/ui/style"
 
 	"fmt"
@@ -96,7 +98,7 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (u *undoConfirm) layer() int { return layerUndo }
+func (u *undoConfirm) Layer() int { return dialog.LayerUndo }
 
 // update takes the keys while the confirmation is open (see key); a paste
 // and the wheel pass to the screen below.

@@ -1,6 +1,8 @@
 package style
 
 import (
+	"charm.land/bubbles/v2/help"
+
 	"github.com/tick-agent/tick/ui/termsafe"
 
 	"github.com/charmbracelet/x/ansi"
@@ -152,3 +154,55 @@ func Truncate(s string, n int) string {
 	}
 	return string(r[:n-1]) + "…"
 }
+
+// FootLines lays the keys out in as many lines of w cells as they need,
+// never cutting one, so every answer key stays visible.
+func FootLines(st *Styles, items [][2]string, w int) []string {
+	sep := st.HelpSep.Render(" · ")
+	var lines []string
+	cur, curW := "", 0
+	for _, it := range items {
+		k, d := it[0], it[1]
+		iw := ansi.StringWidth(k) + 1 + ansi.StringWidth(d)
+		if iw > w { // too wide alone: cut the description
+			d = ansi.Truncate(d, max(w-ansi.StringWidth(k)-1, 1), st.Glyphs.Ellipsis)
+			iw = ansi.StringWidth(k) + 1 + ansi.StringWidth(d)
+		}
+		s := st.DialogKey.Render(k) + " " + st.DialogDesc.Render(d)
+		switch {
+		case curW == 0:
+			cur, curW = s, iw
+		case curW+3+iw <= w:
+			cur, curW = cur+sep+s, curW+3+iw
+		default:
+			lines = append(lines, cur)
+			cur, curW = s, iw
+		}
+	}
+	if curW > 0 {
+		lines = append(lines, cur)
+	}
+	return lines
+}
+
+// HelpModel returns a bubbles help model in the TUI's styles.
+func HelpModel(st *Styles) help.Model {
+	hm := help.New()
+	hm.Styles = help.Styles{
+		Ellipsis:       st.HelpSep,
+		ShortKey:       st.DialogKey,
+		ShortDesc:      st.DialogDesc,
+		ShortSeparator: st.HelpSep,
+		FullKey:        st.HelpKey,
+		FullDesc:       st.HelpDesc,
+		FullSeparator:  st.HelpSep,
+	}
+	return hm
+}
+
+// ScrollStep is how many lines one mouse wheel notch scrolls.
+const ScrollStep = 3
+
+// DialogMaxWidth is the widest a dialog box gets (the help overlay, the
+// pickers, the setup screen).
+const DialogMaxWidth = 100

@@ -1,16 +1,12 @@
-package ui
+package dialog
 
 import (
 	"github.com/tick-agent/tick/ui/style"
 
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	"github.com/charmbracelet/x/ansi"
 )
-
-// dialogMaxWidth is the widest the help overlay gets.
-const dialogMaxWidth = 100
 
 // helpCommandDesc is the most cells of a command's description in the
 // help overlay.
@@ -22,7 +18,7 @@ const helpColumnGap = 4
 // helpColumns lays the sections out in the most columns (up to three) that
 // fit in w cells, each section going to the shortest column so far, and
 // returns the lines.
-func helpColumns(st *Styles, secs []style.HelpSection, w int) []string {
+func helpColumns(st *style.Styles, secs []style.HelpSection, w int) []string {
 	kw := 0 // one key column width for every section
 	for _, s := range secs {
 		for _, b := range s.Keys {
@@ -84,19 +80,4 @@ func helpColumns(st *Styles, secs []style.HelpSection, w int) []string {
 		return out
 	}
 	return nil
-}
-
-// helpModel returns a bubbles help model in the TUI's styles.
-func helpModel(st *Styles) help.Model {
-	hm := help.New()
-	hm.Styles = help.Styles{
-		Ellipsis:       st.HelpSep,
-		ShortKey:       st.DialogKey,
-		ShortDesc:      st.DialogDesc,
-		ShortSeparator: st.HelpSep,
-		FullKey:        st.HelpKey,
-		FullDesc:       st.HelpDesc,
-		FullSeparator:  st.HelpSep,
-	}
-	return hm
 }
