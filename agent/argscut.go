@@ -1,6 +1,8 @@
 package agent
 
 import (
+	"github.com/tick-agent/tick/agent/humanize"
+
 	"fmt"
 	"strconv"
 
@@ -40,14 +42,14 @@ func hasCutCall(m provider.Message) bool {
 // cutSummary is the one-line text a front-end shows for a cut call in
 // place of its key argument.
 func cutSummary(cut ArgsCut) string {
-	return fmt.Sprintf("arguments too large: %s, over the limit of %s", roundSize(cut.Size), roundSize(cut.Limit))
+	return fmt.Sprintf("arguments too large: %s, over the limit of %s", humanize.Bytes(int64(cut.Size)), humanize.Bytes(int64(cut.Limit)))
 }
 
 // cutResult is the model's answer to a call whose arguments were cut: what
 // happened, in figures, and what to do instead for that tool.
 func cutResult(name string, cut ArgsCut) string {
 	return fmt.Sprintf("Error: the arguments of %s were %s bytes, over the limit of %s for one call; nothing was run. %s",
-		name, groupDigits(cut.Size), roundSize(cut.Limit), cutAdvice(name))
+		name, groupDigits(cut.Size), humanize.Bytes(int64(cut.Limit)), cutAdvice(name))
 }
 
 // cutAdvice says how to get the work of an over-large call done in calls
@@ -64,25 +66,6 @@ func cutAdvice(name string) string {
 		return "Send a shorter command: put long input or a long script in a file first (write_file a first part, then edit_file to append the rest), then run that file with bash."
 	}
 	return fmt.Sprintf("Send smaller arguments: split the work into several %s calls, each well under the limit.", name)
-}
-
-// roundSize renders a byte count for people: "100 bytes", "512 KiB",
-// "3.5 MiB" (one decimal only when the count is not whole).
-func roundSize(n int) string {
-	units := []struct {
-		name string
-		size int
-	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}}
-	for _, u := range units {
-		if n < u.size {
-			continue
-		}
-		if n%u.size == 0 {
-			return fmt.Sprintf("%d %s", n/u.size, u.name)
-		}
-		return fmt.Sprintf("%.1f %s", float64(n)/float64(u.size), u.name)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 // groupDigits writes n with a comma between groups of three digits:

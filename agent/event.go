@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/tick-agent/tick/provider"
@@ -236,3 +237,102 @@ func (SteerDelivered) Type() string  { return "steer_delivered" }
 func (Notice) Type() string          { return "notice" }
 func (Compacted) Type() string       { return "compacted" }
 func (TurnEnd) Type() string         { return "turn_end" }
+
+// Events of the plan: earned completion, plan mode's proposal, the user's
+// edits and gates. Delivery rules, besides those of Event:
+//   - Unfinished and PlanProposed come only from the parent loop, at most
+//     one per turn, right before TurnEnd of a turn that ended with
+//     ReasonDone.
+//   - Paused comes before the loop waits for Continue (or a steer, or an
+//     interrupt); the next event says how it went on.
+//   - PlanEditDelivered comes just before the model call that carries the
+//     user's plan edits.
+
+// Unfinished says that the model ended its turn while items were still
+// open, after being reminded of them once (or with the reminder turned
+// off). Items are the open items, in order.
+type Unfinished struct {
+	Items []todo.Item `json:"items"`
+}
+
+// PlanProposed is the plan a plan-mode turn ended with, for the user to
+// approve (Agent.ApprovePlan), edit, or revise with another prompt.
+// Changes is how it differs from the previous proposal of this
+// conversation (nil for the first one). Rev is the list's revision (see
+// TodoUpdate).
+type PlanProposed struct {
+	List    todo.List     `json:"list"`
+	Changes []todo.Change `json:"changes,omitempty"`
+	Rev     int           `json:"rev"`
+}
+
+// Paused says that the turn stopped before its next model call because
+// the item After, which the user marked "stop after", was completed. It
+// goes on with Agent.Continue or a steer message; an interrupt ends it.
+//
+// Next is the item that waits ("" when none is left); the TodoUpdate sent
+// just before Paused names it in Waiting, and one without Waiting follows
+// when the turn goes on. A gate also holds when the model moves on without
+// completing After: a change under a later item pauses there.
+type Paused struct {
+	After string `json:"after"`
+	Next  string `json:"next,omitempty"`
+	Text  string `json:"text"`
+}
+
+// PlanEditDelivered says that the user's plan edits (Agent.EditPlan)
+// reached the conversation as a note to the model, just before a model
+// call. Text is the note.
+type PlanEditDelivered struct {
+	Text string `json:"text"`
+}
+
+func (Unfinished) Type() string        { return "unfinished" }
+func (PlanProposed) Type() string      { return "plan_proposed" }
+func (Paused) Type() string            { return "paused" }
+func (PlanEditDelivered) Type() string { return "plan_edit_delivered" }
+
+// HookFailed reports a hook command that failed without blocking anything:
+// it exited with a status other than 0 and 2, timed out or could not
+// start; the call or prompt it ran for proceeds. It is sent when the hook
+// ends, in the turn's order of events: a tool hook's failure between the
+// call's ToolStart and ToolEnd, a user_prompt_submit hook's first in the
+// turn, a stop hook's just before TurnEnd.
+type HookFailed struct {
+	Event   string `json:"event"`   // pre_tool_use, post_tool_use, user_prompt_submit or stop
+	Command string `json:"command"` // the hook's command line
+	Error   string `json:"error"`   // what went wrong, with the end of its stderr
+}
+
+// Type returns "hook_failed".
+func (HookFailed) Type() string { return "hook_failed" }
+
+// HookFailureText is the one-line message for a HookFailed, for the
+// front-ends: "hook failed (EVENT: COMMAND): ERROR".
+func HookFailureText(e HookFailed) string {
+	return fmt.Sprintf("hook failed (%s: %s): %s", e.Event, e.Command, e.Error)
+}
+
+// UserMessage is a message the user wrote: a prompt or a steering message.
+// Only Replay produces it, for a saved history; a live turn does not (the
+// front-end shows the prompt it sent itself, and SteerDelivered says when
+// a steering message joined the conversation).
+type UserMessage struct {
+	Text string `json:"text"`
+}
+
+// Type implements Event.
+func (UserMessage) Type() string { return "user" }
+
+// StreamProgress reports that a model call is receiving a tool call's
+// arguments, which have no delta event of their own: it is sent at most
+// once per streamProgressEvery while they stream, between the call's other
+// events. Front-ends use it to tell a server that is busy sending from one
+// that went quiet; it carries nothing to show.
+type StreamProgress struct{}
+
+// Type returns "stream_progress".
+func (StreamProgress) Type() string { return "stream_progress" }
+
+// streamProgressEvery is the least time between two StreamProgress events.
+const streamProgressEvery = time.Second

@@ -150,3 +150,12 @@ func IsReminder(s string) bool { return todo.IsReminder(s) }
 func summary(name, args string) string {
 	return tools.Summary(name, json.RawMessage(args))
 }
+
+// Repair returns history made valid for a strict server (see
+// provider.Repair): every tool call answered, unanswered ones as
+// interrupted by the user; orphan tool messages dropped. history itself is
+// not modified.
+func Repair(history []provider.Message) []provider.Message {
+	out, _, _ := provider.Repair(history, interruptedResult)
+	return out
+}

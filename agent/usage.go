@@ -1,9 +1,7 @@
 package agent
 
 import (
-	"math"
-	"strconv"
-	"strings"
+	"github.com/tick-agent/tick/agent/humanize"
 
 	"github.com/tick-agent/tick/agent/compact"
 	"github.com/tick-agent/tick/provider"
@@ -127,18 +125,4 @@ func (a *Agent) takeTurnUsageLocked() *UsageTotal {
 // FormatCost shows a cost in dollars with enough digits for a small
 // figure: $12.34, $0.0123, $0.000042; the front-ends' one way to say it.
 // A negative or non-finite figure (never reported: see provider) is "$?".
-func FormatCost(c float64) string {
-	switch {
-	case c < 0 || math.IsNaN(c) || math.IsInf(c, 0):
-		return "$?"
-	case c >= 1:
-		return "$" + strconv.FormatFloat(c, 'f', 2, 64)
-	case c >= 0.001:
-		return "$" + strconv.FormatFloat(c, 'f', 4, 64)
-	case c == 0:
-		return "$0"
-	default: // two significant digits: $0.0004, $0.000042
-		digits := min(1-int(math.Floor(math.Log10(c))), 10)
-		return "$" + strings.TrimRight(strings.TrimRight(strconv.FormatFloat(c, 'f', digits, 64), "0"), ".")
-	}
-}
+func FormatCost(c float64) string { return humanize.Cost(c) }

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"github.com/tick-agent/tick/agent/humanize"
+
 	"context"
 	"errors"
 	"fmt"
@@ -141,22 +143,11 @@ func (w *idleWatch) stop() {
 // how much.
 func tooLarge(url, what string, limit int) error {
 	return fmt.Errorf("read stream from %s: %w: %s is over the limit of %s; the answer was cut there",
-		url, ErrTooLarge, what, sizeText(limit))
+		url, ErrTooLarge, what, humanize.Bytes(int64(limit)))
 }
 
 // tooMany is the error for a run of chunks past a cap.
 func tooMany(url, what string, limit int) error {
 	return fmt.Errorf("read stream from %s: %w: %s is over the limit of %d; the answer was cut there",
 		url, ErrTooLarge, what, limit)
-}
-
-// sizeText renders a byte count: "32 MiB", "512 KiB", "100 bytes".
-func sizeText(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"github.com/tick-agent/tick/agent/humanize"
+
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -366,7 +368,7 @@ func (c *Client) cutTooLarge(acc *accumulator) *Response {
 		for cut > 0 && !utf8.RuneStart(text[cut]) {
 			cut--
 		}
-		r.Message.Content = text[:cut] + fmt.Sprintf("\n\n[… the answer was cut here: it went past tick's limit of %s]", sizeText(c.cfg.MaxResponse))
+		r.Message.Content = text[:cut] + fmt.Sprintf("\n\n[… the answer was cut here: it went past tick's limit of %s]", humanize.Bytes(int64(c.cfg.MaxResponse)))
 	}
 	r.FinishReason = "length"
 	return r

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"github.com/tick-agent/tick/agent/humanize"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -92,7 +94,7 @@ type lineError struct {
 }
 
 func (e *lineError) Error() string {
-	return fmt.Sprintf("%s: %s is over the limit of %s", ErrTooLarge, e.what, sizeText(e.limit))
+	return fmt.Sprintf("%s: %s is over the limit of %s", ErrTooLarge, e.what, humanize.Bytes(int64(e.limit)))
 }
 
 func (e *lineError) Unwrap() error { return ErrTooLarge }

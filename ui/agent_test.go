@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 	"testing"
 	"time"
@@ -146,8 +148,8 @@ func TestAgentErrorKeepsAppUsable(t *testing.T) {
 func talk(t *testing.T, m *Model, srv *providertest.Server, n int) {
 	t.Helper()
 	for i := range n {
-		srv.Enqueue(providertest.Reply{Text: "Answer " + itoa(i) + "."})
-		submit(m, "question "+itoa(i))
+		srv.Enqueue(providertest.Reply{Text: "Answer " + style.Itoa(i) + "."})
+		submit(m, "question "+style.Itoa(i))
 		pump(t, m, idle(m))
 	}
 }

@@ -1,13 +1,18 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
+	"github.com/tick-agent/tick/ui/status"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/ui/termsafe"
@@ -68,12 +73,12 @@ func newApproval(st *Styles, req agent.ApprovalRequest, now time.Time) *approval
 	ti.SetStyles(s)
 	ti.CharLimit = 500
 	a := &approval{req: req, reason: ti, shown: now}
-	sum := oneLine(sanitize(req.Summary))
-	d := strings.TrimRight(sanitize(req.Detail), "\n")
+	sum := style.OneLine(style.Sanitize(req.Summary))
+	d := strings.TrimRight(style.Sanitize(req.Detail), "\n")
 	switch {
 	case strings.TrimSpace(d) == "":
-		d = strings.TrimSpace(sanitize(req.Summary))
-	case !strings.Contains(oneLine(d), strings.TrimSuffix(strings.TrimSuffix(sum, "…"), " ")):
+		d = strings.TrimSpace(style.Sanitize(req.Summary))
+	case !strings.Contains(style.OneLine(d), strings.TrimSuffix(strings.TrimSuffix(sum, "…"), " ")):
 		a.summary = sum
 	}
 	if d != "" {
@@ -120,7 +125,7 @@ func (a *approval) uses(k tea.KeyPressMsg, keys KeyMap) bool {
 // queue behind it.
 type approvals struct{ list []*approval }
 
-func (q *approvals) layer() int { return layerApproval }
+func (q *approvals) Layer() int { return dialog.LayerApproval }
 
 // update routes a key (see approvalKey), a paste (to the reason while it
 // is typed, else to the input: a paste never answers) and the wheel
@@ -141,9 +146,9 @@ func (q *approvals) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd, b
 	case tea.MouseWheelMsg:
 		switch msg.Mouse().Button {
 		case tea.MouseWheelUp:
-			a.scroll(-scrollStep)
+			a.scroll(-style.ScrollStep)
 		case tea.MouseWheelDown:
-			a.scroll(scrollStep)
+			a.scroll(style.ScrollStep)
 		}
 		return nil, true
 	}
@@ -235,7 +240,7 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 	if len(q.list) == 0 {
 		m.over.remove(q)
 		m.input.focus()
-		m.turn.setAct(actTool, a.req.Tool)
+		m.turn.setAct(status.ActTool, a.req.Tool)
 	} else {
 		q.list[0].shown = m.now
 	}
@@ -299,25 +304,16 @@ func (a *approval) wrap(w int) []wrapLine {
 	}
 	a.wrapW, a.wrapped = w, a.wrapped[:0]
 	for _, l := range a.detail {
-		for _, piece := range wrapHard(l, w) {
+		for _, piece := range style.WrapHard(l, w) {
 			a.wrapped = append(a.wrapped, wrapLine{text: piece, src: l})
 		}
 	}
 	return a.wrapped
 }
 
-// wrapHard wraps s at w cells, at spaces where it can and inside long
-// words where it must; an empty s is one empty line.
-func wrapHard(s string, w int) []string {
-	if s == "" {
-		return []string{""}
-	}
-	return strings.Split(ansi.Wrap(s, max(w, 1), ""), "\n")
-}
-
 // scopeText says what "allow for the session" covers.
 func (a *approval) scopeText() string {
-	if s := oneLine(sanitize(a.req.Scope)); s != "" {
+	if s := style.OneLine(style.Sanitize(a.req.Scope)); s != "" {
 		return "allow `" + s + "` for this session"
 	}
 	return "allow every " + a.req.Tool + " call for this session"
@@ -345,36 +341,6 @@ func (a *approval) footKeys(keys KeyMap) [][2]string {
 		return [][2]string{h(keys.Allow, yes), h(keys.Deny, ""), h(keys.Dismiss, "")}
 	}
 	return [][2]string{h(keys.Allow, ""), h(keys.AllowAlways, a.scopeText()), h(keys.Deny, ""), h(keys.Dismiss, "")}
-}
-
-// footLines lays the keys out in as many lines of w cells as they need,
-// never cutting one, so every answer key stays visible.
-func footLines(st *Styles, items [][2]string, w int) []string {
-	sep := st.HelpSep.Render(" · ")
-	var lines []string
-	cur, curW := "", 0
-	for _, it := range items {
-		k, d := it[0], it[1]
-		iw := ansi.StringWidth(k) + 1 + ansi.StringWidth(d)
-		if iw > w { // too wide alone: cut the description
-			d = ansi.Truncate(d, max(w-ansi.StringWidth(k)-1, 1), st.Glyphs.Ellipsis)
-			iw = ansi.StringWidth(k) + 1 + ansi.StringWidth(d)
-		}
-		s := st.DialogKey.Render(k) + " " + st.DialogDesc.Render(d)
-		switch {
-		case curW == 0:
-			cur, curW = s, iw
-		case curW+3+iw <= w:
-			cur, curW = cur+sep+s, curW+3+iw
-		default:
-			lines = append(lines, cur)
-			cur, curW = s, iw
-		}
-	}
-	if curW > 0 {
-		lines = append(lines, cur)
-	}
-	return lines
 }
 
 // view renders the dialog as a box of width w and at most h lines, to be
@@ -405,7 +371,7 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 		a.reason.SetWidth(max(iw-len(a.reason.Prompt)-1, 1))
 		foot = append(foot, ansi.Truncate(a.reason.View(), iw, ""))
 	}
-	foot = append(foot, footLines(st, a.footKeys(keys), iw)...)
+	foot = append(foot, style.FootLines(st, a.footKeys(keys), iw)...)
 	body := a.wrap(iw)
 	room := h - 2 - len(head) - 1 - len(foot) // borders, the blank line before the keys
 	a.total = len(body)
@@ -424,10 +390,10 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 		a.off = max(min(a.off, len(body)-room), 0)
 		end := min(a.off+room, len(body))
 		for _, l := range body[a.off:end] {
-			lines = append(lines, diffStyle(st, l.src).Render(l.text))
+			lines = append(lines, style.DiffStyle(st, l.src).Render(l.text))
 		}
 		if note {
-			n := "scrolls: ↑/↓ pgup/pgdn · lines " + itoa(a.off+1) + "–" + itoa(end) + " of " + itoa(len(body))
+			n := "scrolls: ↑/↓ pgup/pgdn · lines " + style.Itoa(a.off+1) + "–" + style.Itoa(end) + " of " + style.Itoa(len(body))
 			lines = append(lines, st.DialogDesc.Render(ansi.Truncate(n, iw, g.Ellipsis)))
 		}
 	}
@@ -453,22 +419,29 @@ func clauseLines(s string, w int) []string {
 	}
 	var out []string
 	for _, c := range strings.Split(s, " · ") {
-		out = append(out, wrapHard(c, w)...)
+		out = append(out, style.WrapHard(c, w)...)
 	}
 	return out
 }
 
-// diffStyle picks the style of one line of a diff (or of a command).
-func diffStyle(st *Styles, l string) lipgloss.Style {
-	switch {
-	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-		return st.DialogDesc
-	case strings.HasPrefix(l, "+"):
-		return st.DiffAdd
-	case strings.HasPrefix(l, "-"):
-		return st.DiffDel
-	case strings.HasPrefix(l, "@@"):
-		return st.DiffHunk
-	}
-	return st.DialogText
+// approvalKeys is the help line of the approval dialog.
+type approvalKeys struct{ k KeyMap }
+
+func (a approvalKeys) ShortHelp() []key.Binding {
+	return []key.Binding{a.k.Allow, a.k.AllowAlways, a.k.Deny, a.k.Dismiss}
 }
+
+func (a approvalKeys) FullHelp() [][]key.Binding { return [][]key.Binding{a.ShortHelp()} }
+
+// reasonKeys is the help line while a denial reason is typed.
+type reasonKeys struct{ k KeyMap }
+
+func (r reasonKeys) ShortHelp() []key.Binding {
+	send := r.k.Confirm
+	send.SetHelp("enter", "deny with this reason")
+	esc := r.k.Dismiss
+	esc.SetHelp("esc", "deny without reason")
+	return []key.Binding{send, esc}
+}
+
+func (r reasonKeys) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }

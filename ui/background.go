@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
+	"github.com/tick-agent/tick/ui/status"
+
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -38,9 +42,9 @@ func (m *Model) setBackground(msg tea.BackgroundColorMsg) {
 // shared Styles when they open.
 func (m *Model) restyle(dark bool) {
 	*m.st = DefaultStyles(dark)
-	m.bar = newStatusStyles(m.st)
+	m.bar = status.NewBar(m.st)
 	m.chat.restyle()
 	m.input.restyle(m.st)
-	m.help.Styles = helpModel(m.st).Styles
+	m.help.Styles = style.HelpModel(m.st).Styles
 	m.spin.Style = m.st.Spinner
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 	"time"
 
@@ -43,9 +45,6 @@ type chat struct {
 	retry     int                  // the last retry notice, or -1
 	now       time.Time
 }
-
-// scrollStep is how many lines one mouse wheel notch scrolls.
-const scrollStep = 3
 
 func newChat(st *Styles) *chat {
 	return &chat{
@@ -263,7 +262,7 @@ func (c *chat) startTool(ev agent.ToolStart) {
 // whose arguments were cut shows the agent's summary of that ("arguments
 // too large: ...") as an error, in place of its key argument.
 func newToolCall(ev agent.ToolStart, now time.Time) *toolCall {
-	return &toolCall{id: ev.ID, name: ev.Name, summary: oneLine(ev.Summary), cut: ev.ArgsCut != nil, start: now}
+	return &toolCall{id: ev.ID, name: ev.Name, summary: style.OneLine(ev.Summary), cut: ev.ArgsCut != nil, start: now}
 }
 
 // endTool completes a tool call line.
@@ -286,7 +285,7 @@ func finishTool(t *toolCall, ev agent.ToolEnd) {
 		t.state = toolFailed
 	}
 	t.dur = ev.Duration
-	t.output = sanitize(ev.Output)
+	t.output = style.Sanitize(ev.Output)
 	t.live = ""
 }
 
@@ -374,11 +373,6 @@ func (c *chat) clear() {
 	w, h := c.width, c.height
 	*c = *newChat(st)
 	c.setSize(w, h)
-}
-
-// oneLine folds s into one line, safe for the terminal.
-func oneLine(s string) string {
-	return termsafe.Line(s)
 }
 
 // lastAnswer is the Markdown of the last answer in the transcript, "" for

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"fmt"
 	"strings"
 
@@ -38,7 +40,7 @@ func liveText(tail string, cut bool) string {
 		}
 		lines[i] = l
 	}
-	return sanitize(strings.Join(lines, "\n"))
+	return style.Sanitize(strings.Join(lines, "\n"))
 }
 
 // liveLines returns the last lines of a running call's output: a few when
@@ -57,7 +59,7 @@ func (t *toolCall) liveLines(st *Styles, w int, indent string) []string {
 	tw := max(w-ansi.StringWidth(indent)-4, 1)
 	out := make([]string, 0, len(lines)+1)
 	if hidden := len(all) - len(lines); hidden > 0 {
-		out = append(out, pre+st.ToolMeta.Render(fmt.Sprintf("%s %s above (ctrl+o shows all)", g.Ellipsis, plural(hidden, "line"))))
+		out = append(out, pre+st.ToolMeta.Render(fmt.Sprintf("%s %s above (ctrl+o shows all)", g.Ellipsis, style.Plural(hidden, "line"))))
 		pre = cont
 	}
 	for i, l := range lines {

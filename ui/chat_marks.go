@@ -1,6 +1,11 @@
 package ui
 
-import "github.com/tick-agent/tick/agent"
+import (
+	"github.com/tick-agent/tick/agent/humanize"
+
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/ui/style"
+)
 
 // addMark adds a marker line to the transcript, "── label ──", for an
 // event that changes the conversation rather than adding to it (a
@@ -16,10 +21,10 @@ func (c *chat) addMark(label string) {
 // the conversation says what it went back to.
 func compactedLabel(ev agent.Compacted) string {
 	if ev.Rewound != "" {
-		return "rewound to before " + oneLine(ev.Rewound) // from a session file
+		return "rewound to before " + style.OneLine(ev.Rewound) // from a session file
 	}
 	if ev.Before == 0 && ev.After == 0 {
 		return "compacted"
 	}
-	return "compacted: " + formatTokens(ev.Before) + " → " + formatTokens(ev.After) + " tokens"
+	return "compacted: " + humanize.Tokens(ev.Before) + " → " + humanize.Tokens(ev.After) + " tokens"
 }

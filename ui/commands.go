@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"sort"
 	"strings"
 
@@ -46,7 +48,7 @@ func newCommands(extra map[string]func() tea.Cmd, descs map[string]string, sessi
 	norm := func(name string) string { return strings.ToLower(strings.TrimPrefix(strings.TrimSpace(name), "/")) }
 	help := map[string]string{}
 	for name, d := range descs {
-		help[norm(name)] = oneLine(d)
+		help[norm(name)] = style.OneLine(d)
 	}
 	cmds := map[string]command{}
 	for name, f := range extra {
@@ -158,7 +160,7 @@ func (m *Model) reset(msg ResetMsg) {
 	}
 	if msg.Agent != nil {
 		m.cfg.Agent = msg.Agent
-		m.think = initialThink(msg.Agent)
+		m.think = msg.Agent.Effort()
 	}
 	if msg.Model != "" {
 		m.cfg.Model = msg.Model

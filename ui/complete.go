@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"sort"
 	"strings"
 
@@ -101,7 +103,7 @@ func (m *Model) completeView(w, h int) []string {
 		if i == sel {
 			mark = st.Glyphs.UserPrompt
 		}
-		l := ansi.Truncate(mark+pad("/"+c.name, nameW)+"  "+c.desc, iw, st.Glyphs.Ellipsis)
+		l := ansi.Truncate(mark+style.Pad("/"+c.name, nameW)+"  "+c.desc, iw, st.Glyphs.Ellipsis)
 		l += strings.Repeat(" ", max(iw-ansi.StringWidth(l), 0))
 		if i == sel {
 			lines = append(lines, st.PickerSel.Render(l))

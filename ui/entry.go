@@ -1,15 +1,15 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/ui/markdown"
-	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // entryKind says what an entry of the transcript shows.
@@ -97,7 +97,7 @@ func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
 	switch e.kind {
 	case entryUser:
 		pw := ansi.StringWidth(g.UserPrompt)
-		for i, l := range wrapText(e.text, w-pw) {
+		for i, l := range style.WrapText(e.text, w-pw) {
 			p := strings.Repeat(" ", pw)
 			if i == 0 {
 				p = st.UserPrompt.Render(g.UserPrompt)
@@ -115,7 +115,7 @@ func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
 	case entryTool:
 		out = append(out, e.tool.render(st, w, now, "")...)
 	case entryNotice:
-		for i, l := range wrapText(e.text, w-2) {
+		for i, l := range style.WrapText(e.text, w-2) {
 			p := "  "
 			if i == 0 {
 				p = g.Notice + " "
@@ -127,10 +127,10 @@ func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
 	case entryError:
 		bar := st.ErrorBar.Render(g.VRule + " ")
 		out = append(out, st.ErrorTitle.Render(g.Error+" Error"))
-		for _, l := range wrapText(e.text, w-2) {
+		for _, l := range style.WrapText(e.text, w-2) {
 			out = append(out, bar+st.ErrorText.Render(l))
 		}
-		for _, l := range wrapText(e.hint, w-2) {
+		for _, l := range style.WrapText(e.hint, w-2) {
 			out = append(out, bar+st.ErrorHint.Render(l))
 		}
 	}
@@ -140,10 +140,10 @@ func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
 func (e *entry) renderReasoning(st *Styles, w int, now time.Time) []string {
 	g := st.Glyphs
 	if !e.end.IsZero() {
-		return []string{st.Thinking.Render(g.Thinking + " Thought for " + formatDuration(e.end.Sub(e.start)))}
+		return []string{st.Thinking.Render(g.Thinking + " Thought for " + style.Duration(e.end.Sub(e.start)))}
 	}
 	out := []string{st.Thinking.Render(g.Thinking + " Thinking…")}
-	lines := wrapText(lastLines(e.text, reasoningTail), w-2)
+	lines := style.WrapText(style.LastLines(e.text, reasoningTail), w-2)
 	if len(lines) > reasoningTail {
 		lines = lines[len(lines)-reasoningTail:]
 	}
@@ -203,7 +203,7 @@ func (t *toolCall) headline(st *Styles, w int, now time.Time) string {
 		text := "Plan"
 		switch {
 		case t.state == toolFailed:
-			text += g.Separator + "rejected: " + firstLine(strings.TrimPrefix(t.output, "Error: "))
+			text += g.Separator + "rejected: " + style.FirstLine(strings.TrimPrefix(t.output, "Error: "))
 		case t.planSet:
 			text += fmt.Sprintf("%s%d/%d done", g.Separator, t.planDone, t.planTotal)
 		}
@@ -211,13 +211,13 @@ func (t *toolCall) headline(st *Styles, w int, now time.Time) string {
 	}
 	var meta []string
 	if t.name == agent.TaskTool && len(t.children) > 0 {
-		meta = append(meta, plural(len(t.children), "tool call"))
+		meta = append(meta, style.Plural(len(t.children), "tool call"))
 	}
 	switch {
 	case t.state == toolRunning && !now.IsZero() && now.After(t.start):
-		meta = append(meta, formatDuration(now.Sub(t.start)))
+		meta = append(meta, style.Duration(now.Sub(t.start)))
 	case t.state != toolRunning && t.dur >= 0: // restored calls have no duration
-		meta = append(meta, formatDuration(t.dur))
+		meta = append(meta, style.Duration(t.dur))
 	}
 	metaS := ""
 	if len(meta) > 0 {
@@ -250,7 +250,7 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 	if t.expanded {
 		limit = expandedLines
 	}
-	lines, more := headLines(t.output, limit)
+	lines, more := style.HeadLines(t.output, limit)
 	pre := indent + "  " + st.ToolMeta.Render(g.ToolOutput)
 	cont := indent + "    "
 	tw := max(w-ansi.StringWidth(indent)-4, 1)
@@ -267,87 +267,7 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 		if !t.expanded {
 			hint = " (ctrl+o to expand)"
 		}
-		out = append(out, cont+st.ToolMeta.Render(fmt.Sprintf("%s +%s%s", g.Ellipsis, plural(more, "line"), hint)))
+		out = append(out, cont+st.ToolMeta.Render(fmt.Sprintf("%s +%s%s", g.Ellipsis, style.Plural(more, "line"), hint)))
 	}
 	return out
-}
-
-// wrapText wraps plain text to w cells (at least 1), keeping its line
-// breaks.
-func wrapText(s string, w int) []string {
-	if s == "" {
-		return nil
-	}
-	w = max(w, 1)
-	return strings.Split(ansi.Wrap(s, w, ""), "\n")
-}
-
-// headLines returns up to n lines from the start of s and how many more
-// there are, without splitting all of a long s.
-func headLines(s string, n int) (lines []string, more int) {
-	s = strings.TrimRight(s, "\n")
-	for len(lines) < n {
-		i := strings.IndexByte(s, '\n')
-		if i < 0 {
-			lines = append(lines, s)
-			return lines, 0
-		}
-		lines = append(lines, s[:i])
-		s = s[i+1:]
-	}
-	return lines, strings.Count(s, "\n") + 1
-}
-
-// lastLines returns the last n lines of s.
-func lastLines(s string, n int) string {
-	s = strings.TrimRight(s, "\n ")
-	i := len(s)
-	for ; n > 0 && i > 0; n-- {
-		j := strings.LastIndexByte(s[:i], '\n')
-		if j < 0 {
-			return s
-		}
-		i = j
-	}
-	return strings.TrimLeft(s[i:], "\n")
-}
-
-// firstLine returns the first line of s.
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-// sanitize makes tool output safe to draw (termsafe.Text), with tabs
-// expanded.
-func sanitize(s string) string {
-	return strings.ReplaceAll(termsafe.Text(s), "\t", "    ")
-}
-
-// formatDuration shows a duration the way a person reads it: 0.4s, 12s,
-// 3m05s, 1h02m.
-func formatDuration(d time.Duration) string {
-	switch {
-	case d < 0:
-		d = 0
-		fallthrough
-	case d < 10*time.Second:
-		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
-	case d < time.Minute:
-		return strconv.Itoa(int(d/time.Second)) + "s"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
-	default:
-		return fmt.Sprintf("%dh%02dm", int(d/time.Hour), int(d%time.Hour/time.Minute))
-	}
-}
-
-// plural returns "1 line", "2 lines".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }

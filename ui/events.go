@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/status"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -173,16 +177,16 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	switch ev := ev.(type) {
 	case agent.TextDelta:
 		m.chat.appendText(ev.Text)
-		t.setAct(actAnswering, "")
+		t.setAct(status.ActAnswering, "")
 	case agent.ReasoningDelta:
 		if ev.Rethought {
 			m.chat.withdrawText()
 		}
 		m.chat.appendReasoning(ev.Text)
-		t.setAct(actThinking, "")
+		t.setAct(status.ActThinking, "")
 	case agent.AssistantDone:
 		m.chat.assistantDone(ev.Text)
-		t.setAct(actThinking, "")
+		t.setAct(status.ActThinking, "")
 	case agent.ToolStart:
 		m.chat.now = m.clock()
 		m.chat.startTool(ev)
@@ -193,11 +197,11 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 			m.panel.subStart(ev)
 			m.usage.taskStarted(ev.ID, ev.Summary)
 		}
-		t.setAct(actTool, ev.Name)
+		t.setAct(status.ActTool, ev.Name)
 	case agent.ToolEnd:
 		m.chat.endTool(ev)
 		m.panel.subEnd(ev)
-		t.setAct(actThinking, "")
+		t.setAct(status.ActThinking, "")
 	case agent.ToolOutput:
 		m.chat.toolOutput(ev)
 	case agent.TodoUpdate:
@@ -211,7 +215,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.ApprovalRequest:
 		m.ask(ev)
 		m.input.blur()
-		t.setAct(actApproval, "")
+		t.setAct(status.ActApproval, "")
 	case agent.UserMessage:
 		m.chat.addUser(ev.Text)
 	case agent.SteerDelivered:
@@ -279,9 +283,9 @@ func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
 	case agent.ToolStart:
 		m.chat.now = m.clock()
 		m.panel.toolCall()
-		m.turn.setAct(actTool, inner.Name)
+		m.turn.setAct(status.ActTool, inner.Name)
 	case agent.ToolEnd:
-		m.turn.setAct(actTool, agent.TaskTool)
+		m.turn.setAct(status.ActTool, agent.TaskTool)
 	}
 	m.panel.subEvent(ev)
 	m.chat.subagent(ev.ParentID, ev.Event)
@@ -292,14 +296,14 @@ func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
 func retryText(ev agent.Retry) string {
 	s := "model call failed"
 	if ev.Err != "" {
-		s += " (" + firstLine(ev.Err) + ")"
+		s += " (" + style.FirstLine(ev.Err) + ")"
 	}
 	s += "; retrying"
 	if ev.Max > 0 {
-		s += " " + itoa(ev.Attempt) + "/" + itoa(ev.Max)
+		s += " " + style.Itoa(ev.Attempt) + "/" + style.Itoa(ev.Max)
 	}
 	if ev.Wait > 0 {
-		s += " in " + formatDuration(ev.Wait)
+		s += " in " + style.Duration(ev.Wait)
 	}
 	return s
 }

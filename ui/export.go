@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"errors"
 	"fmt"
 	"os"
@@ -62,7 +64,7 @@ func exportName(session string, now time.Time) string {
 func (m *Model) exportMarkdown() string {
 	var b strings.Builder
 	b.WriteString("# tick conversation\n\n")
-	fmt.Fprintf(&b, "- model: %s\n- workspace: %s\n- exported: %s\n", oneLine(m.cfg.Model), oneLine(m.cfg.Workspace), m.clock().Format(time.RFC3339))
+	fmt.Fprintf(&b, "- model: %s\n- workspace: %s\n- exported: %s\n", style.OneLine(m.cfg.Model), style.OneLine(m.cfg.Workspace), m.clock().Format(time.RFC3339))
 	if u := m.usage.session; u.Calls > 0 {
 		b.WriteString("- usage: " + totalText(u, true) + "\n")
 	}
@@ -101,10 +103,10 @@ func toolLine(t *toolCall, indent string) string {
 	}
 	s := fmt.Sprintf("%s- tool `%s` %s — %s", indent, t.name, inlineCode(t.summary), state)
 	if t.dur > 0 {
-		s += fmt.Sprintf(" (%s)", formatDuration(t.dur))
+		s += fmt.Sprintf(" (%s)", style.Duration(t.dur))
 	}
-	if first, more := headLines(t.output, 1); len(first) > 0 && strings.TrimSpace(first[0]) != "" {
-		s += ": " + inlineCode(truncateText(first[0], 120))
+	if first, more := style.HeadLines(t.output, 1); len(first) > 0 && strings.TrimSpace(first[0]) != "" {
+		s += ": " + inlineCode(style.Truncate(first[0], 120))
 		if more > 0 {
 			s += fmt.Sprintf(" (+%d lines)", more)
 		}
@@ -119,7 +121,7 @@ func toolLine(t *toolCall, indent string) string {
 // inlineCode writes s as Markdown inline code, fenced with enough
 // backticks.
 func inlineCode(s string) string {
-	s = oneLine(s)
+	s = style.OneLine(s)
 	if s == "" {
 		return ""
 	}

@@ -7,6 +7,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/tick-agent/tick/ui/dialog"
+	"github.com/tick-agent/tick/ui/style"
 )
 
 // exportAskMsg says that /export's file exists: the user is asked before
@@ -38,7 +41,7 @@ func (m *Model) handleExportAsk(msg exportAskMsg) tea.Cmd {
 	return nil
 }
 
-func (e *exportConfirm) layer() int { return layerUndo }
+func (e *exportConfirm) Layer() int { return dialog.LayerUndo }
 
 // update takes the keys while the question is open; a paste and the wheel
 // pass to the screen below.
@@ -75,7 +78,7 @@ func (e *exportConfirm) view(m *Model, w, h int) []string {
 	lines := []string{st.DialogTitle.Render(ansi.Truncate("Replace "+termText(e.ask.path)+"?", iw, st.Glyphs.Ellipsis))}
 	lines = append(lines, guardLines(st, e.diverted, iw)...)
 	lines = append(lines, st.DialogText.Render("The file exists. Yes writes the conversation over it (its mode is kept); no leaves it as it is."))
-	lines = append(lines, helpLine(st, e.keys.Confirm, e.keys.Cancel))
+	lines = append(lines, style.HelpLine(st, e.keys.Confirm, e.keys.Cancel))
 	box := strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")
 	return box[:min(len(box), dialogHeight(h))]
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"fmt"
 	"strings"
 
@@ -86,7 +88,7 @@ func addCustom(cmds map[string]command, custom []CustomCommand) (map[string]Cust
 			continue
 		}
 		byName[name] = c
-		desc := oneLine(c.Description)
+		desc := style.OneLine(c.Description)
 		if desc == "" {
 			desc = "(your command)"
 		}

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"strings"
 	"testing"
 
@@ -70,7 +72,7 @@ func TestBuiltinsCannotBeShadowed(t *testing.T) {
 		t.Fatalf("no notice about the shadowed command:\n%s", s)
 	}
 	submit(m, "/help")
-	if len(a.prompts()) != 0 || overlayOf[*helpScreen](m) == nil {
+	if len(a.prompts()) != 0 || overlayOf[*dialog.Help](m) == nil {
 		t.Fatalf("/help ran the custom command (prompts %q)", a.prompts())
 	}
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/status"
+
 	"strings"
 	"testing"
 	"time"
@@ -62,16 +64,16 @@ func TestGoldenPanel(t *testing.T) {
 
 func TestGoldenStatusBar(t *testing.T) {
 	st := DefaultStyles(true)
-	bar := newStatusStyles(&st)
-	base := statusInfo{model: "gpt-4.1-mini", workspace: "~/src/tick", ctx: contextUse{used: 12345}}
+	bar := status.NewBar(&st)
+	base := status.Info{Model: "gpt-4.1-mini", Workspace: "~/src/tick", Ctx: status.Context{Used: 12345}}
 	running := base
-	running.running, running.act, running.tool, running.spin, running.elapsed = true, actTool, "bash", "⠋", 83*time.Second
-	running.queued, running.steering = 1, 2
+	running.Running, running.Act, running.Tool, running.Spin, running.Elapsed = true, status.ActTool, "bash", "⠋", 83*time.Second
+	running.Queued, running.Steering = 1, 2
 	estimated := base
-	estimated.ctx.estimated, estimated.notice = true, "ctrl+c again to quit"
+	estimated.Ctx.Estimated, estimated.Notice = true, "ctrl+c again to quit"
 	tests := []struct {
 		name string
-		info statusInfo
+		info status.Info
 		w    int
 	}{
 		{"idle", base, 120},
@@ -81,7 +83,7 @@ func TestGoldenStatusBar(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			golden.RequireEqual(t, statusView(bar, tt.info, tt.w))
+			golden.RequireEqual(t, status.View(bar, tt.info, tt.w))
 		})
 	}
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"strings"
 	"testing"
 
@@ -53,7 +55,7 @@ func TestHelpScrollsAt80x24(t *testing.T) {
 				t.Fatalf("after %s the help lacks %q:\n%s", st.name, want, s)
 			}
 		}
-		if overlayOf[*helpScreen](m) == nil {
+		if overlayOf[*dialog.Help](m) == nil {
 			t.Fatalf("%s closed the help", st.name)
 		}
 	}
@@ -61,7 +63,7 @@ func TestHelpScrollsAt80x24(t *testing.T) {
 		t.Fatalf("the screen has %d lines, want 24", n)
 	}
 	press(m, "x")
-	if overlayOf[*helpScreen](m) != nil || strings.Contains(screen(m), "esc close") {
+	if overlayOf[*dialog.Help](m) != nil || strings.Contains(screen(m), "esc close") {
 		t.Fatalf("x did not close the help:\n%s", screen(m))
 	}
 	if m.input.value() != "" {
@@ -84,11 +86,11 @@ func TestHelpFitsWithoutScrolling(t *testing.T) {
 		t.Fatalf("the help at 160×60 says it scrolls:\n%s", s)
 	}
 	press(m, "down") // a scroll key scrolls nothing, and leaves it open
-	if overlayOf[*helpScreen](m) == nil {
+	if overlayOf[*dialog.Help](m) == nil {
 		t.Fatal("down closed a help that does not scroll")
 	}
 	press(m, "esc")
-	if overlayOf[*helpScreen](m) != nil {
+	if overlayOf[*dialog.Help](m) != nil {
 		t.Fatal("esc did not close the help")
 	}
 }

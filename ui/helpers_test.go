@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"charm.land/lipgloss/v2"
+
 	"context"
 	"errors"
 	"strings"
@@ -83,10 +85,13 @@ func (a *scriptAgent) ApprovePlan() (string, error) { return "", agent.ErrNoPlan
 func (a *scriptAgent) EditPlan(agent.PlanEdit) ([]agent.Event, error) {
 	return nil, agent.ErrNoPlan
 }
-func (a *scriptAgent) Continue()            {}
-func (a *scriptAgent) StopTask(string) bool { return false }
-func (a *scriptAgent) CanRetry() bool       { return false }
-func (a *scriptAgent) Effort() string       { return "" }
+func (a *scriptAgent) Continue() {}
+
+// ClearPlan is not scripted: the fake keeps no plan to put aside.
+func (a *scriptAgent) ClearPlan() ([]agent.Event, error) { return nil, errPlanUsage }
+func (a *scriptAgent) StopTask(string) bool              { return false }
+func (a *scriptAgent) CanRetry() bool                    { return false }
+func (a *scriptAgent) Effort() string                    { return "" }
 func (a *scriptAgent) SetEffort(string) error {
 	return errors.New("this agent takes no thinking level")
 }
@@ -265,4 +270,15 @@ func stripWidth(s string) int { return ansi.StringWidth(s) }
 func pause(m *Model) {
 	clock := m.clock
 	m.clock = func() time.Time { return clock().Add(time.Second) }
+}
+
+// sgrOf is a style's escape sequences around a text, as the status bar
+// draws it.
+type sgrOf struct{ pre, post string }
+
+// newSGR reduces s to the sequences before and after its text.
+func newSGR(s lipgloss.Style) sgrOf {
+	r := s.Render("x")
+	i := strings.IndexByte(r, 'x')
+	return sgrOf{r[:i], r[i+1:]}
 }

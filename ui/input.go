@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"fmt"
 	"strings"
 
@@ -138,7 +140,7 @@ func isLarge(s string) bool {
 // fold keeps s aside and returns the token that stands for it.
 func (in *input) fold(s string) string {
 	in.nPaste++
-	tok := fmt.Sprintf("[Pasted text #%d · %s]", in.nPaste, plural(strings.Count(strings.TrimRight(s, "\n"), "\n")+1, "line"))
+	tok := fmt.Sprintf("[Pasted text #%d · %s]", in.nPaste, style.Plural(strings.Count(strings.TrimRight(s, "\n"), "\n")+1, "line"))
 	in.pastes[tok] = s
 	return tok
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"context"
 	"strings"
 	"testing"
@@ -85,7 +87,7 @@ func TestSlashCompletion(t *testing.T) {
 	m.input.reset()
 	typeText(m, "/he")
 	press(m, "enter")
-	if overlayOf[*helpScreen](m) == nil {
+	if overlayOf[*dialog.Help](m) == nil {
 		t.Fatal("enter on /he did not run /help")
 	}
 	press(m, "x")

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/status"
+
 	"context"
 
 	"charm.land/bubbles/v2/key"
@@ -64,7 +66,7 @@ func (m *Model) idleCtrlC(armed bool) tea.Cmd {
 // canRetry reports whether the last turn failed and the agent can send it
 // again.
 func (m *Model) canRetry() bool {
-	return m.cfg.Agent != nil && m.cfg.Agent.CanRetry()
+	return m.cfg.Agent.CanRetry()
 }
 
 // retry sends the failed turn again (ctrl+r, /retry) through the same
@@ -84,5 +86,5 @@ func (m *Model) retry(*Model) tea.Cmd {
 	m.chat.toBottom()
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.panel.turnStart(m.now)
-	return m.begin(&turn{cancel: cancel, act: actThinking, ch: r.Retry(ctx)})
+	return m.begin(&turn{cancel: cancel, act: status.ActThinking, ch: r.Retry(ctx)})
 }

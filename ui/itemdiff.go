@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"charm.land/lipgloss/v2"
 	"fmt"
 	"strings"
@@ -71,12 +75,12 @@ func (m *Model) handleItemDiff(msg itemDiffMsg) {
 
 // newItemDiff lays out ch for the view.
 func newItemDiff(st *Styles, ch agent.ItemChanges) *itemDiff {
-	d := &itemDiff{title: oneLine("#" + ch.Item + " " + ch.Text + " · what it changed")}
+	d := &itemDiff{title: style.OneLine("#" + ch.Item + " " + ch.Text + " · what it changed")}
 	if len(ch.Files) == 0 {
 		d.lines = append(d.lines, st.DialogDesc.Render("no file changed under this item"))
 		return d
 	}
-	d.lines = append(d.lines, st.DialogText.Render(plural(len(ch.Files), "file")+":"))
+	d.lines = append(d.lines, st.DialogText.Render(style.Plural(len(ch.Files), "file")+":"))
 	for _, c := range ch.Files {
 		d.lines = append(d.lines, st.DialogText.Render("  "+string(c.Kind)+"  "+termText(c.Path)))
 	}
@@ -90,22 +94,22 @@ func newItemDiff(st *Styles, ch agent.ItemChanges) *itemDiff {
 		if len(l) > maxDiffLine {
 			l = strings.ToValidUTF8(l[:maxDiffLine], "") + " " + st.Glyphs.Ellipsis
 		}
-		d.lines = append(d.lines, diffLineStyle(st, l).Render(sanitize(l)))
+		d.lines = append(d.lines, diffLineStyle(st, l).Render(style.Sanitize(l)))
 	}
 	return d
 }
 
 // diffLineStyle colours a line of a unified diff: as the approval
-// dialog's diffs (diffStyle), with the file headers as titles.
+// dialog's diffs (style.DiffStyle), with the file headers as titles.
 func diffLineStyle(st *Styles, l string) lipgloss.Style {
 	if strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "diff ") {
 		return st.DialogTitle
 	}
-	return diffStyle(st, l)
+	return style.DiffStyle(st, l)
 }
 
 // The view sits above the plan editor that opened it.
-func (d *itemDiff) layer() int { return layerEditor }
+func (d *itemDiff) Layer() int { return dialog.LayerEditor }
 
 // update scrolls with the chat's keys and closes on esc; it takes every
 // key and paste, so nothing reaches the editor below while it is open.
@@ -118,9 +122,9 @@ func (d *itemDiff) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
 		return nil, true
 	case tea.MouseWheelMsg:
 		if msg.Button == tea.MouseWheelUp {
-			d.scroll(-scrollStep)
+			d.scroll(-style.ScrollStep)
 		} else if msg.Button == tea.MouseWheelDown {
-			d.scroll(scrollStep)
+			d.scroll(style.ScrollStep)
 		}
 		return nil, true
 	}
@@ -169,7 +173,7 @@ func (d *itemDiff) view(m *Model, w, h int) []string {
 		pos = fmt.Sprintf("   lines %d–%d of %d", d.top+1, end, len(d.lines))
 	}
 	k := m.keys
-	out = append(out, helpLine(st, key.NewBinding(key.WithHelp(k.SelectPrev.Help().Key+" "+k.SelectNext.Help().Key, "scroll")),
+	out = append(out, style.HelpLine(st, key.NewBinding(key.WithHelp(k.SelectPrev.Help().Key+" "+k.SelectNext.Help().Key, "scroll")),
 		key.NewBinding(key.WithHelp(k.PageUp.Help().Key+" "+k.PageDown.Help().Key, "page")), k.Rewind.Back)+st.DialogDesc.Render(pos))
 	return strings.Split(st.DialogBox.Render(strings.Join(out, "\n")), "\n")
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -32,12 +34,12 @@ func (m *Model) checkModel() tea.Cmd {
 	return func() tea.Msg { return modelCheckMsg{model: model, warning: f(model)} }
 }
 
-// modelChecked keeps the warning for the status bar (see statusInfo),
+// modelChecked keeps the warning for the status bar (see status.Info),
 // unless the model changed since it was asked about; it shows while the
 // app is idle with that model.
 func (m *Model) modelChecked(msg modelCheckMsg) {
 	if msg.warning != "" && msg.model == m.cfg.Model {
-		msg.warning = oneLine(msg.warning) // it names the model, which a server may have named
+		msg.warning = style.OneLine(msg.warning) // it names the model, which a server may have named
 		m.modelWarn = msg
 	}
 }

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/status"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"fmt"
 	"strings"
 
@@ -104,7 +108,7 @@ func (m *Model) render() {
 		in = append(in, "")
 	}
 	lines = append(lines, in...)
-	lines = append(lines, statusView(m.bar, m.statusInfo(), w))
+	lines = append(lines, status.View(m.bar, m.statusInfo(), w))
 	m.frame = strings.Join(lines, "\n")
 	if len(boxes) == 0 {
 		if c := m.input.cursor(); c != nil {
@@ -150,31 +154,31 @@ func (m *Model) renderBase(lines []string, w int) []string {
 	return lines
 }
 
-// statusInfo collects what the status bar shows.
-func (m *Model) statusInfo() statusInfo {
-	s := statusInfo{
-		model:     oneLine(m.cfg.Model),                // a model name may come from a server
-		workspace: oneLine(shortPath(m.cfg.Workspace)), // a cloned repository names its directory
-		ctx:       m.usage.ctx,
-		notice:    m.note,
-		mcp:       mcpField(m.cfg.MCP),
-		mode:      m.modeText(),
-		yolo:      m.cfg.Yolo,
+// status.Info collects what the status bar shows.
+func (m *Model) statusInfo() status.Info {
+	s := status.Info{
+		Model:     style.OneLine(m.cfg.Model),                       // a model name may come from a server
+		Workspace: style.OneLine(status.ShortPath(m.cfg.Workspace)), // a cloned repository names its directory
+		Ctx:       m.usage.ctx,
+		Notice:    m.note,
+		MCP:       mcpField(m.cfg.MCP),
+		Mode:      m.modeText(),
+		Yolo:      m.cfg.Yolo,
 	}
 	if m.think != "" {
-		s.model += " · think " + m.think
+		s.Model += " · think " + m.think
 	}
-	if w := m.modelWarn; s.notice == "" && !m.running() && w.model == m.cfg.Model {
-		s.notice = w.warning // the server does not list the model
+	if w := m.modelWarn; s.Notice == "" && !m.running() && w.model == m.cfg.Model {
+		s.Notice = w.warning // the server does not list the model
 	}
-	s.steering, s.queued = m.handed.waiting()
+	s.Steering, s.Queued = m.handed.waiting()
 	if t := m.turn; t != nil && !t.ended {
-		s.running = true
-		s.act, s.tool = t.act, t.tool
-		s.spin = ansi.Strip(m.spin.View()) // drawn in the bar's own style
-		s.elapsed = m.now.Sub(t.start)
-		if quiet := m.now.Sub(t.heard); quiet >= quietAfter && (t.act == actThinking || t.act == actAnswering) {
-			s.quiet = quiet // a model call, and the server sends nothing
+		s.Running = true
+		s.Act, s.Tool = t.act, t.tool
+		s.Spin = ansi.Strip(m.spin.View()) // drawn in the bar's own style
+		s.Elapsed = m.now.Sub(t.start)
+		if quiet := m.now.Sub(t.heard); quiet >= status.QuietAfter && (t.act == status.ActThinking || t.act == status.ActAnswering) {
+			s.Quiet = quiet // a model call, and the server sends nothing
 		}
 	}
 	return s
@@ -186,7 +190,7 @@ func tooSmall(st *Styles, w, h int) string {
 		return ""
 	}
 	msg := fmt.Sprintf("Terminal too small (%d×%d): tick needs at least %d×%d.", w, h, minWidth, minHeight)
-	lines := wrapText(msg, w)
+	lines := style.WrapText(msg, w)
 	if len(lines) > h {
 		lines = lines[:h]
 	}

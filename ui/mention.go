@@ -23,24 +23,6 @@ const (
 // mentionTail finds an @ mention being typed at the end of the input.
 var mentionTail = regexp.MustCompile(`(?:^|\s)@([^\s@]*)$`)
 
-// MentionKeyMap are the @ picker's keys.
-type MentionKeyMap struct {
-	Up, Down key.Binding
-	Insert   key.Binding // put the selected path into the input
-	Close    key.Binding
-}
-
-// DefaultMentionKeyMap returns the @ picker's keys.
-func DefaultMentionKeyMap() MentionKeyMap {
-	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
-	return MentionKeyMap{
-		Up:     b(k("up"), h("↑", "up")),
-		Down:   b(k("down"), h("↓", "down")),
-		Insert: b(k("tab", "enter"), h("tab/enter", "insert the path")),
-		Close:  b(k("esc"), h("esc", "close")),
-	}
-}
-
 // mentionState is the @ picker: the query being typed after @, the
 // matches found for it off the update loop, and the selection.
 type mentionState struct {

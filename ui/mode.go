@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -23,7 +25,7 @@ func nextMode(m agent.Mode) agent.Mode {
 // tool call.
 func (m *Model) cycleMode() {
 	a := m.cfg.Agent
-	if a == nil {
+	if m.agentless() {
 		return
 	}
 	next := nextMode(a.Mode())
@@ -38,10 +40,10 @@ func (m *Model) cycleMode() {
 func (m *Model) modeText() string {
 	sb := ""
 	if m.cfg.Sandbox != nil {
-		sb = oneLine(m.cfg.Sandbox())
+		sb = style.OneLine(m.cfg.Sandbox())
 	}
 	a := m.cfg.Agent
-	if a == nil {
+	if m.agentless() {
 		return sb
 	}
 	if sb == "" {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 	"unicode/utf8"
 
@@ -124,7 +126,7 @@ func (l *modelList) lines(st *Styles, w, rows int) []string {
 		if i == l.sel {
 			mark = g.UserPrompt
 		}
-		line := mark + oneLine(name) // a server names its models
+		line := mark + style.OneLine(name) // a server names its models
 		if name == l.current {
 			line += " (current)"
 		}
@@ -136,7 +138,7 @@ func (l *modelList) lines(st *Styles, w, rows int) []string {
 		}
 	}
 	if n := len(l.shown); n > rows {
-		out = append(out, st.DialogDesc.Render(itoa(l.sel+1)+"/"+itoa(n)))
+		out = append(out, st.DialogDesc.Render(style.Itoa(l.sel+1)+"/"+style.Itoa(n)))
 	}
 	return out
 }

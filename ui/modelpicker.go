@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 	"time"
 
@@ -26,29 +30,6 @@ type ModelConfig struct {
 	// question.
 	SaveDefault func(name string) (note string, err error)
 	Path        string
-}
-
-// ModelPickerKeyMap are the /model picker's keys.
-type ModelPickerKeyMap struct {
-	Up, Down key.Binding
-	Pick     key.Binding // use the selected model
-	Close    key.Binding // clear the filter, else close
-	Erase    key.Binding // delete the last character of the filter
-	Yes, No  key.Binding // answer "save as the default?"
-}
-
-// DefaultModelPickerKeyMap returns the /model picker's keys.
-func DefaultModelPickerKeyMap() ModelPickerKeyMap {
-	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
-	return ModelPickerKeyMap{
-		Up:    b(k("up", "ctrl+p"), h("↑", "up")),
-		Down:  b(k("down", "ctrl+n"), h("↓", "down")),
-		Pick:  b(k("enter"), h("enter", "use it")),
-		Close: b(k("esc"), h("esc", "close")),
-		Erase: b(k("backspace"), h("backspace", "erase")),
-		Yes:   b(k("y", "Y"), h("y", "save as default")),
-		No:    b(k("n", "N", "esc", "enter"), h("n", "only this session")),
-	}
 }
 
 // Messages of the picker's commands.
@@ -100,7 +81,7 @@ func (m *Model) handleModelMsg(msg tea.Msg) (tea.Cmd, bool) {
 		case len(msg.models) == 0:
 			m.chat.addNotice("the server lists no models")
 		default:
-			m.over.push(&modelPicker{keys: DefaultModelPickerKeyMap(), list: newModelList(msg.models, m.cfg.Model)})
+			m.over.push(&modelPicker{keys: style.DefaultModelPickerKeyMap(), list: newModelList(msg.models, m.cfg.Model)})
 			m.input.blur()
 		}
 	case modelSwitchedMsg:
@@ -142,7 +123,7 @@ func (m *Model) modelSwitched(msg modelSwitchedMsg) tea.Cmd {
 	return nil
 }
 
-func (p *modelPicker) layer() int { return layerPicker }
+func (p *modelPicker) Layer() int { return dialog.LayerPicker }
 
 // update takes every key while the picker is open; a paste and the wheel
 // pass to the screen below. While it switches and while it asks "save as
@@ -238,11 +219,11 @@ func (p *modelPicker) view(m *Model, w, h int) []string {
 // box renders the picker centred in a w×h area.
 func (p *modelPicker) box(st *Styles, hm help.Model, current, path string, w, h int) string {
 	g := st.Glyphs
-	iw := max(min(w-4, dialogMaxWidth), 1)
-	lines := []string{ansi.Truncate(st.DialogTitle.Render("Model")+st.DialogDesc.Render(g.Separator+"now "+oneLine(current)), iw, g.Ellipsis), ""}
+	iw := max(min(w-4, style.DialogMaxWidth), 1)
+	lines := []string{ansi.Truncate(st.DialogTitle.Render("Model")+st.DialogDesc.Render(g.Separator+"now "+style.OneLine(current)), iw, g.Ellipsis), ""}
 	var keys []key.Binding
 	if p.asking != "" {
-		lines = append(lines, st.DialogText.Render("Also make "+oneLine(p.asking)+" the default in "+oneLine(path)+"?"))
+		lines = append(lines, st.DialogText.Render("Also make "+style.OneLine(p.asking)+" the default in "+style.OneLine(path)+"?"))
 		lines = append(lines, guardLines(st, p.diverted, iw)...)
 		keys = []key.Binding{p.keys.Yes, p.keys.No}
 	} else {
@@ -251,7 +232,7 @@ func (p *modelPicker) box(st *Styles, hm help.Model, current, path string, w, h 
 	}
 	lines = append(lines, "")
 	if p.busy != "" {
-		lines = append(lines, st.DialogDesc.Render(oneLine(p.busy))) // names a model
+		lines = append(lines, st.DialogDesc.Render(style.OneLine(p.busy))) // names a model
 	} else {
 		hm.SetWidth(iw)
 		lines = append(lines, hm.ShortHelpView(keys))

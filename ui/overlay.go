@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"slices"
 	"time"
 
@@ -11,17 +13,23 @@ import (
 // first while it is open: the approval dialog, the undo confirmation,
 // /rewind, the plan editor and its item diff, the /sessions and /model
 // pickers, the help overlay and a proposed plan waiting for its answer.
-// Each is one file (approval.go, undo.go, rewind.go, plan_editor.go,
-// itemdiff.go, picker.go, modelpicker.go, help.go, plan_proposal.go); the root only keeps them on one stack (overlays) and
-// asks the top one first.
+// The root only keeps them on one stack (overlays) and asks the top one
+// first. Layer orders the stack: an overlay sits above every overlay of a
+// lower layer, whenever it opened (a question the turn waits on always
+// stays above a picker), and above those of its own layer that opened
+// before it (the layers are package dialog's).
 //
-// A new dialog is a type with these methods, opened with m.over.push.
+// An overlay is a dialog.Dialog (package ui/dialog: it reads a
+// dialog.Context and returns a dialog.Action the root carries out) or,
+// until it moves there, a modelOverlay of this package.
 type overlay interface {
-	// layer orders the stack: an overlay sits above every overlay of a
-	// lower layer, whenever it opened (a question the turn waits on
-	// always stays above a picker), and above those of its own layer
-	// that opened before it.
-	layer() int
+	Layer() int
+}
+
+// modelOverlay is a dialog still in the root package, which reads and
+// changes the Model itself.
+type modelOverlay interface {
+	overlay
 	// update handles a tea.KeyPressMsg, tea.PasteMsg or tea.MouseWheelMsg
 	// while the overlay is on top; lastKey is when the key before this
 	// one came (for the deliberate pause, see answerPause). handled false
@@ -36,23 +44,13 @@ type overlay interface {
 	view(m *Model, w, h int) []string
 }
 
-// The layers of the overlays, lowest first.
-const (
-	layerProposal = iota + 1 // a proposed plan: it takes only y and e
-	layerHelp                // the help overlay: any other dialog covers it
-	layerPicker              // the /sessions and /model pickers
-	layerEditor              // the plan editor
-	layerUndo                // the undo confirmation and /rewind
-	layerApproval            // the approval dialog: the running turn waits on it
-)
-
 // overlays is the stack of open overlays, the top last.
 type overlays []overlay
 
 // push opens o above every overlay of its layer or a lower one.
 func (s *overlays) push(o overlay) {
 	i := len(*s)
-	for i > 0 && (*s)[i-1].layer() > o.layer() {
+	for i > 0 && (*s)[i-1].Layer() > o.Layer() {
 		i--
 	}
 	*s = slices.Insert(*s, i, o)
@@ -87,11 +85,14 @@ func overlayOf[T overlay](m *Model) T {
 // routeOverlay gives msg to the top overlay; handled false means no
 // overlay took it.
 func (m *Model) routeOverlay(msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
-	o := m.over.top()
-	if o == nil {
-		return nil, false
+	switch o := m.over.top().(type) {
+	case dialog.Dialog:
+		act, handled := o.Update(m.dialogContext(lastKey), msg)
+		return m.carryOut(o, act), handled
+	case modelOverlay:
+		return o.update(m, msg, lastKey)
 	}
-	return o.update(m, msg, lastKey)
+	return nil, false
 }
 
 // dialogHeight is the height of a dialog drawn over the bottom of an area
@@ -104,9 +105,50 @@ func dialogHeight(h int) int { return min(h, max(h*2/3, 12)) }
 func (m *Model) overlayBoxes(w, h int) [][]string {
 	var boxes [][]string
 	for _, o := range m.over {
-		if box := o.view(m, w, h); box != nil {
+		var box []string
+		switch o := o.(type) {
+		case dialog.Dialog:
+			box = o.View(m.dialogContext(time.Time{}), w, h)
+		case modelOverlay:
+			box = o.view(m, w, h)
+		}
+		if box != nil {
 			boxes = append(boxes, box[:min(len(box), h)])
 		}
 	}
 	return boxes
 }
+
+// dialogContext is what a dialog may read of the model.
+func (m *Model) dialogContext(lastKey time.Time) dialog.Context {
+	cmds := m.matches("/")
+	list := make([]dialog.Command, len(cmds))
+	for i, c := range cmds {
+		list[i] = dialog.Command{Name: c.name, Desc: c.desc}
+	}
+	return dialog.Context{St: m.st, Keys: m.keys, Now: m.now, LastKey: lastKey, Commands: list, ConfigPath: m.cfg.ConfigPath}
+}
+
+// carryOut does what dialog d asked for.
+func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
+	switch act := act.(type) {
+	case dialog.Close:
+		m.over.remove(d)
+	case dialog.Apply:
+		m.applyEvents(act.Events)
+	case dialog.Send:
+		return m.startTurn(act.Prompt)
+	case dialog.Run:
+		return act.Cmd
+	}
+	return nil
+}
+
+// openHelp shows the help overlay from its top.
+func (m *Model) openHelp() {
+	m.closeHelp()
+	m.over.push(dialog.NewHelp(m.keys.HelpScreen))
+}
+
+// closeHelp closes the help overlay, if open.
+func (m *Model) closeHelp() { m.over.remove(overlayOf[*dialog.Help](m)) }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"strings"
 	"testing"
 	"time"
@@ -14,7 +16,7 @@ import (
 // whenever it opened, and above those of its own layer opened before it;
 // remove takes out just the one.
 func TestOverlayStackLayers(t *testing.T) {
-	help, sessions, models := &helpScreen{}, &picker{}, &modelPicker{}
+	help, sessions, models := &dialog.Help{}, &picker{}, &modelPicker{}
 	ask, proposed := &approvals{}, &proposal{}
 	tests := []struct {
 		name string
@@ -113,8 +115,8 @@ func TestOverlayWheelAndPaste(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
 	m.openHelp()
 	update(m, tea.PasteMsg{Content: "pasted"})
-	if overlayOf[*helpScreen](m) != nil || m.input.value() != "pasted" {
-		t.Fatalf("a paste over the help: help open %v, input %q", overlayOf[*helpScreen](m) != nil, m.input.value())
+	if overlayOf[*dialog.Help](m) != nil || m.input.value() != "pasted" {
+		t.Fatalf("a paste over the help: help open %v, input %q", overlayOf[*dialog.Help](m) != nil, m.input.value())
 	}
 	m.over.push(newPicker([]SessionInfo{{ID: "a", Started: time.Now()}, {ID: "b", Started: time.Now()}}))
 	sel := m.sessionPicker().sel

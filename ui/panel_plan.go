@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"fmt"
 	"strings"
 	"time"
@@ -89,7 +91,7 @@ func (p *panel) subStart(ev agent.ToolStart) {
 		}
 		item = it.ID
 	}
-	p.subs = append(p.subs, &subTask{id: ev.ID, item: item, desc: oneLine(ev.Summary), start: p.now})
+	p.subs = append(p.subs, &subTask{id: ev.ID, item: item, desc: style.OneLine(ev.Summary), start: p.now})
 }
 
 // sub returns the subagent of the task call id, or nil.
@@ -125,12 +127,12 @@ func (p *panel) subLine(s *subTask, ind string, w int, spin string, sel bool) st
 	if sel {
 		ind = ind[:len(ind)-2] + st.PlanSelected.Render(g.Selected) + " "
 	}
-	return ind + st.ItemNote.Render(ansi.Truncate(mark+" "+oneLine(text), room, g.Ellipsis))
+	return ind + st.ItemNote.Render(ansi.Truncate(mark+" "+style.OneLine(text), room, g.Ellipsis))
 }
 
 // taskMeta is a running task's figures: "3 tools · 1.2k tok · 12s".
 func taskMeta(tools, tokens int, d time.Duration) string {
-	tok := itoa(tokens)
+	tok := style.Itoa(tokens)
 	if tokens >= 1000 {
 		tok = fmt.Sprintf("%.1fk", float64(tokens)/1000)
 	}
@@ -138,7 +140,7 @@ func taskMeta(tools, tokens int, d time.Duration) string {
 	if tools == 1 {
 		unit = " tool"
 	}
-	return itoa(tools) + unit + " · " + tok + " tok · " + formatDuration(d)
+	return style.Itoa(tools) + unit + " · " + tok + " tok · " + style.Duration(d)
 }
 
 // removedLines are a revised proposal's removed items.
@@ -146,7 +148,7 @@ func (p *panel) removedLines(w int) []panelLine {
 	st, g := p.st, p.st.Glyphs
 	var out []panelLine
 	for _, c := range p.removed {
-		text := ansi.Truncate(oneLine(c.Text), max(w-4, 1), g.Ellipsis)
+		text := ansi.Truncate(style.OneLine(c.Text), max(w-4, 1), g.Ellipsis)
 		out = append(out, panelLine{text: st.PlanRemoved.Render(g.Removed) + "   " + st.PlanRemoved.Render(text), item: -1})
 	}
 	return out
@@ -221,7 +223,7 @@ func (p *panel) subEvent(ev agent.Subagent) {
 		s.tools++
 		s.last = e.Name
 		if e.Summary != "" {
-			s.last += " " + oneLine(e.Summary)
+			s.last += " " + style.OneLine(e.Summary)
 		}
 		s.logLine("> " + s.last)
 	case agent.ToolEnd:
@@ -229,7 +231,7 @@ func (p *panel) subEvent(ev agent.Subagent) {
 		if e.IsError {
 			mark = "  failed "
 		}
-		s.logLine(mark + firstLine(e.Output))
+		s.logLine(mark + style.FirstLine(e.Output))
 	case agent.AssistantDone:
 		for _, l := range strings.Split(strings.TrimSpace(e.Text), "\n") {
 			s.logLine(l)
@@ -263,9 +265,9 @@ func (p *panel) subEnd(ev agent.ToolEnd) {
 	if s == nil {
 		return
 	}
-	s.done, s.failed, s.result = true, ev.IsError, firstLine(ev.Output)
+	s.done, s.failed, s.result = true, ev.IsError, style.FirstLine(ev.Output)
 	s.took = p.now.Sub(s.start)
-	s.logLine("result: " + firstLine(ev.Output))
+	s.logLine("result: " + style.FirstLine(ev.Output))
 }
 
 // runningTasks returns the subagents still running, in the panel's order (by

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"fmt"
 	"strings"
 
@@ -67,7 +69,7 @@ func (p *panel) lineCount(w int) int {
 // (" 2/5").
 func (p *panel) title() (title, count string) {
 	done, total := p.list.Counts()
-	title = oneLine(p.list.Goal)
+	title = style.OneLine(p.list.Goal)
 	if title == "" {
 		title = "Plan"
 	}
@@ -162,12 +164,12 @@ func (p *panel) lines(w int, spin string, full bool) []panelLine {
 
 // itemLook returns how an item is drawn: its glyph, the glyph's style, the
 // text's style, and the text (the active form for the item in progress).
-func (p *panel) itemLook(it todo.Item, spin string) (glyph string, glyphStyle, style lipgloss.Style, text string) {
+func (p *panel) itemLook(it todo.Item, spin string) (glyph string, glyphStyle, look lipgloss.Style, text string) {
 	st, g := p.st, p.st.Glyphs
-	style = st.ItemPending
+	look = st.ItemPending
 	switch it.Status {
 	case todo.InProgress:
-		glyph, style, text = spin, st.ItemRunning, it.ActiveForm
+		glyph, look, text = spin, st.ItemRunning, it.ActiveForm
 		if text == "" {
 			text = it.Text
 		}
@@ -175,20 +177,20 @@ func (p *panel) itemLook(it todo.Item, spin string) (glyph string, glyphStyle, s
 			glyph = g.ToolRunning
 		}
 	case todo.Completed:
-		glyph, style, text = g.ItemDone, st.ItemDone, it.Text
+		glyph, look, text = g.ItemDone, st.ItemDone, it.Text
 	case todo.Cancelled:
-		glyph, style, text = g.ItemCanceled, st.ItemCancelled, it.Text
+		glyph, look, text = g.ItemCanceled, st.ItemCancelled, it.Text
 	default:
 		glyph, text = g.ItemPending, it.Text
 	}
 	if glyph == "" {
 		glyph = g.ToolRunning
 	}
-	glyphStyle = style
+	glyphStyle = look
 	if it.Status == todo.Cancelled {
 		glyphStyle = st.ItemNote
 	}
-	return glyph, glyphStyle, style, oneLine(text)
+	return glyph, glyphStyle, look, style.OneLine(text)
 }
 
 // meta is the item's elapsed time and tool calls ("1.8s · 2 calls"), or "".
@@ -196,10 +198,10 @@ func (p *panel) meta(id string) string {
 	d, calls := p.elapsed(id)
 	var parts []string
 	if d > 0 {
-		parts = append(parts, formatDuration(d))
+		parts = append(parts, style.Duration(d))
 	}
 	if calls > 0 {
-		parts = append(parts, plural(calls, "call"))
+		parts = append(parts, style.Plural(calls, "call"))
 	}
 	return strings.Join(parts, p.st.Glyphs.Separator)
 }
@@ -229,7 +231,7 @@ func (p *panel) fullRows(it todo.Item, text, meta string, w int) (rows []panelRo
 	if len(rows) == 0 {
 		rows = []panelRow{{}}
 	}
-	if note := oneLine(it.Note); note != "" && (it.Status == todo.Completed || it.Status == todo.Cancelled) {
+	if note := style.OneLine(it.Note); note != "" && (it.Status == todo.Completed || it.Status == todo.Cancelled) {
 		if it.Status == todo.Cancelled {
 			note = "(" + note + ")"
 		}
@@ -261,7 +263,7 @@ func (p *panel) fullRows(it todo.Item, text, meta string, w int) (rows []panelRo
 // fullLines renders one item in the full form (see fullRows).
 func (p *panel) fullLines(it todo.Item, i, w int, spin string) []panelLine {
 	st := p.st
-	glyph, glyphStyle, style, text := p.itemLook(it, spin)
+	glyph, glyphStyle, look, text := p.itemLook(it, spin)
 	meta := p.meta(it.ID)
 	rows, ok := p.fullRows(it, text, meta, w)
 	if !ok {
@@ -278,7 +280,7 @@ func (p *panel) fullLines(it todo.Item, i, w int, spin string) []panelLine {
 		case r.text != "" && r.note:
 			line += st.ItemNote.Render(r.text)
 		case r.text != "":
-			line += style.Render(r.text)
+			line += look.Render(r.text)
 		}
 		if r.after != "" {
 			line += st.ItemNote.Render(r.after)
@@ -295,7 +297,7 @@ func (p *panel) fullLines(it todo.Item, i, w int, spin string) []panelLine {
 // wrapLines wraps the one-line text s to w cells, without the spaces at
 // the ends of the lines.
 func wrapLines(s string, w int) []string {
-	lines := wrapText(s, w)
+	lines := style.WrapText(s, w)
 	for i, l := range lines {
 		lines[i] = strings.TrimSpace(l)
 	}
@@ -322,7 +324,7 @@ func capLines(lines []string, n, w int, ellipsis string) []string {
 // meta; a note line under a completed item.
 func (p *panel) itemLines(it todo.Item, i, w int, spin string) []panelLine {
 	st, g := p.st, p.st.Glyphs
-	glyph, glyphStyle, style, text := p.itemLook(it, spin)
+	glyph, glyphStyle, look, text := p.itemLook(it, spin)
 	meta := p.meta(it.ID)
 	if meta != "" {
 		meta = " " + meta
@@ -333,11 +335,11 @@ func (p *panel) itemLines(it todo.Item, i, w int, spin string) []panelLine {
 		meta, room = "", w-2
 	}
 	body := ansi.Truncate(text, max(room, 1), g.Ellipsis)
-	line := head + style.Render(body)
+	line := head + look.Render(body)
 	if it.Status == todo.Cancelled && it.Note != "" {
 		rest := room - ansi.StringWidth(body) - 3
 		if rest > 4 {
-			line += st.ItemNote.Render(" (" + ansi.Truncate(oneLine(it.Note), rest, g.Ellipsis) + ")")
+			line += st.ItemNote.Render(" (" + ansi.Truncate(style.OneLine(it.Note), rest, g.Ellipsis) + ")")
 		}
 	}
 	if meta != "" {
@@ -346,7 +348,7 @@ func (p *panel) itemLines(it todo.Item, i, w int, spin string) []panelLine {
 	}
 	out := []panelLine{{text: line, item: i}}
 	if it.Status == todo.Completed && it.Note != "" {
-		out = append(out, panelLine{text: "  " + st.ItemNote.Render(ansi.Truncate(oneLine(it.Note), max(w-2, 1), g.Ellipsis)), item: i, note: true})
+		out = append(out, panelLine{text: "  " + st.ItemNote.Render(ansi.Truncate(style.OneLine(it.Note), max(w-2, 1), g.Ellipsis)), item: i, note: true})
 	}
 	return out
 }

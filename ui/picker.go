@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"errors"
 	"strings"
 	"time"
@@ -115,7 +119,7 @@ func (m *Model) handleSessions(msg sessionsMsg) {
 	}
 }
 
-func (p *picker) layer() int { return layerPicker }
+func (p *picker) Layer() int { return dialog.LayerPicker }
 
 // update takes every key and paste while the picker is open (a paste does
 // nothing); the wheel moves the selection.
@@ -256,13 +260,13 @@ func fitBox(box string, w, h int) []string {
 // box renders the picker centred in a w×h area.
 func (p *picker) box(st *Styles, hm help.Model, keys KeyMap, w, h int) string {
 	g := st.Glyphs
-	iw := max(min(w-4, dialogMaxWidth), 1)
+	iw := max(min(w-4, style.DialogMaxWidth), 1)
 	p.rows = max(h-7, 1) // borders, title, blank lines, footer
 	p.scrollTo()
 
 	title := st.DialogTitle.Render("Sessions") + st.DialogDesc.Render(g.Separator+"this workspace")
 	if len(p.list) > p.rows {
-		title += st.DialogDesc.Render(g.Separator + itoa(p.sel+1) + "/" + itoa(len(p.list)))
+		title += st.DialogDesc.Render(g.Separator + style.Itoa(p.sel+1) + "/" + style.Itoa(len(p.list)))
 	}
 	lines := []string{ansi.Truncate(title, iw, g.Ellipsis), ""}
 	cols := sessionColumns(p.list)
@@ -271,7 +275,7 @@ func (p *picker) box(st *Styles, hm help.Model, keys KeyMap, w, h int) string {
 	}
 	lines = append(lines, "")
 	if p.note != "" {
-		lines = append(lines, st.DialogDesc.Render(ansi.Truncate(oneLine(p.note), iw, g.Ellipsis))) // may name a session, quote an error
+		lines = append(lines, st.DialogDesc.Render(ansi.Truncate(style.OneLine(p.note), iw, g.Ellipsis))) // may name a session, quote an error
 	} else {
 		hm.SetWidth(iw)
 		lines = append(lines, ansi.Truncate(hm.ShortHelpView(pickerKeys{keys}.ShortHelp()), iw, g.Ellipsis))
@@ -289,7 +293,7 @@ type sessionCols struct{ id, turns, todo int }
 func sessionColumns(list []SessionInfo) sessionCols {
 	var c sessionCols
 	for _, s := range list {
-		c.id = max(c.id, ansi.StringWidth(oneLine(s.ID)))
+		c.id = max(c.id, ansi.StringWidth(style.OneLine(s.ID)))
 		c.turns = max(c.turns, len(turnsText(s)))
 		c.todo = max(c.todo, len(todoText(s)))
 	}
@@ -311,8 +315,8 @@ func (p *picker) row(st *Styles, c sessionCols, i, w int) string {
 	if s.Current {
 		prompt = "(current) " + prompt
 	}
-	line := mark + pad(oneLine(s.ID), c.id) + "  " + s.Started.Local().Format("2006-01-02 15:04") + "  " +
-		pad(turnsText(s), c.turns) + "  " + pad(todoText(s), c.todo) + "  " + oneLine(prompt)
+	line := mark + style.Pad(style.OneLine(s.ID), c.id) + "  " + s.Started.Local().Format("2006-01-02 15:04") + "  " +
+		style.Pad(turnsText(s), c.turns) + "  " + style.Pad(todoText(s), c.todo) + "  " + style.OneLine(prompt)
 	line = ansi.Truncate(line, w, st.Glyphs.Ellipsis)
 	if i == p.sel {
 		return st.PickerSel.Render(line)
@@ -320,18 +324,13 @@ func (p *picker) row(st *Styles, c sessionCols, i, w int) string {
 	return st.DialogText.Render(line)
 }
 
-func turnsText(s SessionInfo) string { return plural(s.Turns, "turn") }
+func turnsText(s SessionInfo) string { return style.Plural(s.Turns, "turn") }
 
 func todoText(s SessionInfo) string {
 	if s.Total == 0 {
 		return "-"
 	}
-	return itoa(s.Done) + "/" + itoa(s.Total)
-}
-
-// pad pads s with spaces to n cells.
-func pad(s string, n int) string {
-	return s + strings.Repeat(" ", max(n-ansi.StringWidth(s), 0))
+	return style.Itoa(s.Done) + "/" + style.Itoa(s.Total)
 }
 
 // pickerKeys is the help line of the picker.

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/status"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"errors"
 	"strings"
 
@@ -31,7 +35,7 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 		if len(ev.Items) == 1 {
 			noun = " open item ("
 		}
-		m.chat.addInterrupted("Ended with " + itoa(len(ev.Items)) + noun + strings.Join(ids, ", ") + ") · the plan stays open")
+		m.chat.addInterrupted("Ended with " + style.Itoa(len(ev.Items)) + noun + strings.Join(ids, ", ") + ") · the plan stays open")
 		m.panel.hold = true
 	case agent.PlanProposed:
 		m.panel.update(ev.List, m.now)
@@ -42,7 +46,7 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 	case agent.Paused:
 		m.plan.paused = ev.After
 		m.chat.addNotice(ev.Text)
-		m.turn.setAct(actPaused, "#"+ev.After)
+		m.turn.setAct(status.ActPaused, "#"+ev.After)
 	case agent.PlanEditDelivered:
 		m.chat.addNotice("your plan edits reached the model")
 	default:
@@ -77,7 +81,7 @@ func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.openEditor()
 	case m.plan.paused != "" && m.running() && m.input.empty() && key.Matches(k, m.keys.Send):
 		m.plan.paused = ""
-		m.turn.setAct(actThinking, "")
+		m.turn.setAct(status.ActThinking, "")
 		pa.Continue()
 	default:
 		return nil, false
@@ -104,7 +108,7 @@ func (m *Model) approvePlan(pa Agent) tea.Cmd {
 
 // openEditor gives the panel focus for editing the plan.
 func (m *Model) openEditor() {
-	if m.cfg.Agent == nil {
+	if m.agentless() {
 		m.chat.addNotice(errNoAgent.Error())
 		return
 	}
@@ -135,10 +139,6 @@ func (m *Model) closeEditor() {
 // caused (the new list); a refused edit is shown in the editor, or in the
 // chat when the editor is closed (/plan add ...).
 func (m *Model) applyPlanEdit(e agent.PlanEdit) {
-	if m.cfg.Agent == nil {
-		m.chat.addNotice(errNoAgent.Error())
-		return
-	}
 	evs, err := m.cfg.Agent.EditPlan(e)
 	if err != nil {
 		if ed := overlayOf[*planEditor](m); ed != nil {
@@ -219,14 +219,7 @@ func (m *Model) planCommand(args string) tea.Cmd {
 // clearPlan puts the plan aside (/plan clear): the agent keeps it in the
 // session, archived, and the panel empties.
 func (m *Model) clearPlan() {
-	ca, ok := m.cfg.Agent.(interface {
-		ClearPlan() ([]agent.Event, error)
-	})
-	if !ok {
-		m.chat.addNotice(errPlanUsage.Error())
-		return
-	}
-	evs, err := ca.ClearPlan()
+	evs, err := m.cfg.Agent.ClearPlan()
 	if err != nil {
 		m.chat.addNotice("/plan clear: " + err.Error())
 		return

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 	"time"
 
@@ -10,45 +14,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
 )
-
-// PlanKeyMap holds the keys of the plan editor (/plan or ctrl+p): the panel
-// takes focus, and each key is one edit the agent applies at once.
-type PlanKeyMap struct {
-	Up, Down         key.Binding // move the selection
-	Add              key.Binding // add an item after the selection
-	Edit             key.Binding // edit the selected item's text
-	Cancel           key.Binding // cancel the selected item, with a reason
-	Delete           key.Binding // delete the selected pending item
-	MoveUp, MoveDown key.Binding // move the selected item
-	Gate             key.Binding // toggle "stop after this item"
-	Changes          key.Binding // show what the selected item changed
-	Close            key.Binding // close the editor (never interrupts the turn)
-	Confirm          key.Binding // apply the typed text
-}
-
-// DefaultPlanKeyMap returns the plan editor's keys.
-func DefaultPlanKeyMap() PlanKeyMap {
-	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
-	return PlanKeyMap{
-		Up:       b(k("up"), h("↑", "select up")),
-		Down:     b(k("down"), h("↓", "select down")),
-		Add:      b(k("a"), h("a", "add after")),
-		Edit:     b(k("e"), h("e", "edit text")),
-		Cancel:   b(k("x"), h("x", "cancel with reason")),
-		Delete:   b(k("d"), h("d", "delete pending")),
-		MoveUp:   b(k("K"), h("K", "move up")),
-		MoveDown: b(k("J"), h("J", "move down")),
-		Gate:     b(k("g"), h("g", "stop after this item")),
-		Changes:  b(k("enter"), h("enter", "what it changed")),
-		Close:    b(k("esc"), h("esc", "close the editor")),
-		Confirm:  b(k("enter"), h("enter", "apply")),
-	}
-}
-
-// bindings lists the keys for the editor's footer.
-func (k PlanKeyMap) bindings() []key.Binding {
-	return []key.Binding{k.Up, k.Down, k.Changes, k.Add, k.Edit, k.Cancel, k.Delete, k.MoveUp, k.MoveDown, k.Gate, k.Close}
-}
 
 // planEditor is the plan editor: the selection lives in the panel (its
 // sel), the editor holds the key map and the text being typed for an add,
@@ -70,7 +35,7 @@ func newPlanEditor(st *Styles, keys PlanKeyMap) *planEditor {
 	return &planEditor{keys: keys, ti: ti}
 }
 
-func (e *planEditor) layer() int { return layerEditor }
+func (e *planEditor) Layer() int { return dialog.LayerEditor }
 
 // update takes every key and paste while the editor is open (the edits go
 // to the agent at once); the wheel scrolls the chat.
@@ -209,10 +174,10 @@ func (e *planEditor) footer(st *Styles, w int) []string {
 	}
 	var out []string
 	if e.err != "" {
-		out = append(out, st.ErrorTitle.Render(oneLine(e.err)))
+		out = append(out, st.ErrorTitle.Render(style.OneLine(e.err)))
 	}
 	var parts []string
-	for _, b := range e.keys.bindings() {
+	for _, b := range e.keys.Bindings() {
 		parts = append(parts, b.Help().Key+" "+b.Help().Desc)
 	}
 	return append(out, wrapHelp(st, parts, w)...)

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -8,27 +10,6 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
 )
-
-// ProposalKeyMap holds the keys of a plan proposed in plan mode, active
-// while the app is idle and the input is empty.
-type ProposalKeyMap struct {
-	Approve key.Binding // carry the plan out in the mode before plan mode
-	Edit    key.Binding // open the plan editor
-}
-
-// summary is one help entry for the proposal's keys.
-func (k ProposalKeyMap) summary() key.Binding {
-	return key.NewBinding(key.WithKeys(k.Approve.Keys()...), key.WithHelp(k.Approve.Help().Key+" / "+k.Edit.Help().Key, "approve / edit a proposal"))
-}
-
-// DefaultProposalKeyMap returns the proposal's keys.
-func DefaultProposalKeyMap() ProposalKeyMap {
-	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
-	return ProposalKeyMap{
-		Approve: b(k("y"), h("y", "approve")),
-		Edit:    b(k("e"), h("e", "edit")),
-	}
-}
 
 // proposal is a plan proposed by a plan-mode turn: it stays open in the
 // panel with what changed against the previous proposal marked, and asks
@@ -46,7 +27,7 @@ func newProposal(ev agent.PlanProposed, keys ProposalKeyMap) *proposal {
 	return &proposal{keys: keys, list: ev.List.Clone(), changes: ev.Changes}
 }
 
-func (pr *proposal) layer() int { return layerProposal }
+func (pr *proposal) Layer() int { return dialog.LayerProposal }
 
 // update answers the proposal with y (approve) or e (edit) on an empty
 // input while idle, when pressed deliberately (lastKey is the previous
@@ -54,7 +35,7 @@ func (pr *proposal) layer() int { return layerProposal }
 // the user may type a revision.
 func (pr *proposal) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
 	k, ok := msg.(tea.KeyPressMsg)
-	if !ok || m.cfg.Agent == nil || m.turn != nil || !m.input.empty() {
+	if !ok || m.turn != nil || !m.input.empty() {
 		return nil, false
 	}
 	switch {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/status"
+
 	"context"
 	"errors"
 	"strings"
@@ -183,7 +185,7 @@ func TestPlanEditorKeys(t *testing.T) {
 	press(m, "up")
 	press(m, "g")
 	press(m, "esc") // closes the editor, never interrupts
-	if overlayOf[*planEditor](m) != nil || m.turn.act == actInterrupting {
+	if overlayOf[*planEditor](m) != nil || m.turn.act == status.ActInterrupting {
 		t.Fatal("esc did not just close the editor")
 	}
 	got := a.real.Todos().Render()

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"fmt"
 	"strings"
 	"time"
@@ -12,32 +16,6 @@ import (
 	"github.com/tick-agent/tick/agent/checkpoint"
 	"github.com/tick-agent/tick/todo"
 )
-
-// RewindKeyMap holds the keys of /rewind's list and its choice of what to
-// restore. The last step is the undo confirmation's (UndoKeyMap): the same
-// deliberate key.
-type RewindKeyMap struct {
-	Up, Down     key.Binding // move the selection
-	Choose       key.Binding // take the selected point or choice
-	Files        key.Binding // restore the files only
-	Conversation key.Binding // rewind the conversation only
-	Both         key.Binding // both
-	Back         key.Binding // one step back; from the list, close it
-}
-
-// DefaultRewindKeyMap returns /rewind's keys.
-func DefaultRewindKeyMap() RewindKeyMap {
-	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
-	return RewindKeyMap{
-		Up:           b(k("up"), h("↑", "up")),
-		Down:         b(k("down"), h("↓", "down")),
-		Choose:       b(k("enter"), h("enter", "choose")),
-		Files:        b(k("f"), h("f", "files")),
-		Conversation: b(k("c"), h("c", "conversation")),
-		Both:         b(k("b"), h("b", "both")),
-		Back:         b(k("esc"), h("esc", "back")),
-	}
-}
 
 // rewindStep is where the /rewind dialog is: choosing a point, choosing
 // what to restore, or confirming.
@@ -155,10 +133,10 @@ func rewoundText(res agent.Rewound, offered bool) string {
 	}
 	var parts []string
 	if res.Scope != agent.RewindConversation {
-		parts = append(parts, plural(len(res.Files), "file")+" restored")
+		parts = append(parts, style.Plural(len(res.Files), "file")+" restored")
 	}
 	if res.Scope != agent.RewindFiles {
-		parts = append(parts, plural(res.Dropped, "message")+" dropped")
+		parts = append(parts, style.Plural(res.Dropped, "message")+" dropped")
 	}
 	if res.Scope == agent.RewindConversation {
 		parts = append(parts, "the files are as they are now")
@@ -173,12 +151,12 @@ func rewoundText(res agent.Rewound, offered bool) string {
 // pointLabel names a point: the message "…" or item #N text.
 func pointLabel(p agent.RewindPoint) string {
 	if p.Kind == agent.PointItem {
-		return oneLine("item #" + p.Item + " " + p.Text)
+		return style.OneLine("item #" + p.Item + " " + p.Text)
 	}
-	return "the message “" + oneLine(p.Text) + "”"
+	return "the message “" + style.OneLine(p.Text) + "”"
 }
 
-func (r *rewindDialog) layer() int { return layerUndo }
+func (r *rewindDialog) Layer() int { return dialog.LayerUndo }
 
 // update takes the keys while the dialog is open; a paste and the wheel
 // pass to the screen below.
@@ -310,20 +288,20 @@ func (r *rewindDialog) listLines(st *Styles, w, h int) []string {
 	for i := first; i < len(r.pts) && i < first+per; i++ {
 		p := r.pts[i]
 		mark := "  "
-		style := st.DialogText
+		look := st.DialogText
 		if i == r.sel {
-			mark, style = st.Glyphs.Selected+" ", st.PlanSelected
+			mark, look = st.Glyphs.Selected+" ", st.PlanSelected
 		}
-		label := "“" + oneLine(p.Text) + "”"
+		label := "“" + style.OneLine(p.Text) + "”"
 		if p.Kind == agent.PointItem {
-			label = "item #" + oneLine(p.Item) + " " + oneLine(p.Text)
+			label = "item #" + style.OneLine(p.Item) + " " + style.OneLine(p.Text)
 		}
 		head := mark + p.At.Local().Format("15:04") + "  " + label
-		out = append(out, style.Render(ansi.Truncate(head, w, st.Glyphs.Ellipsis)),
+		out = append(out, look.Render(ansi.Truncate(head, w, st.Glyphs.Ellipsis)),
 			st.DialogDesc.Render(ansi.Truncate("     "+filesSummary(p), w, st.Glyphs.Ellipsis)))
 	}
 	k := r.keys
-	return append(out, helpLine(st, k.Up, k.Down, k.Choose, k.Back))
+	return append(out, style.HelpLine(st, k.Up, k.Down, k.Choose, k.Back))
 }
 
 // filesSummary says which files going back to p would change.
@@ -341,7 +319,7 @@ func filesSummary(p agent.RewindPoint) string {
 		}
 		names = append(names, termText(c.Path))
 	}
-	return plural(len(p.Files), "file") + ": " + strings.Join(names, ", ")
+	return style.Plural(len(p.Files), "file") + ": " + strings.Join(names, ", ")
 }
 
 // scopeLines draws the choice of what to restore.
@@ -350,25 +328,25 @@ func (r *rewindDialog) scopeLines(st *Styles, w int) []string {
 	out := []string{st.DialogTitle.Render(ansi.Truncate("Rewind to before "+pointLabel(p), w, st.Glyphs.Ellipsis)),
 		st.DialogText.Render("What goes back?")}
 	for i, s := range r.scopes {
-		mark, style := "  ", st.DialogText
+		mark, look := "  ", st.DialogText
 		if i == r.scopeSel {
-			mark, style = st.Glyphs.Selected+" ", st.PlanSelected
+			mark, look = st.Glyphs.Selected+" ", st.PlanSelected
 		}
-		out = append(out, style.Render(ansi.Truncate(mark+scopeText(s, p), w, st.Glyphs.Ellipsis)))
+		out = append(out, look.Render(ansi.Truncate(mark+scopeText(s, p), w, st.Glyphs.Ellipsis)))
 	}
 	k := r.keys
-	return append(out, helpLine(st, k.Files, k.Conversation, k.Both, k.Choose, k.Back))
+	return append(out, style.HelpLine(st, k.Files, k.Conversation, k.Both, k.Choose, k.Back))
 }
 
 // scopeText describes what restoring scope to p does.
 func scopeText(s agent.RewindScope, p agent.RewindPoint) string {
 	switch s {
 	case agent.RewindFiles:
-		return fmt.Sprintf("files         the workspace as it was (%s); the conversation stays", plural(len(p.Files), "file"))
+		return fmt.Sprintf("files         the workspace as it was (%s); the conversation stays", style.Plural(len(p.Files), "file"))
 	case agent.RewindConversation:
-		return fmt.Sprintf("conversation  drop the %s after it; the files stay as they are", plural(p.Messages, "message"))
+		return fmt.Sprintf("conversation  drop the %s after it; the files stay as they are", style.Plural(p.Messages, "message"))
 	}
-	return fmt.Sprintf("both          the files (%s) and the conversation (%s dropped)", plural(len(p.Files), "file"), plural(p.Messages, "message"))
+	return fmt.Sprintf("both          the files (%s) and the conversation (%s dropped)", style.Plural(len(p.Files), "file"), style.Plural(p.Messages, "message"))
 }
 
 // confirmLines draws the confirmation in at most h lines.
@@ -379,14 +357,14 @@ func (r *rewindDialog) confirmLines(st *Styles, w, h int) []string {
 	out := []string{st.DialogTitle.Render(ansi.Truncate("Rewind "+what+" to before "+pointLabel(p), w, st.Glyphs.Ellipsis))}
 	out = append(out, guardLines(st, r.diverted, w)...)
 	if scope != agent.RewindFiles {
-		out = append(out, st.DialogText.Render(ansi.Truncate(fmt.Sprintf("The conversation drops the %s after it.", plural(p.Messages, "message")), w, st.Glyphs.Ellipsis)))
+		out = append(out, st.DialogText.Render(ansi.Truncate(fmt.Sprintf("The conversation drops the %s after it.", style.Plural(p.Messages, "message")), w, st.Glyphs.Ellipsis)))
 	}
 	if scope != agent.RewindConversation {
 		out = append(out, st.DialogText.Render("The workspace goes back to its state then:"))
 		out = append(out, changeLines(st, p.Files, w, max(h-4-len(out), 1), "  no file changed since")...)
 	}
 	yes := key.NewBinding(key.WithHelp(r.confirm.Confirm.Help().Key, "rewind"))
-	return append(out, helpLine(st, yes, r.confirm.Cancel))
+	return append(out, style.HelpLine(st, yes, r.confirm.Cancel))
 }
 
 // changeLines lists the files a restore changes back, one a line, in at
@@ -395,14 +373,14 @@ func (r *rewindDialog) confirmLines(st *Styles, w, h int) []string {
 func changeLines(st *Styles, cs []checkpoint.Change, w, room int, none string) []string {
 	out := make([]string, 0, len(cs))
 	for _, c := range cs {
-		style, what := st.DiffHunk, "changed back"
+		look, what := st.DiffHunk, "changed back"
 		switch c.Kind {
 		case checkpoint.Created:
-			style, what = st.DiffDel, "deleted (created since)"
+			look, what = st.DiffDel, "deleted (created since)"
 		case checkpoint.Deleted:
-			style, what = st.DiffAdd, "restored (deleted since)"
+			look, what = st.DiffAdd, "restored (deleted since)"
 		}
-		out = append(out, style.Render(ansi.Truncate("  "+termText(c.Path)+"  "+what, w, st.Glyphs.Ellipsis)))
+		out = append(out, look.Render(ansi.Truncate("  "+termText(c.Path)+"  "+what, w, st.Glyphs.Ellipsis)))
 	}
 	if len(out) == 0 {
 		out = append(out, st.DialogDesc.Render(none))
@@ -411,14 +389,4 @@ func changeLines(st *Styles, cs []checkpoint.Change, w, room int, none string) [
 		out = append(out[:room-1], st.DialogDesc.Render(fmt.Sprintf("  %s %d more", st.Glyphs.Ellipsis, len(out)-room+1)))
 	}
 	return out
-}
-
-// helpLine shows keys and what they do on one line.
-func helpLine(st *Styles, bs ...key.Binding) string {
-	parts := make([]string, 0, len(bs))
-	for _, b := range bs {
-		h := b.Help()
-		parts = append(parts, st.DialogKey.Render(h.Key)+" "+st.DialogDesc.Render(h.Desc))
-	}
-	return strings.Join(parts, "   ")
 }

@@ -1,5 +1,7 @@
 package ui
 
+import "github.com/tick-agent/tick/ui/style"
+
 import tea "charm.land/bubbletea/v2"
 
 // SendMsg sends Text as a prompt, as if the user had typed and sent it:
@@ -30,7 +32,7 @@ func (m *Model) handleConfigMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 // addConfigCommands adds /model when Config.Models offers it, and sets
 // the @ picker's keys.
 func (m *Model) addConfigCommands() {
-	m.mention.keys = DefaultMentionKeyMap()
+	m.mention.keys = style.DefaultMentionKeyMap()
 	if m.cfg.Models != nil && m.cfg.Models.List != nil && m.cfg.Models.Switch != nil {
 		m.commands["model"] = command{builtin: true, desc: "switch the model", run: (*Model).openModels}
 	}

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
@@ -30,7 +34,7 @@ func TestSendMsg(t *testing.T) {
 
 func TestHelpNamesConfigFile(t *testing.T) {
 	st := DefaultStyles(true)
-	out := ansi.Strip(newHelpScreen(DefaultHelpKeyMap()).box(&st, DefaultKeyMap(), nil, "/home/me/.config/tick/config.toml", 120, 80))
+	out := ansi.Strip(dialog.NewHelp(style.DefaultHelpKeyMap()).Box(&st, DefaultKeyMap(), nil, "/home/me/.config/tick/config.toml", 120, 80))
 	if !strings.Contains(out, "settings: /home/me/.config/tick/config.toml") {
 		t.Errorf("the help does not name the config file:\n%s", out)
 	}

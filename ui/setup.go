@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"context"
 	"errors"
 	"fmt"
@@ -81,28 +83,6 @@ func RunSetup(ctx context.Context, cfg SetupConfig, opts ...tea.ProgramOption) (
 	return m.choice, nil
 }
 
-// SetupKeyMap are the setup screen's keys.
-type SetupKeyMap struct {
-	Up, Down key.Binding
-	Confirm  key.Binding // pick the row, send the text, pick the model
-	Back     key.Binding // clear the filter, else one step back
-	Erase    key.Binding // delete the last character of the filter
-	Quit     key.Binding // leave without a model
-}
-
-// DefaultSetupKeyMap returns the setup screen's keys.
-func DefaultSetupKeyMap() SetupKeyMap {
-	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
-	return SetupKeyMap{
-		Up:      b(k("up", "ctrl+p"), h("↑", "up")),
-		Down:    b(k("down", "ctrl+n"), h("↓", "down")),
-		Confirm: b(k("enter"), h("enter", "choose")),
-		Back:    b(k("esc"), h("esc", "back")),
-		Erase:   b(k("backspace"), h("backspace", "erase")),
-		Quit:    b(k("ctrl+c"), h("ctrl+c", "quit")),
-	}
-}
-
 // setupStage is the step the screen is at.
 type setupStage int
 
@@ -160,7 +140,7 @@ type Setup struct {
 // NewSetup returns the setup screen for cfg.
 func NewSetup(cfg SetupConfig) *Setup {
 	st := DefaultStyles(cfg.Dark)
-	m := &Setup{cfg: cfg, ctx: context.Background(), st: &st, keys: DefaultSetupKeyMap(), probing: true}
+	m := &Setup{cfg: cfg, ctx: context.Background(), st: &st, keys: style.DefaultSetupKeyMap(), probing: true}
 	m.text = textinput.New()
 	m.buildRows()
 	m.frame = m.render()
@@ -192,7 +172,7 @@ func (m *Setup) buildRows() {
 	m.rows = m.rows[:0]
 	for i := range m.found {
 		f := &m.found[i]
-		m.rows = append(m.rows, setupRow{title: f.Title, detail: hostOf(f.BaseURL) + m.st.Glyphs.Separator + plural(len(f.Models), "model"), found: f})
+		m.rows = append(m.rows, setupRow{title: f.Title, detail: hostOf(f.BaseURL) + m.st.Glyphs.Separator + style.Plural(len(f.Models), "model"), found: f})
 	}
 	if !m.probing && len(m.found) == 0 {
 		m.rows = append(m.rows, setupRow{title: "Look again for local servers", detail: "Ollama, LM Studio, llama.cpp, vLLM, Jan", rescan: true})
@@ -291,7 +271,7 @@ func (m *Setup) paste(p tea.PasteMsg) tea.Cmd {
 		m.takeFullURL()
 		return cmd
 	case m.stage == stageModels:
-		m.models.typeText(oneLine(p.Content))
+		m.models.typeText(style.OneLine(p.Content))
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -24,7 +26,7 @@ func (m *Setup) View() tea.View {
 func (m *Setup) render() string {
 	st, g := m.st, m.st.Glyphs
 	w, h := max(m.width, 40), max(m.height, 12)
-	iw := max(min(w-4, dialogMaxWidth), 20)
+	iw := max(min(w-4, style.DialogMaxWidth), 20)
 	lines := []string{st.DialogTitle.Render("Welcome to tick")}
 	lines = append(lines, wrapStyled(st.DialogDesc, "No model is set up yet. Pick one; tick saves it in "+m.cfg.ConfigPath, iw)...)
 	lines = append(lines, "")
@@ -50,7 +52,7 @@ func (m *Setup) render() string {
 	case m.errText != "":
 		lines = append(lines, wrapStyled(st.ErrorTitle, m.errText, iw)...)
 	}
-	hm := helpModel(st)
+	hm := style.HelpModel(st)
 	hm.SetWidth(iw)
 	lines = append(lines, hm.ShortHelpView(m.helpKeys()))
 	for i, l := range lines {
@@ -83,7 +85,7 @@ func (m *Setup) chooseLines(w int) []string {
 		if i == m.sel {
 			mark = st.Glyphs.UserPrompt
 		}
-		line := ansi.Truncate(mark+pad(r.title, titleW)+"  "+r.detail, w, st.Glyphs.Ellipsis)
+		line := ansi.Truncate(mark+style.Pad(r.title, titleW)+"  "+r.detail, w, st.Glyphs.Ellipsis)
 		if i == m.sel {
 			out = append(out, st.PickerSel.Render(line))
 		} else {
@@ -96,7 +98,7 @@ func (m *Setup) chooseLines(w int) []string {
 // wrapStyled wraps text to w cells and styles each line.
 func wrapStyled(s lipgloss.Style, text string, w int) []string {
 	var out []string
-	for _, l := range wrapText(termsafe.Text(text), w) { // may quote a server or a path
+	for _, l := range style.WrapText(termsafe.Text(text), w) { // may quote a server or a path
 		out = append(out, s.Render(l))
 	}
 	return out

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 	"time"
 
@@ -17,7 +21,7 @@ import (
 // It closes itself once no task runs.
 type taskFocus struct{}
 
-func (*taskFocus) layer() int { return layerPicker }
+func (*taskFocus) Layer() int { return dialog.LayerPicker }
 
 func (f *taskFocus) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
 	k, ok := msg.(tea.KeyPressMsg)
@@ -41,7 +45,7 @@ func (f *taskFocus) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
 	case key.Matches(k, m.keys.SelectNext):
 		i = min(i+1, len(rows)-1)
 	case key.Matches(k, m.keys.Tasks):
-		if m.cfg.Agent != nil && m.cfg.Agent.StopTask(rows[i].id) {
+		if m.cfg.Agent.StopTask(rows[i].id) {
 			m.chat.addNotice("stopping the task " + rows[i].desc)
 		}
 	case key.Matches(k, m.keys.Confirm):
@@ -81,7 +85,7 @@ func (m *Model) closeTaskFocus() {
 // bottom; it follows while the task runs. esc goes back to the rows.
 type taskLog struct{ id string }
 
-func (*taskLog) layer() int { return layerPicker }
+func (*taskLog) Layer() int { return dialog.LayerPicker }
 
 func (t *taskLog) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
 	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, m.keys.Dismiss) {
@@ -105,9 +109,9 @@ func (t *taskLog) view(m *Model, w, h int) []string {
 	if n := len(body) - (h - 3); n > 0 {
 		body = body[n:]
 	}
-	lines := []string{st.PanelTitle.Render(ansi.Truncate(oneLine(head), inner, g.Ellipsis))}
+	lines := []string{st.PanelTitle.Render(ansi.Truncate(style.OneLine(head), inner, g.Ellipsis))}
 	for _, l := range body {
-		lines = append(lines, ansi.Truncate(oneLine(l), inner, g.Ellipsis))
+		lines = append(lines, ansi.Truncate(style.OneLine(l), inner, g.Ellipsis))
 	}
 	if len(body) == 0 {
 		lines = append(lines, st.ItemMeta.Render("(nothing yet)"))
@@ -124,7 +128,7 @@ func (p *panel) taskLabel(id string) string {
 	}
 	label := "from the task " + s.desc
 	if i := p.list.Find(s.item); i >= 0 {
-		label += " · item #" + s.item + " " + oneLine(p.list.Items[i].Text)
+		label += " · item #" + s.item + " " + style.OneLine(p.list.Items[i].Text)
 	}
 	return label
 }

@@ -11,7 +11,7 @@ import (
 // The status bar shows a level that is set.
 func (m *Model) thinkCommand(args string) tea.Cmd {
 	ta := m.cfg.Agent
-	if ta == nil {
+	if m.agentless() {
 		m.chat.addNotice(errNoAgent.Error())
 		return nil
 	}
@@ -36,13 +36,4 @@ func thinkText(level string) string {
 		return "the server's default"
 	}
 	return level
-}
-
-// initialThink is the agent's level when the app starts ("" without an
-// agent).
-func initialThink(a Agent) string {
-	if a == nil {
-		return ""
-	}
-	return a.Effort()
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/status"
+
 	"errors"
 	"strings"
 	"testing"
@@ -29,14 +31,14 @@ func (f *thinkFake) SetEffort(level string) error {
 func TestThinkCommand(t *testing.T) {
 	ag := &thinkFake{}
 	m := New(Config{Agent: ag, Model: "qwen3:8b"})
-	if bar := statusView(m.bar, m.statusInfo(), 120); strings.Contains(bar, "think") {
+	if bar := status.View(m.bar, m.statusInfo(), 120); strings.Contains(bar, "think") {
 		t.Errorf("the status bar names a level that is not set: %q", bar)
 	}
 	m.thinkCommand("high")
 	if ag.level != "high" {
 		t.Fatalf("the agent's level is %q, want high", ag.level)
 	}
-	if bar := statusView(m.bar, m.statusInfo(), 120); !strings.Contains(bar, "think high") {
+	if bar := status.View(m.bar, m.statusInfo(), 120); !strings.Contains(bar, "think high") {
 		t.Errorf("the status bar does not show the level: %q", bar)
 	}
 	m.thinkCommand("sideways")
@@ -44,7 +46,7 @@ func TestThinkCommand(t *testing.T) {
 		t.Errorf("a bad level changed the agent's to %q", ag.level)
 	}
 	m.thinkCommand("default")
-	if bar := statusView(m.bar, m.statusInfo(), 120); strings.Contains(bar, "think") {
+	if bar := status.View(m.bar, m.statusInfo(), 120); strings.Contains(bar, "think") {
 		t.Errorf("the status bar still names a level after /think default: %q", bar)
 	}
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/status"
+
 	"context"
 	"errors"
 	"fmt"
@@ -20,7 +22,7 @@ type turn struct {
 	cancel  context.CancelFunc
 	start   time.Time
 	ended   bool
-	act     activity
+	act     status.Activity
 	tool    string
 	heard   time.Time // when the last event arrived (or the turn began)
 	compact bool      // a compaction (/compact), not a model turn: nothing to steer
@@ -28,8 +30,8 @@ type turn struct {
 
 // setAct records what the turn does, unless it is being interrupted or is
 // a compaction (which only ever compacts).
-func (t *turn) setAct(a activity, tool string) {
-	if t == nil || t.act == actInterrupting || t.ended || t.compact {
+func (t *turn) setAct(a status.Activity, tool string) {
+	if t == nil || t.act == status.ActInterrupting || t.ended || t.compact {
 		return
 	}
 	t.act, t.tool = a, tool
@@ -46,14 +48,14 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	m.chat.addUser(text)
 	m.chat.toBottom()
 	m.lastPrompt = text
-	if m.cfg.Agent == nil {
+	if m.agentless() {
 		m.chat.addError("no model is configured", "Start tick with a model (see tick --help).")
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.planTurnStart()
 	m.panel.turnStart(m.now)
-	return m.begin(&turn{cancel: cancel, act: actThinking, ch: m.cfg.Agent.Run(ctx, text)})
+	return m.begin(&turn{cancel: cancel, act: status.ActThinking, ch: m.cfg.Agent.Run(ctx, text)})
 }
 
 // startCompact runs a compaction (/compact) through the same machinery as
@@ -66,12 +68,12 @@ func (m *Model) startCompact() tea.Cmd {
 		return nil
 	}
 	m.chat.toBottom()
-	if m.cfg.Agent == nil {
+	if m.agentless() {
 		m.chat.addError("no model is configured", "Start tick with a model (see tick --help).")
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
-	cmd := m.begin(&turn{cancel: cancel, act: actCompacting, compact: true, ch: m.cfg.Agent.Compact(ctx)})
+	cmd := m.begin(&turn{cancel: cancel, act: status.ActCompacting, compact: true, ch: m.cfg.Agent.Compact(ctx)})
 	m.input.ta.Placeholder = placeholderCompacting // setRunning chose the steering one
 	return cmd
 }
@@ -107,7 +109,7 @@ func (m *Model) submit(queue bool) tea.Cmd {
 	switch {
 	case m.turn == nil:
 		return m.startTurn(text)
-	case m.turn.ended || m.turn.act == actInterrupting:
+	case m.turn.ended || m.turn.act == status.ActInterrupting:
 		m.handed.later(text) // sent as soon as the turn is gone
 	case queue || m.turn.compact:
 		m.handed.queue(text)
@@ -127,7 +129,7 @@ func (m *Model) interrupt() {
 		return
 	}
 	m.turn.cancel()
-	m.turn.act = actInterrupting
+	m.turn.act = status.ActInterrupting
 	m.dropApprovals()
 }
 

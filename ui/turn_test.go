@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/status"
+
 	"errors"
 	"strings"
 	"testing"
@@ -313,7 +315,7 @@ func TestApprovalDiffAndInterrupt(t *testing.T) {
 	if got := <-reply; got.Allow {
 		t.Fatal("ctrl+c in the dialog allowed the call")
 	}
-	if !m.turn.ended && m.turn.act != actInterrupting {
+	if !m.turn.ended && m.turn.act != status.ActInterrupting {
 		t.Fatal("ctrl+c in the dialog did not interrupt")
 	}
 }

@@ -25,6 +25,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/status"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"context"
 	"errors"
 	"fmt"
@@ -46,7 +50,7 @@ type Model struct {
 	ctx   context.Context
 	keys  KeyMap
 	st    *Styles
-	bar   *statusStyles // st's status bar styles, reduced once
+	bar   *status.Bar // st's status bar styles, reduced once
 	clock func() time.Time
 	now   time.Time
 
@@ -105,6 +109,7 @@ const (
 
 // New returns the TUI's model for cfg, showing cfg.History and cfg.Todos.
 func New(cfg Config) Model {
+	cfg.Agent = orNoAgent(cfg.Agent)
 	st := new(Styles)
 	*st = DefaultStyles(cfg.Dark)
 	keys := DefaultKeyMap()
@@ -113,15 +118,15 @@ func New(cfg Config) Model {
 		ctx:      context.Background(),
 		keys:     keys,
 		st:       st,
-		bar:      newStatusStyles(st),
+		bar:      status.NewBar(st),
 		clock:    time.Now,
 		chat:     newChat(st),
 		panel:    newPanel(st),
 		input:    newInput(st, keys),
-		help:     helpModel(st),
+		help:     style.HelpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
 		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
-		think:    initialThink(cfg.Agent),
+		think:    cfg.Agent.Effort(),
 	}
 	m.now = m.clock()
 	m.addConfigCommands()
@@ -129,7 +134,7 @@ func New(cfg Config) Model {
 	switch {
 	case len(cfg.History) > 0:
 		if len(cfg.Notices) == 0 {
-			m.chat.addNotice("resumed session · " + plural(messages(cfg.History), "message"))
+			m.chat.addNotice("resumed session · " + style.Plural(messages(cfg.History), "message"))
 		}
 	default:
 		m.chat.addNotice("Welcome to tick. Describe a task: tick plans it as a todo list and works through it. ? shows the keys.")
@@ -382,9 +387,9 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 	}
 	switch msg.Mouse().Button {
 	case tea.MouseWheelUp:
-		m.chat.scrollUp(scrollStep)
+		m.chat.scrollUp(style.ScrollStep)
 	case tea.MouseWheelDown:
-		m.chat.scrollDown(scrollStep)
+		m.chat.scrollDown(style.ScrollStep)
 	}
 }
 

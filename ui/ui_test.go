@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 	"testing"
 
@@ -20,7 +24,7 @@ func TestTinyTerminals(t *testing.T) {
 		{59, 15, true}, {60, 14, true}, {60, 15, false}, {61, 16, false}, {120, 40, false}, {300, 100, false},
 	}
 	for _, tt := range tests {
-		t.Run(itoa(tt.w)+"x"+itoa(tt.h), func(t *testing.T) {
+		t.Run(style.Itoa(tt.w)+"x"+style.Itoa(tt.h), func(t *testing.T) {
 			m, a := newTestModel(t, tt.w, tt.h)
 			// Exercise every part of the screen at this size.
 			submit(m, "go")
@@ -259,11 +263,11 @@ func TestHelpOverlayKeys(t *testing.T) {
 	}
 	press(m, "esc")
 	typeText(m, "what?")
-	if overlayOf[*helpScreen](m) != nil || m.input.value() != "what?" {
+	if overlayOf[*dialog.Help](m) != nil || m.input.value() != "what?" {
 		t.Fatalf("? on a non-empty input opened the help (input %q)", m.input.value())
 	}
 	press(m, "ctrl+g")
-	if overlayOf[*helpScreen](m) == nil {
+	if overlayOf[*dialog.Help](m) == nil {
 		t.Fatal("ctrl+g did not open the help")
 	}
 }

@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"fmt"
 	"strings"
 	"time"
@@ -11,22 +15,6 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/ui/termsafe"
 )
-
-// UndoKeyMap holds the keys of the undo confirmation.
-type UndoKeyMap struct {
-	Confirm key.Binding // restore the files
-	Cancel  key.Binding // keep everything as it is
-}
-
-// DefaultUndoKeyMap returns the undo confirmation's keys: y after a
-// pause restores, like the answer of every other question in tick.
-func DefaultUndoKeyMap() UndoKeyMap {
-	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
-	return UndoKeyMap{
-		Confirm: b(k("y", "Y"), h("y", "restore these files")),
-		Cancel:  b(k("n", "N", "esc"), h("n/esc", "cancel")),
-	}
-}
 
 // undoConfirm is the undo confirmation: which files change back, and a
 // deliberate key to go ahead. Like the approval dialog it takes its keys
@@ -58,10 +46,6 @@ type undoneMsg struct {
 // undoCommand runs /undo [N]: during a turn it interrupts the turn first
 // and opens the confirmation once it has ended.
 func (m *Model) undoCommand(args string) tea.Cmd {
-	if m.cfg.Agent == nil {
-		m.chat.addNotice("/undo: " + errNoAgent.Error())
-		return nil
-	}
 	arg := strings.TrimPrefix(strings.TrimSpace(args), "#")
 	if m.turn != nil {
 		m.plan.undoAfter = &arg
@@ -109,12 +93,12 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.applyEvents(msg.evs)
-		m.chat.addNotice(fmt.Sprintf("undid #%s: %s restored; the model is told with your next message", msg.pre.Item, plural(len(msg.pre.Changes), "file")))
+		m.chat.addNotice(fmt.Sprintf("undid #%s: %s restored; the model is told with your next message", msg.pre.Item, style.Plural(len(msg.pre.Changes), "file")))
 	}
 	return nil
 }
 
-func (u *undoConfirm) layer() int { return layerUndo }
+func (u *undoConfirm) Layer() int { return dialog.LayerUndo }
 
 // update takes the keys while the confirmation is open (see key); a paste
 // and the wheel pass to the screen below.
@@ -180,12 +164,12 @@ func (u *undoConfirm) box(st *Styles, w, h int) []string {
 	if len(u.pre.Undone) > 1 {
 		title += " and #" + strings.Join(u.pre.Undone[1:], ", #")
 	}
-	title = oneLine(title) // the model chose the items' ids and text
+	title = style.OneLine(title) // the model chose the items' ids and text
 	lines := []string{st.DialogTitle.Render(ansi.Truncate(title, iw, st.Glyphs.Ellipsis))}
 	lines = append(lines, guardLines(st, u.diverted, iw)...)
-	lines = append(lines, st.DialogText.Render("The workspace goes back to its state before #"+oneLine(u.pre.Item)+" started:"))
+	lines = append(lines, st.DialogText.Render("The workspace goes back to its state before #"+style.OneLine(u.pre.Item)+" started:"))
 	lines = append(lines, changeLines(st, u.pre.Changes, iw, max(h-4-len(lines), 1), "  no file changed since; only the plan is marked")...)
-	lines = append(lines, helpLine(st, u.keys.Confirm, u.keys.Cancel))
+	lines = append(lines, style.HelpLine(st, u.keys.Confirm, u.keys.Cancel))
 	return strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")
 }
 

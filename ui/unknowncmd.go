@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"sort"
 	"strings"
 	"unicode"
@@ -26,7 +28,7 @@ func (m *Model) unknownCommand(t, refused string) (cmd tea.Cmd, ok bool) {
 		return nil, false
 	}
 	m.unknownCmd = t
-	note := "unknown command " + oneLine(word) + " — enter again to send it as a message"
+	note := "unknown command " + style.OneLine(word) + " — enter again to send it as a message"
 	if near := m.closestCommand(name); near != "" {
 		note += " · did you mean /" + near + "?"
 	} else {

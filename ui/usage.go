@@ -1,8 +1,13 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/agent/humanize"
+
+	"github.com/tick-agent/tick/ui/status"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"fmt"
-	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -21,7 +26,7 @@ type usageLedger struct {
 	count   int               // turns counted so far, for their numbers
 	tasks   map[string]string // the summaries of the running turn's task calls, by id
 
-	ctx contextUse
+	ctx status.Context
 }
 
 // usageTurnsMax bounds the turns /usage lists one by one: memory does not
@@ -44,13 +49,6 @@ type subUsage struct {
 	total     agent.UsageTotal
 }
 
-// contextUse is the context in use after the last parent call: its
-// prompt and answer, the window, and where compaction starts (0: unknown).
-type contextUse struct {
-	used, window, compactAt int
-	estimated               bool
-}
-
 // turn returns the running turn's record, starting one.
 func (l *usageLedger) turn() *turnUsage {
 	if l.cur == nil {
@@ -64,9 +62,9 @@ func (l *usageLedger) turn() *turnUsage {
 func (l *usageLedger) parent(u agent.Usage) {
 	l.session.Add(u)
 	l.turn().total.Add(u)
-	l.ctx = contextUse{used: max(u.PromptTokens, 0) + max(u.CompletionTokens, 0), window: max(u.Window, 0), compactAt: max(u.CompactAt, 0), estimated: u.Estimated}
-	if l.ctx.used == 0 {
-		l.ctx.used = max(u.TotalTokens, 0)
+	l.ctx = status.Context{Used: max(u.PromptTokens, 0) + max(u.CompletionTokens, 0), Window: max(u.Window, 0), CompactAt: max(u.CompactAt, 0), Estimated: u.Estimated}
+	if l.ctx.Used == 0 {
+		l.ctx.Used = max(u.TotalTokens, 0)
 	}
 }
 
@@ -76,7 +74,7 @@ func (l *usageLedger) taskStarted(id, summary string) {
 		l.tasks = map[string]string{}
 	}
 	if len(l.tasks) < usageSubsMax {
-		l.tasks[id] = oneLine(summary)
+		l.tasks[id] = style.OneLine(summary)
 	}
 }
 
@@ -102,7 +100,7 @@ func (l *usageLedger) sub(id string, u agent.Usage) {
 // compacted says the context after a compaction (an estimate).
 func (l *usageLedger) compacted(after int) {
 	if after > 0 {
-		l.ctx.used, l.ctx.estimated = after, true
+		l.ctx.Used, l.ctx.Estimated = after, true
 	}
 }
 
@@ -132,8 +130,8 @@ func (l *usageLedger) report() string {
 	} else {
 		b.WriteString("Usage this session: " + totalText(l.session, true))
 	}
-	if c := l.ctx; c.window > 0 {
-		b.WriteString("\nContext: " + contextText(c, true))
+	if c := l.ctx; c.Window > 0 {
+		b.WriteString("\nContext: " + status.ContextText(c, true))
 	}
 	turns := l.turns
 	if l.cur != nil {
@@ -151,7 +149,7 @@ func (l *usageLedger) report() string {
 			if label == "" {
 				label = s.id
 			}
-			fmt.Fprintf(&b, "\n  subagent %q: %s", truncateText(label, 40), totalText(s.total, false))
+			fmt.Fprintf(&b, "\n  subagent %q: %s", style.Truncate(label, 40), totalText(s.total, false))
 		}
 	}
 	return b.String()
@@ -168,93 +166,11 @@ func totalText(t agent.UsageTotal, source bool) string {
 	if t.Calls == 1 {
 		calls = "call"
 	}
-	s := fmt.Sprintf("%d %s · %s%s in", t.Calls, calls, est, formatTokens(t.PromptTokens))
+	s := fmt.Sprintf("%d %s · %s%s in", t.Calls, calls, est, humanize.Tokens(t.PromptTokens))
 	if t.CachedTokens > 0 {
-		s += " (" + formatTokens(t.CachedTokens) + " cached)"
+		s += " (" + humanize.Tokens(t.CachedTokens) + " cached)"
 	}
-	return s + " · " + est + formatTokens(t.CompletionTokens) + " out · " + costText(t, source)
-}
-
-// costText says a total's cost, and where it came from when source is
-// set (an estimate is marked "≈" either way).
-func costText(t agent.UsageTotal, source bool) string {
-	if t.CostFrom == agent.CostLocal && t.Cost == 0 {
-		if t.Unpriced == 0 {
-			return "free (local server)"
-		}
-	}
-	if t.Calls == 0 || t.Unpriced == t.Calls {
-		return "cost unknown"
-	}
-	s := agent.FormatCost(t.Cost)
-	if t.CostFrom == agent.CostTable || t.CostFrom == agent.CostMixed {
-		s = "≈" + s
-	}
-	switch {
-	case !source:
-	case t.CostFrom == agent.CostServer:
-		s += " (reported by the server)"
-	case t.CostFrom == agent.CostTable:
-		s += " (list prices, an estimate)"
-	case t.CostFrom == agent.CostConfig:
-		s += " (your prices)"
-	}
-	if t.Unpriced > 0 {
-		s += fmt.Sprintf(" + %d of unknown cost", t.Unpriced)
-	}
-	return s
-}
-
-// contextText says the context in use: "31k/128k · 24%", and with when
-// "· compacts at 102k" (or "· compacts next" once past it).
-func contextText(c contextUse, when bool) string {
-	s := shortTokens(c.used) + "/" + shortTokens(c.window) + " · " + strconv.Itoa(contextPercent(c)) + "%"
-	if c.estimated {
-		s = "~" + s
-	}
-	if when && c.compactAt > 0 {
-		if c.used >= c.compactAt {
-			return s + " · compacts next"
-		}
-		return s + " · compacts at " + shortTokens(c.compactAt)
-	}
-	return s
-}
-
-// contextPercent is the share of the window in use, 0 to 999.
-func contextPercent(c contextUse) int {
-	if c.window <= 0 {
-		return 0
-	}
-	return min(c.used*100/c.window, 999)
-}
-
-// contextWarnAt is the share of the window from which the status bar
-// colours the context (compaction starts at 80%).
-const contextWarnAt = 80
-
-// truncateText cuts s to n runes with an ellipsis.
-func truncateText(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// shortTokens shows a token count in at most four cells: 950, 1.5k, 31k,
-// 128k, 1.0M.
-func shortTokens(n int) string {
-	switch {
-	case n < 1000:
-		return strconv.Itoa(n)
-	case n < 10_000:
-		return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
-	case n < 1_000_000:
-		return strconv.Itoa(n/1000) + "k"
-	default:
-		return strconv.FormatFloat(float64(n)/1_000_000, 'f', 1, 64) + "M"
-	}
+	return s + " · " + est + humanize.Tokens(t.CompletionTokens) + " out · " + agent.CostText(t, source)
 }
 
 // showUsage shows the session's usage in the chat (/usage, /cost).

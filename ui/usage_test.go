@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/status"
+
 	"strings"
 	"testing"
 
@@ -96,25 +98,6 @@ func TestUsageCommand(t *testing.T) {
 	}
 }
 
-// TestCostText: where a cost came from, and the unknown.
-func TestCostText(t *testing.T) {
-	tests := []struct {
-		total agent.UsageTotal
-		want  string
-	}{
-		{agent.UsageTotal{Calls: 2, CostFrom: agent.CostLocal}, "free (local server)"},
-		{agent.UsageTotal{Calls: 2, Unpriced: 2}, "cost unknown"},
-		{agent.UsageTotal{Calls: 2, Cost: 0.5, CostFrom: agent.CostTable}, "≈$0.5000 (list prices, an estimate)"},
-		{agent.UsageTotal{Calls: 3, Cost: 12.345, CostFrom: agent.CostConfig, Unpriced: 1}, "$12.35 (your prices) + 1 of unknown cost"},
-		{agent.UsageTotal{Calls: 1, Cost: 0.000042, CostFrom: agent.CostServer}, "$0.000042 (reported by the server)"},
-	}
-	for _, tt := range tests {
-		if got := costText(tt.total, true); got != tt.want {
-			t.Errorf("costText(%+v) = %q, want %q", tt.total, got, tt.want)
-		}
-	}
-}
-
 // TestUsageLedgerBounded: a long session keeps a bounded list of turns,
 // and the total still counts them all.
 func TestUsageLedgerBounded(t *testing.T) {
@@ -134,19 +117,19 @@ func TestUsageLedgerBounded(t *testing.T) {
 // BenchmarkStatusBarContext draws the status bar with the context share,
 // every frame's cost of the field (compare BenchmarkStatusBarTokens).
 func BenchmarkStatusBarContext(b *testing.B) {
-	benchStatus(b, statusInfo{model: "gpt-4.1-mini", workspace: "~/src/tick", ctx: contextUse{used: 31_000, window: 128_000, compactAt: 102_400}})
+	benchStatus(b, status.Info{Model: "gpt-4.1-mini", Workspace: "~/src/tick", Ctx: status.Context{Used: 31_000, Window: 128_000, CompactAt: 102_400}})
 }
 
 // BenchmarkStatusBarTokens draws the status bar with a bare token count.
 func BenchmarkStatusBarTokens(b *testing.B) {
-	benchStatus(b, statusInfo{model: "gpt-4.1-mini", workspace: "~/src/tick", ctx: contextUse{used: 31_000}})
+	benchStatus(b, status.Info{Model: "gpt-4.1-mini", Workspace: "~/src/tick", Ctx: status.Context{Used: 31_000}})
 }
 
-func benchStatus(b *testing.B, s statusInfo) {
+func benchStatus(b *testing.B, s status.Info) {
 	st := DefaultStyles(true)
-	bar := newStatusStyles(&st)
+	bar := status.NewBar(&st)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = statusView(bar, s, 120)
+		_ = status.View(bar, s, 120)
 	}
 }

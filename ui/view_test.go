@@ -189,28 +189,6 @@ func TestStatusBarShortensWorkspace(t *testing.T) {
 	}
 }
 
-func TestPathAlts(t *testing.T) {
-	tests := []struct {
-		path string
-		want []string
-	}{
-		{"~/src/github.com/me/proj", []string{"~/…/proj", "proj"}},
-		{"/tmp/a/b/proj", []string{"/…/proj", "proj"}},
-		{"~/proj", []string{"proj"}},
-		{"~", nil},
-		{"/", nil},
-		{"", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.path, func(t *testing.T) {
-			got := pathAlts(tt.path, "…")
-			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
-				t.Fatalf("pathAlts(%q) = %q, want %q", tt.path, got, tt.want)
-			}
-		})
-	}
-}
-
 // tourPlan is a plan with item texts of a typical length (about 35
 // characters) in every state.
 func tourPlan() todo.List {
@@ -311,8 +289,8 @@ func TestHelpColumnsAligned(t *testing.T) {
 			press(m, "?")
 			lines := strings.Split(screen(m), "\n")
 			kw := 0
-			for _, sec := range m.keys.helpSections() {
-				for _, b := range sec.keys {
+			for _, sec := range m.keys.HelpSections() {
+				for _, b := range sec.Keys {
 					kw = max(kw, ansi.StringWidth(b.Help().Key))
 				}
 			}
@@ -320,8 +298,8 @@ func TestHelpColumnsAligned(t *testing.T) {
 			// every group; the key columns start at as many places as there
 			// are columns.
 			starts := map[int]bool{}
-			for _, sec := range m.keys.helpSections() {
-				for _, b := range sec.keys {
+			for _, sec := range m.keys.HelpSections() {
+				for _, b := range sec.Keys {
 					re := regexp.MustCompile(regexp.QuoteMeta(b.Help().Key) + ` +` + regexp.QuoteMeta(b.Help().Desc))
 					found := false
 					for _, l := range lines {
@@ -375,6 +353,23 @@ func TestPanelLineCount(t *testing.T) {
 	for w := 1; w <= 130; w++ {
 		if got, want := p.lineCount(w), len(p.lines(w, "*", true)); got != want {
 			t.Fatalf("width %d: lineCount %d, drawn %d lines", w, got, want)
+		}
+	}
+}
+
+// TestStatusBarNarrowApp: in the app at 60 columns, a running turn with a
+// steering message and a queued one shows both counts.
+func TestStatusBarNarrowApp(t *testing.T) {
+	m, _ := newTestModel(t, 60, 20)
+	submit(m, "go")
+	events(t, m, agent.ToolStart{ID: "1", Name: "write_file", Summary: "main.go"})
+	submit(m, "also this")
+	typeText(m, "then that")
+	press(m, "tab")
+	s := ansi.Strip(statusLine(m))
+	for _, want := range []string{"running write_file", "1 steering", "1 queued", "esc"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the status bar at 60 lacks %q: %q", want, s)
 		}
 	}
 }

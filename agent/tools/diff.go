@@ -5,6 +5,15 @@ import (
 	"strings"
 )
 
+// This is tick's own Myers diff, kept on purpose beside
+// github.com/aymanbagabas/go-udiff (issue 29 asked to replace it where the
+// library is at least as fast): udiff's Unified gives the same text for
+// every case of diff_test.go and an equally short script, but on
+// BenchmarkUnifiedDiff's 20,000 lines with 200 changes it took 133–180 ms
+// and 14.5 MB against 38–46 ms and 5.3 MB here, and it has no bound like
+// maxDiffEdits for a rewrite of a huge file, which this summarises in one
+// line instead of diffing.
+
 // diffContext is the number of unchanged lines shown around each change.
 const diffContext = 3
 

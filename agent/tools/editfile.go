@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"github.com/tick-agent/tick/agent/humanize"
+
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -92,7 +94,7 @@ func (e *EditFile) prepare(raw json.RawMessage) (*editCall, error) {
 	}
 	defer f.Close()
 	if size > maxEditBytes {
-		return nil, fmt.Errorf("edit file %q: the file is too large to edit (%s)", path, humanSize(size))
+		return nil, fmt.Errorf("edit file %q: the file is too large to edit (%s)", path, humanize.Size(size))
 	}
 	data, err := io.ReadAll(f)
 	if err != nil {

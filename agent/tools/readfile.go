@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"github.com/tick-agent/tick/agent/humanize"
+
 	"bufio"
 	"context"
 	_ "embed"
@@ -147,7 +149,7 @@ func (r *ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	}
 	// Count what remains after the last line shown.
 	if size-consumed > readCountLimit {
-		fmt.Fprintf(&out, "... more lines remain (the file is %s); use offset=%d to read on", humanSize(size), lineNo+1)
+		fmt.Fprintf(&out, "... more lines remain (the file is %s); use offset=%d to read on", humanize.Size(size), lineNo+1)
 		return out.String(), nil
 	}
 	more, err := countRemaining(br, pending)
@@ -251,7 +253,7 @@ func openText(ws *Workspace, path, action, missingHint string) (*os.File, int64,
 	}
 	if looksBinary(sample[:k]) {
 		f.Close()
-		return nil, 0, fmt.Errorf("%s %q: it is a binary file (%s), and only text can be read; inspect it with bash (e.g. file, xxd | head)", action, path, humanSize(fi.Size()))
+		return nil, 0, fmt.Errorf("%s %q: it is a binary file (%s), and only text can be read; inspect it with bash (e.g. file, xxd | head)", action, path, humanize.Size(fi.Size()))
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		f.Close()

@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"github.com/tick-agent/tick/agent/humanize"
+
 	"context"
 	"errors"
 	"fmt"
@@ -42,7 +44,7 @@ func readImage(ctx context.Context, ws *Workspace, path string) (string, error) 
 	case err != nil:
 		return "", fmt.Errorf("read image %q: %w", path, err)
 	case cut:
-		return "", fmt.Errorf("read image %q: the file is larger than %s, more than tick attaches", path, humanSize(imagefile.MaxFile))
+		return "", fmt.Errorf("read image %q: the file is larger than %s, more than tick attaches", path, humanize.Size(imagefile.MaxFile))
 	}
 	img, desc, err := imagefile.Prepare(ws.Rel(abs), data)
 	if err != nil {

@@ -229,20 +229,6 @@ func looksBinary(sample []byte) bool {
 	return bad*10 > len(sample)*3
 }
 
-// humanSize formats a byte count: "512 bytes", "12.3 KiB", "4.0 MiB".
-func humanSize(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d bytes", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
-	case n < 1024*1024*1024:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
-	default:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1024*1024*1024))
-	}
-}
-
 // countLines counts the lines of s: its newlines, plus one for a last line
 // without a newline.
 func countLines(s string) int {

@@ -1,6 +1,8 @@
 package tools
 
 import (
+	"github.com/tick-agent/tick/agent/humanize"
+
 	"context"
 	_ "embed"
 	"encoding/json"
@@ -278,15 +280,15 @@ func (w *WebFetch) render(u *url.URL, ctype string, body []byte, downloadCut boo
 	}
 	text = strings.TrimSpace(cleanOutput(text))
 	var b strings.Builder
-	fmt.Fprintf(&b, "Fetched %s (%s)\n\n", u.Redacted(), humanSize(int64(len(body))))
+	fmt.Fprintf(&b, "Fetched %s (%s)\n\n", u.Redacted(), humanize.Size(int64(len(body))))
 	var notes []string
 	if len(text) > w.opt.MaxOutput {
 		shown := trimToRune([]byte(text[:w.opt.MaxOutput]))
-		notes = append(notes, fmt.Sprintf("only the first %s of the page's %s of text is shown", humanSize(int64(len(shown))), humanSize(int64(len(text)))))
+		notes = append(notes, fmt.Sprintf("only the first %s of the page's %s of text is shown", humanize.Size(int64(len(shown))), humanize.Size(int64(len(text)))))
 		text = string(shown)
 	}
 	if downloadCut {
-		notes = append(notes, fmt.Sprintf("the page is larger than %s and only that much was read", humanSize(w.opt.MaxBytes)))
+		notes = append(notes, fmt.Sprintf("the page is larger than %s and only that much was read", humanize.Size(w.opt.MaxBytes)))
 	}
 	b.WriteString(text)
 	if len(notes) > 0 {

@@ -1,10 +1,11 @@
 package app
 
 import (
+	"github.com/tick-agent/tick/ui/app/apptest"
+
 	"bytes"
 	"context"
 	"errors"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,14 +21,14 @@ import (
 // file, and without saving both say so.
 func TestTUISessionPickerFuncs(t *testing.T) {
 	srv := providertest.New(t)
-	env, state := stateEnv(t)
+	env, state := apptest.StateEnv(t)
 	ws := t.TempDir()
 	srv.Enqueue(
 		providertest.Reply{ToolCalls: []providertest.Call{{Name: "todo", Args: `{"goal":"Greet the user","items":[{"id":"1","text":"Say hello","status":"completed"},{"id":"2","text":"Say goodbye","status":"pending"}]}`}}},
 		providertest.Reply{Text: "Hello from the first run."},
 	)
 	mustMain(t, env, "-p", "greet me please", "--base-url", srv.URL, "-C", ws)
-	first := listSessions(t, state, ws)[0]
+	first := apptest.ListSessions(t, state, ws)[0]
 
 	cfg, err := parseConfig([]string{"--completion-reminder=false", "--base-url", srv.URL, "-C", ws}, func(k string) string { return env[k] })
 	if err != nil {
@@ -37,7 +38,7 @@ func TestTUISessionPickerFuncs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec := session.NewRecorder(sessionsIn(state), cfg.Workspace, cfg.Settings.Model)
+	rec := session.NewRecorder(apptest.SessionsIn(state), cfg.Workspace, cfg.Settings.Model)
 	ag, err := newAgent(cfg, client, rec)
 	if err != nil {
 		t.Fatal(err)
@@ -72,11 +73,11 @@ func TestTUISessionPickerFuncs(t *testing.T) {
 	ag2, _ := ts.Current()
 	for range ag2.Run(context.Background(), "carry on") {
 	}
-	sent := dumpRequest(lastRequest(t, srv))
+	sent := dumpRequest(apptest.LastRequest(t, srv))
 	if !strings.Contains(sent, "greet me please") || strings.Contains(sent, "second conversation") {
 		t.Fatalf("the resumed agent sent:\n%s", sent)
 	}
-	if again := listSessions(t, state, ws); again[0].ID != first.ID || again[0].Turns <= first.Turns {
+	if again := apptest.ListSessions(t, state, ws); again[0].ID != first.ID || again[0].Turns <= first.Turns {
 		t.Fatalf("the resumed session's file was not continued: %+v", again)
 	}
 	if _, err := ts.Resume("nope"); err == nil || !strings.Contains(err.Error(), "nope") {
@@ -120,34 +121,4 @@ func mustMain(t *testing.T, env map[string]string, args ...string) {
 	if code := Main(args, strings.NewReader(""), &out, &errb, func(k string) string { return env[k] }); code != ExitOK && code != ExitUnfinished {
 		t.Fatalf("tick %q: exit %d, want 0 (or 4: a plan left open on purpose); stderr:\n%s", args, code, errb.String())
 	}
-}
-
-// stateEnv is an environment with a fresh state directory and HOME.
-func stateEnv(t *testing.T) (env map[string]string, state string) {
-	t.Helper()
-	state = t.TempDir()
-	return map[string]string{"XDG_STATE_HOME": state, "HOME": t.TempDir()}, state
-}
-
-// sessionsIn returns the sessions directory under a state directory.
-func sessionsIn(state string) string { return filepath.Join(state, "tick", "sessions") }
-
-// listSessions lists ws's sessions under state, failing the test on error.
-func listSessions(t *testing.T, state, ws string) []session.Info {
-	t.Helper()
-	all, err := session.List(sessionsIn(state), ws)
-	if err != nil {
-		t.Fatalf("list sessions: %v", err)
-	}
-	return all
-}
-
-// lastRequest is the last request the server received.
-func lastRequest(t *testing.T, srv *providertest.Server) providertest.Request {
-	t.Helper()
-	reqs := srv.Requests()
-	if len(reqs) == 0 {
-		t.Fatal("the server received no request")
-	}
-	return reqs[len(reqs)-1]
 }

@@ -22,7 +22,7 @@ func (p *Printer) usageLine(ind string, e agent.Usage) {
 	}
 	s += fmt.Sprintf(", %s%d out", est, e.CompletionTokens)
 	if e.CostFrom != "" {
-		s += " · " + costWords(e.CostUSD, e.CostFrom, 0)
+		s += " · " + agent.CostText(agent.UsageTotal{Calls: 1, Cost: e.CostUSD, CostFrom: e.CostFrom}, true)
 	}
 	p.progress(ind, p.dim(s))
 }
@@ -43,31 +43,6 @@ func (p *Printer) turnUsage(e agent.TurnEnd) {
 		s += fmt.Sprintf(" (%d cached)", u.CachedTokens)
 	}
 	s += fmt.Sprintf(", %d out", u.CompletionTokens)
-	if u.Calls > u.Unpriced {
-		s += " · " + costWords(u.Cost, u.CostFrom, u.Unpriced)
-	} else {
-		s += " · cost unknown"
-	}
+	s += " · " + agent.CostText(*u, true)
 	p.progress("", p.dim(s))
-}
-
-// costWords says a cost and where it came from.
-func costWords(c float64, from agent.CostFrom, unpriced int) string {
-	s := agent.FormatCost(c)
-	switch from {
-	case agent.CostServer:
-		s += " (reported by the server)"
-	case agent.CostConfig:
-		s += " (your prices)"
-	case agent.CostTable:
-		s = "≈" + s + " (list prices, an estimate)"
-	case agent.CostLocal:
-		s = "free (local server)"
-	case agent.CostMixed:
-		s = "≈" + s
-	}
-	if unpriced > 0 {
-		s += fmt.Sprintf(" + %d of unknown cost", unpriced)
-	}
-	return s
 }

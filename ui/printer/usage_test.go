@@ -67,3 +67,33 @@ func TestJSONTurnEndUsage(t *testing.T) {
 		t.Errorf("turn_end = %s", lines[len(lines)-1])
 	}
 }
+
+// TestVerboseUsageCostAgreesWithTUI: -p words a turn's cost as the TUI's
+// /usage does (agent.CostText). A local server's turn that still has a
+// price says the price: -p said "free" where the TUI showed it.
+func TestVerboseUsageCostAgreesWithTUI(t *testing.T) {
+	tests := []struct {
+		name  string
+		total agent.UsageTotal
+		want  string
+	}{
+		{"local and priced", agent.UsageTotal{Calls: 2, Cost: 0.002, CostFrom: agent.CostLocal}, "$0.0020"},
+		{"local, one unpriced", agent.UsageTotal{Calls: 2, Unpriced: 1, CostFrom: agent.CostLocal}, "$0 + 1 of unknown cost"},
+		{"local and free", agent.UsageTotal{Calls: 2, CostFrom: agent.CostLocal}, "free (local server)"},
+		{"unknown", agent.UsageTotal{Calls: 2, Unpriced: 2}, "cost unknown"},
+		{"mixed", agent.UsageTotal{Calls: 2, Cost: 0.5, CostFrom: agent.CostMixed}, "≈$0.5000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			total := tt.total
+			evs := []agent.Event{agent.AssistantDone{Text: "Done.", Final: true}, agent.TurnEnd{Reason: agent.ReasonDone, Usage: &total}}
+			if _, err := printer.New(&out, &errb, printer.Options{Verbose: true}).Run(feed(evs...)); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasSuffix(errb.String(), " · "+tt.want+"\n") || tt.want != agent.CostText(total, true) {
+				t.Errorf("stderr %q, want it to end in %q (the TUI's %q)", errb.String(), tt.want, agent.CostText(total, true))
+			}
+		})
+	}
+}

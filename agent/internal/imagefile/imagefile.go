@@ -11,6 +11,8 @@
 package imagefile
 
 import (
+	"github.com/tick-agent/tick/agent/humanize"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -76,7 +78,7 @@ func Prepare(name string, data []byte) (provider.Image, string, error) {
 	}
 	if len(data) <= MaxBytes && max(cfg.Width, cfg.Height) <= MaxSide {
 		img := provider.Image{MediaType: mt, Data: data, Name: name}
-		return img, fmt.Sprintf("%s, %d×%d, %s", kind(mt), cfg.Width, cfg.Height, size(len(data))), nil
+		return img, fmt.Sprintf("%s, %d×%d, %s", kind(mt), cfg.Width, cfg.Height, humanize.Size(int64(len(data)))), nil
 	}
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -87,7 +89,7 @@ func Prepare(name string, data []byte) (provider.Image, string, error) {
 		return provider.Image{}, "", fmt.Errorf("image %s: %w", name, err)
 	}
 	img := provider.Image{MediaType: "image/jpeg", Data: out, Name: name}
-	return img, fmt.Sprintf("JPEG, %d×%d, %s, scaled down from %s %d×%d", w, h, size(len(out)), kind(mt), cfg.Width, cfg.Height), nil
+	return img, fmt.Sprintf("JPEG, %d×%d, %s, scaled down from %s %d×%d", w, h, humanize.Size(int64(len(out))), kind(mt), cfg.Width, cfg.Height), nil
 }
 
 // shrink scales src to fit MaxSide and encodes it as JPEG, scaling further
@@ -118,15 +120,4 @@ func kind(mt string) string {
 		return "WebP"
 	}
 	return strings.ToUpper(strings.TrimPrefix(mt, "image/"))
-}
-
-// size writes n bytes for people.
-func size(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
 }

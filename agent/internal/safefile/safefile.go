@@ -15,6 +15,8 @@
 package safefile
 
 import (
+	"github.com/tick-agent/tick/agent/humanize"
+
 	"errors"
 	"fmt"
 	"io"
@@ -197,7 +199,7 @@ func inside(root, real, path string) error {
 
 // tooLarge is the ErrTooLarge error for a file of size bytes.
 func tooLarge(path string, size, limit int64) error {
-	return &Error{Path: path, Reason: ErrTooLarge, Detail: fmt.Sprintf("%s, over %s", human(size), human(limit))}
+	return &Error{Path: path, Reason: ErrTooLarge, Detail: fmt.Sprintf("%s, over %s", humanize.Bytes(size), humanize.Bytes(limit))}
 }
 
 // kind names a file type for a message.
@@ -217,19 +219,4 @@ func kind(m fs.FileMode) string {
 		return "a symbolic link"
 	}
 	return "type " + m.Type().String()
-}
-
-// human formats a byte count, e.g. "256 KiB".
-func human(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"github.com/tick-agent/tick/ui/app/apptest"
+
 	"bufio"
 	"bytes"
 	"encoding/json"
@@ -236,7 +238,7 @@ func killAndContinue(t *testing.T, bin string, n int, delay time.Duration) (roun
 	}
 
 	// What the file held at the kill: what the resumed request must hold.
-	all, err := session.List(sessionsIn(run.state), run.ws)
+	all, err := session.List(apptest.SessionsIn(run.state), run.ws)
 	if err != nil {
 		t.Fatalf("list sessions: %v", err)
 	}
@@ -270,7 +272,7 @@ func killAndContinue(t *testing.T, bin string, n int, delay time.Duration) (roun
 	}
 	checkValid(t, srv)
 
-	req := lastRequest(t, srv)
+	req := apptest.LastRequest(t, srv)
 	if req.LastUser() != "continue" {
 		t.Fatalf("the last request is not the resumed one: last user message %q", req.LastUser())
 	}

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"github.com/tick-agent/tick/ui/app/apptest"
+
 	"strings"
 	"testing"
 
@@ -84,7 +86,7 @@ func TestHeadlessContinueOfPlanSession(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := providertest.New(t)
-			env, state := stateEnv(t)
+			env, state := apptest.StateEnv(t)
 			ws := t.TempDir()
 			srv.Enqueue(
 				todoReply(todoCall("Greet", "1:pending:Read main.go", "2:pending:Write hello.txt")),
@@ -97,7 +99,7 @@ func TestHeadlessContinueOfPlanSession(t *testing.T) {
 				t.Fatalf("the plan-mode run saved mode %q, want plan", ld.Mode)
 			}
 			mustRun(t, env, append([]string{"-c", "-p", "carry on", "--yolo", "--completion-reminder=false", "--base-url", srv.URL, "-C", ws}, tc.flags...)...)
-			req := lastRequest(t, srv)
+			req := apptest.LastRequest(t, srv)
 			inPlan := strings.Contains(req.Messages[0].Content, "PLAN MODE IS ON")
 			if inPlan != tc.planMode || inPlan == strings.Contains(strings.Join(req.Tools, ","), "write_file") {
 				t.Errorf("plan mode %v (tools %v), want %v", inPlan, req.Tools, tc.planMode)
@@ -113,7 +115,7 @@ func TestHeadlessContinueOfPlanSession(t *testing.T) {
 // loadLatest loads ws's latest session under state.
 func loadLatest(t *testing.T, state, ws string) *session.Loaded {
 	t.Helper()
-	all := listSessions(t, state, ws)
+	all := apptest.ListSessions(t, state, ws)
 	if len(all) == 0 {
 		t.Fatal("no session saved")
 	}

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"github.com/tick-agent/tick/ui/app/apptest"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +35,7 @@ func TestSessionFlagErrors(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := providertest.New(t)
-			env, _ := stateEnv(t)
+			env, _ := apptest.StateEnv(t)
 			ws := t.TempDir()
 			args := append(append([]string(nil), tc.args...), "-C", ws)
 			if tc.args[0] != "sessions" {
@@ -125,16 +127,16 @@ func TestNoEmptySessions(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := providertest.New(t)
-			env, state := stateEnv(t)
+			env, state := apptest.StateEnv(t)
 			ws := t.TempDir()
 			r := tick(t, env, tc.stdin, append(tc.args, "--base-url", srv.URL, "-C", ws)...)
 			if r.code != tc.code {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", r.code, tc.code, r.stderr)
 			}
-			if all := listSessions(t, state, ws); len(all) != 0 {
+			if all := apptest.ListSessions(t, state, ws); len(all) != 0 {
 				t.Errorf("%d sessions saved, want none", len(all))
 			}
-			if entries, _ := os.ReadDir(sessionsIn(state)); len(entries) != 0 {
+			if entries, _ := os.ReadDir(apptest.SessionsIn(state)); len(entries) != 0 {
 				t.Errorf("the sessions directory has %d entries, want none", len(entries))
 			}
 		})
@@ -145,12 +147,12 @@ func TestNoEmptySessions(t *testing.T) {
 // back, and the file is left as it was.
 func TestResumeWithoutSaving(t *testing.T) {
 	srv := providertest.New(t)
-	env, state := stateEnv(t)
+	env, state := apptest.StateEnv(t)
 	ws := t.TempDir()
 	base := []string{"--base-url", srv.URL, "-C", ws}
 	srv.Enqueue(providertest.Reply{Text: "first answer"})
 	mustRun(t, env, append([]string{"-p", "first"}, base...)...)
-	all := listSessions(t, state, ws)
+	all := apptest.ListSessions(t, state, ws)
 	if len(all) != 1 {
 		t.Fatalf("%d sessions, want 1", len(all))
 	}
@@ -160,14 +162,14 @@ func TestResumeWithoutSaving(t *testing.T) {
 	}
 	srv.Enqueue(providertest.Reply{Text: "second answer"})
 	mustRun(t, env, append([]string{"-c", "--no-session", "-p", "second"}, base...)...)
-	if got := dump(lastRequest(t, srv).Messages); !strings.Contains(got, "first answer") {
+	if got := dump(apptest.LastRequest(t, srv).Messages); !strings.Contains(got, "first answer") {
 		t.Errorf("the request after -c --no-session lacks the earlier conversation:\n%s", got)
 	}
 	after, err := os.ReadFile(all[0].Path)
 	if err != nil || string(after) != string(before) {
 		t.Errorf("the session file changed with --no-session (%v):\n%s", err, after)
 	}
-	if n := len(listSessions(t, state, ws)); n != 1 {
+	if n := len(apptest.ListSessions(t, state, ws)); n != 1 {
 		t.Errorf("%d sessions after -c --no-session, want still 1", n)
 	}
 }
@@ -177,12 +179,12 @@ func TestResumeWithoutSaving(t *testing.T) {
 // says so once.
 func TestSessionFileCannotBeCreated(t *testing.T) {
 	srv := providertest.New(t)
-	env, state := stateEnv(t)
+	env, state := apptest.StateEnv(t)
 	ws := t.TempDir()
 	base := []string{"--base-url", srv.URL, "-C", ws, "--yolo"}
 	srv.Enqueue(providertest.Reply{Text: "saved"})
 	mustRun(t, env, append([]string{"-p", "first"}, base...)...)
-	all := listSessions(t, state, ws)
+	all := apptest.ListSessions(t, state, ws)
 	if len(all) != 1 {
 		t.Fatalf("%d sessions, want 1", len(all))
 	}

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"github.com/tick-agent/tick/ui/app/apptest"
+
 	"bytes"
 	"fmt"
 	"os"
@@ -22,7 +24,7 @@ func TestSessionLock(t *testing.T) {
 	bin := sharedTick(t)
 	srv := providertest.New(t)
 	srv.Enqueue(providertest.Reply{Text: "thinking", Hang: true})
-	env, state := stateEnv(t)
+	env, state := apptest.StateEnv(t)
 	ws := t.TempDir()
 	env["OPENAI_BASE_URL"] = srv.URL
 
@@ -42,11 +44,11 @@ func TestSessionLock(t *testing.T) {
 	if !waitFor(20*time.Second, func() bool { return len(srv.Requests()) > 0 }) {
 		t.Fatalf("the first tick never called the model; stderr:\n%s", errb.String())
 	}
-	if n := len(listSessions(t, state, ws)); n != 1 {
+	if n := len(apptest.ListSessions(t, state, ws)); n != 1 {
 		t.Fatalf("%d sessions, want the first tick's one", n)
 	}
 
-	for _, args := range [][]string{{"-c"}, {"--resume", listSessions(t, state, ws)[0].ID}} {
+	for _, args := range [][]string{{"-c"}, {"--resume", apptest.ListSessions(t, state, ws)[0].ID}} {
 		start := time.Now()
 		r := tick(t, env, "", append(args, "-p", "me too", "-C", ws)...)
 		took := time.Since(start)
@@ -69,7 +71,7 @@ func TestSessionLock(t *testing.T) {
 	if !strings.Contains(r.stdout, "carried on") {
 		t.Errorf("resume after the kill printed %q", r.stdout)
 	}
-	if n := len(listSessions(t, state, ws)); n != 1 {
+	if n := len(apptest.ListSessions(t, state, ws)); n != 1 {
 		t.Errorf("%d sessions after resuming, want 1", n)
 	}
 }
@@ -81,7 +83,7 @@ func TestTUIForkOpenSession(t *testing.T) {
 	needTmux(t)
 	bin := sharedTick(t)
 	srv := providertest.New(t)
-	env, state := stateEnv(t)
+	env, state := apptest.StateEnv(t)
 	ws := t.TempDir()
 	srv.SetFunc(func(r providertest.Request) providertest.Reply {
 		switch r.LastUser() {
@@ -93,7 +95,7 @@ func TestTUIForkOpenSession(t *testing.T) {
 		return providertest.Reply{Text: "Forked and carrying on."}
 	})
 	mustRun(t, env, "-p", "greet me", "--base-url", srv.URL, "-C", ws)
-	first := listSessions(t, state, ws)[0]
+	first := apptest.ListSessions(t, state, ws)[0]
 
 	holder := exec.Command(bin, "-c", "-p", "hold it", "-C", ws)
 	holder.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + env["HOME"], "XDG_STATE_HOME=" + state, "OPENAI_BASE_URL=" + srv.URL}
@@ -118,11 +120,11 @@ func TestTUIForkOpenSession(t *testing.T) {
 	p.waitFor("forked session "+first.ID+" into the new session", "Hello from the first run.")
 	p.send("go on", "Enter")
 	p.waitFor("Forked and carrying on.")
-	sent := dump(lastRequest(t, srv).Messages)
+	sent := dump(apptest.LastRequest(t, srv).Messages)
 	if !strings.Contains(sent, "greet me") || !strings.Contains(sent, "go on") {
 		t.Errorf("the fork's request does not continue the conversation:\n%s", sent)
 	}
-	if n := len(listSessions(t, state, ws)); n != 2 {
+	if n := len(apptest.ListSessions(t, state, ws)); n != 2 {
 		t.Errorf("%d sessions, want the original and the fork", n)
 	}
 }

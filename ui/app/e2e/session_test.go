@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"github.com/tick-agent/tick/ui/app/apptest"
+
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -13,29 +15,6 @@ import (
 	"github.com/tick-agent/tick/provider/providertest"
 	"github.com/tick-agent/tick/ui/app"
 )
-
-// stateEnv returns an environment whose state and home directories are
-// fresh temporary ones, and the state directory. Nothing of the real
-// environment is in it, so a run that saved to the real HOME would have to
-// read it some other way than through run's env function.
-func stateEnv(t *testing.T) (env map[string]string, state string) {
-	t.Helper()
-	state = t.TempDir()
-	return map[string]string{"XDG_STATE_HOME": state, "HOME": t.TempDir()}, state
-}
-
-// sessionsIn returns the sessions directory under a state directory.
-func sessionsIn(state string) string { return filepath.Join(state, "tick", "sessions") }
-
-// listSessions lists ws's sessions under state, failing the test on error.
-func listSessions(t *testing.T, state, ws string) []session.Info {
-	t.Helper()
-	all, err := session.List(sessionsIn(state), ws)
-	if err != nil {
-		t.Fatalf("list sessions: %v", err)
-	}
-	return all
-}
 
 // mustRun runs tick and fails the test unless it exits 0, or 4 (open
 // todo items: these tests leave plans open on purpose, to resume).
@@ -78,22 +57,12 @@ func fromHistory(ms []provider.Message) []wireMsg {
 	return out
 }
 
-// lastRequest returns the last request the server received.
-func lastRequest(t *testing.T, srv *providertest.Server) providertest.Request {
-	t.Helper()
-	reqs := srv.Requests()
-	if len(reqs) == 0 {
-		t.Fatal("the server received no request")
-	}
-	return reqs[len(reqs)-1]
-}
-
 // TestSessionsListAndResume saves two sessions, lists them (text and
 // JSON), resumes the older one by an id prefix, and checks where and how
 // the files are written.
 func TestSessionsListAndResume(t *testing.T) {
 	srv := providertest.New(t)
-	env, state := stateEnv(t)
+	env, state := apptest.StateEnv(t)
 	ws := t.TempDir()
 	base := []string{"--base-url", srv.URL, "-C", ws, "--yolo"}
 
@@ -102,12 +71,12 @@ func TestSessionsListAndResume(t *testing.T) {
 		providertest.Reply{Text: "first answer"},
 	)
 	mustRun(t, env, append([]string{"-p", "first task\nwith more lines"}, base...)...)
-	first := lastRequest(t, srv)
+	first := apptest.LastRequest(t, srv)
 	time.Sleep(5 * time.Millisecond) // distinct update times, whatever the clock's resolution
 	srv.Enqueue(providertest.Reply{Text: "second answer"})
 	mustRun(t, env, append([]string{"-p", "second task"}, base...)...)
 
-	all := listSessions(t, state, ws)
+	all := apptest.ListSessions(t, state, ws)
 	if len(all) != 2 || all[0].FirstPrompt != "second task" || all[1].FirstPrompt != "first task" {
 		t.Fatalf("sessions = %+v, want the second task's then the first's", all)
 	}
@@ -158,7 +127,7 @@ func TestSessionsListAndResume(t *testing.T) {
 		if !strings.Contains(r.stderr, "resumed session "+older.ID) || !strings.Contains(r.stderr, "[>] #2: Second") {
 			t.Errorf("stderr does not name the resumed session and its todo list:\n%s", r.stderr)
 		}
-		req := lastRequest(t, srv)
+		req := apptest.LastRequest(t, srv)
 		// The first run's conversation, its answer, then the new prompt.
 		want := append(fromRequest(first.Messages), wireMsg{Role: "assistant", Content: "first answer"}, wireMsg{Role: "user", Content: "third task"})
 		if got := fromRequest(req.Messages); !equalMsgs(got, want) {
@@ -168,14 +137,14 @@ func TestSessionsListAndResume(t *testing.T) {
 			t.Error("the resumed request holds the other session's conversation")
 		}
 		checkValid(t, srv)
-		after := listSessions(t, state, ws)
+		after := apptest.ListSessions(t, state, ws)
 		if len(after) != 2 || after[0].ID != older.ID || after[0].Turns != 2 {
 			t.Errorf("after resuming, sessions = %+v; want the same two, the resumed one first with 2 turns", after)
 		}
 	})
 
 	t.Run("permissions", func(t *testing.T) {
-		dirs := []string{filepath.Join(state, "tick"), sessionsIn(state), filepath.Dir(older.Path)}
+		dirs := []string{filepath.Join(state, "tick"), apptest.SessionsIn(state), filepath.Dir(older.Path)}
 		for _, d := range dirs {
 			if fi, err := os.Stat(d); err != nil || fi.Mode().Perm() != 0o700 {
 				t.Errorf("%s: %v, mode %v; want 0700", d, err, modeOf(fi))
@@ -269,7 +238,7 @@ func TestSessionHomeFallback(t *testing.T) {
 // survives the compaction, and the compaction itself is resumed.
 func TestContinueHeadless(t *testing.T) {
 	srv := providertest.New(t)
-	env, state := stateEnv(t)
+	env, state := apptest.StateEnv(t)
 	ws := t.TempDir()
 	base := []string{"--base-url", srv.URL, "-C", ws, "--yolo"}
 	plan := todoCall("Fill the context", "1:in_progress:Produce output", "2:pending:Report")
@@ -281,7 +250,7 @@ func TestContinueHeadless(t *testing.T) {
 		providertest.Reply{Text: "step one done"},
 	)
 	mustRun(t, env, append([]string{"-p", "fill the context"}, base...)...)
-	firstReq := lastRequest(t, srv)
+	firstReq := apptest.LastRequest(t, srv)
 	if !strings.Contains(dump(firstReq.Messages), bigOut) {
 		t.Fatal("the first run's command output did not reach the model")
 	}
@@ -298,7 +267,7 @@ func TestContinueHeadless(t *testing.T) {
 		}
 	}
 	want := append(fromRequest(firstReq.Messages), wireMsg{Role: "assistant", Content: "step one done"}, wireMsg{Role: "user", Content: "carry on"})
-	if got := fromRequest(lastRequest(t, srv).Messages); !equalMsgs(got, want) {
+	if got := fromRequest(apptest.LastRequest(t, srv).Messages); !equalMsgs(got, want) {
 		t.Fatalf("request after -c:\n%v\nwant\n%v", got, want)
 	}
 
@@ -328,7 +297,7 @@ func TestContinueHeadless(t *testing.T) {
 			t.Error("the request still holds the old large output")
 		}
 	}
-	checkCompacted(t, lastRequest(t, srv))
+	checkCompacted(t, apptest.LastRequest(t, srv))
 
 	// The compaction was saved: the next -c starts from it, while the file
 	// keeps the full history.
@@ -336,12 +305,12 @@ func TestContinueHeadless(t *testing.T) {
 	if r.stdout != "answer after and now?\n" {
 		t.Errorf("stdout = %q", r.stdout)
 	}
-	req := lastRequest(t, srv)
+	req := apptest.LastRequest(t, srv)
 	checkCompacted(t, req)
 	if req.LastUser() != "and now?" || !strings.Contains(dump(req.Messages), "compact now") {
 		t.Errorf("the request after the compaction lost the kept turns:\n%s", dump(req.Messages))
 	}
-	all := listSessions(t, state, ws)
+	all := apptest.ListSessions(t, state, ws)
 	if len(all) != 1 {
 		t.Fatalf("%d sessions, want the one continued throughout", len(all))
 	}
@@ -396,7 +365,7 @@ func TestDamagedSessionFile(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := providertest.New(t)
-			env, state := stateEnv(t)
+			env, state := apptest.StateEnv(t)
 			ws := t.TempDir()
 			base := []string{"--base-url", srv.URL, "-C", ws, "--yolo"}
 			srv.Enqueue(
@@ -404,8 +373,8 @@ func TestDamagedSessionFile(t *testing.T) {
 				providertest.Reply{Text: "looked"},
 			)
 			mustRun(t, env, append([]string{"-p", "look around"}, base...)...)
-			firstReq := lastRequest(t, srv)
-			all := listSessions(t, state, ws)
+			firstReq := apptest.LastRequest(t, srv)
+			all := apptest.ListSessions(t, state, ws)
 			if len(all) != 1 {
 				t.Fatalf("%d sessions, want 1", len(all))
 			}
@@ -429,7 +398,7 @@ func TestDamagedSessionFile(t *testing.T) {
 					t.Errorf("stderr says %q %d times, want once:\n%s", want, n, r.stderr)
 				}
 			}
-			got := fromRequest(lastRequest(t, srv).Messages)
+			got := fromRequest(apptest.LastRequest(t, srv).Messages)
 			prior := append(fromRequest(firstReq.Messages), wireMsg{Role: "assistant", Content: "looked"})
 			if tc.kept >= 0 {
 				prior = prior[:1+tc.kept] // the system prompt and the kept messages

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"github.com/tick-agent/tick/ui/app/apptest"
+
 	"os"
 	"strings"
 	"testing"
@@ -18,14 +20,14 @@ import (
 func TestTUIContinue(t *testing.T) {
 	bin := sharedTick(t)
 	srv := providertest.New(t)
-	env, state := stateEnv(t)
+	env, state := apptest.StateEnv(t)
 	ws := t.TempDir()
 	srv.Enqueue(
 		todoReply(todoCall("Greet the user", "1:completed:Say hello", "2:pending:Say goodbye")),
 		providertest.Reply{Text: "Hello from the first run."},
 	)
 	mustRun(t, env, "-p", "greet me please", "--base-url", srv.URL, "-C", ws)
-	first := listSessions(t, state, ws)
+	first := apptest.ListSessions(t, state, ws)
 	if len(first) != 1 {
 		t.Fatalf("%d sessions, want 1", len(first))
 	}
@@ -51,11 +53,11 @@ func TestTUIContinue(t *testing.T) {
 	srv.Enqueue(providertest.Reply{Text: "A fresh start."})
 	p.send("second conversation", "Enter")
 	p.waitFor("A fresh start.")
-	req := lastRequest(t, srv)
+	req := apptest.LastRequest(t, srv)
 	if strings.Contains(dump(req.Messages), "greet me please") {
 		t.Errorf("the request after /new holds the old conversation:\n%s", dump(req.Messages))
 	}
-	all := listSessions(t, state, ws)
+	all := apptest.ListSessions(t, state, ws)
 	if len(all) != 2 || all[0].FirstPrompt != "second conversation" || all[1].ID != first[0].ID {
 		t.Fatalf("sessions after /new = %+v; want the new one, then the first", all)
 	}
@@ -74,11 +76,11 @@ func TestTUIContinue(t *testing.T) {
 	srv.Enqueue(providertest.Reply{Text: "Carrying on."})
 	p.send("carry on", "Enter")
 	p.waitFor("Carrying on.")
-	sent := dump(lastRequest(t, srv).Messages)
+	sent := dump(apptest.LastRequest(t, srv).Messages)
 	if !strings.Contains(sent, "greet me please") || strings.Contains(sent, "second conversation") {
 		t.Errorf("the request after resuming does not continue the first session:\n%s", sent)
 	}
-	after := listSessions(t, state, ws)
+	after := apptest.ListSessions(t, state, ws)
 	if len(after) != 2 || after[0].ID != first[0].ID || after[0].Turns <= first[0].Turns {
 		t.Errorf("sessions after resuming = %+v; want the first one continued (more than %d turns)", after, first[0].Turns)
 	}

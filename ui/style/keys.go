@@ -1,4 +1,4 @@
-package ui
+package style
 
 import "charm.land/bubbles/v2/key"
 
@@ -111,48 +111,26 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // (help.KeyMap). The sessions picker's keys are left out: the picker shows
 // them itself.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	secs := k.helpSections()
+	secs := k.HelpSections()
 	out := make([][]key.Binding, len(secs))
 	for i, s := range secs {
-		out[i] = s.keys
+		out[i] = s.Keys
 	}
 	return out
 }
 
-// helpSection is one titled group of keys in the help overlay.
-type helpSection struct {
-	title string
-	keys  []key.Binding
+// HelpSection is one titled group of keys in the help overlay.
+type HelpSection struct {
+	Title string
+	Keys  []key.Binding
 }
 
-// helpSections returns the groups of FullHelp with their titles.
-func (k KeyMap) helpSections() []helpSection {
-	return []helpSection{
+// HelpSections returns the groups of FullHelp with their titles.
+func (k KeyMap) HelpSections() []HelpSection {
+	return []HelpSection{
 		{"Input and turn", []key.Binding{k.Send, k.Queue, k.Newline, k.HistoryPrev, k.HistoryNext, k.Interrupt, k.Retry, k.CycleMode, k.Quit, k.Exit}},
 		{"Chat", []key.Binding{k.PageUp, k.PageDown, k.HalfUp, k.HalfDown, k.Top, k.Bottom, k.ExpandTool, k.TogglePanel, k.Help}},
 		{"Approval dialog", []key.Binding{k.Allow, k.AllowAlways, k.Deny, k.Dismiss}},
-		{"Plan", []key.Binding{k.OpenPlan, k.Tasks, k.Proposal.summary()}},
+		{"Plan", []key.Binding{k.OpenPlan, k.Tasks, k.Proposal.Summary()}},
 	}
 }
-
-// approvalKeys is the help line of the approval dialog.
-type approvalKeys struct{ k KeyMap }
-
-func (a approvalKeys) ShortHelp() []key.Binding {
-	return []key.Binding{a.k.Allow, a.k.AllowAlways, a.k.Deny, a.k.Dismiss}
-}
-
-func (a approvalKeys) FullHelp() [][]key.Binding { return [][]key.Binding{a.ShortHelp()} }
-
-// reasonKeys is the help line while a denial reason is typed.
-type reasonKeys struct{ k KeyMap }
-
-func (r reasonKeys) ShortHelp() []key.Binding {
-	send := r.k.Confirm
-	send.SetHelp("enter", "deny with this reason")
-	esc := r.k.Dismiss
-	esc.SetHelp("esc", "deny without reason")
-	return []key.Binding{send, esc}
-}
-
-func (r reasonKeys) FullHelp() [][]key.Binding { return [][]key.Binding{r.ShortHelp()} }

@@ -1,8 +1,9 @@
-package ui
+package dialog
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
-	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -10,46 +11,23 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// HelpKeyMap holds the keys of the help overlay (? on an empty input,
-// ctrl+g, /help). The overlay scrolls when it is taller than the screen;
-// Close, and any key that does not scroll, closes it.
-type HelpKeyMap struct {
-	Up, Down         key.Binding // one line
-	PageUp, PageDown key.Binding // one page
-	Top, Bottom      key.Binding
-	Close            key.Binding
-}
-
-// DefaultHelpKeyMap returns the help overlay's keys.
-func DefaultHelpKeyMap() HelpKeyMap {
-	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
-	return HelpKeyMap{
-		Up:       b(k("up", "k"), h("↑", "scroll up")),
-		Down:     b(k("down", "j"), h("↓", "scroll down")),
-		PageUp:   b(k("pgup", "ctrl+u"), h("pgup", "page up")),
-		PageDown: b(k("pgdown", "ctrl+d", "space"), h("pgdn", "page down")),
-		Top:      b(k("home"), h("home", "top")),
-		Bottom:   b(k("end"), h("end", "bottom")),
-		Close:    b(k("esc"), h("esc", "close")),
-	}
-}
-
-// helpScreen is the help overlay: every key and every slash command, in a
+// Help is the help overlay: every key and every slash command, in a
 // box centred over the area above the input. Only its body scrolls: the
 // title and the footer, which says how to close it and, when it scrolls,
 // where the view is, stay on screen.
-type helpScreen struct {
-	keys  HelpKeyMap
+type Help struct {
+	keys  style.HelpKeyMap
 	off   int // the first body line shown
 	room  int // body lines the last view had room for
 	total int // body lines of the last view
 }
 
-func newHelpScreen(keys HelpKeyMap) *helpScreen { return &helpScreen{keys: keys} }
+// NewHelp returns the help overlay with its keys, at its top.
+func NewHelp(keys style.HelpKeyMap) *Help { return &Help{keys: keys} }
 
 // key handles a key. It reports whether the overlay closes: every key
 // but the scroll keys closes it.
-func (h *helpScreen) key(k tea.KeyPressMsg) (closed bool) {
+func (h *Help) key(k tea.KeyPressMsg) (closed bool) {
 	page := max(h.room-1, 1)
 	switch {
 	case key.Matches(k, h.keys.Close):
@@ -77,7 +55,7 @@ const helpEnd = 1 << 30
 
 // scroll moves the body by n lines, within what the last view showed
 // (before the first view, the view stops it).
-func (h *helpScreen) scroll(n int) {
+func (h *Help) scroll(n int) {
 	h.off = max(h.off+n, 0)
 	if h.total > 0 {
 		h.off = min(h.off, max(h.total-h.room, 0))
@@ -85,12 +63,12 @@ func (h *helpScreen) scroll(n int) {
 }
 
 // scrolls reports whether the last view was too short for the body.
-func (h *helpScreen) scrolls() bool { return h.total > h.room }
+func (h *Help) scrolls() bool { return h.total > h.room }
 
 // box renders the overlay centred in a w×ht area. settings, when not
 // empty, names the config file at the end of the body.
-func (h *helpScreen) box(st *Styles, keys KeyMap, commands []cmdMatch, settings string, w, ht int) string {
-	iw := max(min(w-4, dialogMaxWidth), 1) // border and padding take 4 columns
+func (h *Help) Box(st *style.Styles, keys style.KeyMap, commands []Command, settings string, w, ht int) string {
+	iw := max(min(w-4, style.DialogMaxWidth), 1) // border and padding take 4 columns
 	// The footer's lines are counted with the widest position text, so
 	// that scrolling never changes the room.
 	probe := h.foot(st, iw, true, 0, 0, 999)
@@ -137,11 +115,11 @@ func (h *helpScreen) box(st *Styles, keys KeyMap, commands []cmdMatch, settings 
 // the view is (lines from–to of total, with an arrow towards the rest),
 // the scroll keys and the close key; otherwise that any key closes. With
 // from 0 it is the widest footer for a body of total lines, for measuring.
-func (h *helpScreen) foot(st *Styles, iw int, scrolls bool, from, to, total int) []string {
+func (h *Help) foot(st *style.Styles, iw int, scrolls bool, from, to, total int) []string {
 	if !scrolls {
 		return []string{st.DialogDesc.Render(ansi.Truncate("any key closes this help", iw, st.Glyphs.Ellipsis))}
 	}
-	n := itoa(total)
+	n := style.Itoa(total)
 	arrow, pos := "↑↓", "more · lines "+n+"–"+n+" of "+n
 	if from > 0 {
 		switch {
@@ -150,10 +128,10 @@ func (h *helpScreen) foot(st *Styles, iw int, scrolls bool, from, to, total int)
 		case to >= total:
 			arrow = h.keys.Up.Help().Key
 		}
-		pos = "more · lines " + itoa(from) + "–" + itoa(to) + " of " + itoa(total)
+		pos = "more · lines " + style.Itoa(from) + "–" + style.Itoa(to) + " of " + style.Itoa(total)
 	}
 	k := h.keys
-	return footLines(st, [][2]string{
+	return style.FootLines(st, [][2]string{
 		{arrow, pos},
 		{k.Up.Help().Key + "/" + k.Down.Help().Key + " " + k.PageUp.Help().Key + "/" + k.PageDown.Help().Key, "scroll"},
 		{k.Close.Help().Key, k.Close.Help().Desc},
@@ -167,76 +145,68 @@ func (h *helpScreen) foot(st *Styles, iw int, scrolls bool, from, to, total int)
 // lines but the commands listed by name do (the / popup describes them),
 // they are listed by name; when neither fits, the body scrolls and keeps
 // the descriptions. settings, when not empty, ends the body.
-func helpBody(st *Styles, keys KeyMap, commands []cmdMatch, settings string, iw, room int) []string {
-	secs := keys.helpSections()
+func helpBody(st *style.Styles, keys style.KeyMap, commands []Command, settings string, iw, room int) []string {
+	secs := keys.HelpSections()
 	var tail []string
 	if settings != "" {
 		tail = append(tail, "")
-		for _, l := range wrapHard("settings: "+oneLine(settings)+" (tick config lists them)", iw) {
+		for _, l := range style.WrapHard("settings: "+style.OneLine(settings)+" (tick config lists them)", iw) {
 			tail = append(tail, st.DialogDesc.Render(l))
 		}
 	}
 	if len(commands) == 0 {
 		return append(helpColumns(st, secs, iw), tail...)
 	}
-	cs := helpSection{title: "Commands"}
+	cs := style.HelpSection{Title: "Commands"}
 	names := make([]string, 0, len(commands))
 	for _, c := range commands {
-		d := ansi.Truncate(c.desc, helpCommandDesc, st.Glyphs.Ellipsis)
-		cs.keys = append(cs.keys, key.NewBinding(key.WithKeys("/"+c.name), key.WithHelp("/"+c.name, d)))
-		names = append(names, "/"+c.name)
+		d := ansi.Truncate(c.Desc, helpCommandDesc, st.Glyphs.Ellipsis)
+		cs.Keys = append(cs.Keys, key.NewBinding(key.WithKeys("/"+c.Name), key.WithHelp("/"+c.Name, d)))
+		names = append(names, "/"+c.Name)
 	}
 	full := append(helpColumns(st, append(secs, cs), iw), tail...)
 	if len(full) <= room {
 		return full
 	}
 	short := append(helpColumns(st, secs, iw), "", st.HelpGroup.Render("Commands"))
-	short = append(append(short, wrapText(strings.Join(names, "  "), iw)...), tail...)
+	short = append(append(short, style.WrapText(strings.Join(names, "  "), iw)...), tail...)
 	if len(short) <= room {
 		return short
 	}
 	return full
 }
 
-func (h *helpScreen) layer() int { return layerHelp }
+// Layer puts the help below every other dialog.
+func (h *Help) Layer() int { return LayerHelp }
 
-// update takes the keys but ctrl+c while the overlay is open (see
-// helpScreen.key); a paste closes it and goes to the input; the wheel
-// scrolls it.
-func (h *helpScreen) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
+// Update takes the keys but ctrl+c while the overlay is open (see
+// Help.key); a paste closes it and goes to the input; the wheel scrolls
+// it.
+func (h *Help) Update(c Context, msg tea.Msg) (Action, bool) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if key.Matches(msg, m.keys.Quit) {
+		if key.Matches(msg, c.Keys.Quit) {
 			return nil, false
 		}
 		if h.key(msg) {
-			m.over.remove(h)
+			return Close{}, true
 		}
 		return nil, true
 	case tea.PasteMsg:
-		m.over.remove(h)
+		return Close{}, false
 	case tea.MouseWheelMsg:
 		switch msg.Mouse().Button {
 		case tea.MouseWheelUp:
-			h.scroll(-scrollStep)
+			h.scroll(-style.ScrollStep)
 		case tea.MouseWheelDown:
-			h.scroll(scrollStep)
+			h.scroll(style.ScrollStep)
 		}
 		return nil, true
 	}
 	return nil, false
 }
 
-// view draws the overlay over the whole area above the input.
-func (h *helpScreen) view(m *Model, w, ht int) []string {
-	return strings.Split(h.box(m.st, m.keys, m.matches("/"), m.cfg.ConfigPath, w, ht), "\n")
+// View draws the overlay over the whole area above the input.
+func (h *Help) View(c Context, w, ht int) []string {
+	return strings.Split(h.Box(c.St, c.Keys, c.Commands, c.ConfigPath, w, ht), "\n")
 }
-
-// openHelp shows the help overlay from its top.
-func (m *Model) openHelp() {
-	m.closeHelp()
-	m.over.push(newHelpScreen(m.keys.HelpScreen))
-}
-
-// closeHelp closes the help overlay, if open.
-func (m *Model) closeHelp() { m.over.remove(overlayOf[*helpScreen](m)) }

@@ -1,14 +1,12 @@
-package ui
+package dialog
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 
-	"charm.land/bubbles/v2/help"
 	"github.com/charmbracelet/x/ansi"
 )
-
-// dialogMaxWidth is the widest the help overlay gets.
-const dialogMaxWidth = 100
 
 // helpCommandDesc is the most cells of a command's description in the
 // help overlay.
@@ -20,10 +18,10 @@ const helpColumnGap = 4
 // helpColumns lays the sections out in the most columns (up to three) that
 // fit in w cells, each section going to the shortest column so far, and
 // returns the lines.
-func helpColumns(st *Styles, secs []helpSection, w int) []string {
+func helpColumns(st *style.Styles, secs []style.HelpSection, w int) []string {
 	kw := 0 // one key column width for every section
 	for _, s := range secs {
-		for _, b := range s.keys {
+		for _, b := range s.Keys {
 			if b.Enabled() {
 				kw = max(kw, ansi.StringWidth(b.Help().Key))
 			}
@@ -42,9 +40,9 @@ func helpColumns(st *Styles, secs []helpSection, w int) []string {
 			if len(cols[c]) > 0 {
 				cols[c] = append(cols[c], "")
 			}
-			cols[c] = append(cols[c], st.HelpGroup.Render(s.title))
-			widths[c] = max(widths[c], ansi.StringWidth(s.title))
-			for _, b := range s.keys {
+			cols[c] = append(cols[c], st.HelpGroup.Render(s.Title))
+			widths[c] = max(widths[c], ansi.StringWidth(s.Title))
+			for _, b := range s.Keys {
 				if !b.Enabled() {
 					continue
 				}
@@ -82,19 +80,4 @@ func helpColumns(st *Styles, secs []helpSection, w int) []string {
 		return out
 	}
 	return nil
-}
-
-// helpModel returns a bubbles help model in the TUI's styles.
-func helpModel(st *Styles) help.Model {
-	hm := help.New()
-	hm.Styles = help.Styles{
-		Ellipsis:       st.HelpSep,
-		ShortKey:       st.DialogKey,
-		ShortDesc:      st.DialogDesc,
-		ShortSeparator: st.HelpSep,
-		FullKey:        st.HelpKey,
-		FullDesc:       st.HelpDesc,
-		FullSeparator:  st.HelpSep,
-	}
-	return hm
 }

@@ -1,6 +1,14 @@
-package ui
+// Package status draws the one-line status bar at the foot of the TUI:
+// what the turn does, the model, the workspace, the context in use and
+// the key to press, shortened and dropped by priority on a narrow
+// terminal. It knows nothing of the root model: the root fills an Info.
+package status
 
 import (
+	"github.com/tick-agent/tick/agent/humanize"
+
+	"github.com/tick-agent/tick/ui/style"
+
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,46 +19,47 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// activity is what a running turn is doing, for the status bar.
-type activity uint8
+// Activity is what a running turn is doing, for the status bar.
+type Activity uint8
 
 const (
-	actIdle activity = iota
-	actThinking
-	actAnswering
-	actTool
-	actApproval
-	actInterrupting
-	actCompacting // a compaction (/compact) runs as the turn
-	actPaused     // paused at a gate; tool holds the item ("#2")
+	ActIdle Activity = iota
+	ActThinking
+	ActAnswering
+	ActTool
+	ActApproval
+	ActInterrupting
+	ActCompacting // a compaction (/compact) runs as the turn
+	ActPaused     // paused at a gate; tool holds the item ("#2")
 )
 
-// quietAfter is how long a model call may go without any event before the
+// QuietAfter is how long a model call may go without any event before the
 // status bar says that tick is waiting for the server.
-const quietAfter = 5 * time.Second
+const QuietAfter = 5 * time.Second
 
-// statusInfo is everything the status bar shows.
-type statusInfo struct {
-	model, workspace string
-	act              activity
-	tool             string // the running tool (actTool)
-	spin             string // spinner frame, unstyled
-	elapsed          time.Duration
-	quiet            time.Duration // a model call's silence, once past quietAfter
-	running          bool
-	ctx              contextUse // the context in use (window 0: no share known)
-	queued           int
-	steering         int
-	yolo             bool   // approvals are off (--yolo)
-	notice           string // a transient hint ("ctrl+c again to quit")
-	mcp              string // "mcp 2/3" while MCP servers start
-	mode             string // "auto · sandbox: workspace-write"; "" for none
+// Info is everything the status bar shows.
+type Info struct {
+	Model, Workspace string
+	Act              Activity
+	Tool             string // the running tool (ActTool)
+	Spin             string // spinner frame, unstyled
+	Elapsed          time.Duration
+	Quiet            time.Duration // a model call's silence, once past QuietAfter
+	Running          bool
+	Ctx              Context // the context in use (window 0: no share known)
+	Queued           int
+	Steering         int
+	Yolo             bool   // approvals are off (--yolo)
+	Notice           string // a transient hint ("ctrl+c again to quit")
+	MCP              string // "mcp 2/3" while MCP servers start
+	Mode             string // "auto · sandbox: workspace-write"; "" for none
 }
 
 // sgr is a style reduced to the escape sequences around a one-line text,
 // so that drawing the status bar, every frame, costs no lipgloss Render.
 type sgr struct{ pre, post string }
 
+// newSGR reduces s to its escape sequences.
 func newSGR(s lipgloss.Style) sgr {
 	r := s.Render("x")
 	i := strings.IndexByte(r, 'x') // SGR sequences hold no letter x
@@ -64,16 +73,17 @@ func (g sgr) render(text string) string {
 	return g.pre + text + g.post
 }
 
-// statusStyles are the status bar's styles, reduced once (the styles never
+// Bar holds the status bar's styles, reduced once (the styles never
 // change while the program runs). Every one carries the bar's background,
 // so the parts of the bar join into one band.
-type statusStyles struct {
+type Bar struct {
 	bar, model, state, dim, key, warn sgr
 	sep, ellipsis                     string
 }
 
-func newStatusStyles(st *Styles) *statusStyles {
-	return &statusStyles{
+// NewBar reduces the status bar's styles of st once.
+func NewBar(st *style.Styles) *Bar {
+	return &Bar{
 		bar: newSGR(st.StatusBar), model: newSGR(st.StatusModel), state: newSGR(st.StatusState),
 		dim: newSGR(st.StatusDim), key: newSGR(st.StatusKey), warn: newSGR(st.StatusWarn),
 		sep: st.Glyphs.Separator, ellipsis: st.Glyphs.Ellipsis,
@@ -132,19 +142,19 @@ func plainAlts(style sgr, texts ...string) [][]statusPart {
 	return out
 }
 
-// statusView renders the one-line status bar at width w: one band in the
+// View renders the one-line status bar at width w: one band in the
 // bar's background, exactly w cells wide. Fields are shortened, then
 // dropped, from the least important when the line is too narrow (see the
 // priorities above).
-func statusView(st *statusStyles, s statusInfo, w int) string {
+func View(st *Bar, s Info, w int) string {
 	if w <= 0 {
 		return ""
 	}
 	left := []statusField{modelField(st, s), {
-		parts: []statusPart{{s.workspace, st.dim}}, alts: plainAlts(st.dim, pathAlts(s.workspace, st.ellipsis)...), prio: prioWorkspace,
+		parts: []statusPart{{s.Workspace, st.dim}}, alts: plainAlts(st.dim, pathAlts(s.Workspace, st.ellipsis)...), prio: prioWorkspace,
 	}, stateField(st, s)}
-	if s.running && !(s.quiet > 0 && s.elapsed-s.quiet < time.Second) { // not the same time twice
-		left = append(left, statusField{parts: []statusPart{{formatDuration(s.elapsed), st.dim}}, prio: prioElapsed})
+	if s.Running && !(s.Quiet > 0 && s.Elapsed-s.Quiet < time.Second) { // not the same time twice
+		left = append(left, statusField{parts: []statusPart{{style.Duration(s.Elapsed), st.dim}}, prio: prioElapsed})
 	}
 	right := rightFields(st, s)
 	fitStatus(st.sep, left, right, w)
@@ -182,46 +192,46 @@ func statusView(st *statusStyles, s statusInfo, w int) string {
 
 // modelField is the model's name; with --yolo it says so, and when space
 // is short only "yolo" stays.
-func modelField(st *statusStyles, s statusInfo) statusField {
-	if !s.yolo {
-		return statusField{parts: []statusPart{{s.model, st.model}}, prio: prioModel}
+func modelField(st *Bar, s Info) statusField {
+	if !s.Yolo {
+		return statusField{parts: []statusPart{{s.Model, st.model}}, prio: prioModel}
 	}
-	return statusField{parts: []statusPart{{s.model + " (yolo)", st.model}}, alts: plainAlts(st.model, "yolo"), prio: prioModel, keep: true}
+	return statusField{parts: []statusPart{{s.Model + " (yolo)", st.model}}, alts: plainAlts(st.model, "yolo"), prio: prioModel, keep: true}
 }
 
 // stateField says what the turn does, behind the spinner while it runs;
 // its shorter forms cut a long tool name or drop the detail.
-func stateField(st *statusStyles, s statusInfo) statusField {
+func stateField(st *Bar, s Info) statusField {
 	var state string
 	var alts []string
-	switch s.act {
-	case actThinking:
+	switch s.Act {
+	case ActThinking:
 		state = "thinking"
-	case actAnswering:
+	case ActAnswering:
 		state = "answering"
-	case actTool:
-		state = "running " + s.tool
-		if ansi.StringWidth(s.tool) > statusToolMax {
-			alts = append(alts, "running "+ansi.Truncate(s.tool, statusToolMax, st.ellipsis))
+	case ActTool:
+		state = "running " + s.Tool
+		if ansi.StringWidth(s.Tool) > statusToolMax {
+			alts = append(alts, "running "+ansi.Truncate(s.Tool, statusToolMax, st.ellipsis))
 		}
 		alts = append(alts, "running")
-	case actApproval:
+	case ActApproval:
 		state, alts = "waiting for approval", []string{"approval"}
-	case actInterrupting:
+	case ActInterrupting:
 		state = "interrupting"
-	case actCompacting:
+	case ActCompacting:
 		state = "compacting"
-	case actPaused:
-		state, alts = "paused after "+s.tool+" — enter to continue", []string{"paused after " + s.tool, "paused"}
+	case ActPaused:
+		state, alts = "paused after "+s.Tool+" — enter to continue", []string{"paused after " + s.Tool, "paused"}
 	default:
 		state = "idle"
 	}
-	if s.quiet > 0 {
-		state, alts = "waiting for the server"+st.sep+formatDuration(s.quiet), []string{"waiting for the server", "waiting"}
+	if s.Quiet > 0 {
+		state, alts = "waiting for the server"+st.sep+style.Duration(s.Quiet), []string{"waiting for the server", "waiting"}
 	}
 	spin := func(text string) []statusPart {
-		if s.running && s.spin != "" {
-			return []statusPart{{s.spin + " ", st.state}, {text, st.state}}
+		if s.Running && s.Spin != "" {
+			return []statusPart{{s.Spin + " ", st.state}, {text, st.state}}
 		}
 		return []statusPart{{text, st.state}}
 	}
@@ -237,29 +247,29 @@ const statusToolMax = 16
 
 // rightFields are the fields at the right of the bar: tokens, mode, MCP,
 // the steering and queued counts, and a notice or the key to press.
-func rightFields(st *statusStyles, s statusInfo) []statusField {
+func rightFields(st *Bar, s Info) []statusField {
 	var right []statusField
 	if f, ok := contextField(st, s); ok {
 		right = append(right, f)
 	}
-	if s.mode != "" {
-		mode, detail, _ := strings.Cut(s.mode, " · ")
+	if s.Mode != "" {
+		mode, detail, _ := strings.Cut(s.Mode, " · ")
 		right = append(right, statusField{parts: []statusPart{{mode, st.dim}}, prio: prioMode},
 			statusField{parts: []statusPart{{detail, st.dim}}, prio: prioModeDetail})
 	}
-	if s.mcp != "" {
-		right = append(right, statusField{parts: []statusPart{{s.mcp, st.dim}}, prio: prioMCP})
+	if s.MCP != "" {
+		right = append(right, statusField{parts: []statusPart{{s.MCP, st.dim}}, prio: prioMCP})
 	}
-	if s.steering > 0 {
-		right = append(right, statusField{parts: []statusPart{{strconv.Itoa(s.steering) + " steering", st.state}}})
+	if s.Steering > 0 {
+		right = append(right, statusField{parts: []statusPart{{strconv.Itoa(s.Steering) + " steering", st.state}}})
 	}
-	if s.queued > 0 {
-		right = append(right, statusField{parts: []statusPart{{strconv.Itoa(s.queued) + " queued", st.state}}})
+	if s.Queued > 0 {
+		right = append(right, statusField{parts: []statusPart{{strconv.Itoa(s.Queued) + " queued", st.state}}})
 	}
 	switch {
-	case s.notice != "":
-		right = append(right, statusField{parts: []statusPart{{s.notice, st.key}}})
-	case s.running:
+	case s.Notice != "":
+		right = append(right, statusField{parts: []statusPart{{s.Notice, st.key}}})
+	case s.Running:
 		right = append(right, statusField{
 			parts: []statusPart{{"esc", st.key}, {" to interrupt", st.dim}},
 			alts:  [][]statusPart{{{"esc", st.key}, {" stops", st.dim}}},
@@ -272,28 +282,28 @@ func rightFields(st *statusStyles, s statusInfo) []statusField {
 }
 
 // contextField is the context in use: "31k/128k · 24% · compacts at 102k"
-// (shortened to the share, then "24%"), coloured from contextWarnAt; only
+// (shortened to the share, then "24%"), coloured from WarnAt; only
 // the count when the window is not known ("~1.5k tokens").
-func contextField(st *statusStyles, s statusInfo) (statusField, bool) {
-	c := s.ctx
-	if c.window <= 0 {
-		if c.used <= 0 {
+func contextField(st *Bar, s Info) (statusField, bool) {
+	c := s.Ctx
+	if c.Window <= 0 {
+		if c.Used <= 0 {
 			return statusField{}, false
 		}
-		tok := formatTokens(c.used) + " tokens"
-		if c.estimated {
+		tok := humanize.Tokens(c.Used) + " tokens"
+		if c.Estimated {
 			tok = "~" + tok
 		}
 		return statusField{parts: []statusPart{{tok, st.dim}}, prio: prioTokens}, true
 	}
-	style := st.dim
-	if contextPercent(c) >= contextWarnAt {
-		style = st.warn
+	look := st.dim
+	if Percent(c) >= WarnAt {
+		look = st.warn
 	}
-	pct := strconv.Itoa(contextPercent(c)) + "%"
+	pct := strconv.Itoa(Percent(c)) + "%"
 	return statusField{
-		parts: []statusPart{{contextText(c, true), style}},
-		alts:  plainAlts(style, contextText(c, false), pct),
+		parts: []statusPart{{ContextText(c, true), look}},
+		alts:  plainAlts(look, ContextText(c, false), pct),
 		prio:  prioTokens,
 	}, true
 }
@@ -338,20 +348,8 @@ func fitStatus(sep string, left, right []statusField, w int) {
 	}
 }
 
-// formatTokens shows a token count: 950, 12.3k, 1.2M.
-func formatTokens(n int) string {
-	switch {
-	case n < 1000:
-		return strconv.Itoa(n)
-	case n < 1_000_000:
-		return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
-	default:
-		return strconv.FormatFloat(float64(n)/1_000_000, 'f', 1, 64) + "M"
-	}
-}
-
-// shortPath shows dir with the home directory as "~".
-func shortPath(dir string) string {
+// ShortPath shows dir with the home directory as "~".
+func ShortPath(dir string) string {
 	if dir == "" {
 		return ""
 	}
@@ -387,5 +385,3 @@ func pathAlts(p, ellipsis string) []string {
 	}
 	return alts
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

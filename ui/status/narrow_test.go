@@ -1,12 +1,13 @@
-package ui
+package status
 
 import (
+	"github.com/tick-agent/tick/ui/style"
+
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/tick-agent/tick/agent"
 )
 
 // TestStatusBarNarrowKeepsCounts: as the bar narrows, the workspace, the
@@ -14,11 +15,11 @@ import (
 // first; the state, the mode, the key that interrupts and the counts of
 // steering and queued messages stay.
 func TestStatusBarNarrowKeepsCounts(t *testing.T) {
-	st := DefaultStyles(true)
-	bar := newStatusStyles(&st)
-	info := statusInfo{
-		model: "gpt-4.1-mini", workspace: "~/src/github.com/me/tick", ctx: contextUse{used: 12345}, mode: "ask · sandbox: workspace-write",
-		running: true, act: actTool, tool: "bash", spin: "⠋", elapsed: 83 * time.Second, steering: 1, queued: 2,
+	st := style.DefaultStyles(true)
+	bar := NewBar(&st)
+	info := Info{
+		Model: "gpt-4.1-mini", Workspace: "~/src/github.com/me/tick", Ctx: Context{Used: 12345}, Mode: "ask · sandbox: workspace-write",
+		Running: true, Act: ActTool, Tool: "bash", Spin: "⠋", Elapsed: 83 * time.Second, Steering: 1, Queued: 2,
 	}
 	always := []string{"running bash", "ask", "1 steering", "2 queued", "esc"}
 	tests := []struct {
@@ -30,8 +31,8 @@ func TestStatusBarNarrowKeepsCounts(t *testing.T) {
 		{120, []string{"gpt-4.1-mini", "1m23s", "sandbox: workspace-write", "esc to interrupt"}, []string{"~/", "tokens"}},
 	}
 	for _, tt := range tests {
-		t.Run(itoa(tt.w), func(t *testing.T) {
-			line := statusView(bar, info, tt.w)
+		t.Run(style.Itoa(tt.w), func(t *testing.T) {
+			line := View(bar, info, tt.w)
 			if n := ansi.StringWidth(line); n != tt.w {
 				t.Fatalf("the bar is %d cells wide, want %d", n, tt.w)
 			}
@@ -47,22 +48,5 @@ func TestStatusBarNarrowKeepsCounts(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestStatusBarNarrowApp: in the app at 60 columns, a running turn with a
-// steering message and a queued one shows both counts.
-func TestStatusBarNarrowApp(t *testing.T) {
-	m, _ := newTestModel(t, 60, 20)
-	submit(m, "go")
-	events(t, m, agent.ToolStart{ID: "1", Name: "write_file", Summary: "main.go"})
-	submit(m, "also this")
-	typeText(m, "then that")
-	press(m, "tab")
-	s := ansi.Strip(statusLine(m))
-	for _, want := range []string{"running write_file", "1 steering", "1 queued", "esc"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("the status bar at 60 lacks %q: %q", want, s)
-		}
 	}
 }

@@ -1,0 +1,208 @@
+package ui
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The structure tests keep the rooms of the TUI apart (docs/architecture.md
+// "The TUI's shape", ui/AGENTS.md) and check the rules of ui/AGENTS.md that
+// a test can check.
+
+const modulePath = "github.com/tick-agent/tick"
+
+// sources returns the non-test Go files under dir (relative to ui/), by
+// path, parsed.
+func sources(t *testing.T, dir string, mode parser.Mode) map[string]*ast.File {
+	t.Helper()
+	out := map[string]*ast.File{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return err
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, mode)
+		if err != nil {
+			return err
+		}
+		out[path] = f
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) == 0 {
+		t.Fatalf("no Go files under %s", dir)
+	}
+	return out
+}
+
+// imports lists the project's packages f imports.
+func imports(f *ast.File) []string {
+	var out []string
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if strings.HasPrefix(p, modulePath+"/") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TestSubPackagesDoNotImportRoot: the parts under ui/ (style, status,
+// dialog, printer, markdown, ...) never import the root; only the
+// composition root ui/app (and its tests' helpers) does.
+func TestSubPackagesDoNotImportRoot(t *testing.T) {
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == "app" || e.Name() == "testdata" {
+			continue
+		}
+		for path, f := range sources(t, e.Name(), parser.ImportsOnly) {
+			checked++
+			for _, p := range imports(f) {
+				if p == modulePath+"/ui" {
+					t.Errorf("%s imports the root package ui", path)
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("checked only %d files", checked)
+	}
+}
+
+// TestStyleIsALeaf: ui/style imports nothing of the project but termsafe,
+// so every part can use it.
+func TestStyleIsALeaf(t *testing.T) {
+	for path, f := range sources(t, "style", parser.ImportsOnly) {
+		for _, p := range imports(f) {
+			if p != modulePath+"/ui/termsafe" {
+				t.Errorf("%s imports %s: the style leaf imports only termsafe", path, p)
+			}
+		}
+	}
+}
+
+// TestDialogsNeverSeeModel: a dialog in ui/dialog reads a dialog.Context
+// and returns a dialog.Action; no declaration there names a Model.
+func TestDialogsNeverSeeModel(t *testing.T) {
+	for path, f := range sources(t, "dialog", 0) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Name == "Model" {
+				t.Errorf("%s names Model", path)
+			}
+			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "Model" {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == "ui" {
+					t.Errorf("%s names ui.Model", path)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// TestAgentOnlyThroughItsInterface (rule 4): the root never type-asserts
+// Config.Agent for more than Agent.
+func TestAgentOnlyThroughItsInterface(t *testing.T) {
+	for path, f := range sources(t, ".", 0) {
+		if filepath.Dir(path) != "." {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			ta, ok := n.(*ast.TypeAssertExpr)
+			if !ok {
+				return true
+			}
+			if sel, ok := ta.X.(*ast.SelectorExpr); ok && sel.Sel.Name == "Agent" {
+				t.Errorf("%s type-asserts .Agent", path)
+			}
+			return true
+		})
+	}
+}
+
+// TestNoDialogFieldOnModel (rule 2): Model holds no field of a dialog's
+// type: dialogs live on the overlay stack.
+func TestNoDialogFieldOnModel(t *testing.T) {
+	files := sources(t, ".", 0)
+	dialogs := map[string]bool{}
+	var model *ast.StructType
+	for path, f := range files {
+		if filepath.Dir(path) != "." {
+			continue
+		}
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv != nil && d.Name.Name == "Layer" {
+					dialogs[recvName(d.Recv.List[0].Type)] = true
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					if ts, ok := s.(*ast.TypeSpec); ok && ts.Name.Name == "Model" {
+						model, _ = ts.Type.(*ast.StructType)
+					}
+				}
+			}
+		}
+	}
+	if model == nil || len(dialogs) < 5 {
+		t.Fatalf("found Model %v and %d dialog types", model != nil, len(dialogs))
+	}
+	for _, fl := range model.Fields.List {
+		if name := recvName(fl.Type); dialogs[name] {
+			t.Errorf("Model has a field of the dialog type %s", name)
+		}
+	}
+}
+
+// recvName is the type name of a receiver or field type (*T or T).
+func recvName(e ast.Expr) string {
+	if s, ok := e.(*ast.StarExpr); ok {
+		e = s.X
+	}
+	if id, ok := e.(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
+}
+
+// TestNoColoursOrRawKeysInLogic (rule 5): colours are made only in
+// ui/style, and no logic compares a key's text; keys match through the
+// KeyMap (key.Matches).
+func TestNoColoursOrRawKeysInLogic(t *testing.T) {
+	bad := regexp.MustCompile(`lipgloss\.(Color|LightDark)\(|"#[0-9A-Fa-f]{6}"|\.String\(\) *(==|!=) *"|Keystroke\(\) *(==|!=)|case "(ctrl|alt|shift)\+`)
+	checked := 0
+	for _, dir := range []string{".", "status", "dialog"} {
+		for path := range sources(t, dir, parser.ImportsOnly) {
+			if dir == "." && filepath.Dir(path) != "." {
+				continue
+			}
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked++
+			for i, l := range strings.Split(string(b), "\n") {
+				if bad.MatchString(l) {
+					t.Errorf("%s:%d: a colour or a raw key outside ui/style: %s", path, i+1, strings.TrimSpace(l))
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("checked only %d files", checked)
+	}
+}
