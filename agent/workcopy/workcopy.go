@@ -48,9 +48,10 @@ type state struct {
 // Copy is one copy of a workspace.
 type Copy struct {
 	// Dir is the copy's root.
-	Dir  string
-	root string
-	base map[string]state // by slash path relative to the root
+	Dir     string
+	root    string
+	base    map[string]state // by slash path relative to the root
+	gitfile string           // what New wrote in the copy's .git; "" none
 }
 
 // Change is one path the copy changed: Kind is "added", "modified" or
@@ -74,7 +75,8 @@ func New(root, parent string) (*Copy, error) {
 	}
 	if info, err := os.Stat(filepath.Join(root, ".git")); err == nil && info.IsDir() {
 		abs, _ := filepath.Abs(filepath.Join(root, ".git"))
-		if err := os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: "+abs+"\n"), 0o644); err != nil {
+		c.gitfile = "gitdir: " + abs + "\n"
+		if err := os.WriteFile(filepath.Join(dir, ".git"), []byte(c.gitfile), 0o644); err != nil {
 			_ = os.RemoveAll(dir)
 			return nil, fmt.Errorf("make the task's copy of %s: %w", root, err)
 		}
