@@ -1,0 +1,125 @@
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tick-agent/tick/provider/providertest"
+	"github.com/tick-agent/tick/ui/app"
+)
+
+// mergeFiles is how many files the task of TestE2EDoubleSIGTERMMidMerge
+// writes: enough for its patch to take a while to apply.
+const mergeFiles = 4000
+
+// TestE2EDoubleSIGTERMMidMerge runs the real binary with -p: a task
+// writes mergeFiles files in its copy; while its patch is being applied
+// to the workspace, tick gets SIGTERM twice. The patch must be all or
+// nothing (every file or none, no staged file left behind) and stderr
+// must say which.
+func TestE2EDoubleSIGTERMMidMerge(t *testing.T) {
+	bin := sharedTick(t)
+	srv := providertest.New(t)
+	srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if strings.HasPrefix(r.Messages[1].Content, "CHILD") {
+			if r.Last().Role == "user" {
+				return call("bash", map[string]any{"command": `mkdir out && for i in $(seq ` + itoa(mergeFiles) + `); do echo "file $i" > out/f$i.txt; done`})
+			}
+			return providertest.Reply{Text: "wrote them"}
+		}
+		if r.Last().Role == "user" {
+			return providertest.Reply{ToolCalls: []providertest.Call{{Name: "task", Args: `{"description":"many files","prompt":"CHILD"}`}}}
+		}
+		return providertest.Reply{Text: "done"}
+	})
+	ws, tmp := t.TempDir(), t.TempDir()
+	cmd := exec.Command(bin, "-p", "write many files", "--yolo", "-C", ws)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + tmp, "OPENAI_BASE_URL=" + srv.URL}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start tick: %v", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	out := filepath.Join(ws, "out")
+	merging := func() bool {
+		ents, _ := os.ReadDir(out)
+		return len(ents) > 0
+	}
+	if !waitForFast(60*time.Second, merging) {
+		_ = cmd.Process.Kill()
+		<-exited
+		t.Fatalf("the task's patch never started; stderr:\n%s", errb.String())
+	}
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	time.Sleep(100 * time.Millisecond) // two signals at once would be one
+	_ = cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-exited:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != app.ExitTerminated {
+			t.Errorf("tick ended with %v, want exit status 143; stderr:\n%s", err, errb.String())
+		}
+	case <-time.After(60 * time.Second):
+		_ = cmd.Process.Kill()
+		t.Fatalf("tick did not exit after two SIGTERMs; stderr:\n%s", errb.String())
+	}
+	ents, _ := os.ReadDir(out)
+	var files, staged int
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "f") && strings.HasSuffix(e.Name(), ".txt") {
+			files++
+		} else {
+			staged++
+		}
+	}
+	stderr := errb.String()
+	t.Logf("%d files applied; stderr:\n%s", files, stderr)
+	switch {
+	case staged > 0:
+		t.Errorf("%d staged or stray entries left in the workspace (%d files applied)", staged, files)
+	case files == mergeFiles:
+		if !strings.Contains(stderr, "Its changes were applied to the workspace") && !strings.Contains(stderr, `applied the task "many files"'s changes`) {
+			t.Errorf("all files applied, but stderr does not say so:\n%s", stderr)
+		}
+	case files == 0:
+		if !strings.Contains(stderr, "tick was exiting and rolled its patch back") || !strings.Contains(stderr, "copy is kept at") {
+			t.Errorf("nothing applied, but stderr does not say it was rolled back and where the copy is:\n%s", stderr)
+		}
+	default:
+		t.Errorf("the patch was half applied: %d of %d files; stderr:\n%s", files, mergeFiles, stderr)
+	}
+}
+
+// waitForFast polls cond every 2ms until it holds or timeout passes.
+func waitForFast(timeout time.Duration, cond func() bool) bool {
+	deadline := time.Now().Add(timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return true
+}
+
+// itoa formats n.
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
