@@ -109,7 +109,7 @@ func (l *loop) merged(wc *workcopy.Copy, desc string, applied []workcopy.Change,
 	case errors.As(err, &refused):
 		where := l.keep(wc)
 		l.emit(Notice{Text: fmt.Sprintf("the task %q: %v; none of its changes were applied; %s", desc, err, where)})
-		return fmt.Sprintf("None of its changes were applied: %v (a path into git metadata, or through a link that is in the workspace now). %s; check it before applying anything by hand.", err, capital(where))
+		return fmt.Sprintf("None of its changes were applied: %v. %s; check it before applying anything by hand.", err, capital(where))
 	case errors.Is(err, workcopy.ErrRolledBack):
 		where := l.keep(wc)
 		l.emit(Notice{Text: fmt.Sprintf("tick is exiting: the task %q's patch was rolled back, none of its changes were applied; %s", desc, where)})

@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/checkpoint"
 	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/provider/providertest"
 )
@@ -18,7 +20,12 @@ import (
 // subagent "CHILD n" gets steps[n][k] for its k-th request (a func, so a
 // step may wait for something to happen first), then "report n".
 func scriptedTasks(h *harness, first providertest.Reply, steps map[string][]func() providertest.Reply) {
-	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+	h.srv.SetFunc(taskScript(first, steps))
+}
+
+// taskScript is scriptedTasks' reply function, for wrapping.
+func taskScript(first providertest.Reply, steps map[string][]func() providertest.Reply) func(providertest.Request) providertest.Reply {
+	return func(r providertest.Request) providertest.Reply {
 		n, isChild := strings.CutPrefix(r.Messages[1].Content, "CHILD ")
 		k := 0
 		for _, m := range r.Messages {
@@ -35,7 +42,7 @@ func scriptedTasks(h *harness, first providertest.Reply, steps map[string][]func
 			return first
 		}
 		return providertest.Reply{Text: "parent done"}
-	})
+	}
 }
 
 // reply returns a step that answers r at once.
@@ -96,10 +103,11 @@ func gitInit(t *testing.T, dir string) {
 // d -> .git, task 2 (its copy made before) writes d/hooks/pre-commit and
 // d/hooks/post-index-change. Merging task 2 after task 1 must not put
 // them into the real .git/hooks: the user's git status runs nothing, the
-// result names the refused patch, and task 2's copy is kept.
+// result names the refused patch, and task 2's copy is kept. Headless
+// with --yolo (-p's seam): the user is told in a notice.
 func TestTaskMergeThroughLinkIntoGit(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	h := newHarness(t)
+	h := newHarness(t, func(c *agent.Config) { c.Headless = true })
 	gitInit(t, h.dir)
 	marker := filepath.Join(t.TempDir(), "ran")
 	hooks := `mkdir -p d/hooks && for h in pre-commit post-index-change; do printf '#!/bin/sh\ntouch ` + marker + `\n' > d/hooks/$h; chmod 755 d/hooks/$h; done`
@@ -205,4 +213,78 @@ func denyRules(t *testing.T, deny ...string) permission.Rules {
 		t.Fatal(err)
 	}
 	return rs
+}
+
+// TestUndoAfterRefusedPatch: a seam of the refused patch and undo. Tasks
+// on two plan items: item 1's leaves d -> .git and a.txt; item 2's patch
+// (b.txt, d/hooks/pre-commit) is refused. Undoing item 2 changes nothing
+// of item 1's; undoing item 1 then takes a.txt and the link away; no
+// hook ever lands in .git/hooks.
+func TestUndoAfterRefusedPatch(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	h := newHarness(t, func(c *agent.Config) {
+		s, err := checkpoint.Open(context.Background(), filepath.Join(t.TempDir(), "cp"), c.Workspace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Checkpoints = s
+	})
+	gitInit(t, h.dir)
+	steps := map[string][]func() providertest.Reply{
+		"1": {reply(calls(bashCall(t, `ln -s .git d && echo one > a.txt`)))},
+		"2": {
+			func() providertest.Reply {
+				h.srv.WaitOpen(2, 5*time.Second)
+				return calls(bashCall(t, `mkdir -p d/hooks && echo 'touch x' > d/hooks/pre-commit && echo two > b.txt`))
+			},
+			untilExists(filepath.Join(h.dir, "d"), providertest.Reply{Text: "report 2"}),
+		},
+	}
+	child := taskScript(providertest.Reply{}, steps)
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
+			return child(r)
+		}
+		switch assistants(r) {
+		case 0:
+			return calls(call("todo", `{"items":[{"id":"1","text":"A","status":"pending"},{"id":"2","text":"B","status":"pending"}]}`))
+		case 1:
+			return calls(taskCall(1, `,"item":"1"`), taskCall(2, `,"item":"2"`))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	h.run("PARENT: plan, then two tasks")
+	h.checkValid()
+	hook := filepath.Join(h.dir, ".git", "hooks", "pre-commit")
+	if res := toolResults(h); len(res) != 3 || !strings.Contains(res[2].Content, "tick refused the whole patch") {
+		t.Fatalf("results %+v: want task 2's patch refused", res)
+	}
+	if _, _, err := h.ag.Undo(context.Background(), "2"); err != nil {
+		t.Fatalf("undo #2 after its refused patch: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(h.dir, "a.txt")); err != nil || string(b) != "one\n" {
+		t.Errorf("undoing #2 changed item 1's a.txt: %q, %v", b, err)
+	}
+	if _, _, err := h.ag.Undo(context.Background(), "1"); err != nil {
+		t.Fatalf("undo #1: %v", err)
+	}
+	for _, p := range []string{"a.txt", "d", "b.txt"} {
+		if _, err := os.Lstat(filepath.Join(h.dir, p)); err == nil {
+			t.Errorf("%s survived the undo of both items", p)
+		}
+	}
+	if _, err := os.Lstat(hook); err == nil {
+		t.Error("a hook landed in .git/hooks")
+	}
+}
+
+// assistants counts the assistant messages of a request.
+func assistants(r providertest.Request) int {
+	n := 0
+	for _, m := range r.Messages {
+		if m.Role == "assistant" {
+			n++
+		}
+	}
+	return n
 }
