@@ -123,3 +123,67 @@ func itoa(n int) string {
 	}
 	return string(b)
 }
+
+// TestE2ETaskMergeThroughLinkIntoGit runs the real binary with -p: two
+// tasks side by side, task 1 leaves d -> .git, task 2 (its copy made
+// before) writes d/hooks/pre-commit and d/hooks/post-index-change. Task
+// 2's patch must be refused, said on stderr, and the user's own git
+// status and git commit afterwards, outside any sandbox, run no hook.
+func TestE2ETaskMergeThroughLinkIntoGit(t *testing.T) {
+	bin := sharedTick(t)
+	ws, tmp := t.TempDir(), t.TempDir()
+	git := func(args ...string) {
+		c := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com"}, args...)...)
+		c.Dir = ws
+		_ = c.Run() // a failing commit is fine: only the marker matters
+	}
+	git("init", "-q")
+	// A local fake server reports no slots: the config allows two tasks at once.
+	if err := os.MkdirAll(filepath.Join(ws, ".tick"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".tick", "config.toml"), []byte("max_parallel_tasks = 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(t.TempDir(), "ran")
+	hooks := `mkdir -p d/hooks && for h in pre-commit post-index-change; do printf '#!/bin/sh\ntouch ` + marker + `\n' > d/hooks/$h; chmod 755 d/hooks/$h; done`
+	srv := providertest.New(t)
+	srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		switch n, child := strings.CutPrefix(r.Messages[1].Content, "CHILD "); {
+		case child && r.Last().Role == "user":
+			srv.WaitOpen(2, 5*time.Second)
+			if n == "1" {
+				return call("bash", map[string]any{"command": "ln -s .git d"})
+			}
+			return call("bash", map[string]any{"command": hooks})
+		case child:
+			if n == "2" {
+				waitFor(20*time.Second, func() bool { _, err := os.Lstat(filepath.Join(ws, "d")); return err == nil })
+			}
+			return providertest.Reply{Text: "report " + n}
+		case r.Last().Role == "user":
+			return providertest.Reply{ToolCalls: []providertest.Call{
+				{Name: "task", Args: `{"description":"link","prompt":"CHILD 1"}`},
+				{Name: "task", Args: `{"description":"hooks","prompt":"CHILD 2"}`},
+			}}
+		}
+		return providertest.Reply{Text: "done"}
+	})
+	cmd := exec.Command(bin, "-p", "two tasks", "--yolo", "-C", ws)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir(), "TMPDIR=" + tmp, "OPENAI_BASE_URL=" + srv.URL}
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	err := cmd.Run()
+	if err != nil {
+		t.Errorf("tick -p: %v, want exit status 0 (the turn finished; the refusal is said); stderr:\n%s", err, errb.String())
+	}
+	if !strings.Contains(errb.String(), `the task "hooks": tick refused the whole patch: d/hooks/post-index-change`) {
+		t.Errorf("stderr does not name the refused patch:\n%s", errb.String())
+	}
+	git("status")
+	git("add", "-A")
+	git("commit", "-q", "-m", "x")
+	if _, err := os.Stat(marker); err == nil {
+		t.Errorf("the user's git ran a hook a task wrote; stderr:\n%s", errb.String())
+	}
+}
