@@ -202,7 +202,7 @@ func (p *patch) stage(i int, s *step) error {
 		}
 		return err
 	}
-	in, err := os.Open(src)
+	in, err := openNoFollow(src)
 	if err != nil {
 		return err
 	}

@@ -118,3 +118,14 @@ func (t *tree) removeAt(fd int, name string) error {
 
 // removeDirAt removes the empty directory name in fd.
 func (t *tree) removeDirAt(fd int, name string) error { return t.removeAt(fd, name) }
+
+// openNoFollow opens the file path for reading, failing when it is a
+// link.
+func openNoFollow(path string) (*os.File, error) {
+	if info, err := os.Lstat(path); err != nil {
+		return nil, err
+	} else if info.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("open %s: %w", path, errNotDir)
+	}
+	return os.Open(path)
+}

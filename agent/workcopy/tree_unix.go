@@ -169,3 +169,9 @@ func (t *tree) removeAt(fd int, name string) error {
 func (t *tree) removeDirAt(fd int, name string) error {
 	return unix.Unlinkat(fd, name, unix.AT_REMOVEDIR)
 }
+
+// openNoFollow opens the file path for reading, failing when its last
+// element is a link (a task's copy is read as its walk found it).
+func openNoFollow(path string) (*os.File, error) {
+	return os.OpenFile(path, os.O_RDONLY|unix.O_NOFOLLOW, 0)
+}
