@@ -10,7 +10,12 @@
 // changed in its copy. Apply brings those changes into the workspace only
 // when every file they touch is still as it was when the copy was made
 // (or already as the copy has it); otherwise it changes nothing and names
-// the files that conflict, and the copy stays for the user. Symbolic links
+// the files that conflict, and the copy stays for the user. Apply never
+// follows a link in the workspace: a path into git metadata or beneath a
+// link refuses the whole patch (RefusedError); it stages every change,
+// then renames them in, so a patch is all or nothing. GitEntries lists
+// the git metadata planted in a copy, to move aside before the copy is
+// handed to the user. Symbolic links
 // are copied as links, never followed; other special files are left out.
 // A workspace larger than MaxFiles files or MaxBytes bytes is refused
 // (ErrTooLarge), so that the caller works in place instead.

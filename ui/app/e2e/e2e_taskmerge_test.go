@@ -61,7 +61,7 @@ func TestE2EDoubleSIGTERMMidMerge(t *testing.T) {
 		t.Fatalf("the task's patch never started; stderr:\n%s", errb.String())
 	}
 	_ = cmd.Process.Signal(syscall.SIGTERM)
-	time.Sleep(100 * time.Millisecond) // two signals at once would be one
+	time.Sleep(20 * time.Millisecond) // two signals at once would be one
 	_ = cmd.Process.Signal(syscall.SIGTERM)
 	select {
 	case err := <-exited:
