@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -21,6 +22,7 @@ import (
 	"github.com/tick-agent/tick/agent/mention"
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/ui"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // runTUI opens the full-screen app on the terminal until the user quits.
@@ -59,6 +61,9 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	defer ts.Close()
 	uc := tuiConfig(cfg, ts, ag, rec, ld, out, drawn)
 	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
+	if line := ag.StopMerges(); line != "" { // a task's patch is all or nothing
+		fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(indentLines(line)))
+	}
 	switch {
 	case terminated():
 		return ExitTerminated
