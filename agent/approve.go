@@ -32,7 +32,7 @@ func (l *loop) callSubject(name string, args json.RawMessage) string {
 	if a.Path == "" {
 		return ""
 	}
-	ws := l.a.cfg.Workspace
+	ws := l.workspace()
 	p := a.Path
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(ws, p)
@@ -53,8 +53,24 @@ func (l *loop) callSubject(name string, args json.RawMessage) string {
 // own predicate, so the file tools and commands agree on what .git is.
 func inGit(rel string) bool { return sandbox.InGitMeta(rel) }
 
-// runner is the sandbox runner of the base tools, or nil.
-func (l *loop) runner() *sandbox.Runner { return l.a.cfg.ToolOptions.Sandbox }
+// runner is the sandbox runner of the loop's base tools (a task's own,
+// with its own watch of git metadata), or nil.
+func (l *loop) runner() *sandbox.Runner {
+	if l.sbx != nil {
+		return l.sbx
+	}
+	return l.a.cfg.ToolOptions.Sandbox
+}
+
+// workspace is the directory the loop's tools work in: the workspace, or
+// a task's copy of it. Every check of a call (git metadata, deny rules,
+// the permission subject) resolves paths there.
+func (l *loop) workspace() string {
+	if l.ws != "" {
+		return l.ws
+	}
+	return l.a.cfg.Workspace
+}
 
 // confined reports whether a bash call would run inside the sandbox.
 func (l *loop) confined(ctx context.Context) bool {

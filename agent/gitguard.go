@@ -54,7 +54,7 @@ func (l *loop) afterGit(ctx context.Context, c provider.ToolCall) string {
 // model.
 func (l *loop) quarantine(ctx context.Context, c provider.ToolCall, planted []string) string {
 	names := listed(planted)
-	qs, err := sandbox.Quarantine(l.a.cfg.Workspace, planted)
+	qs, err := sandbox.Quarantine(l.workspace(), planted)
 	if err != nil {
 		msg := "could not move aside the git metadata a sandboxed command created (" + names + "): " + err.Error() + "; do not run git there before checking its config"
 		if len(qs) > 0 {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
@@ -32,10 +33,12 @@ type loop struct {
 	emit      func(Event) // sends an event of this loop (wrapped for a subagent)
 	raw       func(Event) // sends an event to the front-end as is
 	maxRounds int
-	child     bool         // a subagent: no steering, no nag, no recorder
-	task      string       // a subagent's task call id, for its approval requests
-	readOnly  bool         // a read-only subagent: plan mode's tools, read-only commands
-	extra     []tools.Tool // the ToolSource's tools of this turn (MCP), also a subagent's
+	child     bool            // a subagent: no steering, no nag, no recorder
+	task      string          // a subagent's task call id, for its approval requests
+	readOnly  bool            // a read-only subagent: plan mode's tools, read-only commands
+	extra     []tools.Tool    // the ToolSource's tools of this turn (MCP), also a subagent's
+	ws        string          // where its tools work when not the workspace: a task's copy
+	sbx       *sandbox.Runner // its commands' runner when not the agent's: a task's own
 
 	mu   *sync.Mutex         // guards *hist
 	hist *[]provider.Message // the conversation, without the system prompt

@@ -64,7 +64,7 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 	if c.Name != "bash" || !l.confined(ctx) || !blockedBySandbox(res) {
 		return res
 	}
-	if notTheSandbox(res, l.a.cfg.Workspace, writableOutside) {
+	if notTheSandbox(res, l.workspace(), writableOutside) {
 		return res + "\n(not the sandbox: tick cannot write there either; the file or its file system is read-only)"
 	}
 	l.blocked = true

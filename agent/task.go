@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/tick-agent/tick/agent/sandbox"
+	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/agent/workcopy"
 	"github.com/tick-agent/tick/provider"
 )
@@ -99,21 +101,20 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 
 // newChild returns the loop of the subagent of task call id, its history
 // holding prompt: read-only ones get plan mode's tools, one with a copy
-// of the workspace (wc) the tools of the copy.
+// of the workspace (wc) the tools of the copy; with the standard tools
+// and a sandbox, each gets a runner of its own (see ownTools).
 func (l *loop) newChild(id, prompt string, readOnly bool, wc *workcopy.Copy) (*loop, error) {
-	ts := l.childTools()
-	if readOnly {
-		ts = planTools(ts)
-	}
-	if wc != nil {
-		var err error
-		if ts, err = l.copyTools(wc.Dir); err != nil {
+	ts, dir, r, err := l.taskTools(readOnly, wc)
+	if err != nil {
+		if wc != nil {
 			_ = wc.Remove()
-			return nil, err
 		}
+		return nil, err
 	}
 	hist := []provider.Message{{Role: provider.RoleUser, Content: prompt}}
 	return &loop{
+		ws:        dir,
+		sbx:       r,
 		a:         l.a,
 		system:    l.a.subagentPrompt(),
 		tools:     ts,
@@ -127,6 +128,31 @@ func (l *loop) newChild(id, prompt string, readOnly bool, wc *workcopy.Copy) (*l
 		mu:        &sync.Mutex{},
 		hist:      &hist,
 	}, nil
+}
+
+// taskTools returns the tools of a subagent, the directory they work in
+// ("" the workspace) and their own runner (nil: the agent's).
+func (l *loop) taskTools(readOnly bool, wc *workcopy.Copy) ([]tools.Tool, string, *sandbox.Runner, error) {
+	ts, dir := l.childTools(), ""
+	var r *sandbox.Runner
+	if wc != nil || (l.a.cfg.Tools == nil && l.runner() != nil) {
+		dir = l.a.cfg.Workspace
+		if wc != nil {
+			dir = wc.Dir
+		}
+		own, own2, err := l.ownTools(dir)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		if wc == nil && l.a.Mode() == ModePlan {
+			own = planTools(own)
+		}
+		ts, r = own, own2
+	}
+	if readOnly {
+		ts = planTools(ts)
+	}
+	return ts, dir, r, nil
 }
 
 // taskResult is what a subagent's run gives the parent model: its final

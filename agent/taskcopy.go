@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/agent/workcopy"
 )
@@ -38,28 +39,35 @@ func (l *loop) isolated(readOnly bool) bool {
 	return !readOnly && a.Mode() != ModePlan && a.cfg.Tools == nil
 }
 
-// copyTools returns the base tools working in the copy dir (commands
-// confined to it as they are to the workspace) and the extra tools.
-func (l *loop) copyTools(dir string) ([]tools.Tool, error) {
+// ownTools returns the base tools working in dir (a task's copy, or the
+// workspace for a task in place) with a runner of their own, so that each
+// task's commands have their own before and after watch of git metadata
+// (a task in place would otherwise take what another one planted for
+// its baseline), and the extra tools. Without a runner it returns nil:
+// the loop keeps the agent's tools.
+func (l *loop) ownTools(dir string) ([]tools.Tool, *sandbox.Runner, error) {
 	ws, err := tools.NewWorkspace(dir)
 	if err != nil {
-		return nil, fmt.Errorf("open the task's copy %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("open the task's copy %s: %w", dir, err)
 	}
 	opts := l.a.cfg.ToolOptions
-	if r := opts.Sandbox; r != nil {
-		opts.Sandbox = r.ForWorkspace(dir)
+	if opts.Sandbox != nil {
+		opts.Sandbox = opts.Sandbox.ForWorkspace(dir)
 	}
-	return append(tools.Base(ws, opts), l.extra...), nil
+	return append(tools.Base(ws, opts), l.extra...), opts.Sandbox, nil
 }
 
 // mergeBack brings an isolated task's changes into the workspace as one
 // patch and returns what the parent model is told besides the task's
 // result. One patch is applied at a time. A task that failed or was
-// stopped keeps its copy unapplied; a patch that conflicts is not applied
-// at all, and its copy is kept; the user is told in a Notice. Before a
-// patch of a task on a plan item is applied, the workspace is saved as
-// that item's undo point (unless it has one): undoing the item takes the
-// patch, and what came after it, back.
+// stopped keeps its copy unapplied; a patch that conflicts, or that tick
+// refuses (a path into git metadata or through a link), is not applied
+// at all, and its copy is kept, its planted git metadata removed first
+// (see keep); the user is told in a Notice. Once tick is exiting
+// (StopMerges) no patch is applied. Before a patch of a task on a plan
+// item is applied, the workspace is saved as that item's undo point
+// (unless it has one): undoing the item takes the patch, and what came
+// after it, back.
 func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item string, failed bool) string {
 	a := l.a
 	a.tasks.mergeMu.Lock()
@@ -67,37 +75,84 @@ func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item stri
 	changes, err := wc.Changes()
 	switch {
 	case err != nil:
-		l.emit(Notice{Text: fmt.Sprintf("the task %q: %v; its copy is kept at %s", desc, err, wc.Dir)})
-		return fmt.Sprintf("Its changes could not be read (%v); its copy is kept at %s.", err, wc.Dir)
+		where := l.keep(wc)
+		l.emit(Notice{Text: fmt.Sprintf("the task %q: %v; %s", desc, err, where)})
+		return fmt.Sprintf("Its changes could not be read (%v); %s.", err, where)
 	case len(changes) == 0:
 		_ = wc.Remove()
 		return ""
 	case failed:
-		l.emit(Notice{Text: fmt.Sprintf("the task %q did not finish; its changes (%s) were not applied; its copy is kept at %s", desc, workcopy.Describe(changes, 5), wc.Dir)})
-		return fmt.Sprintf("Its changes (%s) were not applied; its copy is kept at %s.", workcopy.Describe(changes, 10), wc.Dir)
+		where := l.keep(wc)
+		l.emit(Notice{Text: fmt.Sprintf("the task %q did not finish; its changes (%s) were not applied; %s", desc, workcopy.Describe(changes, 5), where)})
+		return fmt.Sprintf("Its changes (%s) were not applied; %s.", workcopy.Describe(changes, 10), where)
+	}
+	stop, ok := a.tasks.beginApply(desc)
+	if !ok {
+		where := l.keep(wc)
+		l.emit(Notice{Text: fmt.Sprintf("tick is exiting: the task %q's changes were not applied; %s", desc, where)})
+		return fmt.Sprintf("Its changes were not applied: tick is exiting; %s.", where)
 	}
 	if item != "" {
 		l.checkpointItem(ctx, item)
 	}
-	applied, conflicts, err := wc.Apply()
+	applied, conflicts, err := wc.Apply(stop)
+	note := l.merged(wc, desc, applied, conflicts, err)
+	a.tasks.endApply(note)
+	return note
+}
+
+// merged reports how a patch's Apply went: the Notice for the user (kept
+// for StopMerges too) and the note for the parent model.
+func (l *loop) merged(wc *workcopy.Copy, desc string, applied []workcopy.Change, conflicts []string, err error) string {
+	var refused *workcopy.RefusedError
 	switch {
+	case errors.As(err, &refused):
+		where := l.keep(wc)
+		l.emit(Notice{Text: fmt.Sprintf("the task %q: %v; none of its changes were applied; %s", desc, err, where)})
+		return fmt.Sprintf("None of its changes were applied: %v. %s; check it before applying anything by hand.", err, capital(where))
+	case errors.Is(err, workcopy.ErrRolledBack):
+		where := l.keep(wc)
+		l.emit(Notice{Text: fmt.Sprintf("tick is exiting: the task %q's patch was rolled back, none of its changes were applied; %s", desc, where)})
+		return fmt.Sprintf("None of its changes were applied: tick was exiting and rolled its patch back. %s.", capital(where))
 	case err != nil:
-		l.emit(Notice{Text: fmt.Sprintf("the task %q: applying its changes failed: %v; its copy is kept at %s", desc, err, wc.Dir)})
-		return fmt.Sprintf("Applying its changes failed after %s: %v; its copy is kept at %s.", orNothing(workcopy.Describe(applied, 10)), err, wc.Dir)
+		where := l.keep(wc)
+		l.emit(Notice{Text: fmt.Sprintf("the task %q: applying its changes failed: %v; %s", desc, err, where)})
+		return fmt.Sprintf("Applying its changes failed: %v; %s.", err, where)
 	case len(conflicts) > 0:
 		files := strings.Join(conflicts, ", ")
-		l.emit(Notice{Text: fmt.Sprintf("the task %q changed files that changed in the workspace meanwhile (%s): none of its changes were applied; its copy is kept at %s", desc, files, wc.Dir)})
-		return fmt.Sprintf("None of its changes were applied: these files changed in the workspace meanwhile: %s. Its copy is kept at %s; compare and apply by hand.", files, wc.Dir)
+		where := l.keep(wc)
+		l.emit(Notice{Text: fmt.Sprintf("the task %q changed files that changed in the workspace meanwhile (%s): none of its changes were applied; %s", desc, files, where)})
+		return fmt.Sprintf("None of its changes were applied: these files changed in the workspace meanwhile: %s. %s; compare and apply by hand.", files, capital(where))
 	}
 	_ = wc.Remove()
 	l.emit(Notice{Text: fmt.Sprintf("applied the task %q's changes: %s", desc, workcopy.Describe(applied, 5))})
 	return "Its changes were applied to the workspace: " + workcopy.Describe(applied, 10) + "."
 }
 
-// orNothing returns s, or "nothing" when it is empty.
-func orNothing(s string) string {
+// capital returns s with its first letter upper-cased.
+func capital(s string) string {
 	if s == "" {
-		return "nothing"
+		return s
 	}
-	return s
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// keep leaves a task's copy for the user and says where: the git
+// metadata planted in it (a repository whose config the user's git would
+// run there) is moved aside first, and named.
+func (l *loop) keep(wc *workcopy.Copy) string {
+	where := "its copy is kept at " + wc.Dir
+	planted, err := wc.GitEntries()
+	if len(planted) > 0 {
+		qs, qerr := sandbox.Quarantine(wc.Dir, planted)
+		if qerr == nil {
+			where += " (tick moved aside the git metadata planted in it: " + listed(asides(qs)) + ")"
+		} else {
+			err = qerr
+		}
+	}
+	if err != nil {
+		where += " (" + err.Error() + "; do not run git there before checking its .git entries)"
+	}
+	return where
 }

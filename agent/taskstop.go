@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 )
 
@@ -18,6 +19,13 @@ type taskSet struct {
 
 	itemMu  sync.Mutex // serialises item starts and their undo points
 	mergeMu sync.Mutex // serialises isolated tasks' patches
+
+	// Guarded by mu: the patch being applied (see StopMerges).
+	exiting   bool          // tick is exiting: no patch starts
+	stopApply chan struct{} // closed to stop the patch being applied
+	stopped   bool          // stopApply was closed
+	applying  string        // the description of its task
+	outcome   string        // how the stopped patch went
 }
 
 // runningTask is one running subagent.
@@ -65,4 +73,53 @@ func (a *Agent) StopTask(id string) bool {
 	rt.stopped = true
 	rt.cancel()
 	return true
+}
+
+// beginApply registers the patch of the task desc about to be applied and
+// returns the channel that stops it while it is staged (see StopMerges);
+// false once tick is exiting: no patch starts then. Call it with mergeMu
+// held, and endApply after.
+func (s *taskSet) beginApply(desc string) (<-chan struct{}, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.exiting {
+		return nil, false
+	}
+	s.stopApply = make(chan struct{})
+	s.applying = desc
+	return s.stopApply, true
+}
+
+// endApply records how the patch being applied went (the parent model's
+// note) for StopMerges.
+func (s *taskSet) endApply(note string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopApply != nil && s.stopped {
+		s.outcome = fmt.Sprintf("the task %q: %s", s.applying, note)
+	}
+	s.stopApply, s.applying = nil, ""
+}
+
+// StopMerges is for a tick that exits while its turn may still run (a
+// second SIGTERM or SIGINT): no task's patch starts any more, and one
+// being applied is rolled back while it is only staged, or else finished
+// (applying is all or nothing). It waits for that patch and returns a
+// line saying which way it went, "" when none was being applied.
+func (a *Agent) StopMerges() string {
+	s := &a.tasks
+	s.mu.Lock()
+	s.exiting = true
+	if s.stopApply != nil && !s.stopped {
+		s.stopped = true
+		close(s.stopApply)
+	}
+	s.mu.Unlock()
+	s.mergeMu.Lock() // the patch in progress has ended
+	defer s.mergeMu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.outcome
+	s.outcome = ""
+	return out
 }

@@ -10,7 +10,12 @@
 // changed in its copy. Apply brings those changes into the workspace only
 // when every file they touch is still as it was when the copy was made
 // (or already as the copy has it); otherwise it changes nothing and names
-// the files that conflict, and the copy stays for the user. Symbolic links
+// the files that conflict, and the copy stays for the user. Apply never
+// follows a link in the workspace: a path into git metadata or beneath a
+// link refuses the whole patch (RefusedError); it stages every change,
+// then renames them in, so a patch is all or nothing. GitEntries lists
+// the git metadata planted in a copy, to move aside before the copy is
+// handed to the user. Symbolic links
 // are copied as links, never followed; other special files are left out.
 // A workspace larger than MaxFiles files or MaxBytes bytes is refused
 // (ErrTooLarge), so that the caller works in place instead.
@@ -26,7 +31,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 )
 
 // The bounds of a workspace New copies.
@@ -49,9 +53,10 @@ type state struct {
 // Copy is one copy of a workspace.
 type Copy struct {
 	// Dir is the copy's root.
-	Dir  string
-	root string
-	base map[string]state // by slash path relative to the root
+	Dir     string
+	root    string
+	base    map[string]state // by slash path relative to the root
+	gitfile string           // what New wrote in the copy's .git; "" none
 }
 
 // Change is one path the copy changed: Kind is "added", "modified" or
@@ -75,7 +80,8 @@ func New(root, parent string) (*Copy, error) {
 	}
 	if info, err := os.Stat(filepath.Join(root, ".git")); err == nil && info.IsDir() {
 		abs, _ := filepath.Abs(filepath.Join(root, ".git"))
-		if err := os.WriteFile(filepath.Join(dir, ".git"), []byte("gitdir: "+abs+"\n"), 0o644); err != nil {
+		c.gitfile = "gitdir: " + abs + "\n"
+		if err := os.WriteFile(filepath.Join(dir, ".git"), []byte(c.gitfile), 0o644); err != nil {
 			_ = os.RemoveAll(dir)
 			return nil, fmt.Errorf("make the task's copy of %s: %w", root, err)
 		}
@@ -228,109 +234,6 @@ func (c *Copy) changes(cur map[string]state) []Change {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
-}
-
-// Conflict is a file Apply could not bring back: the workspace changed it
-// since the copy was made, differently from the copy.
-type Conflict struct{ Path string }
-
-// Apply brings the copy's changes into the workspace, all or nothing: when
-// a file they touch changed in the workspace since New (and is not already
-// as the copy has it), nothing is written and the conflicting paths are
-// returned. It returns the changes applied.
-func (c *Copy) Apply() (applied []Change, conflicts []string, err error) {
-	cur, err := c.now()
-	if err != nil {
-		return nil, nil, err
-	}
-	var todo []Change
-	for _, ch := range c.changes(cur) {
-		dst := filepath.Join(c.root, filepath.FromSlash(ch.Path))
-		if !c.inside(dst) {
-			conflicts = append(conflicts, ch.Path)
-			continue
-		}
-		was, ok, err := stat(dst)
-		if err != nil {
-			return nil, nil, fmt.Errorf("check %s in the workspace: %w", ch.Path, err)
-		}
-		b, inBase := c.base[ch.Path]
-		want, inCopy := cur[ch.Path]
-		switch {
-		case ok == inCopy && (!ok || was == want): // already as the copy has it
-		case ok == inBase && (!ok || was == b):
-			todo = append(todo, ch)
-		default:
-			conflicts = append(conflicts, ch.Path)
-		}
-	}
-	if len(conflicts) > 0 {
-		return nil, conflicts, nil
-	}
-	for _, ch := range todo {
-		if err := c.write(ch); err != nil {
-			return applied, nil, err
-		}
-		applied = append(applied, ch)
-	}
-	return applied, nil, nil
-}
-
-// inside reports whether path's directory resolves inside the workspace
-// (no link in the workspace leads a write elsewhere).
-func (c *Copy) inside(path string) bool {
-	root, err := filepath.EvalSymlinks(c.root)
-	if err != nil {
-		return false
-	}
-	dir := filepath.Dir(path)
-	for { // the nearest existing ancestor decides
-		real, err := filepath.EvalSymlinks(dir)
-		if err == nil {
-			return real == root || strings.HasPrefix(real, root+string(filepath.Separator))
-		}
-		if !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir) {
-			return false
-		}
-		dir = filepath.Dir(dir)
-	}
-}
-
-// write makes one path of the workspace what the copy has.
-func (c *Copy) write(ch Change) error {
-	dst := filepath.Join(c.root, filepath.FromSlash(ch.Path))
-	src := filepath.Join(c.Dir, filepath.FromSlash(ch.Path))
-	if ch.Kind == "deleted" {
-		if err := os.Remove(dst); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("apply the task's change: remove %s: %w", ch.Path, err)
-		}
-		return nil
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return fmt.Errorf("apply the task's change to %s: %w", ch.Path, err)
-	}
-	tmp := dst + ".tick-task"
-	_ = os.Remove(tmp)
-	info, err := os.Lstat(src)
-	if err != nil {
-		return fmt.Errorf("apply the task's change to %s: %w", ch.Path, err)
-	}
-	if info.Mode()&fs.ModeSymlink != 0 {
-		target, err := os.Readlink(src)
-		if err == nil {
-			err = os.Symlink(target, tmp)
-		}
-		if err != nil {
-			return fmt.Errorf("apply the task's change to %s: %w", ch.Path, err)
-		}
-	} else if _, err := copyFile(src, tmp, info.Mode().Perm()); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, dst); err != nil {
-		_ = os.Remove(tmp)
-		return fmt.Errorf("apply the task's change to %s: %w", ch.Path, err)
-	}
-	return nil
 }
 
 // Remove deletes the copy.

@@ -45,7 +45,8 @@ type Headless struct {
 // work was done). The caller relays SIGINT and SIGTERM on sigs: the first
 // interrupts the turn (the stream stops, running commands are killed) and
 // the run exits ExitInterrupted or ExitTerminated once the turn has
-// ended; a second one returns at once. The result (--output-format json,
+// ended; a second one returns at once (once a task's patch being applied
+// is rolled back or finished, said on stderr). The result (--output-format json,
 // stream-json's last event) carries the exit code and its reason.
 func RunHeadless(h Headless, ag *agent.Agent, sigs <-chan os.Signal, stdout, stderr io.Writer) int {
 	for _, n := range h.Notices {
@@ -63,6 +64,9 @@ func RunHeadless(h Headless, ag *agent.Agent, sigs <-chan os.Signal, stdout, std
 	out := p.RunTurn(ag, h.Prompt, sigs)
 	if out.Abandoned {
 		fmt.Fprintln(stderr, "tick: interrupted again; exiting without waiting for the turn to end")
+		if line := ag.StopMerges(); line != "" { // a task's patch is all or nothing
+			fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(indentLines(line)))
+		}
 		return signalExit(out.Signal)
 	}
 	res := p.Result()

@@ -23,6 +23,7 @@ import (
 	"github.com/tick-agent/tick/agent/mention"
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/ui"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // runTUI opens the full-screen app on the terminal until the user quits.
@@ -63,7 +64,14 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	_, _ = io.WriteString(out, saveTitle)
 	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
 	_, _ = io.WriteString(out, restoreTerminal)
-	if _, cur := ts.Current(); cur != nil && !terminated() {
+	curAg, cur := ts.Current()
+	if curAg == nil {
+		curAg = ag
+	}
+	if line := curAg.StopMerges(); line != "" { // a task's patch is all or nothing
+		fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(indentLines(line)))
+	}
+	if cur != nil && !terminated() {
 		if line := resumeHint(cur.ID(), cfg.Workspace); line != "" {
 			fmt.Fprintln(out, line) // the screen is the user's again: the way back
 		}
