@@ -1,6 +1,7 @@
 package mention
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"regexp"
@@ -44,8 +45,9 @@ type Attached struct {
 // Expand returns prompt with the content of every mentioned file (or the
 // listing of every mentioned directory) appended, in the order mentioned,
 // and what it attached. Mentions that name nothing, or something outside
-// the workspace, are left as they are.
-func Expand(prompt string, resolve Resolver) (string, []Attached) {
+// the workspace, are left as they are. An image whose decoding is still
+// running when ctx ends is abandoned and named as not attached.
+func Expand(ctx context.Context, prompt string, resolve Resolver) (string, []Attached) {
 	var b strings.Builder
 	var out []Attached
 	seen := map[string]bool{}
@@ -65,7 +67,7 @@ func Expand(prompt string, resolve Resolver) (string, []Attached) {
 			continue
 		}
 		if st.Mode().IsRegular() && images < MaxImages {
-			if img, note, ok := readImage(real, p); ok {
+			if img, note, ok := readImage(ctx, real, p); ok {
 				fmt.Fprintf(&b, "\n\n<image path=%q>%s</image>", p, note)
 				out = append(out, Attached{Path: p, Image: img})
 				if img != nil {
@@ -109,7 +111,7 @@ func Expand(prompt string, resolve Resolver) (string, []Attached) {
 // readImage reads path as an image when its first bytes say it is one
 // (ok); img is nil when it cannot be sent, and note says what the prompt's
 // text says of it.
-func readImage(path, name string) (img *provider.Image, note string, ok bool) {
+func readImage(ctx context.Context, path, name string) (img *provider.Image, note string, ok bool) {
 	head, _, err := safefile.ReadPrefix("", path, 512)
 	if err != nil || imagefile.MediaType(head) == "" {
 		return nil, "", false
@@ -121,7 +123,7 @@ func readImage(path, name string) (img *provider.Image, note string, ok bool) {
 	if err != nil {
 		return nil, fmt.Sprintf("(an image tick could not attach: %v)", err), true
 	}
-	im, desc, err := imagefile.Prepare(name, data)
+	im, desc, err := imagefile.Prepare(ctx, name, data)
 	if err != nil {
 		return nil, fmt.Sprintf("(an image tick could not attach: %v)", err), true
 	}
