@@ -180,7 +180,7 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		Instructions:  cfg.instructions.Text,
 		Mentions:      true,
 		PasteDir:      cfg.pasteDir,
-		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner, Web: tools.WebOptions{Allow: cfg.Settings.Web.Allow}},
+		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner, Web: tools.WebOptions{Allow: cfg.Settings.Web.Allow, AllowPrivate: cfg.Settings.Web.AllowPrivate}},
 		Headless:      cfg.Headless,
 		Rules:         cfg.Rules,
 		Effort:        cfg.Effort,
