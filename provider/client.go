@@ -314,6 +314,9 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 			return c.endOfStream(ctx, acc, doer, err)
 		}
 		watch.kick(waitNext)
+		if ctx.Err() != nil { // the turn ended (interrupt, budget): stop reading however fast the server sends
+			return c.endOfStream(ctx, acc, doer, ctx.Err())
+		}
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue // "data:" with nothing: a keep-alive
 		}
