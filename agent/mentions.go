@@ -35,6 +35,8 @@ func (a *Agent) withMentions(ctx context.Context, prompt string, emit func(Event
 			msg.Images = append(msg.Images, *at.Image)
 		}
 		switch {
+		case at.Refused != "":
+			names[i] += " (image not attached: " + at.Refused + ")"
 		case at.Image != nil:
 			names[i] += " (image)"
 		case at.Dir:

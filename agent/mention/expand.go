@@ -40,6 +40,9 @@ type Attached struct {
 	// content): it goes with the prompt as an image, scaled down over the
 	// caps of package imagefile; the prompt's text only names it.
 	Image *provider.Image
+	// Refused says why an image file was not attached (its Image is nil):
+	// too large, damaged or crafted, or its decoding abandoned.
+	Refused string
 }
 
 // Expand returns prompt with the content of every mentioned file (or the
@@ -67,9 +70,9 @@ func Expand(ctx context.Context, prompt string, resolve Resolver) (string, []Att
 			continue
 		}
 		if st.Mode().IsRegular() && images < MaxImages {
-			if img, note, ok := readImage(ctx, real, p); ok {
+			if img, note, refused, ok := readImage(ctx, real, p); ok {
 				fmt.Fprintf(&b, "\n\n<image path=%q>%s</image>", p, note)
-				out = append(out, Attached{Path: p, Image: img})
+				out = append(out, Attached{Path: p, Image: img, Refused: refused})
 				if img != nil {
 					images++
 				}
@@ -109,25 +112,25 @@ func Expand(ctx context.Context, prompt string, resolve Resolver) (string, []Att
 }
 
 // readImage reads path as an image when its first bytes say it is one
-// (ok); img is nil when it cannot be sent, and note says what the prompt's
-// text says of it.
-func readImage(ctx context.Context, path, name string) (img *provider.Image, note string, ok bool) {
+// (ok); img is nil when it cannot be sent (refused says why), and note
+// says what the prompt's text says of it.
+func readImage(ctx context.Context, path, name string) (img *provider.Image, note, refused string, ok bool) {
 	head, _, err := safefile.ReadPrefix("", path, 512)
 	if err != nil || imagefile.MediaType(head) == "" {
-		return nil, "", false
+		return nil, "", "", false
 	}
 	data, cut, err := safefile.ReadPrefix("", path, imagefile.MaxFile)
 	if err == nil && cut {
 		err = fmt.Errorf("larger than %d MiB", imagefile.MaxFile>>20)
 	}
-	if err != nil {
-		return nil, fmt.Sprintf("(an image tick could not attach: %v)", err), true
+	if err == nil {
+		var im provider.Image
+		var desc string
+		if im, desc, err = imagefile.Prepare(ctx, name, data); err == nil {
+			return &im, desc + ", attached as an image", "", true
+		}
 	}
-	im, desc, err := imagefile.Prepare(ctx, name, data)
-	if err != nil {
-		return nil, fmt.Sprintf("(an image tick could not attach: %v)", err), true
-	}
-	return &im, desc + ", attached as an image", true
+	return nil, fmt.Sprintf("(an image tick could not attach: %v)", err), err.Error(), true
 }
 
 // readFile reads at most limit bytes of a text file (path is resolved
