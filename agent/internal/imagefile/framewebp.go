@@ -3,6 +3,7 @@ package imagefile
 import (
 	"encoding/binary"
 	"fmt"
+	"strings"
 )
 
 // webpFrame walks a WebP's RIFF chunks as the decoder does and returns the
@@ -36,7 +37,7 @@ func webpFrame(data []byte) (frame, error) {
 				return frame{}, err
 			}
 			if canvas && (f.w != canvasW || f.h != canvasH) {
-				return frame{}, fmt.Errorf("%w: its %s frame is %d×%d but its canvas says %d×%d", errFrame, id, f.w, f.h, canvasW, canvasH)
+				return frame{}, fmt.Errorf("%w: its %s frame is %d×%d but its canvas says %d×%d", errFrame, strings.TrimSpace(id), f.w, f.h, canvasW, canvasH)
 			}
 			if alpha {
 				f.bytes += int64(f.w) * int64(f.h) * 13 // the alpha plane, decoded as a lossless picture

@@ -63,19 +63,21 @@ func panicWebP() []byte {
 	return webpFile(riffChunk("VP8X", vp8x(4096, 1, true)), riffChunk("ALPH", append([]byte{0}, make([]byte, 4096)...)), riffChunk("VP8 ", vp8Frame(150, 2)))
 }
 
-// bombWebP is the 50-byte WebP of issue 28: a 16384×16384 lossless frame
-// behind a 4096×1 canvas.
+// bombWebP is the 46-byte WebP of issue 28: a 16384×16384 lossless frame
+// of one colour behind a 4096×1 canvas (decoding it took 2 GB).
 func bombWebP() []byte {
 	return webpFile(riffChunk("VP8X", vp8x(4096, 1, false)), vp8lChunk(16384, 16384))
 }
 
-// vp8lChunk is a VP8L chunk of a w×h frame, its header only.
+// vp8lChunk is a VP8L chunk of a w×h frame of one colour: no transform,
+// no colour cache, no meta codes, and five prefix codes of one symbol
+// each, so that every pixel takes no bits at all.
 func vp8lChunk(w, h int) []byte {
 	bits := uint32(w-1) | uint32(h-1)<<14
-	return riffChunk("VP8L", append(binary.LittleEndian.AppendUint32([]byte{0x2f}, bits), 0, 0, 0))
+	return riffChunk("VP8L", append(binary.LittleEndian.AppendUint32([]byte{0x2f}, bits), 0x88, 0x88, 0x08))
 }
 
-// losslessWebP is a lossless WebP of w×h, its header only.
+// losslessWebP is a lossless WebP of w×h of one colour.
 func losslessWebP(w, h int) []byte { return webpFile(vp8lChunk(w, h)) }
 
 // scanBombJPEG is a progressive grayscale JPEG of side×side pixels with a
@@ -166,5 +168,17 @@ func TestPrepareTall(t *testing.T) {
 	cfg, err := jpeg.DecodeConfig(bytes.NewReader(img.Data))
 	if err != nil || cfg.Height != MaxSide || cfg.Width >= 300 || !strings.Contains(desc, "scaled down from PNG 300×2200") {
 		t.Errorf("%s: %v, %d×%d", desc, err, cfg.Width, cfg.Height)
+	}
+}
+
+// TestLosslessDecodes: the one-colour lossless frame the bombs are made of
+// is a valid picture (so the bombs would decode, and allocate, in full).
+func TestLosslessDecodes(t *testing.T) {
+	img, _, err := image.Decode(bytes.NewReader(losslessWebP(64, 2100)))
+	if err != nil || img.Bounds().Dx() != 64 || img.Bounds().Dy() != 2100 {
+		t.Fatalf("%v, %v", err, img)
+	}
+	if _, desc, err := Prepare(context.Background(), "tall.webp", losslessWebP(64, 2100)); err != nil || !strings.Contains(desc, "scaled down from WebP 64×2100") {
+		t.Errorf("%q, %v", desc, err)
 	}
 }
