@@ -151,7 +151,7 @@ func start(cfg config, client *provider.Client, env func(string) string, stdin i
 	if cfg.Headless {
 		printWarnings(cfg, stderr)
 		if cfg.Verbose && cfg.instructionsLine != "" {
-			fmt.Fprintf(stderr, "tick: %s\n", cfg.instructionsLine)
+			fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(cfg.instructionsLine)) // names a repository's files
 		}
 		return runHeadless(cfg, ag, rec, ld, stdin, stdout, stderr)
 	}
