@@ -51,14 +51,16 @@ func newAccumulator(maxArgs int) *accumulator {
 // add folds one chunk in and returns the text increment it carried.
 func (a *accumulator) add(resp *openai.ChatCompletionStreamResponse) (d Delta, toolFragment bool) {
 	a.chunks++
-	if resp.Usage != nil {
+	if u := resp.Usage; u != nil && (u.PromptTokens < 0 || u.CompletionTokens < 0 || u.TotalTokens < 0) {
+		a.usage = nil // counts that cannot be: treated as absent (estimated), never summed
+	} else if resp.Usage != nil {
 		a.usage = &Usage{
 			PromptTokens:     resp.Usage.PromptTokens,
 			CompletionTokens: resp.Usage.CompletionTokens,
 			TotalTokens:      resp.Usage.TotalTokens,
 		}
 		if d := resp.Usage.PromptTokensDetails; d != nil {
-			a.usage.CachedTokens = d.CachedTokens
+			a.usage.CachedTokens = max(0, d.CachedTokens)
 		}
 	}
 	for _, ch := range resp.Choices {
