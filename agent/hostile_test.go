@@ -1,8 +1,16 @@
 package agent_test
 
 import (
+	"bytes"
+	"fmt"
+	"image"
+	pngpkg "image/png"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/provider"
@@ -47,5 +55,30 @@ func TestHostileUsage(t *testing.T) {
 				t.Errorf("estimated usage %+v: want the estimate priced", u)
 			}
 		})
+	}
+}
+
+// TestMentionedImageOutOfTime: a mentioned image still decoding when the
+// time budget runs out is abandoned and the turn ends on the budget, with
+// no model call and a history the next turn can send.
+func TestMentionedImageOutOfTime(t *testing.T) {
+	h := newHarness(t, func(cfg *agent.Config) { cfg.Mentions = true; cfg.Budget.MaxTime = time.Nanosecond })
+	var png bytes.Buffer
+	if err := pngpkg.Encode(&png, image.NewGray(image.Rect(0, 0, 2100, 10))); err != nil { // over MaxSide: decoded
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(h.dir, "wide.png"), png.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	te := end(t, h.run("look at @wide.png"))
+	if te.Reason != agent.ReasonError || !strings.Contains(fmt.Sprint(te.Err), "--max-time") {
+		t.Fatalf("turn ended %s (%v), want the time budget", te.Reason, te.Err)
+	}
+	if n := len(h.srv.Requests()); n != 0 {
+		t.Errorf("%d model calls after the budget ran out", n)
+	}
+	hist := h.ag.History()
+	if len(hist) != 1 || hist[0].Role != provider.RoleUser || !strings.Contains(hist[0].Content, "decoding abandoned") {
+		t.Errorf("history %+v: want the prompt alone, saying the image was abandoned", hist)
 	}
 }
