@@ -144,3 +144,18 @@ func TestPageMarkdownAbandoned(t *testing.T) {
 		t.Errorf("shallow page: %q, %q, %v", md, note, err)
 	}
 }
+
+// TestCleanHTML: comments and the content of scripts and styles are left
+// out, quotes and lists counted, and a long page cut at a tag.
+func TestCleanHTML(t *testing.T) {
+	page := "<html><head><style>p{}</style><script>var x = '<blockquote>';</script></head><body><!-- c --><ul><li><blockquote>hi</blockquote></li></ul>" +
+		strings.Repeat("<p>filler</p>", htmlMaxInput/10) + "</body></html>"
+	clean, deepest, cut := cleanHTML(page)
+	if !cut || deepest != 2 || len(clean) > htmlMaxInput+100 || strings.Contains(clean, "var x") || strings.Contains(clean, "p{}") || strings.Contains(clean, "<!--") || !strings.Contains(clean, "<blockquote>hi</blockquote>") {
+		t.Errorf("cut %v, deepest %d, %d bytes: %.200q", cut, deepest, len(clean), clean)
+	}
+	md, note, err := pageMarkdown(context.Background(), page, "http://x")
+	if err != nil || !strings.Contains(note, "only the first 1.0 MiB of the page's HTML") || !strings.Contains(md, "> hi") {
+		t.Errorf("%q, %.200q, %v", note, md, err)
+	}
+}

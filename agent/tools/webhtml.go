@@ -17,13 +17,21 @@ import (
 // deeply nested quotes grows quadratically: one nested past
 // htmlMaxNesting is shown as plain text instead, and a conversion still
 // running after htmlTimeout is abandoned for plain text too.
+// The converter gets at most htmlMaxInput bytes of the page, scripts,
+// styles and comments left out first (its work grows with its input,
+// and the text returned is cut far shorter anyway).
 const (
 	htmlMaxNesting = 24
 	htmlTimeout    = 10 * time.Second
+	htmlMaxInput   = 1 << 20
 )
 
-// nesting elements are those whose every line the converter prefixes.
-var nesting = map[string]bool{"blockquote": true, "ul": true, "ol": true, "dl": true}
+// nesting elements are those whose every line the converter prefixes;
+// hidden ones hold no text for the model.
+var (
+	nesting = map[string]bool{"blockquote": true, "ul": true, "ol": true, "dl": true}
+	hidden  = map[string]bool{"script": true, "style": true, "noscript": true, "template": true, "svg": true}
+)
 
 // pageMarkdown turns a page's HTML into Markdown (links made absolute
 // with domain), or into plain text when it nests too deep or converting
@@ -31,8 +39,12 @@ var nesting = map[string]bool{"blockquote": true, "ul": true, "ol": true, "dl": 
 // a goroutine abandoned when ctx ends; the nesting check bounds what it
 // can allocate meanwhile.
 func pageMarkdown(ctx context.Context, page, domain string) (text, note string, err error) {
-	if d := htmlNesting(page); d > htmlMaxNesting {
-		return htmlText(page), fmt.Sprintf("the page nests quotes or lists %d deep, more than %d: shown as plain text", d, htmlMaxNesting), nil
+	page, d, cut := cleanHTML(page)
+	if cut {
+		note = fmt.Sprintf("only the first %s of the page's HTML (scripts and styles left out) was converted", humanSize(htmlMaxInput))
+	}
+	if d > htmlMaxNesting {
+		return htmlText(page), joinNotes(note, fmt.Sprintf("the page nests quotes or lists %d deep, more than %d: shown as plain text", d, htmlMaxNesting)), nil
 	}
 	if ctx.Err() != nil {
 		return "", "", fmt.Errorf("turn the HTML into Markdown: abandoned: %w", context.Cause(ctx))
@@ -56,10 +68,10 @@ func pageMarkdown(ctx context.Context, page, domain string) (text, note string, 
 	}()
 	select {
 	case c := <-done:
-		return c.md, "", c.err
+		return c.md, note, c.err
 	case <-ctx.Done():
 		if errors.Is(context.Cause(ctx), errSlowHTML) {
-			return htmlText(page), fmt.Sprintf("turning it into Markdown took longer than %s: shown as plain text", htmlTimeout), nil
+			return htmlText(page), joinNotes(note, fmt.Sprintf("turning it into Markdown took longer than %s: shown as plain text", htmlTimeout)), nil
 		}
 		return "", "", fmt.Errorf("turn the HTML into Markdown: abandoned: %w", context.Cause(ctx))
 	}
@@ -68,24 +80,56 @@ func pageMarkdown(ctx context.Context, page, domain string) (text, note string, 
 // errSlowHTML is the cause of a conversion past htmlTimeout.
 var errSlowHTML = errors.New("converting the page took too long")
 
-// htmlNesting returns how deep a page nests quotes and lists, read with
-// the tokenizer (linear in the page).
-func htmlNesting(page string) int {
+// joinNotes joins the notes that are not empty with "; ".
+func joinNotes(notes ...string) string {
+	var kept []string
+	for _, n := range notes {
+		if n != "" {
+			kept = append(kept, n)
+		}
+	}
+	return strings.Join(kept, "; ")
+}
+
+// cleanHTML returns a page without its comments and the content of its
+// hidden elements (scripts, styles), cut at a tag after htmlMaxInput
+// bytes (cut), and how deep it nests quotes and lists; read with the
+// tokenizer, linear in the page.
+func cleanHTML(page string) (clean string, deepest int, cut bool) {
 	z := html.NewTokenizer(strings.NewReader(page))
-	depth, deepest := 0, 0
+	var b strings.Builder
+	depth, skip := 0, 0
 	for {
-		switch z.Next() {
-		case html.ErrorToken:
-			return deepest
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return b.String(), deepest, false
+		}
+		if b.Len() > htmlMaxInput {
+			return b.String(), deepest, true
+		}
+		name, _ := z.TagName()
+		switch tt {
+		case html.CommentToken:
+			continue
 		case html.StartTagToken:
-			if name, _ := z.TagName(); nesting[string(name)] {
+			switch {
+			case hidden[string(name)]:
+				skip++
+			case nesting[string(name)] && skip == 0:
 				depth++
 				deepest = max(deepest, depth)
 			}
 		case html.EndTagToken:
-			if name, _ := z.TagName(); nesting[string(name)] && depth > 0 {
+			switch {
+			case hidden[string(name)]:
+				skip = max(skip-1, 0)
+				continue
+			case nesting[string(name)] && skip == 0 && depth > 0:
 				depth--
 			}
+		}
+		if skip == 0 {
+			b.Write(z.Raw())
 		}
 	}
 }
