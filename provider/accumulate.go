@@ -148,7 +148,9 @@ func (a *accumulator) target(tc openai.ToolCall) int {
 		}
 		if !ok {
 			pos = a.newCallWithID(tc.ID)
-			a.byIndex[*tc.Index] = pos
+			if pos >= 0 || len(a.byIndex) < maxKnownDropped {
+				a.byIndex[*tc.Index] = pos
+			}
 		}
 		return pos
 	}
@@ -171,11 +173,16 @@ func (a *accumulator) target(tc openai.ToolCall) int {
 	return a.last
 }
 
+// maxKnownDropped bounds the calls past MaxCalls whose index or id is
+// remembered (so that their further fragments go with them): past it, a
+// flood costs no memory, and each fragment counts as a dropped call.
+const maxKnownDropped = 4096
+
 // newCallWithID starts a call (see newCall); a dropped one's id is
 // remembered, so that its further fragments are dropped with it.
 func (a *accumulator) newCallWithID(id string) int {
 	pos := a.newCall()
-	if pos < 0 && id != "" {
+	if pos < 0 && id != "" && len(a.byID) < maxKnownDropped {
 		a.byID[id] = pos
 	}
 	return pos

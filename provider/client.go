@@ -340,7 +340,7 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 			return c.cutTooLarge(acc), acc.got, tooMany(c.base, "the run of chunks without content", maxEmptyChunks)
 		}
 		if acc.size > c.cfg.MaxResponse {
-			return c.cutTooLarge(acc), true, tooLarge(c.base, "the answer (text, reasoning and tool-call arguments)", c.cfg.MaxResponse)
+			return c.cutTooLarge(acc), true, tooLarge(c.base, "the answer (text, reasoning and tool calls)", c.cfg.MaxResponse)
 		}
 		if h.OnDelta != nil && (d.Content != "" || d.Reasoning != "" || frag) {
 			h.OnDelta(d)
