@@ -231,7 +231,7 @@ func (r *stuckRun) wait(t *testing.T) int {
 			return ee.ExitCode()
 		}
 		return 0
-	case <-time.After(45 * time.Second):
+	case <-time.After(25 * time.Second): // generous: it ends in about --max-time; before issue 28 it took a minute or more
 		_ = r.cmd.Process.Kill()
 		t.Fatalf("tick did not end; stderr:\n%s", r.stderr.String())
 		return -1
@@ -244,18 +244,15 @@ func (r *stuckRun) wait(t *testing.T) int {
 // conversion ran on for minutes, deaf to both.
 func TestHostileInputStops(t *testing.T) {
 	bin := sharedTick(t)
-	var served atomic.Bool
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		_, _ = w.Write(nestedQuotesPage())
-		served.Store(true)
 	}))
 	defer site.Close()
 	fetch, _ := json.Marshal(map[string]string{"url": site.URL + "/quotes"})
 	for _, input := range []string{"jpeg", "page"} {
 		for _, stop := range []string{"max-time", "SIGTERM"} {
 			t.Run(input+" "+stop, func(t *testing.T) {
-				served.Store(false)
 				srv := providertest.New(t)
 				ws := t.TempDir()
 				prompt := "what is in @bomb.jpg?"
@@ -273,8 +270,12 @@ func TestHostileInputStops(t *testing.T) {
 				r := startStuck(t, bin, ws, "[web]\nallow = [\"127.0.0.1\"]\n", args...)
 				want := app.ExitBudget
 				if stop == "SIGTERM" {
-					waitFor(20*time.Second, func() bool { return input == "jpeg" || served.Load() })
-					time.Sleep(time.Second) // into the decoding or the conversion
+					// The model call after the image or the page means it is
+					// behind the turn; before issue 28 none came for minutes,
+					// and the signal arrived during the decoding or the
+					// conversion.
+					calls := map[string]int{"jpeg": 1, "page": 2}[input]
+					waitFor(20*time.Second, func() bool { return len(srv.Requests()) >= calls })
 					if err := r.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 						t.Fatal(err)
 					}
