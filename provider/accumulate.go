@@ -224,8 +224,8 @@ func (a *accumulator) response(newID func() string) *Response {
 	}
 	if a.dropped > 0 {
 		name := a.dropName
-		if name == "" {
-			name = "tool_calls"
+		if name == "" || len(name) > 64 {
+			name = "tool_calls" // a name for the history, never run
 		}
 		cut := &ArgsCut{Limit: MaxCalls, Calls: a.dropped}
 		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: newID(), Name: name, Arguments: "{}", ArgsCut: cut})
