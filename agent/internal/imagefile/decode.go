@@ -28,6 +28,18 @@ func checkFrame(mt string, data []byte, cfg image.Config) error {
 	return nil
 }
 
+// decodeConfig reads data's header, a decoder's panic recovered as an
+// error.
+func decodeConfig(data []byte) (cfg image.Config, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the decoder failed on it (%v); the file is damaged or crafted", p)
+		}
+	}()
+	cfg, _, err = image.DecodeConfig(bytes.NewReader(data))
+	return cfg, err
+}
+
 // shrunk is the outcome of decodeShrink's goroutine.
 type shrunk struct {
 	out  []byte

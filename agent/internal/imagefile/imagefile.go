@@ -90,7 +90,7 @@ func Prepare(ctx context.Context, name string, data []byte) (provider.Image, str
 	if mt == "" {
 		return provider.Image{}, "", fmt.Errorf("image %s: %w", name, ErrNotImage)
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	cfg, err := decodeConfig(data)
 	if err != nil {
 		return provider.Image{}, "", fmt.Errorf("image %s: read its header: %w", name, err)
 	}
