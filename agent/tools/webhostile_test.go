@@ -13,8 +13,8 @@ import (
 )
 
 // ownAddr4 returns a non-loopback IPv4 address of this machine's
-// interfaces, or fails the test when there is none.
-func ownAddr4(t *testing.T) netip.Addr {
+// interfaces; ok is false when it has none.
+func ownAddr4(t *testing.T) (netip.Addr, bool) {
 	t.Helper()
 	addrs, err := net.InterfaceAddrs()
 	if err != nil {
@@ -23,19 +23,31 @@ func ownAddr4(t *testing.T) netip.Addr {
 	for _, a := range addrs {
 		if n, ok := a.(*net.IPNet); ok {
 			if ip, ok := netip.AddrFromSlice(n.IP); ok && ip.Unmap().Is4() && !ip.IsLoopback() {
-				return ip.Unmap()
+				return ip.Unmap(), true
 			}
 		}
 	}
-	t.Fatal("this machine has no IPv4 address but loopback")
-	return netip.Addr{}
+	return netip.Addr{}, false
 }
 
-// TestWebFetchOwnAddress: a service on the machine's own interface
-// address (not loopback) is refused unless [web] allow names that
-// address; every interface address counts as blocked.
+// TestWebFetchOwnAddress: every interface address of this machine counts
+// as blocked; a service on its own interface address (not loopback, when
+// it has one) is refused, directly and through a same-host redirect,
+// unless [web] allow names that address.
 func TestWebFetchOwnAddress(t *testing.T) {
-	own := ownAddr4(t)
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok {
+			if ip, ok := netip.AddrFromSlice(n.IP); ok && !blockedAddr(ip) {
+				t.Errorf("blockedAddr(%s) = false for an address of this machine", ip)
+			}
+		}
+	}
+	own, ok := ownAddr4(t)
+	if !ok {
+		t.Log("this machine has no IPv4 address but loopback: no service to try on it")
+		return
+	}
 	ln, err := net.Listen("tcp", netip.AddrPortFrom(own, 0).String())
 	if err != nil {
 		t.Fatal(err)
@@ -59,14 +71,6 @@ func TestWebFetchOwnAddress(t *testing.T) {
 	out, err := NewWebFetch(WebOptions{Allow: []string{own.String()}}).Run(context.Background(), fetchArgs(srv.URL+"/go"))
 	if err != nil || !strings.Contains(out, "the machine's own secret") {
 		t.Errorf("allowed by its address: %q, %v", out, err)
-	}
-	addrs, _ := net.InterfaceAddrs()
-	for _, a := range addrs {
-		if n, ok := a.(*net.IPNet); ok {
-			if ip, ok := netip.AddrFromSlice(n.IP); ok && !blockedAddr(ip) {
-				t.Errorf("blockedAddr(%s) = false for an address of this machine", ip)
-			}
-		}
 	}
 }
 
