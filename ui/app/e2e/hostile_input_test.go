@@ -164,7 +164,7 @@ func floodServer(t *testing.T, n int) (url string, later *atomic.Pointer[[]byte]
 // the conversation stays valid.
 func TestHeadlessFloodOfCalls(t *testing.T) {
 	url, later := floodServer(t, 100_000)
-	r := tick(t, nil, "", "-p", "flood", "--base-url", url, "-C", t.TempDir(), "--no-session", "--max-time", "2m")
+	r := tick(t, nil, "", "-p", "flood", "--base-url", url, "-C", t.TempDir(), "--no-session", "--max-time", "10m") // a backstop: under -race reading 100,000 chunks takes a minute
 	if r.code != app.ExitOK {
 		t.Errorf("exit %d; stderr ends:\n%s", r.code, r.stderr[max(0, len(r.stderr)-2000):])
 	}
