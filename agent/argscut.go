@@ -42,12 +42,19 @@ func hasCutCall(m provider.Message) bool {
 // cutSummary is the one-line text a front-end shows for a cut call in
 // place of its key argument.
 func cutSummary(cut ArgsCut) string {
+	if cut.Calls > 0 {
+		return fmt.Sprintf("%s more calls in one answer, over the limit of %d: not run", groupDigits(cut.Calls), cut.Limit)
+	}
 	return fmt.Sprintf("arguments too large: %s, over the limit of %s", humanize.Bytes(int64(cut.Size)), humanize.Bytes(int64(cut.Limit)))
 }
 
 // cutResult is the model's answer to a call whose arguments were cut: what
 // happened, in figures, and what to do instead for that tool.
 func cutResult(name string, cut ArgsCut) string {
+	if cut.Calls > 0 {
+		return fmt.Sprintf("Error: this answer held %s more tool calls past the limit of %d calls in one answer; none of those was run (only the first %d were taken). Make fewer calls in one answer, at most %d.",
+			groupDigits(cut.Calls), cut.Limit, cut.Limit, cut.Limit)
+	}
 	return fmt.Sprintf("Error: the arguments of %s were %s bytes, over the limit of %s for one call; nothing was run. %s",
 		name, groupDigits(cut.Size), humanize.Bytes(int64(cut.Limit)), cutAdvice(name))
 }

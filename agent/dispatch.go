@@ -117,6 +117,9 @@ func (l *loop) runCall(ctx context.Context, c provider.ToolCall) (out string, is
 			out, isErr = fmt.Sprintf("Error: tool %s failed unexpectedly: %v", c.Name, r), true
 		}
 	}()
+	if c.ArgsCut != nil && c.ArgsCut.Calls > 0 {
+		return cutResult(c.Name, *c.ArgsCut), true // the calls past the cap, whatever their tools
+	}
 	t := l.tool(c.Name)
 	if t == nil {
 		return fmt.Sprintf("Error: unknown tool %q; the available tools are: %s", c.Name, strings.Join(l.toolNames(), ", ")), true

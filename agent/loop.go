@@ -72,8 +72,24 @@ func (a *Agent) turn(ctx context.Context, prompt string, out chan<- Event) {
 	}
 	l.addTools(ctx)
 	l.point = a.startTurnPoint(ctx, prompt)
-	l.add(a.withMentions(prompt, l.emit))
+	if !a.mention(ctx, l, prompt) {
+		end := TurnEnd{Reason: ReasonError, Err: a.timeBudgetError()}
+		l.settleTurnPoint(end)
+		l.stopHook(ctx, end)
+		a.finishTurn(out, end)
+		return
+	}
 	a.runParent(ctx, l, out)
+}
+
+// mention adds the user's message with what its @ mentions attach, within
+// the time budget (decoding a mentioned image is abandoned when it runs
+// out, or when ctx ends); false when the time budget ran out.
+func (a *Agent) mention(ctx context.Context, l *loop, prompt string) bool {
+	mctx, cancel := a.withTimeBudget(ctx)
+	defer cancel()
+	l.add(a.withMentions(mctx, prompt, l.emit))
+	return !errors.Is(context.Cause(mctx), errBudget)
 }
 
 // parentLoop returns the loop of a parent turn delivering events on out,

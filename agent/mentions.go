@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 
@@ -13,7 +14,7 @@ import (
 // @path (see package mention) when Config.Mentions is set, and says what
 // it attached in a Notice. It returns the user message to send: the
 // prompt with the files' text, and the mentioned images.
-func (a *Agent) withMentions(prompt string, emit func(Event)) provider.Message {
+func (a *Agent) withMentions(ctx context.Context, prompt string, emit func(Event)) provider.Message {
 	msg := provider.Message{Role: provider.RoleUser, Content: prompt}
 	if !a.cfg.Mentions || !strings.Contains(prompt, "@") {
 		return msg
@@ -22,7 +23,7 @@ func (a *Agent) withMentions(prompt string, emit func(Event)) provider.Message {
 	if err != nil {
 		return msg
 	}
-	out, att := mention.Expand(prompt, a.mentionResolver(ws))
+	out, att := mention.Expand(ctx, prompt, a.mentionResolver(ws))
 	if len(att) == 0 {
 		return msg
 	}
@@ -34,6 +35,8 @@ func (a *Agent) withMentions(prompt string, emit func(Event)) provider.Message {
 			msg.Images = append(msg.Images, *at.Image)
 		}
 		switch {
+		case at.Refused != "":
+			names[i] += " (image not attached: " + at.Refused + ")"
 		case at.Image != nil:
 			names[i] += " (image)"
 		case at.Dir:

@@ -72,27 +72,37 @@ func (t *UsageTotal) AddTotal(o UsageTotal) {
 // CostKnown reports whether the cost of every call counted is known.
 func (t UsageTotal) CostKnown() bool { return t.Calls > 0 && t.Unpriced == 0 }
 
-// priced sets u's cost and where it came from: the server's figure when
-// it sent one, else Config.Pricing's (the config's prices, a local
-// server's nothing), else tick's list prices (PriceOf); else the cost
-// stays unknown. An estimated usage (the server reported nothing) is
-// priced too, and says so by its Estimated flag.
+// priced sets u's cost and where it came from: Config.Pricing's (the
+// config's prices, a local server's nothing), else tick's list prices
+// (PriceOf); the server's figure when it sent one, unless a price known
+// for the model makes the call cost more (a server reporting "cost": 0
+// must not switch --max-cost off); else the cost stays unknown. An
+// estimated usage (the server reported nothing) is priced too, and says
+// so by its Estimated flag.
 func (a *Agent) priced(u Usage) Usage {
-	if c := u.Usage.CostUSD; c != nil {
-		u.CostUSD, u.CostFrom = *c, CostServer
-		return u
+	cost, from := a.listed(u)
+	if c := u.Usage.CostUSD; c != nil && (from == "" || *c >= cost) {
+		cost, from = *c, CostServer
 	}
+	if from != "" {
+		u.CostUSD, u.CostFrom = cost, from
+	}
+	return u
+}
+
+// listed returns u's cost by the prices known for the model:
+// Config.Pricing's, else tick's list prices; from is "" when none is.
+func (a *Agent) listed(u Usage) (float64, CostFrom) {
 	model := a.ModelName()
 	if a.cfg.Pricing != nil {
 		if p, from := a.cfg.Pricing(model); from != "" {
-			u.CostUSD, u.CostFrom = p.Cost(u.Usage), from
-			return u
+			return p.Cost(u.Usage), from
 		}
 	}
 	if c, ok := PriceOf(model, u.PromptTokens, u.CompletionTokens); ok {
-		u.CostUSD, u.CostFrom = c, CostTable
+		return c, CostTable
 	}
-	return u
+	return 0, ""
 }
 
 // withWindow adds the context window and the size at which compaction

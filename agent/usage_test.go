@@ -52,7 +52,9 @@ func TestTurnUsage(t *testing.T) {
 		unpriced int
 	}{
 		{name: "server reports the cost", costs: true, wantCost: 0.001 + 0.002 + 0.003 + 0.004, wantFrom: agent.CostServer},
-		{name: "server cost wins over a price", costs: true, wantCost: 0.010, wantFrom: agent.CostServer,
+		{name: "server cost wins over a lower price", costs: true, wantCost: 0.010, wantFrom: agent.CostServer,
+			pricing: func(string) (provider.Price, agent.CostFrom) { return provider.Price{Input: 0.01}, agent.CostConfig }},
+		{name: "a higher price wins over the server's cost", costs: true, wantCost: 10_000 * 1000 / 1e6, wantFrom: agent.CostConfig,
 			pricing: func(string) (provider.Price, agent.CostFrom) { return provider.Price{Input: 1000}, agent.CostConfig }},
 		{name: "priced by the config", wantFrom: agent.CostConfig,
 			// 10,000 prompt tokens (1,000 cached at half), 100 completion

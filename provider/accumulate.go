@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -29,10 +30,12 @@ type accumulator struct {
 	last      int            // position of the call the last fragment went to, -1 if none
 	finish    string
 	usage     *Usage
-	got       bool // anything of the answer arrived (text, reasoning or a call)
-	chunks    int  // chunks received that were JSON chunk objects
-	size      int  // bytes of text, reasoning and arguments received
-	maxArgs   int  // cap on one call's kept arguments
+	got       bool   // anything of the answer arrived (text, reasoning or a call)
+	chunks    int    // chunks received that were JSON chunk objects
+	size      int    // bytes of text, reasoning and tool calls (ids, names, arguments) received
+	dropped   int    // calls past MaxCalls, not kept
+	dropName  string // the name of the first dropped call
+	maxArgs   int    // cap on one call's kept arguments
 	think     thinkSplit
 	hold      callHold   // holds what may be a tool call written as text
 	tools     []ToolSpec // the tools offered: only their calls are recovered
@@ -48,14 +51,16 @@ func newAccumulator(maxArgs int) *accumulator {
 // add folds one chunk in and returns the text increment it carried.
 func (a *accumulator) add(resp *openai.ChatCompletionStreamResponse) (d Delta, toolFragment bool) {
 	a.chunks++
-	if resp.Usage != nil {
+	if u := resp.Usage; u != nil && (u.PromptTokens < 0 || u.CompletionTokens < 0 || u.TotalTokens < 0) {
+		a.usage = nil // counts that cannot be: treated as absent (estimated), never summed
+	} else if resp.Usage != nil {
 		a.usage = &Usage{
 			PromptTokens:     resp.Usage.PromptTokens,
 			CompletionTokens: resp.Usage.CompletionTokens,
 			TotalTokens:      resp.Usage.TotalTokens,
 		}
 		if d := resp.Usage.PromptTokensDetails; d != nil {
-			a.usage.CachedTokens = d.CachedTokens
+			a.usage.CachedTokens = max(0, d.CachedTokens)
 		}
 	}
 	for _, ch := range resp.Choices {
@@ -101,7 +106,16 @@ func (a *accumulator) add(resp *openai.ChatCompletionStreamResponse) (d Delta, t
 
 // fragment folds one tool-call fragment in.
 func (a *accumulator) fragment(tc openai.ToolCall) {
+	n := len(tc.Function.Arguments)
+	a.size += n + len(tc.ID) + len(tc.Function.Name) + len(tc.Type)
 	pos := a.target(tc)
+	if pos < 0 { // a call past MaxCalls
+		if a.dropName == "" {
+			a.dropName = tc.Function.Name
+		}
+		a.last = -1
+		return
+	}
 	c := a.calls[pos]
 	if c.id == "" && tc.ID != "" {
 		c.id = tc.ID
@@ -110,8 +124,6 @@ func (a *accumulator) fragment(tc openai.ToolCall) {
 	if n := tc.Function.Name; n != "" && n != c.name && c.size == 0 {
 		c.name += n // a name streamed in pieces; a repeated name is ignored
 	}
-	n := len(tc.Function.Arguments)
-	a.size += n
 	c.size += n
 	if c.size > a.maxArgs && a.maxArgs > 0 {
 		c.over = true
@@ -124,16 +136,21 @@ func (a *accumulator) fragment(tc openai.ToolCall) {
 }
 
 // target returns the position of the call a fragment belongs to, starting
-// a new call when needed.
+// a new call when needed; -1 for a call past MaxCalls (dropped).
 func (a *accumulator) target(tc openai.ToolCall) int {
 	if tc.Index != nil {
 		pos, ok := a.byIndex[*tc.Index]
-		if ok && tc.ID != "" && a.calls[pos].id != "" && a.calls[pos].id != tc.ID {
+		switch {
+		case ok && pos < 0 && tc.ID != "":
+			_, ok = a.byID[tc.ID] // a dropped index reused: a new call unless the id is the dropped one's
+		case ok && pos >= 0 && tc.ID != "" && a.calls[pos].id != "" && a.calls[pos].id != tc.ID:
 			ok = false // the same index reused for a new call
 		}
 		if !ok {
-			pos = a.newCall()
-			a.byIndex[*tc.Index] = pos
+			pos = a.newCallWithID(tc.ID)
+			if pos >= 0 || len(a.byIndex) < maxKnownDropped {
+				a.byIndex[*tc.Index] = pos
+			}
 		}
 		return pos
 	}
@@ -144,7 +161,7 @@ func (a *accumulator) target(tc openai.ToolCall) int {
 		if a.last >= 0 && a.calls[a.last].id == "" && a.calls[a.last].size == 0 {
 			return a.last // the id came after the name
 		}
-		return a.newCall()
+		return a.newCallWithID(tc.ID)
 	}
 	if a.last < 0 {
 		return a.newCall()
@@ -156,7 +173,28 @@ func (a *accumulator) target(tc openai.ToolCall) int {
 	return a.last
 }
 
+// maxKnownDropped bounds the calls past MaxCalls whose index or id is
+// remembered (so that their further fragments go with them): past it, a
+// flood costs no memory, and each fragment counts as a dropped call.
+const maxKnownDropped = 4096
+
+// newCallWithID starts a call (see newCall); a dropped one's id is
+// remembered, so that its further fragments are dropped with it.
+func (a *accumulator) newCallWithID(id string) int {
+	pos := a.newCall()
+	if pos < 0 && id != "" && len(a.byID) < maxKnownDropped {
+		a.byID[id] = pos
+	}
+	return pos
+}
+
+// newCall starts a call and returns its position, or -1 (counted in
+// dropped) when the answer already has MaxCalls calls.
 func (a *accumulator) newCall() int {
+	if len(a.calls) >= MaxCalls {
+		a.dropped++
+		return -1
+	}
 	a.calls = append(a.calls, &partialCall{})
 	return len(a.calls) - 1
 }
@@ -184,6 +222,14 @@ func (a *accumulator) response(newID func() string) *Response {
 		}
 		msg.ToolCalls = append(msg.ToolCalls, tc)
 	}
+	if a.dropped > 0 {
+		name := a.dropName
+		if name == "" || len(name) > 64 {
+			name = "tool_calls" // a name for the history, never run
+		}
+		cut := &ArgsCut{Limit: MaxCalls, Calls: a.dropped}
+		msg.ToolCalls = append(msg.ToolCalls, ToolCall{ID: newID(), Name: name, Arguments: "{}", ArgsCut: cut})
+	}
 	finish := a.finish
 	if len(msg.ToolCalls) > 0 && (finish == "" || finish == "stop") {
 		finish = "tool_calls"
@@ -206,6 +252,11 @@ func (a *accumulator) flush() Delta {
 		calls, format, ok := parseTextCalls(held, a.tools)
 		if ok && len(a.calls) == 0 {
 			for _, c := range calls {
+				if len(a.calls) >= MaxCalls {
+					a.dropped++
+					a.dropName = cmp.Or(a.dropName, c.name)
+					continue
+				}
 				pc := &partialCall{name: c.name, size: len(c.args)}
 				pc.args.WriteString(c.args)
 				a.calls = append(a.calls, pc)

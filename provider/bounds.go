@@ -16,13 +16,17 @@ const (
 	// headers, no first byte of the stream, no next byte) before the call
 	// fails. It is long because local servers may load a model first.
 	DefaultIdleTimeout = 5 * time.Minute
-	// DefaultMaxResponse caps one answer: text, reasoning and tool-call
-	// arguments together, in bytes.
+	// DefaultMaxResponse caps one answer: text, reasoning and tool calls
+	// (ids, names and arguments) together, in bytes.
 	DefaultMaxResponse = 32 << 20
 	// DefaultMaxLine caps one line of the event stream, in bytes.
 	DefaultMaxLine = 8 << 20
 	// DefaultMaxArgs caps the arguments of one tool call, in bytes.
 	DefaultMaxArgs = 1 << 20
+	// MaxCalls caps the tool calls kept of one answer; the calls past it
+	// are dropped as they arrive and stand as one call that is not run
+	// (see ArgsCut.Calls).
+	MaxCalls = 256
 )
 
 // maxNonData caps the bytes of lines that are not data lines (comments,

@@ -316,6 +316,9 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 			return c.endOfStream(ctx, acc, doer, err)
 		}
 		watch.kick(waitNext)
+		if ctx.Err() != nil { // the turn ended (interrupt, budget): stop reading however fast the server sends
+			return c.endOfStream(ctx, acc, doer, ctx.Err())
+		}
 		if len(bytes.TrimSpace(raw)) == 0 {
 			continue // "data:" with nothing: a keep-alive
 		}
@@ -339,7 +342,7 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 			return c.cutTooLarge(acc), acc.got, tooMany(c.base, "the run of chunks without content", maxEmptyChunks)
 		}
 		if acc.size > c.cfg.MaxResponse {
-			return c.cutTooLarge(acc), true, tooLarge(c.base, "the answer (text, reasoning and tool-call arguments)", c.cfg.MaxResponse)
+			return c.cutTooLarge(acc), true, tooLarge(c.base, "the answer (text, reasoning and tool calls)", c.cfg.MaxResponse)
 		}
 		if h.OnDelta != nil && (d.Content != "" || d.Reasoning != "" || frag) {
 			h.OnDelta(d)

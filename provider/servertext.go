@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"encoding/base64"
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -30,11 +32,35 @@ func serverText(s, key string) string {
 	s = strings.NewReplacer("\r", " ⏎ ", "\n", " ⏎ ", "\u2028", " ⏎ ", "\u2029", " ⏎ ", "\u0085", " ⏎ ").Replace(s)
 	s = strings.TrimSuffix(strings.TrimSpace(s), " ⏎")
 	if len(key) >= minMaskedKey && key != localKey {
-		s = strings.ReplaceAll(s, key, maskKey(key))
+		s = maskEchoes(s, key)
 	}
 	s = bearerToken.ReplaceAllString(s, "${1} "+keyMask)
 	s = authorization.ReplaceAllString(s, "${1}${2}"+keyMask)
 	return secretKey.ReplaceAllString(s, "sk-"+keyMask)
+}
+
+// maskEchoes masks key in s as a server may echo it: as it is, in another
+// case, URL-encoded, and base64-encoded (standard or URL alphabet, at any
+// alignment inside a longer encoded value, as in a Basic credential).
+func maskEchoes(s, key string) string {
+	forms := []string{key, url.QueryEscape(key), url.PathEscape(key)}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		for o := range 3 {
+			b := enc.EncodeToString(append(make([]byte, o), key...))
+			start, end := 0, (o+len(key))/3*4 // whole groups of the key's bytes only
+			if o > 0 {
+				start = 4
+			}
+			if end-start >= minMaskedKey {
+				forms = append(forms, b[start:end])
+			}
+		}
+	}
+	for _, f := range forms {
+		re := regexp.MustCompile(`(?i)` + regexp.QuoteMeta(f))
+		s = re.ReplaceAllLiteralString(s, maskKey(key))
+	}
+	return s
 }
 
 // maskKey returns how the configured key is shown: its first three

@@ -63,10 +63,14 @@ type ToolCall struct {
 }
 
 // ArgsCut says how large the arguments of a cut tool call were: Size bytes
-// received, over the Limit in bytes that one call may have.
+// received, over the Limit in bytes that one call may have. With Calls
+// set, the call stands for the Calls calls of the answer past MaxCalls
+// (Limit is then MaxCalls, Size 0): none of them is kept or run, and the
+// model gets one error naming the cap.
 type ArgsCut struct {
 	Size  int `json:"size"`
 	Limit int `json:"limit"`
+	Calls int `json:"calls,omitempty"`
 }
 
 // ToolSpec describes a tool offered to the model. Parameters is a JSON

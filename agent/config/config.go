@@ -102,8 +102,13 @@ type Web struct {
 	// Allow are host names ("docs.example.org", "*.go.dev" for the
 	// subdomains too) fetched without asking, offered in plan mode and
 	// -p, and the only hosts that may be on a loopback, link-local or
-	// private address.
+	// private address: an IP address on it is dialled as it is, a name
+	// only on a public address unless AllowPrivate names it too.
 	Allow []string `toml:"allow"`
+	// AllowPrivate are host names (as Allow) that may resolve to a
+	// loopback, link-local, private or reserved address, or one of this
+	// machine's own (allow_private = ["intranet.example"]).
+	AllowPrivate []string `toml:"allow_private"`
 }
 
 // Provider is one OpenAI-compatible server.

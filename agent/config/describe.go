@@ -56,6 +56,7 @@ func (s *Settings) Describe(w io.Writer) error {
 	row("allow", strings.Join(s.Allow, ", "))
 	row("deny", strings.Join(s.Deny, ", "))
 	row("web.allow", strings.Join(s.Web.Allow, ", "))
+	row("web.allow_private", strings.Join(s.Web.AllowPrivate, ", "))
 	row("idle_timeout", s.IdleTimeout)
 	row("reasoning_effort", s.ReasoningEffort)
 	row("completion_reminder", fmt.Sprint(s.CompletionReminderOn()))

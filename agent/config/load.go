@@ -140,7 +140,7 @@ func (s *Settings) mergeUser(f *file) {
 		"mcp_start_timeout": c.MCPStartTimeout != "",
 		"max_turns":         c.MaxTurns != 0, "max_parallel_tasks": c.MaxParallelTasks != 0, "max_cost": c.MaxCost != 0, "max_time": c.MaxTime != "",
 		"completion_reminder": c.CompletionReminder != nil, "mouse": c.Mouse != nil, "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
-		"web.allow": c.Web.Allow != nil,
+		"web.allow": c.Web.Allow != nil, "web.allow_private": c.Web.AllowPrivate != nil,
 	} {
 		if set {
 			s.Sources[key] = src
@@ -193,6 +193,9 @@ func (s *Settings) mergeProject(f *file, opts Options) {
 		if given {
 			s.warnf(f, key, "%s in a project file is ignored: it would loosen the sandbox; set it in %s", key, s.userFileName())
 		}
+	}
+	if c.Web.AllowPrivate != nil {
+		s.warnf(f, "allow_private", "[web] allow_private in a project file is ignored: it would let pages on this machine's network be fetched; set it in %s", s.userFileName())
 	}
 	if c.Web.Allow != nil {
 		s.warnf(f, "allow", "[web] allow in a project file is ignored: it would let pages be fetched without asking; set it in %s", s.userFileName())

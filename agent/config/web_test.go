@@ -10,8 +10,8 @@ import (
 // file's is ignored with a warning (it would let a repository open a way
 // out without asking).
 func TestWebAllow(t *testing.T) {
-	user := localUser + "\n[web]\nallow = [\"docs.example.org\", \"*.go.dev\"]\n"
-	s, err := Load(setup(t, user, "[web]\nallow = [\"evil.example\"]\n", nil))
+	user := localUser + "\n[web]\nallow = [\"docs.example.org\", \"*.go.dev\"]\nallow_private = [\"intranet.example\"]\n"
+	s, err := Load(setup(t, user, "[web]\nallow = [\"evil.example\"]\nallow_private = [\"evil.example\"]\n", nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,6 +23,12 @@ func TestWebAllow(t *testing.T) {
 	}
 	if w := strings.Join(s.Warnings, "\n"); !strings.Contains(w, "[web] allow in a project file is ignored") {
 		t.Errorf("no warning about the project's [web] allow:\n%s", w)
+	}
+	if want := []string{"intranet.example"}; !reflect.DeepEqual(s.Web.AllowPrivate, want) || s.Sources["web.allow_private"].Kind != SourceUser {
+		t.Errorf("web.allow_private = %q from %v, want %q from the user file", s.Web.AllowPrivate, s.Sources["web.allow_private"], want)
+	}
+	if w := strings.Join(s.Warnings, "\n"); !strings.Contains(w, "[web] allow_private in a project file is ignored") {
+		t.Errorf("no warning about the project's [web] allow_private:\n%s", w)
 	}
 }
 

@@ -1,6 +1,7 @@
 package mention
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"regexp"
@@ -39,13 +40,17 @@ type Attached struct {
 	// content): it goes with the prompt as an image, scaled down over the
 	// caps of package imagefile; the prompt's text only names it.
 	Image *provider.Image
+	// Refused says why an image file was not attached (its Image is nil):
+	// too large, damaged or crafted, or its decoding abandoned.
+	Refused string
 }
 
 // Expand returns prompt with the content of every mentioned file (or the
 // listing of every mentioned directory) appended, in the order mentioned,
 // and what it attached. Mentions that name nothing, or something outside
-// the workspace, are left as they are.
-func Expand(prompt string, resolve Resolver) (string, []Attached) {
+// the workspace, are left as they are. An image whose decoding is still
+// running when ctx ends is abandoned and named as not attached.
+func Expand(ctx context.Context, prompt string, resolve Resolver) (string, []Attached) {
 	var b strings.Builder
 	var out []Attached
 	seen := map[string]bool{}
@@ -65,9 +70,9 @@ func Expand(prompt string, resolve Resolver) (string, []Attached) {
 			continue
 		}
 		if st.Mode().IsRegular() && images < MaxImages {
-			if img, note, ok := readImage(real, p); ok {
+			if img, note, refused, ok := readImage(ctx, real, p); ok {
 				fmt.Fprintf(&b, "\n\n<image path=%q>%s</image>", p, note)
-				out = append(out, Attached{Path: p, Image: img})
+				out = append(out, Attached{Path: p, Image: img, Refused: refused})
 				if img != nil {
 					images++
 				}
@@ -107,25 +112,25 @@ func Expand(prompt string, resolve Resolver) (string, []Attached) {
 }
 
 // readImage reads path as an image when its first bytes say it is one
-// (ok); img is nil when it cannot be sent, and note says what the prompt's
-// text says of it.
-func readImage(path, name string) (img *provider.Image, note string, ok bool) {
+// (ok); img is nil when it cannot be sent (refused says why), and note
+// says what the prompt's text says of it.
+func readImage(ctx context.Context, path, name string) (img *provider.Image, note, refused string, ok bool) {
 	head, _, err := safefile.ReadPrefix("", path, 512)
 	if err != nil || imagefile.MediaType(head) == "" {
-		return nil, "", false
+		return nil, "", "", false
 	}
 	data, cut, err := safefile.ReadPrefix("", path, imagefile.MaxFile)
 	if err == nil && cut {
 		err = fmt.Errorf("larger than %d MiB", imagefile.MaxFile>>20)
 	}
-	if err != nil {
-		return nil, fmt.Sprintf("(an image tick could not attach: %v)", err), true
+	if err == nil {
+		var im provider.Image
+		var desc string
+		if im, desc, err = imagefile.Prepare(ctx, name, data); err == nil {
+			return &im, desc + ", attached as an image", "", true
+		}
 	}
-	im, desc, err := imagefile.Prepare(name, data)
-	if err != nil {
-		return nil, fmt.Sprintf("(an image tick could not attach: %v)", err), true
-	}
-	return &im, desc + ", attached as an image", true
+	return nil, fmt.Sprintf("(an image tick could not attach: %v)", err), err.Error(), true
 }
 
 // readFile reads at most limit bytes of a text file (path is resolved

@@ -3,6 +3,7 @@
 package mention
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -60,7 +61,7 @@ func TestExpandSpecialFile(t *testing.T) {
 	resolve := func(p string) (string, error) { return filepath.Join(root, p), nil }
 	done := make(chan struct{})
 	var att []Attached
-	go func() { defer close(done); _, att = Expand("see @pipe and @ok.txt", resolve) }()
+	go func() { defer close(done); _, att = Expand(context.Background(), "see @pipe and @ok.txt", resolve) }()
 	select {
 	case <-done:
 	case <-time.After(20 * time.Second):

@@ -1,6 +1,7 @@
 package mention
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -95,7 +96,7 @@ func TestExpand(t *testing.T) {
 		}
 		return abs, nil
 	}
-	out, att := Expand("look at @a.go, @dir and @big.txt but not @nope.go or @../secret or "+outside+" and @a.go again", resolve)
+	out, att := Expand(context.Background(), "look at @a.go, @dir and @big.txt but not @nope.go or @../secret or "+outside+" and @a.go again", resolve)
 	if len(att) != 3 || att[0].Path != "a.go" || !att[1].Dir || !att[2].Cut {
 		t.Fatalf("attached %+v", att)
 	}
@@ -107,7 +108,7 @@ func TestExpand(t *testing.T) {
 	if strings.Contains(out, "SECRET") || strings.Count(out, "package a") != 1 {
 		t.Errorf("outside file attached or a.go twice:\n%.300s", out)
 	}
-	if same, att := Expand("no mentions here, email me@example.com", resolve); same != "no mentions here, email me@example.com" || att != nil {
+	if same, att := Expand(context.Background(), "no mentions here, email me@example.com", resolve); same != "no mentions here, email me@example.com" || att != nil {
 		t.Errorf("a prompt without mentions changed: %q %v", same, att)
 	}
 }

@@ -46,7 +46,7 @@ func readImage(ctx context.Context, ws *Workspace, path string) (string, error) 
 	case cut:
 		return "", fmt.Errorf("read image %q: the file is larger than %s, more than tick attaches", path, humanize.Size(imagefile.MaxFile))
 	}
-	img, desc, err := imagefile.Prepare(ws.Rel(abs), data)
+	img, desc, err := imagefile.Prepare(ctx, ws.Rel(abs), data)
 	if err != nil {
 		return "", fmt.Errorf("read image %q: %w", path, err)
 	}

@@ -15,8 +15,6 @@ import (
 	"strings"
 	"time"
 
-	htmltomarkdown "github.com/JohannesKaufmann/html-to-markdown/v2"
-	"github.com/JohannesKaufmann/html-to-markdown/v2/converter"
 	"golang.org/x/net/html/charset"
 
 	"github.com/tick-agent/tick/provider"
@@ -46,11 +44,15 @@ const (
 
 // WebOptions tunes web_fetch. Zero fields take the defaults above.
 type WebOptions struct {
-	// Allow are the hosts fetched without asking, and the only ones that
-	// may be on a loopback, link-local or private address: "example.org"
-	// matches that host, "*.example.org" (or ".example.org") its
-	// subdomains too.
+	// Allow are the hosts fetched without asking: "example.org" matches
+	// that host, "*.example.org" (or ".example.org") its subdomains too.
+	// An IP address on it may be a loopback, private or reserved one.
 	Allow []string
+	// AllowPrivate are the host names (matched as Allow's) that may
+	// resolve to a loopback, link-local, private or reserved address, or
+	// one of this machine's own; any other name is dialled only on a
+	// public address, an allowed one too.
+	AllowPrivate []string
 	// MaxBytes is the most bytes of a response read; the rest is cut.
 	MaxBytes int64
 	// MaxOutput is the most bytes of text returned; the rest is cut.
@@ -67,7 +69,9 @@ type WebOptions struct {
 // rebinding cannot get around it), and a redirect to another host is not
 // followed unless that host is allowed: the result names the new URL
 // instead, so a call the user did not approve never reaches a host the
-// user did not allow.
+// user did not allow. A name on Allow is still dialled only on a public
+// address unless AllowPrivate names it too; an IP address on Allow is
+// dialled as it is.
 type WebFetch struct {
 	opt WebOptions
 }
@@ -184,7 +188,7 @@ func (w *WebFetch) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if err != nil {
 		return "", fmt.Errorf("fetch %s: read the body: %w", final.Redacted(), err)
 	}
-	return w.render(final, ctype, toUTF8(body, resp.Header.Get("Content-Type")), cut)
+	return w.render(ctx, final, ctype, toUTF8(body, resp.Header.Get("Content-Type")), cut)
 }
 
 // get sends the request with a fresh client: no cookie jar, no proxy, no
@@ -194,7 +198,7 @@ func (w *WebFetch) get(ctx context.Context, u *url.URL) (*http.Response, error) 
 	client := &http.Client{
 		Transport: &http.Transport{
 			Proxy:                  nil,
-			DialContext:            guardedDial(w.opt.Allow),
+			DialContext:            guardedDial(w.opt),
 			TLSHandshakeTimeout:    10 * time.Second,
 			ResponseHeaderTimeout:  w.opt.Timeout,
 			MaxResponseHeaderBytes: 64 << 10,
@@ -266,21 +270,24 @@ func readCapped(r io.Reader, limit int64) (body []byte, cut bool, err error) {
 }
 
 // render turns a fetched body into the tool's result.
-func (w *WebFetch) render(u *url.URL, ctype string, body []byte, downloadCut bool) (string, error) {
+func (w *WebFetch) render(ctx context.Context, u *url.URL, ctype string, body []byte, downloadCut bool) (string, error) {
 	if ctype != "text/html" && ctype != "application/xhtml+xml" && looksBinary(body[:min(len(body), binarySniff)]) {
 		return "", fmt.Errorf("fetch %s: the body is binary, not text; web_fetch returns text only", u.Redacted())
 	}
-	text := string(body)
+	text, shown := string(body), ""
 	if ctype == "text/html" || ctype == "application/xhtml+xml" || ctype == "" && strings.Contains(strings.ToLower(text[:min(len(text), 1024)]), "<html") {
-		md, err := htmltomarkdown.ConvertString(text, converter.WithDomain(u.Scheme+"://"+u.Host))
+		md, note, err := pageMarkdown(ctx, text, u.Scheme+"://"+u.Host)
 		if err != nil {
 			return "", fmt.Errorf("fetch %s: turn the HTML into Markdown: %w", u.Redacted(), err)
 		}
-		text = md
+		text, shown = md, note
 	}
 	text = strings.TrimSpace(cleanOutput(text))
 	var b strings.Builder
 	fmt.Fprintf(&b, "Fetched %s (%s)\n\n", u.Redacted(), humanize.Size(int64(len(body))))
+	if shown != "" {
+		fmt.Fprintf(&b, "[%s]\n\n", shown)
+	}
 	var notes []string
 	if len(text) > w.opt.MaxOutput {
 		shown := trimToRune([]byte(text[:w.opt.MaxOutput]))

@@ -143,6 +143,8 @@ func TestBlockedAddr(t *testing.T) {
 		{"127.0.0.1", true}, {"::1", true}, {"10.1.2.3", true}, {"172.16.0.1", true}, {"192.168.1.1", true},
 		{"169.254.169.254", true}, {"fe80::1", true}, {"fd00::1", true}, {"100.64.0.1", true},
 		{"0.0.0.0", true}, {"::", true}, {"::ffff:127.0.0.1", true}, {"::ffff:10.0.0.1", true}, {"224.0.0.1", true},
+		{"192.0.0.8", true}, {"192.0.2.2", true}, {"198.18.0.1", true}, {"198.19.255.1", true}, {"198.51.100.7", true},
+		{"203.0.113.9", true}, {"240.0.0.1", true}, {"255.255.255.255", true}, {"64:ff9b::7f00:1", true}, {"2001:db8::1", true},
 		{"93.184.216.34", false}, {"2606:2800:220:1:248:1893:25c8:1946", false}, {"8.8.8.8", false},
 	} {
 		if got := blockedAddr(netip.MustParseAddr(tc.addr)); got != tc.want {

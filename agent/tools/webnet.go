@@ -42,29 +42,67 @@ func normHost(h string) string {
 	return strings.TrimSuffix(h, ".")
 }
 
-// sharedAddrs is the carrier-grade NAT range (RFC 6598), private in all
-// but name; thisNet is "this network" (0.0.0.0/8).
-var (
-	sharedAddrs = netip.MustParsePrefix("100.64.0.0/10")
-	thisNet     = netip.MustParsePrefix("0.0.0.0/8")
-)
-
-// blockedAddr reports whether a is an address web_fetch does not dial for
-// a host that is not allowed: loopback, private, link-local, shared
-// (CGNAT), unspecified or multicast, in IPv4 or IPv6 (IPv4-mapped
-// included).
-func blockedAddr(a netip.Addr) bool {
-	a = a.Unmap()
-	return !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() ||
-		a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast() || a.IsMulticast() ||
-		a.IsUnspecified() || sharedAddrs.Contains(a) || thisNet.Contains(a)
+// reserved are the ranges no public host is on: "this network", shared
+// (CGNAT, RFC 6598, private in all but name), IETF protocol assignments,
+// the documentation and benchmarking ranges, the former class E, NAT64
+// (which would reach any IPv4 address, private ones too, through a
+// translator) and IPv6 documentation.
+var reserved = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"),
+	netip.MustParsePrefix("100.64.0.0/10"),
+	netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("192.0.2.0/24"),
+	netip.MustParsePrefix("198.18.0.0/15"),
+	netip.MustParsePrefix("198.51.100.0/24"),
+	netip.MustParsePrefix("203.0.113.0/24"),
+	netip.MustParsePrefix("240.0.0.0/4"),
+	netip.MustParsePrefix("64:ff9b::/96"),
+	netip.MustParsePrefix("64:ff9b:1::/48"),
+	netip.MustParsePrefix("2001:db8::/32"),
 }
 
-// guardedDial returns a DialContext that dials an allowed host as it is
-// and any other host only on a public address. The check runs on the
-// address the socket is about to connect to (after DNS resolution), so a
-// name that resolves, or re-resolves, to a private address is refused.
-func guardedDial(allow []string) func(ctx context.Context, network, addr string) (net.Conn, error) {
+// blockedAddr reports whether a is an address web_fetch does not dial for
+// a host that is not allowed: loopback, private, link-local, reserved,
+// unspecified or multicast, in IPv4 or IPv6 (IPv4-mapped included), or
+// one of this machine's own interface addresses.
+func blockedAddr(a netip.Addr) bool {
+	a = a.Unmap()
+	if !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() ||
+		a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() {
+		return true
+	}
+	for _, p := range reserved {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return ownAddr(a)
+}
+
+// ownAddr reports whether a is an address of one of this machine's
+// network interfaces (read each time: interfaces come and go); when they
+// cannot be listed, every address counts as its own.
+func ownAddr(a netip.Addr) bool {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return true
+	}
+	for _, ia := range addrs {
+		if n, ok := ia.(*net.IPNet); ok {
+			if own, ok := netip.AddrFromSlice(n.IP); ok && own.Unmap() == a {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// guardedDial returns a DialContext that dials any address of a host
+// that may be anywhere (openHost) and any other host only on a public
+// address. The check runs on the address the socket is about to connect
+// to (after DNS resolution), so a name that resolves, or re-resolves, to
+// a private address is refused, an allowed name too.
+func guardedDial(opt WebOptions) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	open := &net.Dialer{Timeout: 10 * time.Second}
 	guarded := &net.Dialer{Timeout: 10 * time.Second, Control: refusePrivate}
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
@@ -72,18 +110,29 @@ func guardedDial(allow []string) func(ctx context.Context, network, addr string)
 		if err != nil {
 			return nil, fmt.Errorf("dial %q: %w", addr, err)
 		}
-		if hostAllowed(allow, host) {
+		if openHost(opt, host) {
 			return open.DialContext(ctx, network, addr)
 		}
 		return guarded.DialContext(ctx, network, addr)
 	}
 }
 
+// openHost reports whether host may be dialled on a private, loopback or
+// reserved address: an IP address [web] allow names (the user named the
+// address itself), or a name [web] allow_private names (an allowed
+// domain's DNS must not open loopback by itself).
+func openHost(opt WebOptions, host string) bool {
+	if _, err := netip.ParseAddr(normHost(host)); err == nil {
+		return hostAllowed(opt.Allow, host)
+	}
+	return hostAllowed(opt.AllowPrivate, host)
+}
+
 // errPrivate is the refusal of a private address.
 type errPrivate struct{ addr netip.Addr }
 
 func (e errPrivate) Error() string {
-	return fmt.Sprintf("refused to connect to %s: a loopback, link-local or private address; add the host to [web] allow in the config to reach it", e.addr)
+	return fmt.Sprintf("refused to connect to %s: a loopback, link-local, private or reserved address, or this machine's own; add the address to [web] allow (or a host name to [web] allow_private) in the config to reach it", e.addr)
 }
 
 // refusePrivate is a net.Dialer Control that refuses blocked addresses.

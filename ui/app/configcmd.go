@@ -8,6 +8,7 @@ import (
 	tickcfg "github.com/tick-agent/tick/agent/config"
 	"github.com/tick-agent/tick/agent/instructions"
 	"github.com/tick-agent/tick/ui"
+	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // runConfigCmd is `tick config` (the effective settings and where each
@@ -32,7 +33,7 @@ func runConfigCmd(cfg config, stdout, stderr io.Writer) int {
 // notices).
 func printWarnings(cfg config, stderr io.Writer) {
 	for _, w := range append(cfg.Settings.Warnings, cfg.notices...) {
-		fmt.Fprintf(stderr, "tick: warning: %s\n", w)
+		fmt.Fprintf(stderr, "tick: warning: %s\n", termsafe.Text(w)) // may quote a repository's files
 	}
 }
 

@@ -102,7 +102,9 @@ func sessionID(h Headless, stderr io.Writer) string {
 }
 
 // exitLine is the line on stderr that says why a run did not do its work.
-func exitLine(msg string) string { return "tick: " + indentLines(msg) + "\n" }
+// Its text may quote the model (open items) or a server: it is made safe
+// for the terminal.
+func exitLine(msg string) string { return "tick: " + indentLines(termsafe.Text(msg)) + "\n" }
 
 // indentLines returns msg (an error's text, which may quote a server)
 // with every line after the first indented under it, so that it cannot

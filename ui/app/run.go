@@ -158,7 +158,7 @@ func start(cfg config, client *provider.Client, env func(string) string, stdin i
 	if cfg.Headless {
 		printWarnings(cfg, stderr)
 		if cfg.Verbose && cfg.instructionsLine != "" {
-			fmt.Fprintf(stderr, "tick: %s\n", cfg.instructionsLine)
+			fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(cfg.instructionsLine)) // names a repository's files
 		}
 		return runHeadless(cfg, ag, rec, ld, stdin, stdout, stderr)
 	}
@@ -187,7 +187,7 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		Instructions:  cfg.instructions.Text,
 		Mentions:      true,
 		PasteDir:      cfg.pasteDir,
-		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner, Web: tools.WebOptions{Allow: cfg.Settings.Web.Allow}},
+		ToolOptions:   tools.Options{Env: commandEnv(cfg, os.Environ()), Sandbox: cfg.runner, Web: tools.WebOptions{Allow: cfg.Settings.Web.Allow, AllowPrivate: cfg.Settings.Web.AllowPrivate}},
 		Headless:      cfg.Headless,
 		Rules:         cfg.Rules,
 		Effort:        cfg.Effort,

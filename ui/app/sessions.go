@@ -63,7 +63,7 @@ func CarryOn(c Carry, stderr io.Writer) (*session.Recorder, *session.Loaded, err
 		rec, ld = session.Continue(c.Dir, c.Workspace, c.Model, st), loaded
 	}
 	for _, w := range ld.Warnings {
-		fmt.Fprintf(stderr, "tick: session %s: %s\n", info.ID, w)
+		fmt.Fprintf(stderr, "tick: session %s: %s\n", termsafe.Text(info.ID), termsafe.Text(w))
 	}
 	return rec, ld, nil
 }

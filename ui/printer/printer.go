@@ -39,6 +39,11 @@ var ErrNoTurnEnd = errors.New("the agent's event stream ended without a turn end
 // approval request.
 const HeadlessDenial = "tick is running headless (-p), so nobody can approve this; the user must rerun with --yolo to allow commands and file changes"
 
+// modelMark starts every line of the model's own text on stderr (verbose:
+// its text between tool calls, its reasoning), as "│ " starts a command's
+// output: a model writing "→ bash  …" or "✓ 0.3s" cannot pass for tick.
+const modelMark = "› "
+
 // Options select the output format.
 type Options struct {
 	// JSON writes every event as one JSON line on stdout instead of text.
@@ -186,7 +191,7 @@ func (p *Printer) json(ev agent.Event) {
 func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 	ind := t.prefix + strings.Repeat("    ", depth)
 	if _, ok := ev.(agent.ReasoningDelta); !ok && t.reasoning.Len() > 0 && depth == 0 {
-		p.progress(ind, p.dim(strings.TrimSpace(t.reasoning.String())))
+		p.progress(ind+modelMark, p.dim(strings.TrimSpace(t.reasoning.String())))
 		t.reasoning.Reset()
 	}
 	switch e := ev.(type) {
@@ -207,7 +212,7 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 		if e.Final {
 			p.answer(t, e.Text)
 		} else if p.opts.Verbose && strings.TrimSpace(e.Text) != "" {
-			p.progress(ind, p.dim(strings.TrimSpace(e.Text)))
+			p.progress(ind+modelMark, p.dim(strings.TrimSpace(e.Text))) // the model's words, never tick's lines
 		}
 	case agent.ToolStart:
 		if e.Name == agent.TodoTool {

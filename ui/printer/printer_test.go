@@ -190,7 +190,7 @@ func TestRunText(t *testing.T) {
 				agent.TurnEnd{Reason: agent.ReasonDone},
 			},
 			wantOut: "Done.\n",
-			wantErr: "think hard\nLooking.\ntokens: ~10 in, ~5 out\n→ bash  seq 7\n  ✓ 0.0s\n" +
+			wantErr: "› think hard\n› Looking.\ntokens: ~10 in, ~5 out\n→ bash  seq 7\n  ✓ 0.0s\n" +
 				"    1\n    2\n    3\n    4\n    5\n    … (3 more lines)\n",
 			wantReason: agent.ReasonDone,
 		},

@@ -71,7 +71,7 @@ func (*Result) Type() string { return "result" }
 func (r *Result) JSON(typed bool) []byte {
 	if !typed {
 		b, _ := json.Marshal(r) // only strings and numbers: cannot fail
-		return b
+		return escapeUnsafe(b)
 	}
 	b, err := MarshalEvent(r)
 	if err != nil {

@@ -6,14 +6,20 @@
 //
 // The bytes come from a file a repository or the user supplies: they are
 // untrusted. A file whose header claims more pixels than MaxPixels is
-// refused before it is decoded, so a small file cannot make tick allocate
-// gigabytes.
+// refused before it is decoded, and so is one whose decoder would decode
+// a frame other than its header claims, take more than MaxDecodeBytes or
+// walk more than MaxScans scans (checked on the headers the decoder
+// itself follows, frame.go), so a small file cannot make tick allocate
+// gigabytes. Decoding runs in a goroutine of its own that recovers a
+// decoder's panic and is abandoned when the caller's context ends or
+// DecodeTimeout passes (decode.go).
 package imagefile
 
 import (
 	"github.com/tick-agent/tick/agent/humanize"
 
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -24,6 +30,7 @@ import (
 	_ "image/png" // registers PNG for image.Decode
 	"net/http"
 	"strings"
+	"time"
 
 	xdraw "golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // registers WebP for image.Decode
@@ -44,6 +51,20 @@ const (
 	// MaxPixels is the most pixels a file may claim before it is refused
 	// undecoded.
 	MaxPixels = 64 << 20
+	// MaxDecodeBytes is about the most memory decoding one file may take,
+	// estimated from its headers before it is decoded (a lossless WebP
+	// takes about 12 bytes a pixel, a progressive JPEG's coefficients 4
+	// bytes a pixel and component).
+	MaxDecodeBytes = 384 << 20
+	// MaxScans is the most scans of a JPEG tick decodes; encoders write
+	// about ten, and each scan walks every block of its components again.
+	MaxScans = 64
+	// MaxScanBlocks is the most 8×8 blocks a JPEG's scans may walk all
+	// told (a 12-megapixel photo's ten scans walk about 1.2 million).
+	MaxScanBlocks = 24 << 20
+	// DecodeTimeout is the longest decoding and scaling one file may take
+	// before it is abandoned.
+	DecodeTimeout = 20 * time.Second
 )
 
 // ErrNotImage says the bytes are not a PNG, JPEG, GIF or WebP image.
@@ -63,13 +84,15 @@ func MediaType(data []byte) string {
 // MaxSide, and a short description for people and the model ("PNG,
 // 800×600, 120 KiB", "JPEG, 2048×1536, 410 KiB, scaled down from
 // 4032×3024"). Errors: ErrNotImage, a refusal of a picture too large to
-// decode, a file that does not decode.
-func Prepare(name string, data []byte) (provider.Image, string, error) {
+// decode (by its header, and by the frame the decoder would decode), a
+// file that does not decode, a decoder that failed (a panic, recovered),
+// and decoding abandoned when ctx ends or after DecodeTimeout.
+func Prepare(ctx context.Context, name string, data []byte) (provider.Image, string, error) {
 	mt := MediaType(data)
 	if mt == "" {
 		return provider.Image{}, "", fmt.Errorf("image %s: %w", name, ErrNotImage)
 	}
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	cfg, err := decodeConfig(data)
 	if err != nil {
 		return provider.Image{}, "", fmt.Errorf("image %s: read its header: %w", name, err)
 	}
@@ -80,11 +103,10 @@ func Prepare(name string, data []byte) (provider.Image, string, error) {
 		img := provider.Image{MediaType: mt, Data: data, Name: name}
 		return img, fmt.Sprintf("%s, %d×%d, %s", kind(mt), cfg.Width, cfg.Height, humanize.Size(int64(len(data)))), nil
 	}
-	src, _, err := image.Decode(bytes.NewReader(data))
-	if err != nil {
-		return provider.Image{}, "", fmt.Errorf("image %s: decode: %w", name, err)
+	if err := checkFrame(mt, data, cfg); err != nil {
+		return provider.Image{}, "", fmt.Errorf("image %s: %w", name, err)
 	}
-	out, w, h, err := shrink(src)
+	out, w, h, err := decodeShrink(ctx, data, cfg)
 	if err != nil {
 		return provider.Image{}, "", fmt.Errorf("image %s: %w", name, err)
 	}

@@ -2,6 +2,7 @@ package imagefile
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
@@ -66,7 +67,7 @@ func TestPrepare(t *testing.T) {
 		{name: "decompression bomb", data: bomb, errText: "more than tick decodes"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			img, desc, err := Prepare("x", tt.data)
+			img, desc, err := Prepare(context.Background(), "x", tt.data)
 			if tt.wantErr != nil || tt.errText != "" {
 				if err == nil || tt.wantErr != nil && !errors.Is(err, tt.wantErr) || !strings.Contains(err.Error(), tt.errText) {
 					t.Fatalf("err = %v, want %v %q", err, tt.wantErr, tt.errText)
