@@ -66,3 +66,22 @@ func TestStatusBarNarrowApp(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusBarExactWidth: at every width, with wide and narrow
+// characters in its fields, the bar is exactly as wide as the screen (the
+// bar counts the cells of what it writes instead of measuring the line).
+func TestStatusBarExactWidth(t *testing.T) {
+	st := DefaultStyles(true)
+	bar := newStatusStyles(&st)
+	for _, info := range []statusInfo{
+		{model: "gpt-4.1-mini", workspace: "~/src/tick", ctx: contextUse{used: 31_000, window: 128_000, compactAt: 102_400}},
+		{model: "模型-大", workspace: "~/项目/tick", running: true, act: actTool, tool: "読み込み", spin: "⠋", elapsed: time.Minute, queued: 3, mode: "ask · sandbox: workspace-write"},
+		{model: "m", workspace: "~/w", running: true, act: actAnswering, spin: "⠙", quiet: 20 * time.Second, elapsed: time.Hour, notice: "ctrl+c again to quit"},
+	} {
+		for w := 1; w <= 130; w++ {
+			if n := ansi.StringWidth(statusView(bar, info, w)); n != w {
+				t.Errorf("%q at width %d: the bar is %d cells wide", info.model, w, n)
+			}
+		}
+	}
+}
