@@ -260,7 +260,12 @@ func (g *GitMeta) forgetTrees(roots []string) {
 	}
 	drop := make(map[string]bool, len(roots))
 	for _, r := range roots {
-		drop[r] = true
+		if _, known := g.dirs[r]; known {
+			drop[r] = true // a new directory has no tree to forget
+		}
+	}
+	if len(drop) == 0 {
+		return
 	}
 	for rel := range g.dirs {
 		for p := rel; ; p = path.Dir(p) {
