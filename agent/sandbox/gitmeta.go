@@ -97,8 +97,9 @@ func (r GitReport) Empty() bool { return len(r.Planted) == 0 && len(r.Changed) =
 // methods are safe for concurrent use; Before and After bracket one
 // command at a time.
 type GitMeta struct {
-	root  string
-	limit int // directories watched at most
+	root    string
+	limit   int // directories watched at most
+	watches int // inotify watches held at most; 0: a share of the user's
 
 	mu       sync.Mutex
 	built    bool
@@ -205,7 +206,7 @@ func (g *GitMeta) rescan() {
 	start := time.Now()
 	if !g.built {
 		g.dirs, g.ents = map[string]dirStamp{}, map[string]bool{}
-		g.notify = newDirNotify(g)
+		g.notify = newDirNotify(g, g.watches)
 		g.walk(".", start)
 		g.built = true
 		return

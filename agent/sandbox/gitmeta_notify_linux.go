@@ -2,8 +2,11 @@ package sandbox
 
 import (
 	"errors"
+	"os"
 	"path"
 	"runtime"
+	"strconv"
+	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -25,22 +28,28 @@ const dirEvents = unix.IN_CREATE | unix.IN_DELETE | unix.IN_MOVED_FROM | unix.IN
 // lock.
 type dirNotify struct {
 	fd      int
+	budget  int              // watches it may hold (see watchBudget)
 	cleanup runtime.Cleanup  // closes fd when the owner is garbage
 	byWd    map[int32]string // watch → workspace-relative directory
 	wdOf    map[string]int32
 	buf     []byte
 }
 
-// newDirNotify returns a watcher, or nil where inotify is not available
-// (then GitMeta stats every directory). Its descriptor is closed when the
-// GitMeta that holds it is garbage.
-func newDirNotify(owner *GitMeta) *dirNotify {
+// newDirNotify returns a watcher that holds at most budget watches (0:
+// watchBudget), or nil where inotify is not available (then GitMeta stats
+// every directory). Its descriptor is closed when the GitMeta that holds
+// it is garbage.
+func newDirNotify(owner *GitMeta, budget int) *dirNotify {
+	if budget <= 0 {
+		budget = watchBudget()
+	}
 	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
 		return nil
 	}
 	return &dirNotify{
 		fd:      fd,
+		budget:  budget,
 		cleanup: runtime.AddCleanup(owner, func(fd int) { _ = unix.Close(fd) }, fd),
 		byWd:    map[int32]string{},
 		wdOf:    map[string]int32{},
@@ -53,6 +62,9 @@ func newDirNotify(owner *GitMeta) *dirNotify {
 // stop relying on it. A directory that is gone, or is no directory now,
 // is no refusal: the caller finds it gone.
 func (n *dirNotify) add(abs, rel string) bool {
+	if _, ok := n.wdOf[rel]; !ok && len(n.wdOf) >= n.budget {
+		return false
+	}
 	wd, err := unix.InotifyAddWatch(n.fd, abs, dirEvents)
 	if err != nil {
 		return errors.Is(err, unix.ENOENT) || errors.Is(err, unix.ENOTDIR)
@@ -66,6 +78,21 @@ func (n *dirNotify) add(abs, rel string) bool {
 	}
 	n.byWd[w], n.wdOf[rel] = rel, w
 	return true
+}
+
+// watchBudget is how many inotify watches one GitMeta may hold: a quarter
+// of the user's limit (which all the user's programs share: an editor's
+// file watcher must still get its own), and never more than maxWatchDirs.
+func watchBudget() int {
+	b, err := os.ReadFile("/proc/sys/fs/inotify/max_user_watches")
+	if err != nil {
+		return 0
+	}
+	limit, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return 0
+	}
+	return min(limit/4, maxWatchDirs)
 }
 
 // remove stops watching the directory rel.

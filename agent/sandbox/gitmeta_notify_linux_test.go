@@ -100,3 +100,24 @@ func mustRename(t *testing.T, ws, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// TestGitMetaNotifyBudget: past its share of the user's inotify watches
+// the watch lets them all go and stats every directory instead, and still
+// finds what a command plants.
+func TestGitMetaNotifyBudget(t *testing.T) {
+	ws := t.TempDir()
+	for i := range 8 {
+		put(t, ws, fmt.Sprintf("d%d/f", i), "x")
+	}
+	g := NewGitMeta(ws)
+	defer g.Close()
+	g.watches = 4
+	g.Before()
+	if g.notify != nil {
+		t.Fatal("the watch kept inotify past its budget")
+	}
+	put(t, ws, "d7/.git", "gitdir: e\n")
+	if rep := g.After(); !slices.Equal(rep.Planted, []string{"d7/.git"}) {
+		t.Errorf("report = %+v, want d7/.git planted", rep)
+	}
+}

@@ -6,7 +6,7 @@ package sandbox
 // Linux there is none and GitMeta stats every directory.
 type dirNotify struct{}
 
-func newDirNotify(*GitMeta) *dirNotify               { return nil }
+func newDirNotify(*GitMeta, int) *dirNotify          { return nil }
 func (*dirNotify) add(string, string) bool           { return false }
 func (*dirNotify) remove(string)                     {}
 func (*dirNotify) drain() ([]string, []string, bool) { return nil, nil, false }
