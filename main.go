@@ -16,13 +16,13 @@ import (
 	"os"
 
 	"github.com/tick-agent/tick/agent/sandbox"
+	// A command the model runs (`tick __sandbox ...`) is run from this
+	// package's initialiser, before the heavy packages' initialisers.
+	_ "github.com/tick-agent/tick/agent/sandbox/entry"
 	"github.com/tick-agent/tick/ui/app"
 )
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperArg {
-		os.Exit(sandbox.Main(os.Args[2:])) // a command the model runs
-	}
 	sandbox.HardenProcess()
 	os.Exit(app.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }

@@ -107,6 +107,7 @@ type Client struct {
 	noImages        atomic.Bool // the server refused an image once
 	toldImages      atomic.Bool // the user was told images are not sent
 	rule            serverRule  // what the server wants (Config.Server)
+	images          imageURLs   // the images' data URLs, encoded once
 }
 
 // New checks cfg and returns a Client. It fails with ErrNoConfig when
@@ -215,33 +216,33 @@ func (c *Client) BaseURL() string { return c.base }
 // calls after ErrTooLarge, and with its text cut to 64 KiB then. It is nil
 // when no stream started, so check it before use.
 func (c *Client) Stream(ctx context.Context, req Request, h Handler) (*Response, error) {
-	creq := c.chatRequest(req)
+	creq, refs := c.chatRequest(req)
 	if c.cfg.NoImages && hasImages(req) {
 		c.tellImages("images are off for this model (images = false in the config): it gets a note in place of each image", h)
 	}
 	extra := c.effortFields(req.Effort)
 	once := 0 // retries of the kind made at most once
 	for attempt := 0; ; attempt++ {
-		resp, got, err := c.attempt(ctx, creq, extra, req.Tools, h)
+		resp, got, err := c.attempt(ctx, creq, refs, extra, req.Tools, h)
 		if err != nil && !got && creq.StreamOptions != nil && rejectsStreamOptions(err) {
 			c.noStreamOptions.Store(true) // an older server: ask again without
 			creq.StreamOptions = nil
-			resp, got, err = c.attempt(ctx, creq, extra, req.Tools, h)
+			resp, got, err = c.attempt(ctx, creq, refs, extra, req.Tools, h)
 		}
 		if err != nil && !got && hasImages(req) && !c.noImages.Load() && rejectsRequest(err) {
 			first := err // was it the image? ask again with notes instead
 			c.noImages.Store(true)
-			creq = c.chatRequest(req)
-			if resp, got, err = c.attempt(ctx, creq, extra, req.Tools, h); err != nil && !got && rejectsRequest(err) {
+			creq, refs = c.chatRequest(req)
+			if resp, got, err = c.attempt(ctx, creq, refs, extra, req.Tools, h); err != nil && !got && rejectsRequest(err) {
 				c.noImages.Store(false) // not the image: the request is bad as it is
-				creq = c.chatRequest(req)
+				creq, refs = c.chatRequest(req)
 			} else {
 				c.tellImages(fmt.Sprintf("the model refused an image (%v): it gets a note in place of each image from now on", first), h)
 			}
 		}
 		if err != nil && !got && extra != nil && rejectsRequest(err) {
 			first := err // was it the thinking switch? ask again without it
-			resp, got, err = c.attempt(ctx, creq, nil, req.Tools, h)
+			resp, got, err = c.attempt(ctx, creq, refs, nil, req.Tools, h)
 			if err == nil || !rejectsRequest(err) {
 				extra = c.dropEffort(req.Effort, first, h)
 			}
@@ -277,11 +278,11 @@ func (c *Client) Stream(ctx context.Context, req Request, h Handler) (*Response,
 
 // attempt makes one request and reads its stream. got reports whether any
 // part of the answer arrived (then it must not be retried).
-func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest, extra map[string]any, tools []ToolSpec, h Handler) (_ *Response, got bool, _ error) {
+func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest, refs imageRefs, extra map[string]any, tools []ToolSpec, h Handler) (_ *Response, got bool, _ error) {
 	actx, watch := watchIdle(ctx, c.cfg.IdleTimeout, c.base)
 	defer watch.stop()
 	doer := &captureDoer{client: c.cfg.HTTPClient, watch: watch, maxLine: c.cfg.MaxLine,
-		rewrite: func(b []byte) []byte { return rewriteBody(b, c.rule, extra) }}
+		rewrite: func(b []byte) []byte { return refs.fill(rewriteBody(b, c.rule, extra)) }}
 	oc := openai.DefaultConfig(c.key)
 	oc.BaseURL = c.url
 	oc.HTTPClient = doer

@@ -23,8 +23,10 @@ const noOutput = "(no output)"
 // "(no output)", and an assistant message with neither text nor tool calls
 // is left out. Reasoning goes back in the field the server reads (the
 // table in servers.go) unless OmitReasoning is set. Usage is asked for with stream_options unless the
-// server refused that parameter before.
-func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
+// server refused that parameter before. Images go as placeholders that
+// the returned imageRefs fill in (see imageurls.go).
+func (c *Client) chatRequest(req Request) (openai.ChatCompletionRequest, imageRefs) {
+	var refs imageRefs
 	model := req.Model
 	if model == "" {
 		model = c.cfg.Model
@@ -66,7 +68,7 @@ func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
 				om.Content = noOutput
 			}
 		case RoleUser:
-			c.withImages(&om, m.Images)
+			c.withImages(&om, m.Images, &refs)
 		}
 		out.Messages = append(out.Messages, om)
 	}
@@ -84,5 +86,5 @@ func (c *Client) chatRequest(req Request) openai.ChatCompletionRequest {
 			},
 		})
 	}
-	return out
+	return out, refs
 }

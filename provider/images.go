@@ -9,9 +9,10 @@ import (
 )
 
 // withImages puts a user message's images into om: as image_url parts
-// after the text when the model takes images, else as a note per image
-// appended to the text.
-func (c *Client) withImages(om *openai.ChatCompletionMessage, images []Image) {
+// after the text when the model takes images (each URL a placeholder that
+// refs fills in as the request is sent), else as a note per image appended
+// to the text.
+func (c *Client) withImages(om *openai.ChatCompletionMessage, images []Image, refs *imageRefs) {
 	if len(images) == 0 {
 		return
 	}
@@ -34,9 +35,10 @@ func (c *Client) withImages(om *openai.ChatCompletionMessage, images []Image) {
 	om.MultiContent = []openai.ChatMessagePart{{Type: openai.ChatMessagePartTypeText, Text: text}}
 	om.Content = ""
 	for _, img := range images {
+		url, nonce := c.images.get(img)
 		om.MultiContent = append(om.MultiContent, openai.ChatMessagePart{
 			Type:     openai.ChatMessagePartTypeImageURL,
-			ImageURL: &openai.ChatMessageImageURL{URL: DataURL(img), Detail: openai.ImageURLDetailAuto},
+			ImageURL: &openai.ChatMessageImageURL{URL: refs.ref(nonce, url), Detail: openai.ImageURLDetailAuto},
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"sort"
 	"strings"
 )
 
@@ -117,49 +118,99 @@ func ServerOf(baseURL string) Server {
 // reasoning of assistant messages under the names the server reads
 // (go-openai writes it as reasoning_content), the field added where the
 // server requires it, and extra top-level fields. The body is returned
-// unchanged when nothing applies or it does not decode. Keys are written
-// in a fixed order, so the same request gives the same bytes.
+// unchanged when nothing applies or it does not decode. Only assistant
+// messages are decoded and encoded again; the others, and the top-level
+// values, are copied as they are. Keys are written in a fixed order, so
+// the same request gives the same bytes.
 func rewriteBody(body []byte, r serverRule, extra map[string]any) []byte {
 	renames := len(r.reasoning) != 1 || r.reasoning[0] != "reasoning_content"
 	if len(extra) == 0 && !r.reasoningOnCalls && (!renames || !bytes.Contains(body, []byte(`"reasoning_content"`))) {
 		return body
 	}
 	var top map[string]json.RawMessage
-	var msgs []map[string]json.RawMessage
+	var msgs []json.RawMessage
 	if json.Unmarshal(body, &top) != nil || json.Unmarshal(top["messages"], &msgs) != nil {
 		return body
 	}
-	for _, m := range msgs {
-		if string(m["role"]) != `"assistant"` {
-			continue
-		}
-		text, ok := m["reasoning_content"]
-		if !ok && r.reasoningOnCalls && len(m["tool_calls"]) > 0 {
-			text, ok = json.RawMessage(`""`), true
-		}
-		delete(m, "reasoning_content")
+	for i, raw := range msgs {
+		m, ok := rewriteAssistant(raw, r)
 		if !ok {
-			continue
+			return body
 		}
-		for _, name := range r.reasoning {
-			m[name] = text
-		}
+		msgs[i] = m
 	}
-	b, err := json.Marshal(msgs)
-	if err != nil {
-		return body
-	}
-	top["messages"] = b
+	top["messages"] = joinJSON('[', msgs, ']')
 	for k, v := range extra {
 		if vb, err := json.Marshal(v); err == nil {
 			top[k] = vb
 		}
 	}
-	out, err := json.Marshal(top)
-	if err != nil {
-		return body
+	keys := make([]string, 0, len(top))
+	for k := range top {
+		keys = append(keys, k)
 	}
-	return out
+	sort.Strings(keys)
+	fields := make([]json.RawMessage, len(keys))
+	for i, k := range keys {
+		kb, _ := json.Marshal(k) // a string: cannot fail
+		fields[i] = append(append(kb, ':'), top[k]...)
+	}
+	return joinJSON('{', fields, '}')
+}
+
+// rewriteAssistant returns the message raw with its reasoning under the
+// names the server reads (see rewriteBody), or raw itself when it is not
+// an assistant message or nothing changes; false when it does not decode.
+func rewriteAssistant(raw json.RawMessage, r serverRule) (json.RawMessage, bool) {
+	if !isAssistant(raw) {
+		return raw, true
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil, false
+	}
+	text, ok := m["reasoning_content"]
+	if !ok && r.reasoningOnCalls && len(m["tool_calls"]) > 0 {
+		text, ok = json.RawMessage(`""`), true
+	}
+	delete(m, "reasoning_content")
+	if ok {
+		for _, name := range r.reasoning {
+			m[name] = text
+		}
+	}
+	b, err := json.Marshal(m)
+	return b, err == nil
+}
+
+// isAssistant reports whether the encoded message raw is an assistant's:
+// from its first bytes, as go-openai writes the role first, else decoded.
+func isAssistant(raw json.RawMessage) bool {
+	const lead = `{"role":"`
+	if rest, ok := bytes.CutPrefix(raw, []byte(lead)); ok {
+		return bytes.HasPrefix(rest, []byte(`assistant"`))
+	}
+	var head struct {
+		Role string `json:"role"`
+	}
+	return json.Unmarshal(raw, &head) == nil && head.Role == "assistant"
+}
+
+// joinJSON writes parts between open and end, separated by commas.
+func joinJSON(open byte, parts []json.RawMessage, end byte) []byte {
+	n := 2 + len(parts)
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make([]byte, 0, n)
+	out = append(out, open)
+	for i, p := range parts {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, p...)
+	}
+	return append(out, end)
 }
 
 // rewriteBody passes the request body through rewrite.

@@ -6,7 +6,8 @@
 //     anything whose name looks like a secret.
 //   - Runner.Command: how to start `bash -c SCRIPT` under a Policy. The
 //     command is a re-exec of tick itself (`tick __sandbox POLICY -- bash
-//     -c SCRIPT`, see Main), started once per command, in new user, mount,
+//     -c SCRIPT`, see Main; package entry runs it from its initialiser,
+//     before the heavy packages' init), started once per command, in new user, mount,
 //     network and PID namespaces where the kernel allows them; the helper
 //     applies the policy (Landlock file rules, a seccomp filter, every
 //     .git entry of the workspace read-only, private /tmp and /run),
@@ -20,7 +21,8 @@
 //     reported by its exit code, 128+signal.
 //   - GitMeta, Runner.GitChanges and Quarantine: the .git entries a
 //     confined command created or replaced, found when it ends by a scan
-//     that reads only the directories that changed, and moved aside until
+//     that reads only the directories that changed (inotify tells which),
+//     and moved aside until
 //     the user says to keep them.
 //   - Policy.Protect, GitConfigPaths and Runner.Protects: paths made
 //     read-only like .git (.tick, trusted scripts, what the repository's

@@ -88,14 +88,18 @@ func (r GitReport) Empty() bool { return len(r.Planted) == 0 && len(r.Changed) =
 
 // GitMeta watches the .git entries under a workspace between the start and
 // the end of a command. The first scan walks the tree once; later scans
-// only stat the directories they know and read again those whose inode or
-// change time moved, so a scan costs one lstat per directory. Symbolic
+// read again only the directories that changed. Which changed, the kernel
+// says where it can (inotify on Linux: a scan then costs what changed);
+// elsewhere, or when the kernel refuses a watch or drops events, a scan
+// stats every directory it knows and reads again those whose inode or
+// change time moved (one lstat per directory). Symbolic
 // links are not followed and .git directories are not entered. Its
 // methods are safe for concurrent use; Before and After bracket one
 // command at a time.
 type GitMeta struct {
-	root  string
-	limit int // directories watched at most
+	root    string
+	limit   int // directories watched at most
+	watches int // inotify watches held at most; 0: a share of the user's
 
 	mu       sync.Mutex
 	built    bool
@@ -106,12 +110,25 @@ type GitMeta struct {
 	watching bool                // Before was called, After not yet
 	over     bool                // the bounds were hit
 	told     bool                // After reported Over
+	notify   *dirNotify          // which directories changed; nil: stat them all
 }
 
 // NewGitMeta returns the watch of the workspace root (absolute, clean).
 // It costs nothing until the first Before.
 func NewGitMeta(root string) *GitMeta {
 	return &GitMeta{root: filepath.Clean(root), limit: maxWatchDirs}
+}
+
+// Close releases what the watch holds of the kernel (its inotify watches,
+// one per directory); a GitMeta that is garbage releases them too, later.
+// After Close, scans stat every directory.
+func (g *GitMeta) Close() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.notify != nil {
+		g.notify.close()
+		g.notify = nil
+	}
 }
 
 // Before brings the watch up to date (whatever changed since the last
@@ -189,20 +206,12 @@ func (g *GitMeta) rescan() {
 	start := time.Now()
 	if !g.built {
 		g.dirs, g.ents = map[string]dirStamp{}, map[string]bool{}
+		g.notify = newDirNotify(g, g.watches)
 		g.walk(".", start)
 		g.built = true
 		return
 	}
-	var changed []string
-	for rel, old := range g.dirs {
-		st, ok := stampDir(g.abs(rel), start)
-		switch {
-		case !ok:
-			delete(g.dirs, rel)
-		case old.racy || st.dev != old.dev || st.ino != old.ino || st.ctime != old.ctime:
-			changed = append(changed, rel)
-		}
-	}
+	changed := g.changedDirs(start)
 	reread := make(map[string]bool, len(changed))
 	for _, rel := range changed {
 		reread[rel] = true
@@ -213,10 +222,79 @@ func (g *GitMeta) rescan() {
 			delete(g.ents, rel) // its directory is gone, or read again below
 		}
 	}
-	for _, rel := range changed {
+	for rel := range reread {
 		if _, ok := g.dirs[rel]; ok {
 			g.read(rel, start, nil)
 		}
+	}
+}
+
+// changedDirs returns the known directories that changed since the last
+// scan (perhaps some twice), forgetting those that are gone: as the kernel
+// told them, else by a stat of each.
+func (g *GitMeta) changedDirs(start time.Time) []string {
+	if g.notify != nil {
+		changed, dropped, ok := g.notify.drain()
+		if ok {
+			g.forgetTrees(dropped)
+			return changed
+		}
+	}
+	var changed []string
+	for rel, old := range g.dirs {
+		st, ok := stampDir(g.abs(rel), start)
+		switch {
+		case !ok:
+			g.forget(rel)
+		case old.racy || st.dev != old.dev || st.ino != old.ino || st.ctime != old.ctime:
+			changed = append(changed, rel)
+		}
+	}
+	return changed
+}
+
+// forgetTrees forgets the known directories at or below each of roots, so
+// that reading their parents walks them again as new.
+func (g *GitMeta) forgetTrees(roots []string) {
+	if len(roots) == 0 {
+		return
+	}
+	drop := make(map[string]bool, len(roots))
+	for _, r := range roots {
+		if _, known := g.dirs[r]; known {
+			drop[r] = true // a new directory has no tree to forget
+		}
+	}
+	if len(drop) == 0 {
+		return
+	}
+	for rel := range g.dirs {
+		for p := rel; ; p = path.Dir(p) {
+			if drop[p] {
+				g.forget(rel)
+				break
+			}
+			if p == "." || p == "/" {
+				break
+			}
+		}
+	}
+}
+
+// forget stops knowing the directory rel.
+func (g *GitMeta) forget(rel string) {
+	delete(g.dirs, rel)
+	if g.notify != nil {
+		g.notify.remove(rel)
+	}
+}
+
+// watch asks the kernel to tell the changes of the directory rel; when it
+// refuses, scans stat every directory from now on.
+func (g *GitMeta) watch(rel string) {
+	if g.notify != nil && !g.notify.add(g.abs(rel), rel) {
+		g.notify.close()
+		g.notify = nil
 	}
 }
 
@@ -238,9 +316,10 @@ func (g *GitMeta) read(rel string, start time.Time, stack *[]string) {
 		g.over = true
 		return
 	}
+	g.watch(rel) // before the read: a change after it is told
 	st, ok := stampDir(g.abs(rel), start)
 	if !ok {
-		delete(g.dirs, rel)
+		g.forget(rel)
 		return
 	}
 	g.dirs[rel] = st

@@ -238,6 +238,7 @@ func BenchmarkGitMetaFirstWalk100k(b *testing.B) {
 		if n := len(g.Before()); n == 0 {
 			b.Fatal("no .git entry found")
 		}
+		g.Close()
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/tick-agent/tick/agent/internal/imagefile"
 	"github.com/tick-agent/tick/agent/internal/safefile"
 	"github.com/tick-agent/tick/provider"
 )
@@ -72,9 +73,6 @@ func (r *ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if err != nil {
 		return "", err
 	}
-	if isImageFile(r.ws, path) {
-		return readImage(ctx, r.ws, path)
-	}
 	offset, err := a.integer("offset")
 	if err != nil {
 		return "", err
@@ -94,16 +92,23 @@ func (r *ReadFile) Run(ctx context.Context, raw json.RawMessage) (string, error)
 		limit = readDefaultLimit
 	}
 
-	f, size, err := openText(r.ws, path, "read file", "check the path (e.g. with bash: ls)")
+	f, err := openFile(r.ws, path, "read file", "check the path (e.g. with bash: ls)")
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
+	if imagefile.MediaType(f.head) != "" {
+		return readImage(ctx, r.ws, path, f)
+	}
+	size, err := f.asText()
+	if err != nil {
+		return "", err
+	}
 	if size == 0 {
 		return "(empty file)", nil
 	}
 
-	br := bufio.NewReaderSize(f, 64<<10)
+	br := bufio.NewReaderSize(f.File, 64<<10)
 	var out strings.Builder
 	lineNo, shown, pending := 0, 0, 0
 	var consumed int64
@@ -224,42 +229,73 @@ func trimToRune(b []byte) []byte {
 // errors, e.g. "read file"; missingHint says what to do about a missing
 // file.
 func openText(ws *Workspace, path, action, missingHint string) (*os.File, int64, error) {
+	f, err := openFile(ws, path, action, missingHint)
+	if err != nil {
+		return nil, 0, err
+	}
+	size, err := f.asText()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f.File, size, nil
+}
+
+// sniffedFile is a workspace file opened once, with its first bytes read
+// (head): enough to tell an image, binary data or text.
+type sniffedFile struct {
+	*os.File
+	fi           fs.FileInfo
+	head         []byte
+	path, action string // for errors: as the model named it, the operation
+	abs          string
+}
+
+// openFile opens the file at path in ws and reads its first binarySniff
+// bytes, refusing paths outside the workspace, missing files, directories
+// and special files with errors that say what to do instead (see
+// openText). The caller closes it.
+func openFile(ws *Workspace, path, action, missingHint string) (*sniffedFile, error) {
 	abs, err := ws.Resolve(path)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s %q: %w", action, path, err)
+		return nil, fmt.Errorf("%s %q: %w", action, path, err)
 	}
 	fi, err := os.Stat(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0, fmt.Errorf("%s %q: no such file in the workspace %s; %s: %w", action, path, ws.Root(), missingHint, err)
+		return nil, fmt.Errorf("%s %q: no such file in the workspace %s; %s: %w", action, path, ws.Root(), missingHint, err)
 	}
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s %q: %w", action, path, err)
+		return nil, fmt.Errorf("%s %q: %w", action, path, err)
 	}
 	if fi.IsDir() {
-		return nil, 0, fmt.Errorf("%s %q: it is a directory, not a file; list it with bash (ls %s)", action, path, shellQuote(ws.Rel(abs)))
+		return nil, fmt.Errorf("%s %q: it is a directory, not a file; list it with bash (ls %s)", action, path, shellQuote(ws.Rel(abs)))
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%s %q: not a regular file (%s)", action, path, fi.Mode().Type())
+		return nil, fmt.Errorf("%s %q: not a regular file (%s)", action, path, fi.Mode().Type())
 	}
 	f, fi, err := safefile.Open("", abs) // without blocking, should a pipe have replaced it
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s %q: %w", action, path, err)
+		return nil, fmt.Errorf("%s %q: %w", action, path, err)
 	}
 	sample := make([]byte, binarySniff)
 	k, err := io.ReadFull(f, sample)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
 		f.Close()
-		return nil, 0, fmt.Errorf("%s %q: %w", action, path, err)
+		return nil, fmt.Errorf("%s %q: %w", action, path, err)
 	}
-	if looksBinary(sample[:k]) {
-		f.Close()
-		return nil, 0, fmt.Errorf("%s %q: it is a binary file (%s), and only text can be read; inspect it with bash (e.g. file, xxd | head)", action, path, humanize.Size(fi.Size()))
+	return &sniffedFile{File: f, fi: fi, head: sample[:k], path: path, action: action, abs: abs}, nil
+}
+
+// asText refuses a binary file and otherwise puts f back at its start;
+// it returns the file's size.
+func (f *sniffedFile) asText() (int64, error) {
+	if looksBinary(f.head) {
+		return 0, fmt.Errorf("%s %q: it is a binary file (%s), and only text can be read; inspect it with bash (e.g. file, xxd | head)", f.action, f.path, humanize.Size(f.fi.Size()))
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		f.Close()
-		return nil, 0, fmt.Errorf("%s %q: %w", action, path, err)
+		return 0, fmt.Errorf("%s %q: %w", f.action, f.path, err)
 	}
-	return f, fi.Size(), nil
+	return f.fi.Size(), nil
 }
 
 // shellQuote quotes s for bash when it needs it.

@@ -1,15 +1,14 @@
 package tools
 
 import (
-	"github.com/tick-agent/tick/agent/humanize"
+	"bytes"
 
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
+	"github.com/tick-agent/tick/agent/humanize"
+	"io"
 
 	"github.com/tick-agent/tick/agent/internal/imagefile"
-	"github.com/tick-agent/tick/agent/internal/safefile"
 	"github.com/tick-agent/tick/provider"
 )
 
@@ -29,21 +28,17 @@ func WithImages(ctx context.Context, attach func(provider.Image)) context.Contex
 	return context.WithValue(ctx, imagesKey{}, attach)
 }
 
-// readImage reads the image file at path, hands it to ctx's attach func
-// and returns the tool's result saying so.
-func readImage(ctx context.Context, ws *Workspace, path string) (string, error) {
+// readImage reads the rest of the image file f (opened at path, its first
+// bytes read), hands it to ctx's attach func and returns the tool's
+// result saying so.
+func readImage(ctx context.Context, ws *Workspace, path string, f *sniffedFile) (string, error) {
 	attach, _ := ctx.Value(imagesKey{}).(func(provider.Image))
-	abs, err := ws.Resolve(path)
-	if err != nil {
-		return "", fmt.Errorf("read image %q: %w", path, err)
-	}
-	data, cut, err := safefile.ReadPrefix("", abs, imagefile.MaxFile)
+	abs := f.abs
+	data, err := io.ReadAll(io.LimitReader(io.MultiReader(bytes.NewReader(f.head), f.File), imagefile.MaxFile+1))
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", fmt.Errorf("read image %q: no such file in the workspace %s; check the path (e.g. with bash: ls): %w", path, ws.Root(), err)
 	case err != nil:
 		return "", fmt.Errorf("read image %q: %w", path, err)
-	case cut:
+	case len(data) > imagefile.MaxFile:
 		return "", fmt.Errorf("read image %q: the file is larger than %s, more than tick attaches", path, humanize.Size(imagefile.MaxFile))
 	}
 	img, desc, err := imagefile.Prepare(ctx, ws.Rel(abs), data)
@@ -55,16 +50,4 @@ func readImage(ctx context.Context, ws *Workspace, path string) (string, error) 
 	}
 	attach(img)
 	return fmt.Sprintf("Attached the image %s (%s): it follows this round's tool results.", ws.Rel(abs), desc), nil
-}
-
-// isImageFile reports whether path names an image file read_file
-// attaches: an existing file whose first bytes say PNG, JPEG, GIF or WebP
-// (whatever its name).
-func isImageFile(ws *Workspace, path string) bool {
-	abs, err := ws.Resolve(path)
-	if err != nil {
-		return false
-	}
-	head, _, err := safefile.ReadPrefix("", abs, 512)
-	return err == nil && imagefile.MediaType(head) != ""
 }

@@ -50,3 +50,22 @@ func TestStatusBarNarrowKeepsCounts(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusBarExactWidth: at every width, with wide and narrow
+// characters in its fields, the bar is exactly as wide as the screen (the
+// bar counts the cells of what it writes instead of measuring the line).
+func TestStatusBarExactWidth(t *testing.T) {
+	st := style.DefaultStyles(true)
+	bar := NewBar(&st)
+	for _, info := range []Info{
+		{Model: "gpt-4.1-mini", Workspace: "~/src/tick", Ctx: Context{Used: 31_000, Window: 128_000, CompactAt: 102_400}},
+		{Model: "模型-大", Workspace: "~/项目/tick", Running: true, Act: ActTool, Tool: "読み込み", Spin: "⠋", Elapsed: time.Minute, Queued: 3, Mode: "ask · sandbox: workspace-write"},
+		{Model: "m", Workspace: "~/w", Running: true, Act: ActAnswering, Spin: "⠙", Quiet: 20 * time.Second, Elapsed: time.Hour, Notice: "ctrl+c again to quit"},
+	} {
+		for w := 1; w <= 130; w++ {
+			if n := ansi.StringWidth(View(bar, info, w)); n != w {
+				t.Errorf("%q at width %d: the bar is %d cells wide", info.Model, w, n)
+			}
+		}
+	}
+}

@@ -128,9 +128,20 @@ const (
 func (f *statusField) width() int {
 	n := 0
 	for _, p := range f.parts {
-		n += ansi.StringWidth(p.text)
+		n += textWidth(p.text)
 	}
 	return n
+}
+
+// textWidth is the cells of the unstyled text s: its length when it is
+// printable ASCII (most of the bar, every frame), else ansi.StringWidth.
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return ansi.StringWidth(s)
+		}
+	}
+	return len(s)
 }
 
 // plainAlts makes shorter plain forms in one style.
@@ -168,12 +179,12 @@ func View(st *Bar, s Info, w int) string {
 			}
 			if !first {
 				b.WriteString(st.dim.render(st.sep))
-				n += ansi.StringWidth(st.sep)
+				n += textWidth(st.sep)
 			}
 			first = false
 			for _, p := range f.parts {
 				b.WriteString(p.style.render(p.text))
-				n += ansi.StringWidth(p.text)
+				n += textWidth(p.text)
 			}
 		}
 	}
@@ -182,12 +193,14 @@ func View(st *Bar, s Info, w int) string {
 	emit(left)
 	gap := w - 1 - n - fieldsWidth(right, st.sep)
 	b.WriteString(st.bar.render(strings.Repeat(" ", max(gap, 1))))
+	n += max(gap, 1)
 	emit(right)
 	line := b.String()
-	if ansi.StringWidth(line) > w { // the fields that stay do not fit: cut
+	if n > w { // the fields that stay do not fit: cut
 		line = ansi.Truncate(line, max(w-ansi.StringWidth(st.ellipsis), 0), "") + st.bar.render(st.ellipsis)
+		n = ansi.StringWidth(line)
 	}
-	return line + st.bar.render(strings.Repeat(" ", max(w-ansi.StringWidth(line), 0)))
+	return line + st.bar.render(strings.Repeat(" ", max(w-n, 0)))
 }
 
 // modelField is the model's name; with --yolo it says so, and when space
@@ -318,7 +331,7 @@ func fieldsWidth(fs []statusField, sep string) int {
 		}
 	}
 	if k > 1 {
-		n += (k - 1) * ansi.StringWidth(sep)
+		n += (k - 1) * textWidth(sep)
 	}
 	return n
 }

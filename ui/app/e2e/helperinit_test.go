@@ -1,0 +1,62 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// heavyInit are packages whose initialisers cost milliseconds (the
+// Markdown renderer's registries, the HTML sanitiser) or that every heavy
+// one imports (regexp): a command the model runs must not pay them.
+var heavyInit = []string{
+	"regexp",
+	"github.com/alecthomas/chroma/v2/lexers",
+	"github.com/alecthomas/chroma/v2/styles",
+	"github.com/microcosm-cc/bluemonday",
+}
+
+// initTrace runs the built tick with args under GODEBUG=inittrace=1 and
+// returns the packages whose initialisers ran, in order.
+func initTrace(t *testing.T, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command(sharedTick(t), args...)
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	cmd.Dir = t.TempDir()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("tick %v: %v\n%s", args, err, stderr.String())
+	}
+	var pkgs []string
+	for _, line := range strings.Split(stderr.String(), "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "init" {
+			pkgs = append(pkgs, f[1])
+		}
+	}
+	return pkgs
+}
+
+// TestE2ESandboxHelperSkipsHeavyInit: tick run as the sandbox helper (as
+// every command the model runs is) runs the command from
+// agent/sandbox/entry's initialiser, before the initialisers of the heavy
+// packages, which the same binary's --version run shows are linked in.
+func TestE2ESandboxHelperSkipsHeavyInit(t *testing.T) {
+	full := initTrace(t, "--version")
+	for _, pkg := range heavyInit {
+		if !slices.Contains(full, pkg) {
+			t.Fatalf("tick --version did not initialise %s; the trace reads:\n%s", pkg, strings.Join(full, "\n"))
+		}
+	}
+	helper := initTrace(t, "__sandbox", `{"policy":{"mode":"danger-full-access"}}`, "--", "true")
+	if len(helper) == 0 {
+		t.Fatal("no init trace from the helper run")
+	}
+	for _, pkg := range heavyInit {
+		if slices.Contains(helper, pkg) {
+			t.Errorf("the helper run initialised %s; the trace reads:\n%s", pkg, strings.Join(helper, "\n"))
+		}
+	}
+}
