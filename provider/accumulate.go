@@ -194,27 +194,15 @@ func (a *accumulator) response(newID func() string) *Response {
 // flush ends the text of the answer: what the think splitter held back
 // (the start of a tag that never came) is taken as it stands, text held
 // as a possible tool call written as text becomes calls when it is one
-// (and no call came the proper way), else answer text; what is released
-// is returned as a delta to show.
+// (and no call came the proper way), else answer text (see
+// recoverCalls); what is released is returned as a delta to show.
 func (a *accumulator) flush() Delta {
 	text, thought := a.think.pending()
 	a.think.held = ""
 	if len(a.tools) > 0 {
 		text = a.hold.feed(text)
 	}
-	if held := a.hold.take(); held != "" {
-		calls, format, ok := parseTextCalls(held, a.tools)
-		if ok && len(a.calls) == 0 {
-			for _, c := range calls {
-				pc := &partialCall{name: c.name, size: len(c.args)}
-				pc.args.WriteString(c.args)
-				a.calls = append(a.calls, pc)
-			}
-			a.recovered = format
-		} else {
-			text += held
-		}
-	}
+	text, thought = a.recoverCalls(text, thought)
 	a.content.WriteString(text)
 	a.reasoning.WriteString(thought)
 	return Delta{Content: text, Reasoning: thought}

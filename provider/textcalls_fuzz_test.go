@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -36,9 +37,12 @@ func FuzzParseTextCalls(f *testing.F) {
 	}
 	tools := []ToolSpec{{Name: "bash", Parameters: json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"},"n":{"type":"integer"}}}`)}}
 	f.Fuzz(func(t *testing.T, s string) {
-		calls, _, ok := parseTextCalls(s, tools)
+		before, calls, _, ok := parseTextCalls(s, len(s)%2 == 0, tools)
 		if !ok {
 			return
+		}
+		if !strings.HasPrefix(s, before) {
+			t.Errorf("the text before the calls %q is not the start of %q", before, s)
 		}
 		for _, c := range calls {
 			var obj map[string]json.RawMessage
