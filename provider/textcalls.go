@@ -242,9 +242,12 @@ func parseHermes(t string, tools []ToolSpec) (calls []textCall, format, rest str
 func hermesBody(b string, tools []ToolSpec) (calls []textCall, format, left string, ok bool) {
 	switch {
 	case strings.HasPrefix(b, "{"):
-		raw, left, ok := firstJSON(b)
+		if c, ok := parseJSONCall(b, tools, "arguments", "parameters"); ok {
+			return []textCall{c}, FormatHermes, "", true // the usual case: one pass
+		}
+		raw, left, ok := firstJSON(b) // text after the call, the closing tag missing
 		if !ok {
-			raw, left = json.RawMessage(b), "" // perhaps mended by parseJSONCall
+			return nil, "", b, false
 		}
 		c, ok := parseJSONCall(string(raw), tools, "arguments", "parameters")
 		return []textCall{c}, FormatHermes, left, ok
