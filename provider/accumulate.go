@@ -199,6 +199,11 @@ func (a *accumulator) response(newID func() string) *Response {
 func (a *accumulator) flush() Delta {
 	text, thought := a.think.pending()
 	a.think.held = ""
+	if a.think.unguessed != "" { // streamed as thoughts, it was the answer
+		r := a.reasoning.String()
+		a.reasoning.Reset()
+		a.reasoning.WriteString(strings.TrimSuffix(r, a.think.unguessed))
+	}
 	if len(a.tools) > 0 {
 		text = a.hold.feed(text)
 	}

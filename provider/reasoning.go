@@ -156,6 +156,15 @@ type thinkSplit struct {
 	close   string        // the tag that ends the thoughts ("" for </think>)
 	label   bool          // Gemma's "thought\n" may still start the thoughts
 	harmony *harmonySplit // the answer is written in gpt-oss's Harmony
+	// guess: the chat template is known to open <think> (the caller
+	// learnt it from an earlier answer): text at the start is taken as
+	// thoughts until </think>, and given back as the answer (unguessed)
+	// if the stream ends without it.
+	guess     bool
+	guessing  bool            // streaming text as thoughts on that guess
+	guessed   strings.Builder // what guessing streamed as thoughts
+	unguessed string          // what pending gave back as the answer
+	lone      bool            // the thoughts ended in </think> with no <think> written
 }
 
 // feed splits s and returns the answer text and the reasoning it carried,
@@ -177,15 +186,10 @@ func (t *thinkSplit) feed(s string) (answer, thought string, moved bool) {
 				}
 				s, t.label = strings.TrimPrefix(s, gemmaThinkLabel), false
 			}
-			closeTag := cmp.Or(t.close, thinkClose)
-			i := strings.Index(s, closeTag)
-			if i < 0 {
-				k := len(s) - partialTag(s, closeTag)
-				t.held = s[k:]
-				return answer, thought + s[:k], moved
+			var done bool
+			if s, thought, done = t.inThoughts(s, thought); done {
+				return answer, thought, moved
 			}
-			thought += s[:i]
-			t.mode, s = thinkTrim, s[i+len(closeTag):]
 		case thinkHarmony:
 			a, th := t.harmony.feed(s)
 			return answer + a, thought + th, moved
@@ -206,7 +210,7 @@ func (t *thinkSplit) feed(s string) (answer, thought string, moved bool) {
 				t.mode = thinkDone // the tag quoted in prose, not a tag
 				continue
 			}
-			moved = true
+			moved, t.lone = true, true
 			thought, answer = thought+answer, ""
 			thought += s[:i]
 			t.mode, s = thinkTrim, s[i+len(thinkClose):]
@@ -229,6 +233,10 @@ func (t *thinkSplit) pending() (answer, thought string) {
 	case thinkHarmony:
 		return t.harmony.pending()
 	case thinkIn:
+		if t.guessing { // no </think> came: it was the answer after all
+			t.guessing, t.unguessed = false, t.guessed.String()
+			return t.unguessed + t.held, ""
+		}
 		return "", t.held
 	case thinkTrim:
 		return "", ""
@@ -252,10 +260,33 @@ func (t *thinkSplit) start(s *string) bool {
 		t.mode, *s = thinkIn, rest[len(thinkOpen):]
 	case strings.HasPrefix(rest, gemmaThink):
 		t.mode, t.close, t.label, *s = thinkIn, gemmaThinkClose, true, rest[len(gemmaThink):]
+	case t.guess:
+		t.mode, t.guessing = thinkIn, true
 	default:
 		t.mode = thinkOut
 	}
 	return true
+}
+
+// inThoughts reads s inside thoughts, up to the closing tag: it returns
+// what follows the tag, the thoughts so far, and done true when the tag
+// has not come yet (the end of s that may start it is held).
+func (t *thinkSplit) inThoughts(s, thought string) (rest, thoughts string, done bool) {
+	closeTag := cmp.Or(t.close, thinkClose)
+	i := strings.Index(s, closeTag)
+	if i < 0 {
+		k := len(s) - partialTag(s, closeTag)
+		t.held = s[k:]
+		if t.guessing {
+			t.guessed.WriteString(s[:k])
+		}
+		return "", thought + s[:k], true
+	}
+	if t.guessing {
+		t.guessing, t.lone = false, true
+	}
+	t.mode = thinkTrim
+	return s[i+len(closeTag):], thought + s[:i], false
 }
 
 // isProperStart reports whether s is a proper start of tag.
