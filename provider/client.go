@@ -107,8 +107,8 @@ type Client struct {
 	// chat template opens the tag): the next answer's text before </think>
 	// streams as reasoning, not as an answer to take back.
 	opensThink atomic.Bool
-	toldImages      atomic.Bool // the user was told images are not sent
-	rule            serverRule  // what the server wants (Config.Server)
+	toldImages atomic.Bool // the user was told images are not sent
+	rule       serverRule  // what the server wants (Config.Server)
 }
 
 // New checks cfg and returns a Client. It fails with ErrNoConfig when
