@@ -103,12 +103,13 @@ type Client struct {
 	noStreamOptions atomic.Bool // the server refused stream_options once
 	noEffort        atomic.Bool // the server refused the thinking switch once
 	noImages        atomic.Bool // the server refused an image once
+	toldImages      atomic.Bool // the user was told images are not sent
+	rule            serverRule  // what the server wants (Config.Server)
+
 	// opensThink: the last answer's thoughts ended in a lone </think> (the
 	// chat template opens the tag): the next answer's text before </think>
 	// streams as reasoning, not as an answer to take back.
 	opensThink atomic.Bool
-	toldImages atomic.Bool // the user was told images are not sent
-	rule       serverRule  // what the server wants (Config.Server)
 }
 
 // New checks cfg and returns a Client. It fails with ErrNoConfig when
