@@ -136,12 +136,19 @@ func markAt(s string) int {
 // calls, and the text after them (which the caller drops, as the
 // servers' own parsers drop it: the model wrote it before the call ran).
 func firstCall(text string, tools []ToolSpec) (before string, calls []textCall, format, after string, ok bool) {
+	return findCalls(text, tools, false)
+}
+
+// findCalls is firstCall; with toEnd, only a run of calls with nothing
+// but white space after it counts. At most maxRecoveredCall markers are
+// tried, so that text full of markers costs a bounded number of passes.
+func findCalls(text string, tools []ToolSpec, toEnd bool) (before string, calls []textCall, format, after string, ok bool) {
 	var code codeSpan
 	tries := 0
 	for i := 0; i < len(text) && tries < maxRecoveredCall; {
 		if b := text[i]; (b == '<' || b == '[') && !code.inCode() && markAt(text[i:]) == markWhole {
 			tries++
-			if calls, format, after, ok := parseMarked(text[i:], tools); ok {
+			if calls, format, after, ok := parseMarked(text[i:], tools); ok && (!toEnd || strings.TrimSpace(after) == "") {
 				return text[:i], calls, format, after, true
 			}
 		}

@@ -33,3 +33,23 @@ func BenchmarkDetectPlainText(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkManyMarkers: 1 MB of text that is nothing but call markers
+// that are not calls, in answer and in reasoning: the search for calls
+// at the end of the stream is bounded (maxRecoveredCall tries).
+func BenchmarkManyMarkers(b *testing.B) {
+	text := strings.Repeat("<tool_call> x <|tool_call>call:y[TOOL_CALLS]", 1<<20/44)
+	tools := []ToolSpec{{Name: "bash"}}
+	b.SetBytes(int64(2 * len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		a := newAccumulator(DefaultMaxArgs)
+		a.tools = tools
+		ch := openai.ChatCompletionStreamChoice{Delta: openai.ChatCompletionStreamChoiceDelta{Content: text, ReasoningContent: text}}
+		a.add(&openai.ChatCompletionStreamResponse{Choices: []openai.ChatCompletionStreamChoice{ch}})
+		a.flush()
+		if a.recovered != "" {
+			b.Fatal("recovered a call from markers alone")
+		}
+	}
+}

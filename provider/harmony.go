@@ -178,7 +178,9 @@ func (h *harmonySplit) pending() (answer, thought string) {
 	case h.route == hmToAnswer:
 		return s, ""
 	case h.route == hmToCall:
-		h.calls[len(h.calls)-1].args += s
+		if len(h.calls) > 0 { // none once recovered took them
+			h.calls[len(h.calls)-1].args += s
+		}
 		return "", ""
 	}
 	return "", s

@@ -54,16 +54,6 @@ func (a *accumulator) addRecovered(calls []textCall, format string) {
 // a run of calls of offered tools reaches the end of the text (nothing
 // but white space after it).
 func callsAtEnd(reasoning string, tools []ToolSpec) ([]textCall, string, bool) {
-	rest := reasoning
-	for tries := 0; tries < maxRecoveredCall && rest != ""; tries++ {
-		before, calls, format, after, ok := firstCall(rest, tools)
-		if !ok {
-			return nil, "", false
-		}
-		if strings.TrimSpace(after) == "" {
-			return calls, format, true
-		}
-		rest = rest[len(before)+1:]
-	}
-	return nil, "", false
+	_, calls, format, _, ok := findCalls(reasoning, tools, true)
+	return calls, format, ok
 }
