@@ -96,16 +96,21 @@ func (h *harmonySplit) feed(s string) (answer, thought string) {
 // body goes; it returns what follows.
 func (h *harmonySplit) readHeader(s string) string {
 	i := strings.Index(s, hmMessage)
+	end := i
 	if i < 0 {
-		k := len(s) - partialTag(s, hmMessage)
-		h.header.WriteString(s[:k])
-		h.held = s[k:]
-		if h.header.Len() > maxHmHeader {
-			h.state = hmPlain // not a header: what follows is text
-		}
+		end = len(s) - partialTag(s, hmMessage)
+	}
+	h.header.WriteString(s[:end])
+	if h.header.Len() > maxHmHeader { // not a header: all of it is text
+		rest := h.header.String() + s[end:]
+		h.header.Reset()
+		h.state = hmPlain
+		return rest
+	}
+	if i < 0 {
+		h.held = s[end:]
 		return ""
 	}
-	h.header.WriteString(s[:i])
 	h.route = hmToThought
 	channel, recipient := harmonyHeader(h.header.String())
 	h.header.Reset()
