@@ -18,13 +18,14 @@ type callHold struct {
 	held    string          // the start of a marker, not yet decided
 	all     strings.Builder // while holding: everything from the marker on
 	code    codeSpan        // markdown code in the text shown so far
+	fence   fenceEnd        // a whole message held from ``` on: where its block ends
 }
 
 // feed returns the part of s that can be shown now.
 func (c *callHold) feed(s string) string {
 	if c.holding {
 		c.all.WriteString(s)
-		if c.whole && c.all.Len() <= wholeDecided && !mayBeWhole(c.all.String()) {
+		if c.whole && (c.all.Len() <= wholeDecided && !mayBeWhole(c.all.String()) || c.fence.textAfter(s)) {
 			return c.release()
 		}
 		return ""
@@ -38,6 +39,10 @@ func (c *callHold) feed(s string) string {
 		if wholeStart(rest) {
 			c.started, c.holding, c.whole = true, true, true
 			c.all.WriteString(s)
+			c.fence.on = strings.HasPrefix(rest, "```")
+			if c.fence.textAfter(s) {
+				return c.release()
+			}
 			if !mayBeWhole(rest) {
 				return c.release()
 			}
@@ -65,7 +70,7 @@ func (c *callHold) feed(s string) string {
 func (c *callHold) release() string {
 	s := c.all.String()
 	c.all.Reset()
-	c.holding, c.whole = false, false
+	c.holding, c.whole, c.fence = false, false, fenceEnd{}
 	return c.feed(s)
 }
 
@@ -159,4 +164,34 @@ func findCalls(text string, tools []ToolSpec, toEnd bool) (before string, calls 
 		i += n
 	}
 	return text, nil, "", "", false
+}
+
+// fenceEnd follows a whole message held from its opening ``` on, to
+// release it as soon as text comes after the block's closing fence: then
+// it is not a message that is nothing but a fenced call.
+type fenceEnd struct {
+	on    bool // the held message starts with a fence
+	lines int  // line ends seen
+	ticks int  // backticks at the start of the current line (-1: other text came)
+	shut  bool // the closing fence came
+}
+
+// textAfter reads the next piece and reports whether text other than
+// white space came after the closing fence.
+func (f *fenceEnd) textAfter(s string) bool {
+	for i := 0; f.on && i < len(s); i++ {
+		b := s[i]
+		switch {
+		case f.shut && strings.IndexByte(wsChars, b) < 0:
+			return true
+		case b == '\n':
+			f.lines, f.ticks = f.lines+1, 0
+		case b == '`' && f.ticks >= 0:
+			f.ticks++
+			f.shut = f.shut || f.lines > 0 && f.ticks == 3
+		case strings.IndexByte(wsChars, b) < 0:
+			f.ticks = -1
+		}
+	}
+	return false
 }

@@ -244,3 +244,24 @@ func sendBack(t *testing.T, srv *providertest.Server, c *Client, req Request, ms
 		t.Fatalf("the server refused the history: %v", err)
 	}
 }
+
+// TestTextThatCannotBeACallStreams: text held while it may be a call is
+// shown as soon as it cannot be one, before the stream ends.
+func TestTextThatCannotBeACallStreams(t *testing.T) {
+	for _, tt := range []struct{ pieces, want []string }{
+		{[]string{"```json\n{\"name\": \"bash\", \"arguments\": {}}\n```\n", "That is how."}, []string{"", "```json\n{\"name\": \"bash\", \"arguments\": {}}\n```\nThat is how."}},
+		{[]string{"```", "go\nx := 1"}, []string{"", "```go\nx := 1"}},
+		{[]string{"[", "1, 2]"}, []string{"", "[1, 2]"}},
+		{[]string{"Use `<tool_call>", "` tags."}, []string{"Use `<tool_call>", "` tags."}},
+		{[]string{"So <", "b> it is."}, []string{"So ", "<b> it is."}},
+	} {
+		a := newAccumulator(DefaultMaxArgs)
+		a.tools = formatTools
+		for i, p := range tt.pieces {
+			ch := openai.ChatCompletionStreamChoice{Delta: openai.ChatCompletionStreamChoiceDelta{Content: p}}
+			if d, _ := a.add(&openai.ChatCompletionStreamResponse{Choices: []openai.ChatCompletionStreamChoice{ch}}); d.Content != tt.want[i] {
+				t.Errorf("%q: piece %d showed %q, want %q", tt.pieces, i, d.Content, tt.want[i])
+			}
+		}
+	}
+}
