@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"cmp"
 	"strings"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -240,32 +239,20 @@ func (a *accumulator) response(newID func() string) *Response {
 // flush ends the text of the answer: what the think splitter held back
 // (the start of a tag that never came) is taken as it stands, text held
 // as a possible tool call written as text becomes calls when it is one
-// (and no call came the proper way), else answer text; what is released
-// is returned as a delta to show.
+// (and no call came the proper way), else answer text (see
+// recoverCalls); what is released is returned as a delta to show.
 func (a *accumulator) flush() Delta {
 	text, thought := a.think.pending()
 	a.think.held = ""
+	if a.think.unguessed != "" { // streamed as thoughts, it was the answer
+		r := a.reasoning.String()
+		a.reasoning.Reset()
+		a.reasoning.WriteString(strings.TrimSuffix(r, a.think.unguessed))
+	}
 	if len(a.tools) > 0 {
 		text = a.hold.feed(text)
 	}
-	if held := a.hold.take(); held != "" {
-		calls, format, ok := parseTextCalls(held, a.tools)
-		if ok && len(a.calls) == 0 {
-			for _, c := range calls {
-				if len(a.calls) >= MaxCalls {
-					a.dropped++
-					a.dropName = cmp.Or(a.dropName, c.name)
-					continue
-				}
-				pc := &partialCall{name: c.name, size: len(c.args)}
-				pc.args.WriteString(c.args)
-				a.calls = append(a.calls, pc)
-			}
-			a.recovered = format
-		} else {
-			text += held
-		}
-	}
+	text, thought = a.recoverCalls(text, thought)
 	a.content.WriteString(text)
 	a.reasoning.WriteString(thought)
 	return Delta{Content: text, Reasoning: thought}

@@ -108,6 +108,11 @@ type Client struct {
 	toldImages      atomic.Bool // the user was told images are not sent
 	rule            serverRule  // what the server wants (Config.Server)
 	images          imageURLs   // the images' data URLs, encoded once
+
+	// opensThink: the last answer's thoughts ended in a lone </think> (the
+	// chat template opens the tag): the next answer's text before </think>
+	// streams as reasoning, not as an answer to take back.
+	opensThink atomic.Bool
 }
 
 // New checks cfg and returns a Client. It fails with ErrNoConfig when
@@ -298,6 +303,7 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 
 	acc := newAccumulator(c.cfg.MaxArgs)
 	acc.tools = tools
+	acc.think.guess = c.opensThink.Load()
 	if doer.whole != nil { // the server answered without streaming
 		return c.wholeAnswer(acc, doer.whole, h)
 	}
@@ -308,7 +314,9 @@ func (c *Client) attempt(ctx context.Context, creq openai.ChatCompletionRequest,
 			err = errLostEvent // go-openai returns nothing for an error event it cannot parse
 		}
 		if err != nil {
-			if d := acc.flush(); h.OnDelta != nil && (d.Content != "" || d.Reasoning != "") {
+			d := acc.flush()
+			c.opensThink.Store(acc.think.lone)
+			if h.OnDelta != nil && (d.Content != "" || d.Reasoning != "") {
 				h.OnDelta(d)
 			}
 			if te := watch.fired(); te != nil && ctx.Err() == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tick-agent/tick/provider"
@@ -87,5 +88,47 @@ func checkRethought(t *testing.T, deltas []provider.Delta, wantText, wantReasoni
 	}
 	if n != 1 || text != wantText || reasoning != wantReasoning {
 		t.Errorf("%d Rethought deltas, then content %q reasoning %q; want 1, %q and %q", n, text, reasoning, wantText, wantReasoning)
+	}
+}
+
+// TestTemplateOpenedThinkLearnt: after one answer whose thoughts ended in
+// a lone </think>, the client knows the chat template opens the tag: the
+// next answer's thoughts stream as reasoning and are never shown as the
+// answer first; an answer with no </think> at all (thinking switched off)
+// is given back as the answer at its end.
+func TestTemplateOpenedThinkLearnt(t *testing.T) {
+	srv := providertest.New(t)
+	c := newClient(t, srv.URL, nil)
+	srv.Enqueue(
+		providertest.Reply{Text: "Okay, 2+2.\n</think>\n\nIt is 4.", ChunkSize: 3},
+		providertest.Reply{Text: "Now 3+3.\n</think>\n\nIt is 6.", ChunkSize: 3},
+		providertest.Reply{Text: "It is 8.", ChunkSize: 3},
+	)
+	var first recorder
+	if _, err := c.Stream(context.Background(), userRequest("2+2?"), first.handler()); err != nil {
+		t.Fatal(err)
+	}
+	checkRethought(t, first.deltas, "It is 4.", "Okay, 2+2.\n")
+	var second recorder
+	resp, err := c.Stream(context.Background(), userRequest("3+3?"), second.handler())
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, reasoning := second.text()
+	if text != "It is 6." || reasoning != "Now 3+3.\n" || resp.Message.Content != "It is 6." {
+		t.Errorf("second answer: streamed %q and thoughts %q, content %q", text, reasoning, resp.Message.Content)
+	}
+	for _, d := range second.deltas {
+		if d.Rethought || strings.Contains(d.Content, "3+3") {
+			t.Errorf("the thoughts were shown as the answer: %+v", d)
+		}
+	}
+	var third recorder
+	resp, err = c.Stream(context.Background(), userRequest("4+4?"), third.handler())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text, _ := third.text(); text != "It is 8." || resp.Message.Content != "It is 8." || resp.Message.Reasoning != "" {
+		t.Errorf("an answer without thoughts: streamed %q, content %q, reasoning %q", text, resp.Message.Content, resp.Message.Reasoning)
 	}
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"strings"
 
@@ -126,15 +127,21 @@ func (sc *streamChunk) reasoning() string {
 const (
 	thinkOpen  = "<think>"
 	thinkClose = "</think>"
+	// Gemma 4's thought channel: <|channel>thought\n…<channel|>
+	// (vLLM gemma4_reasoning_parser.py).
+	gemmaThink      = "<|channel>"
+	gemmaThinkClose = "<channel|>"
+	gemmaThinkLabel = "thought\n"
 )
 
 // What a thinkSplit does with the text it is given.
 const (
-	thinkStart = iota // nothing but white space yet: an opening tag may come
-	thinkIn           // inside <think>: reasoning until </think>
-	thinkOut          // the answer; a lone </think> still moves it all to reasoning
-	thinkTrim         // right after </think>: white space before the answer is dropped
-	thinkDone         // the answer; tags are text from here on
+	thinkStart   = iota // nothing but white space yet: an opening tag may come
+	thinkIn             // inside <think>: reasoning until </think>
+	thinkOut            // the answer; a lone </think> still moves it all to reasoning
+	thinkTrim           // right after </think>: white space before the answer is dropped
+	thinkDone           // the answer; tags are text from here on
+	thinkHarmony        // the answer is in Harmony: harmonySplit reads it
 )
 
 // thinkSplit separates thoughts written into the content from the answer,
@@ -143,9 +150,21 @@ const (
 // in the prompt. A tag may be cut across chunks: the bytes that may be the
 // start of a tag are held until the next chunk decides.
 type thinkSplit struct {
-	mode int
-	held string
-	tail string // the end of the answer so far, to find an opening tag cut in two
+	mode    int
+	held    string
+	tail    string        // the end of the answer so far, to find an opening tag cut in two
+	close   string        // the tag that ends the thoughts ("" for </think>)
+	label   bool          // Gemma's "thought\n" may still start the thoughts
+	harmony *harmonySplit // the answer is written in gpt-oss's Harmony
+	// guess: the chat template is known to open <think> (the caller
+	// learnt it from an earlier answer): text at the start is taken as
+	// thoughts until </think>, and given back as the answer (unguessed)
+	// if the stream ends without it.
+	guess     bool
+	guessing  bool            // streaming text as thoughts on that guess
+	guessed   strings.Builder // what guessing streamed as thoughts
+	unguessed string          // what pending gave back as the answer
+	lone      bool            // the thoughts ended in </think> with no <think> written
 }
 
 // feed splits s and returns the answer text and the reasoning it carried,
@@ -156,18 +175,26 @@ func (t *thinkSplit) feed(s string) (answer, thought string, moved bool) {
 	for {
 		switch t.mode {
 		case thinkStart:
-			rest := strings.TrimLeft(s, " \t\r\n")
-			switch {
-			case rest == "" || (strings.HasPrefix(thinkOpen, rest) && rest != thinkOpen):
-				t.held = s
+			if !t.start(&s) {
 				return answer, thought, moved
-			case strings.HasPrefix(rest, thinkOpen):
-				t.mode, s = thinkIn, rest[len(thinkOpen):]
-			default:
-				t.mode = thinkOut
 			}
-		case thinkIn, thinkOut:
-			if t.mode == thinkOut && strings.Contains(t.tail+s, thinkOpen) {
+		case thinkIn:
+			if t.label {
+				if len(s) < len(gemmaThinkLabel) && strings.HasPrefix(gemmaThinkLabel, s) {
+					t.held = s
+					return answer, thought, moved
+				}
+				s, t.label = strings.TrimPrefix(s, gemmaThinkLabel), false
+			}
+			var done bool
+			if s, thought, done = t.inThoughts(s, thought); done {
+				return answer, thought, moved
+			}
+		case thinkHarmony:
+			a, th := t.harmony.feed(s)
+			return answer + a, thought + th, moved
+		case thinkOut:
+			if strings.Contains(t.tail+s, thinkOpen) {
 				t.mode = thinkDone // an answer that writes about tags
 				continue
 			}
@@ -175,21 +202,16 @@ func (t *thinkSplit) feed(s string) (answer, thought string, moved bool) {
 			if i < 0 {
 				k := len(s) - partialTag(s, thinkClose)
 				t.held = s[k:]
-				if t.mode == thinkIn {
-					return answer, thought + s[:k], moved
-				}
 				answer += s[:k]
 				t.tail = lastBytes(t.tail+s[:k], len(thinkOpen)-1)
 				return answer, thought, moved
 			}
-			if t.mode == thinkOut {
-				if before := lastBytes(t.tail+s[:i], 1); before != "" && strings.Contains("`'\"", before) {
-					t.mode = thinkDone // the tag quoted in prose, not a tag
-					continue
-				}
-				moved = true
-				thought, answer = thought+answer, ""
+			if before := lastBytes(t.tail+s[:i], 1); before != "" && strings.Contains("`'\"", before) {
+				t.mode = thinkDone // the tag quoted in prose, not a tag
+				continue
 			}
+			moved, t.lone = true, true
+			thought, answer = thought+answer, ""
 			thought += s[:i]
 			t.mode, s = thinkTrim, s[i+len(thinkClose):]
 		case thinkTrim:
@@ -208,13 +230,67 @@ func (t *thinkSplit) feed(s string) (answer, thought string, moved bool) {
 // end of a stream decides that it is no tag.
 func (t *thinkSplit) pending() (answer, thought string) {
 	switch t.mode {
+	case thinkHarmony:
+		return t.harmony.pending()
 	case thinkIn:
+		if t.guessing { // no </think> came: it was the answer after all
+			t.guessing, t.unguessed = false, t.guessed.String()
+			return t.unguessed + t.held, ""
+		}
 		return "", t.held
 	case thinkTrim:
 		return "", ""
 	}
 	return t.held, ""
 }
+
+// start decides, at the start of the answer, whether thoughts or
+// Harmony open it; it moves *s past an opening tag, and returns false
+// when s holds nothing but what may still become one (held).
+func (t *thinkSplit) start(s *string) bool {
+	rest := strings.TrimLeft(*s, " \t\r\n")
+	harmony, maybeHarmony := harmonyOpens(rest)
+	switch {
+	case rest == "" || maybeHarmony || isProperStart(rest, thinkOpen) || isProperStart(rest, gemmaThink):
+		t.held = *s
+		return false
+	case harmony:
+		t.mode, t.harmony, *s = thinkHarmony, &harmonySplit{}, rest
+	case strings.HasPrefix(rest, thinkOpen):
+		t.mode, *s = thinkIn, rest[len(thinkOpen):]
+	case strings.HasPrefix(rest, gemmaThink):
+		t.mode, t.close, t.label, *s = thinkIn, gemmaThinkClose, true, rest[len(gemmaThink):]
+	case t.guess:
+		t.mode, t.guessing = thinkIn, true
+	default:
+		t.mode = thinkOut
+	}
+	return true
+}
+
+// inThoughts reads s inside thoughts, up to the closing tag: it returns
+// what follows the tag, the thoughts so far, and done true when the tag
+// has not come yet (the end of s that may start it is held).
+func (t *thinkSplit) inThoughts(s, thought string) (rest, thoughts string, done bool) {
+	closeTag := cmp.Or(t.close, thinkClose)
+	i := strings.Index(s, closeTag)
+	if i < 0 {
+		k := len(s) - partialTag(s, closeTag)
+		t.held = s[k:]
+		if t.guessing {
+			t.guessed.WriteString(s[:k])
+		}
+		return "", thought + s[:k], true
+	}
+	if t.guessing {
+		t.guessing, t.lone = false, true
+	}
+	t.mode = thinkTrim
+	return s[i+len(closeTag):], thought + s[:i], false
+}
+
+// isProperStart reports whether s is a proper start of tag.
+func isProperStart(s, tag string) bool { return len(s) < len(tag) && strings.HasPrefix(tag, s) }
 
 // partialTag returns the length of the longest end of s that is a proper
 // start of tag.

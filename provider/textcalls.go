@@ -3,7 +3,6 @@ package provider
 import (
 	"bytes"
 	"encoding/json"
-	"regexp"
 	"strings"
 )
 
@@ -11,20 +10,39 @@ import (
 // parse its call (no tool parser, a template without tools). The formats
 // and where each is defined are listed in testdata/local/README.md.
 const (
-	hermesOpen  = "<tool_call>"  // Hermes, Qwen2.5, Qwen3 and Qwen3-Coder
+	hermesOpen  = "<tool_call>"  // Hermes, Qwen2.5, Qwen3, Qwen3-Coder, GLM-4.5 to 4.7, Granite 3.1
 	hermesClose = "</tool_call>" // the end of one call
 	mistralMark = "[TOOL_CALLS]" // Mistral
 	mistralArgs = "[ARGS]"       // Mistral's newer name[ARGS]{...} form
+	mistralID   = "[CALL_ID]"    // Mistral's name[CALL_ID]id[ARGS]{...} form
+	pythonTag   = "<|python_tag|>"
+	wsChars     = " \t\r\n"
+	// maxRecoveredCall caps the calls recovered from one message, and the
+	// markers tried in one text.
+	maxRecoveredCall = 64
+	// wholeDecided: a possible whole-message call is looked at again
+	// while it is this short; past it, it is held to the end.
+	wholeDecided = 256
 )
 
 // The names of the formats, as Response.Recovered reports them.
 const (
 	FormatHermes     = "Hermes <tool_call> JSON"
-	FormatQwenXML    = "Qwen3-Coder <tool_call> XML"
+	FormatQwenXML    = "Qwen3-Coder <function=…> XML"
+	FormatGLM        = "GLM <arg_key>/<arg_value>"
+	FormatGranite    = "Granite JSON list"
 	FormatMistral    = "Mistral [TOOL_CALLS]"
-	FormatLlamaJSON  = "Llama 3.1 JSON"
-	pythonTag        = "<|python_tag|>" // Llama 3.1 may start a call with it
-	maxRecoveredCall = 64               // calls recovered from one message at most
+	FormatLlamaJSON  = "Llama 3 JSON"
+	FormatFencedJSON = "JSON call in a ```json fence"
+	FormatPythonic   = "pythonic [f(x=…)]"
+	FormatLFM2       = "LFM2 pythonic"
+	FormatGemma      = "Gemma 4 <|tool_call>"
+	FormatKimi       = "Kimi-K2 tool-call section"
+	FormatDeepSeekV3 = "DeepSeek V3 tool calls"
+	FormatDeepSeek31 = "DeepSeek V3.1 tool calls"
+	FormatMiniMax    = "MiniMax-M2 <invoke>"
+	FormatLMStudio   = "LM Studio [TOOL_REQUEST]"
+	FormatHarmony    = "gpt-oss Harmony"
 )
 
 // textCall is one call found in text, before it gets an id.
@@ -33,164 +51,329 @@ type textCall struct {
 	args string
 }
 
-// callHold watches the answer text for the start of a call written as
-// text and holds everything from there until the stream ends, so that the
-// markup never shows as the answer when it turns out to be a call. It
-// also holds an answer that starts with "{" (Llama 3.1 writes a whole
-// message that is one JSON call). Text that may be the start of a marker
-// is held until the next piece decides.
-type callHold struct {
-	started bool            // answer text other than white space came
-	holding bool            // a marker (or a leading "{") came: hold to the end
-	held    string          // the start of a marker, not yet decided
-	all     strings.Builder // while holding: everything from the marker on
+// markParser reads calls from text that starts with its marker: the
+// calls, the format, the text after them, and ok false when the text
+// there is not calls of offered tools.
+type markParser func(t string, tools []ToolSpec) (calls []textCall, format, rest string, ok bool)
+
+// callMark is a marker that starts calls written as text, anywhere in an
+// answer, and the parser of what follows it.
+type callMark struct {
+	mark  string
+	parse markParser
 }
 
-// feed returns the part of s that can be shown now.
-func (c *callHold) feed(s string) string {
-	if c.holding {
-		c.all.WriteString(s)
-		return ""
-	}
-	s, c.held = c.held+s, ""
-	if !c.started {
-		rest := strings.TrimLeft(s, " \t\r\n")
-		if rest == "" {
-			return s
+// callMarks is the table of markers (never written to). A marker that is
+// the start of another must come after it.
+var callMarks = []callMark{
+	{hermesOpen, parseHermes},
+	{"<function=", parseQwenBare},
+	{mistralMark, parseMistral},
+	{"<|tool_call|>", parseGranite},
+	{"<|tool_call>", parseGemma},
+	{kimiSection, parseKimi},
+	{kimiSection1, parseKimi},
+	{dsCalls, parseDeepSeek},
+	{"<minimax:tool_call>", parseMiniMax},
+	{lfmStart, parseLFM2},
+	{lmsOpen, parseLMStudio},
+}
+
+// parseMarked reads the calls at the start of t, which starts with a
+// marker.
+func parseMarked(t string, tools []ToolSpec) ([]textCall, string, string, bool) {
+	for _, m := range callMarks {
+		if strings.HasPrefix(t, m.mark) {
+			return m.parse(t, tools)
 		}
-		if len(rest) < len(pythonTag) && strings.HasPrefix(pythonTag, rest) {
-			c.held = s // perhaps Llama's tag: the next piece decides
-			return ""
+	}
+	return nil, "", t, false
+}
+
+// parseTextCalls reads text held from a marker on, or a whole message
+// (whole), as calls of the tools offered. It returns the text before the
+// calls, the calls and the format, or ok false when the text is not
+// calls: a tool that is not offered, arguments that are not a JSON object
+// even after repair, for a whole message anything besides the calls.
+func parseTextCalls(text string, whole bool, tools []ToolSpec) (before string, calls []textCall, format string, ok bool) {
+	if whole {
+		calls, format, ok = parseWhole(strings.TrimSpace(text), tools)
+		if ok {
+			return "", calls, format, true
 		}
-		c.started = true
-		if strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, pythonTag) {
-			c.hold(s)
-			return ""
-		}
 	}
-	i := firstMarker(s)
-	if i >= 0 {
-		c.hold(s[i:])
-		return s[:i]
-	}
-	k := max(partialTag(s, hermesOpen), partialTag(s, mistralMark))
-	c.held = s[len(s)-k:]
-	return s[:len(s)-k]
+	before, calls, format, _, ok = firstCall(text, tools)
+	return before, calls, format, ok
 }
 
-// hold starts holding everything, from s on.
-func (c *callHold) hold(s string) {
-	c.holding = true
-	c.all.WriteString(s)
-}
-
-// take returns and forgets everything held.
-func (c *callHold) take() string {
-	s := c.held + c.all.String()
-	c.held = ""
-	c.all.Reset()
-	return s
-}
-
-// pending returns what is held, without taking it.
-func (c *callHold) pending() string { return c.held + c.all.String() }
-
-// firstMarker returns where the first call marker in s starts, -1 when
-// there is none.
-func firstMarker(s string) int {
-	i, j := strings.Index(s, hermesOpen), strings.Index(s, mistralMark)
-	if i < 0 || (j >= 0 && j < i) {
-		return j
-	}
-	return i
-}
-
-// parseTextCalls reads text (from the first marker, or a whole message)
-// as calls of the tools offered. It returns the calls and the format, or
-// ok false when the text is not unambiguously calls: something else
-// besides the calls, a tool that does not exist, arguments that are not
-// a JSON object even after repair.
-func parseTextCalls(text string, tools []ToolSpec) (calls []textCall, format string, ok bool) {
-	t := strings.TrimSpace(text)
+// parseWhole reads a message that is nothing but calls: Llama 3 JSON
+// (one object, or several separated by ";", perhaps after
+// <|python_tag|>), a JSON list of calls (Granite), a pythonic list
+// (Llama 3.2, Llama 4), or one of those in a ```json fence.
+func parseWhole(t string, tools []ToolSpec) ([]textCall, string, bool) {
 	switch {
-	case strings.HasPrefix(t, hermesOpen):
-		return parseHermes(t, tools)
-	case strings.HasPrefix(t, mistralMark):
-		calls, ok = parseMistral(strings.TrimSpace(t[len(mistralMark):]), tools)
-		return calls, FormatMistral, ok
-	case strings.HasPrefix(t, "{") || strings.HasPrefix(t, pythonTag):
-		c, ok := parseJSONCall(strings.TrimSpace(strings.TrimPrefix(t, pythonTag)), tools, "parameters", "arguments")
-		return []textCall{c}, FormatLlamaJSON, ok
+	case strings.HasPrefix(t, pythonTag):
+		calls, ok := parseJSONCalls(strings.TrimSpace(t[len(pythonTag):]), tools)
+		return calls, FormatLlamaJSON, ok
+	case strings.HasPrefix(t, "{"):
+		calls, ok := parseJSONCalls(t, tools)
+		return calls, FormatLlamaJSON, ok
+	case strings.HasPrefix(t, "["):
+		if strings.HasPrefix(strings.TrimLeft(t[1:], wsChars), "{") {
+			calls, rest, ok := jsonListCalls(t, tools)
+			return calls, FormatGranite, ok && strings.TrimSpace(rest) == ""
+		}
+		calls, rest, ok := parsePythonic(t, tools)
+		return calls, FormatPythonic, ok && strings.TrimSpace(rest) == ""
+	case strings.HasPrefix(t, "```"):
+		inner, ok := fenced(t)
+		if !ok || strings.HasPrefix(inner, "```") {
+			return nil, "", false
+		}
+		calls, _, ok := parseWhole(inner, tools)
+		return calls, FormatFencedJSON, ok
 	}
 	return nil, "", false
 }
 
+// fenced returns what a message that is one fenced block (```json or a
+// bare ```) holds.
+func fenced(t string) (string, bool) {
+	first, body, ok := strings.Cut(t, "\n")
+	info := strings.ToLower(strings.TrimSpace(strings.TrimLeft(first, "`")))
+	if !ok || (info != "" && info != "json") || !strings.HasSuffix(t, "```") {
+		return "", false
+	}
+	body = strings.TrimSuffix(body, "```")
+	return strings.TrimSpace(body), !strings.Contains(body, "```")
+}
+
+// wholeStart reports whether an answer that starts with rest may be a
+// whole-message call.
+func wholeStart(rest string) bool {
+	return strings.HasPrefix(rest, "{") || strings.HasPrefix(rest, "[") ||
+		strings.HasPrefix(rest, "```") || strings.HasPrefix(rest, pythonTag)
+}
+
+// isWholePrefix reports whether rest is a proper start of "```" or of
+// <|python_tag|>: the next piece decides.
+func isWholePrefix(rest string) bool {
+	return (len(rest) < 3 && strings.HasPrefix("```", rest)) ||
+		(len(rest) < len(pythonTag) && strings.HasPrefix(pythonTag, rest))
+}
+
+// mayBeWhole reports whether the start of an answer, s, may still be a
+// whole-message call (see parseWhole): false as soon as it cannot.
+func mayBeWhole(s string) bool {
+	t := strings.TrimLeft(s, wsChars)
+	switch {
+	case strings.HasPrefix(t, pythonTag):
+		return true
+	case strings.HasPrefix(t, "```"):
+		info, body, ok := strings.Cut(strings.TrimLeft(t, "`"), "\n")
+		info = strings.ToLower(strings.TrimSpace(info))
+		if !ok {
+			return strings.HasPrefix("json", info)
+		}
+		body = strings.TrimLeft(body, wsChars)
+		if info != "json" && info != "" {
+			return false
+		}
+		return body == "" || (body[0] == '{' || body[0] == '[') && mayBeWhole(body)
+	case strings.HasPrefix(t, "{"):
+		r := strings.TrimLeft(t[1:], wsChars)
+		return r == "" || r[0] == '"' || r[0] == '\''
+	case strings.HasPrefix(t, "["):
+		return mayBeList(strings.TrimLeft(t[1:], wsChars))
+	}
+	return false
+}
+
+// mayBeList reports whether r, what follows the "[" that starts an
+// answer, may be a JSON list of calls or a pythonic list.
+func mayBeList(r string) bool {
+	if r == "" || r[0] == '{' {
+		return r == "" || mayBeWhole(r)
+	}
+	for i := 0; i < len(r); i++ {
+		b := r[i]
+		switch {
+		case b == '(':
+			return i > 0
+		case b == '_' || b == '.' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || (i > 0 && b >= '0' && b <= '9'):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // parseHermes reads one or more <tool_call>…</tool_call> blocks with
-// nothing but white space between them; each holds a JSON call or
-// Qwen3-Coder's <function=…> XML. A missing last closing tag is allowed
-// (the model stopped on it).
-func parseHermes(t string, tools []ToolSpec) (calls []textCall, format string, ok bool) {
-	for t != "" {
-		if !strings.HasPrefix(t, hermesOpen) || len(calls) >= maxRecoveredCall {
-			return nil, "", false
+// nothing but white space between them. Each holds a JSON call (Hermes,
+// Qwen), Qwen3-Coder's <function=…> XML, a JSON list (Granite 3.1) or
+// GLM's NAME<arg_key>…</arg_key><arg_value>…</arg_value>. A missing last
+// closing tag is allowed (the model stopped on it); then the text after a
+// JSON call is the text after the calls.
+func parseHermes(t string, tools []ToolSpec) (calls []textCall, format, rest string, ok bool) {
+	for len(calls) < maxRecoveredCall {
+		r := strings.TrimLeft(t, wsChars)
+		if !strings.HasPrefix(r, hermesOpen) {
+			break
 		}
-		t = t[len(hermesOpen):]
-		body, rest, closed := strings.Cut(t, hermesClose)
+		body, after, closed := strings.Cut(r[len(hermesOpen):], hermesClose)
+		cs, f, left, ok := hermesBody(strings.TrimSpace(body), tools)
+		if !ok || (closed && strings.TrimSpace(left) != "") {
+			return nil, "", t, false
+		}
 		if !closed {
-			rest = ""
+			after = left
 		}
-		body = strings.TrimSpace(body)
-		var c textCall
-		if strings.HasPrefix(body, "<function=") {
-			c, ok = parseQwenXML(body, tools)
-			format = FormatQwenXML
+		calls = append(calls, cs...)
+		if format == "" {
+			format = f
+		}
+		t = after
+	}
+	return calls, format, t, len(calls) > 0
+}
+
+// hermesBody reads what one <tool_call> block holds, and returns the
+// text after the call in it.
+func hermesBody(b string, tools []ToolSpec) (calls []textCall, format, left string, ok bool) {
+	switch {
+	case strings.HasPrefix(b, "{"):
+		if c, ok := parseJSONCall(b, tools, "arguments", "parameters"); ok {
+			return []textCall{c}, FormatHermes, "", true // the usual case: one pass
+		}
+		raw, left, ok := firstJSON(b) // text after the call, the closing tag missing
+		if !ok {
+			return nil, "", b, false
+		}
+		c, ok := parseJSONCall(string(raw), tools, "arguments", "parameters")
+		return []textCall{c}, FormatHermes, left, ok
+	case strings.HasPrefix(b, qwenFunc):
+		calls, left, ok := parseQwenFunctions(b, tools)
+		return calls, FormatQwenXML, left, ok
+	case strings.HasPrefix(b, "["):
+		calls, left, ok := jsonListCalls(b, tools)
+		return calls, FormatGranite, left, ok
+	}
+	c, ok := parseGLM(b, tools)
+	return []textCall{c}, FormatGLM, "", ok
+}
+
+// parseMistral reads what follows [TOOL_CALLS]: a JSON list of calls
+// (v3 templates), or NAME[ARGS]{json} (v11 on; NAME[CALL_ID]ID[ARGS]{json}
+// in some), possibly repeated with [TOOL_CALLS] before each.
+func parseMistral(t string, tools []ToolSpec) (calls []textCall, format, rest string, ok bool) {
+	for len(calls) < maxRecoveredCall {
+		r := strings.TrimLeft(t, wsChars)
+		if !strings.HasPrefix(r, mistralMark) {
+			break
+		}
+		r = strings.TrimLeft(r[len(mistralMark):], wsChars)
+		var cs []textCall
+		if strings.HasPrefix(r, "[") {
+			cs, r, ok = jsonListCalls(r, tools)
 		} else {
-			c, ok = parseJSONCall(body, tools, "arguments", "parameters")
-			if format == "" {
-				format = FormatHermes
-			}
+			var c textCall
+			c, r, ok = mistralNamed(r, tools)
+			cs = []textCall{c}
 		}
 		if !ok {
-			return nil, "", false
+			return nil, "", t, false
+		}
+		calls = append(calls, cs...)
+		t = r
+	}
+	return calls, FormatMistral, t, len(calls) > 0
+}
+
+// mistralNamed reads NAME[ARGS]{json}: only a tool that is offered.
+func mistralNamed(r string, tools []ToolSpec) (textCall, string, bool) {
+	name, after, found := strings.Cut(r, mistralArgs)
+	name, _, _ = strings.Cut(name, mistralID)
+	name = strings.TrimSpace(name)
+	if !found || strings.ContainsAny(name, wsChars) || !known(name, tools) {
+		return textCall{}, r, false
+	}
+	after = strings.TrimLeft(after, wsChars)
+	raw, rest, ok := firstJSON(after)
+	if !ok {
+		raw, rest = json.RawMessage(after), ""
+	}
+	obj, ok := argsObject(raw)
+	return textCall{name: name, args: obj}, rest, ok
+}
+
+// firstJSON reads the first JSON value of t and returns it and the text
+// after it.
+func firstJSON(t string) (json.RawMessage, string, bool) {
+	dec := json.NewDecoder(strings.NewReader(t))
+	var raw json.RawMessage
+	if dec.Decode(&raw) != nil {
+		return nil, t, false
+	}
+	return raw, t[dec.InputOffset():], true
+}
+
+// jsonListCalls reads a JSON list of calls at the start of t (mended when
+// it is slightly broken, then it must be all of t) and the text after it.
+func jsonListCalls(t string, tools []ToolSpec) ([]textCall, string, bool) {
+	raw, rest, ok := firstJSON(t)
+	if !ok {
+		fixed, mended := RepairJSON(t)
+		if !mended {
+			return nil, t, false
+		}
+		raw, rest = json.RawMessage(fixed), ""
+	}
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil || len(list) == 0 || len(list) > maxRecoveredCall {
+		return nil, t, false
+	}
+	calls := make([]textCall, 0, len(list))
+	for _, r := range list {
+		c, ok := parseJSONCall(string(r), tools, "arguments", "parameters")
+		if !ok {
+			return nil, t, false
+		}
+		calls = append(calls, c)
+	}
+	return calls, rest, true
+}
+
+// parseJSONCalls reads Llama 3's whole-message calls: one JSON object,
+// or several separated by ";", and nothing else.
+func parseJSONCalls(t string, tools []ToolSpec) ([]textCall, bool) {
+	var calls []textCall
+	for len(calls) < maxRecoveredCall {
+		raw, rest, ok := firstJSON(t)
+		if !ok && len(calls) == 0 {
+			c, ok := parseJSONCall(t, tools, "parameters", "arguments") // perhaps mended
+			return []textCall{c}, ok
+		}
+		if !ok {
+			return nil, false
+		}
+		c, ok := parseJSONCall(string(raw), tools, "parameters", "arguments")
+		if !ok {
+			return nil, false
 		}
 		calls = append(calls, c)
 		t = strings.TrimSpace(rest)
-	}
-	return calls, format, len(calls) > 0
-}
-
-// parseMistral reads what follows [TOOL_CALLS]: a JSON array of calls
-// (v3 templates), or name[ARGS]{json} (newer ones), possibly repeated
-// with [TOOL_CALLS] between calls.
-func parseMistral(t string, tools []ToolSpec) ([]textCall, bool) {
-	if strings.HasPrefix(t, "[") {
-		var raw []json.RawMessage
-		if json.Unmarshal([]byte(t), &raw) != nil || len(raw) == 0 || len(raw) > maxRecoveredCall {
+		if t == "" {
+			return calls, true
+		}
+		if !strings.HasPrefix(t, ";") {
 			return nil, false
 		}
-		calls := make([]textCall, 0, len(raw))
-		for _, r := range raw {
-			c, ok := parseJSONCall(string(r), tools, "arguments", "parameters")
-			if !ok {
-				return nil, false
-			}
-			calls = append(calls, c)
+		t = strings.TrimSpace(t[1:])
+		if t == "" {
+			return calls, true
 		}
-		return calls, true
 	}
-	var calls []textCall
-	for _, part := range strings.Split(t, mistralMark) {
-		name, args, found := strings.Cut(strings.TrimSpace(part), mistralArgs)
-		if !found || !known(strings.TrimSpace(name), tools) || len(calls) >= maxRecoveredCall {
-			return nil, false
-		}
-		obj, ok := argsObject(json.RawMessage(strings.TrimSpace(args)))
-		if !ok {
-			return nil, false
-		}
-		calls = append(calls, textCall{name: strings.TrimSpace(name), args: obj})
-	}
-	return calls, len(calls) > 0
+	return nil, false
 }
 
 // parseJSONCall reads one JSON object {"name": …, argsKey: {…}} (the
@@ -248,49 +431,6 @@ func argsObject(raw json.RawMessage) (string, bool) {
 	return string(raw), true
 }
 
-// qwenFunction and qwenParam match Qwen3-Coder's XML call.
-var (
-	qwenFunction = regexp.MustCompile(`^<function=([^>\n]+)>([\s\S]*?)(?:</function>)?$`)
-	qwenParam    = regexp.MustCompile(`<parameter=([^>\n]+)>\n?([\s\S]*?)\n?</parameter>`)
-)
-
-// parseQwenXML reads <function=NAME><parameter=KEY>VALUE</parameter>…
-// </function>. A value is JSON when the tool's schema says the parameter
-// is not a string and the value parses, else the text as a string. Text
-// between the parameters other than white space makes it not a call.
-func parseQwenXML(body string, tools []ToolSpec) (textCall, bool) {
-	m := qwenFunction.FindStringSubmatch(strings.TrimSpace(body))
-	if m == nil {
-		return textCall{}, false
-	}
-	name := strings.TrimSpace(m[1])
-	spec, found := specOf(name, tools)
-	if !found {
-		return textCall{}, false
-	}
-	types := paramTypes(spec)
-	args := map[string]json.RawMessage{}
-	inner := m[2]
-	for _, p := range qwenParam.FindAllStringSubmatchIndex(inner, -1) {
-		key := strings.TrimSpace(inner[p[2]:p[3]])
-		val := inner[p[4]:p[5]]
-		if t := types[key]; t != "" && t != "string" && json.Valid([]byte(strings.TrimSpace(val))) {
-			args[key] = json.RawMessage(strings.TrimSpace(val))
-		} else {
-			b, _ := json.Marshal(val)
-			args[key] = b
-		}
-	}
-	if strings.TrimSpace(qwenParam.ReplaceAllString(inner, "")) != "" {
-		return textCall{}, false
-	}
-	b, err := json.Marshal(args)
-	if err != nil {
-		return textCall{}, false
-	}
-	return textCall{name: name, args: string(b)}, true
-}
-
 // specOf finds the offered tool called name.
 func specOf(name string, tools []ToolSpec) (ToolSpec, bool) {
 	for _, t := range tools {
@@ -324,4 +464,23 @@ func paramTypes(t ToolSpec) map[string]string {
 		}
 	}
 	return out
+}
+
+// typedValue turns a parameter's value written as text into JSON: JSON
+// when the schema says the parameter is not a string (or, with
+// untyped true, says nothing of it) and the value parses, else the text
+// as a string.
+func typedValue(val, typ string, untyped bool) json.RawMessage {
+	v := strings.TrimSpace(val)
+	if typ != "string" && (typ != "" || untyped) && json.Valid([]byte(v)) {
+		return json.RawMessage(v)
+	}
+	b, _ := json.Marshal(val)
+	return b
+}
+
+// marshalArgs returns arguments as the text of a JSON object.
+func marshalArgs(args map[string]json.RawMessage) (string, bool) {
+	b, err := json.Marshal(args)
+	return string(b), err == nil
 }

@@ -75,9 +75,17 @@ func TestToolCallsWrittenAsText(t *testing.T) {
 			wantCalls: []call{{"read_file", `{"path": "x"}`}},
 			format:    provider.FormatLlamaJSON,
 		},
+		{
+			// vLLM's hermes_tool_parser.py keeps only the text before
+			// the first <tool_call> as content: what follows the calls
+			// was written before they ran, and is dropped.
+			name:      "text after the call is dropped",
+			text:      "<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}</tool_call> and then I will fix it.",
+			wantCalls: []call{{"bash", `{"command": "ls"}`}},
+			format:    provider.FormatHermes,
+		},
 		// Not calls: left as the answer, whole.
 		{name: "a tool that does not exist", text: "<tool_call>\n{\"name\": \"rm_everything\", \"arguments\": {}}\n</tool_call>", wantText: "<tool_call>\n{\"name\": \"rm_everything\", \"arguments\": {}}\n</tool_call>"},
-		{name: "text after the call", text: "<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}</tool_call> and then I will fix it.", wantText: "<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"ls\"}}</tool_call> and then I will fix it."},
 		{name: "a json example in an explanation", text: "Call it like this:\n```json\n{\"name\": \"bash\", \"parameters\": {\"command\": \"ls\"}}\n```", wantText: "Call it like this:\n```json\n{\"name\": \"bash\", \"parameters\": {\"command\": \"ls\"}}\n```"},
 		{name: "a json answer", text: `{"name": "bash", "version": 5}`, wantText: `{"name": "bash", "version": 5}`},
 		{name: "a cut argument string", text: "<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"echo hal", wantText: "<tool_call>{\"name\": \"bash\", \"arguments\": {\"command\": \"echo hal"},
