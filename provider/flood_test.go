@@ -1,6 +1,8 @@
 package provider_test
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -70,5 +72,37 @@ func TestCallNamesAndIDsCount(t *testing.T) {
 	_, err := stream(t, c, &rec)
 	if !errors.Is(err, provider.ErrTooLarge) {
 		t.Fatalf("err = %v, want ErrTooLarge", err)
+	}
+}
+
+// TestFloodOfTextCallsIsCapped: calls written as text (Hermes tags) are
+// bounded like real ones: never more than MaxCalls run, whatever the text
+// holds.
+func TestFloodOfTextCallsIsCapped(t *testing.T) {
+	const n = provider.MaxCalls + 44
+	url, _ := hostile(t, func(w http.ResponseWriter, r *http.Request) {
+		sse(w)
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"f%d\"}}\n</tool_call>\n", i)
+		}
+		fmt.Fprint(w, chunk(b.String())+`data: {"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+	})
+	c := newClient(t, url, nil)
+	req := userRequest("hi")
+	req.Tools = []provider.ToolSpec{{Name: "read_file", Description: "read", Parameters: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)}}
+	var rec recorder
+	resp, err := c.Stream(context.Background(), req, rec.handler())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := 0
+	for _, c := range resp.Message.ToolCalls {
+		if c.ArgsCut == nil {
+			run++
+		}
+	}
+	if run == 0 || run > provider.MaxCalls {
+		t.Fatalf("%d calls recovered from the text would run, want between 1 and %d", run, provider.MaxCalls)
 	}
 }
