@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tick-agent/tick/agent/tools"
@@ -67,12 +68,32 @@ type callResult struct {
 	code  *int
 }
 
+// exitStatus is the last exit status a call's process reported
+// (tools.WithExitStatus), nil when none ran to an end.
+type exitStatus struct {
+	mu   sync.Mutex
+	code *int
+}
+
+func (s *exitStatus) set(code int) {
+	s.mu.Lock()
+	s.code = &code
+	s.mu.Unlock()
+}
+
+func (s *exitStatus) get() *int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.code
+}
+
 // execute runs one call with its live output and its post-tool hook,
 // marks a call that ctx cut short as failed, and a command that exited
 // nonzero too.
 func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
 	live := newLiveOutput(c.ID, l.emit)
-	out, isErr := l.call(tools.WithProgress(withCallID(ctx, c.ID), live), c)
+	var st exitStatus
+	out, isErr := l.call(tools.WithExitStatus(tools.WithProgress(withCallID(ctx, c.ID), live), st.set), c)
 	live.stop() // no ToolOutput after ToolEnd
 	if ctx.Err() != nil && !isErr {
 		// The tool stopped early and said so in its output; flag it
@@ -82,7 +103,7 @@ func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
 			out += "\n" + interruptedResult
 		}
 	}
-	code := ExitCodeOf(c.Name, out)
+	code := st.get() // from the process, never read back out of its text
 	isErr = isErr || failedCommand(code)
 	l.postToolHook(ctx, c, out, isErr)
 	return callResult{out: out, isErr: isErr, code: code}

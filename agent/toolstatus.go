@@ -7,12 +7,15 @@ import (
 	"strings"
 )
 
-// ExitCodeOf returns the exit status of a bash result (its last line
-// "exit status N", before any note tick added after it; a command killed
-// by a signal counts as 128+N, as a shell reports it), or nil for another
-// tool or a result without one.
+// ExitCodeOf returns the exit status of a saved bash result (its last
+// line "exit status N", before any note tick added after it; a command
+// killed by a signal counts as 128+N, as a shell reports it), or nil for
+// another tool or a result without one. Only a replay reads it back from
+// text: the live loop has it from the process (tools.WithExitStatus).
+// Output that begins with "Error:" (gh, helm, kubectl print that) keeps
+// its status.
 func ExitCodeOf(tool, out string) *int {
-	if tool != "bash" || strings.HasPrefix(out, "Error:") {
+	if tool != "bash" {
 		return nil
 	}
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")

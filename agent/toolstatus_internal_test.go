@@ -39,6 +39,7 @@ func TestExitCodeOf(t *testing.T) {
 		{"bash", "exit status 128", 128},
 		{"bash", "x\nkilled by signal: killed", 137},
 		{"bash", "Error: bad arguments", -1},
+		{"bash", "Error: release not found\nexit status 1", 1},
 		{"read_file", "exit status 3", -1},
 	} {
 		got := ExitCodeOf(tt.tool, tt.out)

@@ -189,6 +189,9 @@ func (b *Bash) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	if status == "" {
 		status = exitStatus(waitErr)
 	}
+	if code, ok := exitCode(waitErr); ok && ctx.Err() == nil {
+		reportExit(ctx, code) // an interrupted call has no status of its own
+	}
 	var res strings.Builder
 	res.WriteString(c.note)
 	output := out.String()
@@ -240,6 +243,22 @@ func exitStatus(err error) string {
 		return fmt.Sprintf("exit status %d", ee.ExitCode())
 	}
 	return "error: " + err.Error()
+}
+
+// exitCode returns the process's exit status from its Wait error (128+N
+// for a signal), and false when the process did not run to an end.
+func exitCode(err error) (int, bool) {
+	if err == nil {
+		return 0, true
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return 0, false
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal()), true
+	}
+	return ee.ExitCode(), true
 }
 
 // fmtSeconds formats a duration as whole or fractional seconds: "120s",
