@@ -34,6 +34,7 @@ type loop struct {
 	maxRounds int
 	child     bool         // a subagent: no steering, no nag, no recorder
 	task      string       // a subagent's task call id, for its approval requests
+	workdir   string       // a task's copy of the workspace its commands run in; "" for the workspace
 	readOnly  bool         // a read-only subagent: plan mode's tools, read-only commands
 	extra     []tools.Tool // the ToolSource's tools of this turn (MCP), also a subagent's
 

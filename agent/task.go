@@ -113,7 +113,12 @@ func (l *loop) newChild(id, prompt string, readOnly bool, wc *workcopy.Copy) (*l
 		}
 	}
 	hist := []provider.Message{{Role: provider.RoleUser, Content: prompt}}
+	var workdir string
+	if wc != nil {
+		workdir = wc.Dir
+	}
 	return &loop{
+		workdir:   workdir,
 		a:         l.a,
 		system:    l.a.subagentPrompt(),
 		tools:     ts,
