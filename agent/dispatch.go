@@ -41,7 +41,7 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 			continue
 		}
 		if ctx.Err() != nil {
-			l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: interruptedResult})
+			l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: stoppedResult(ctx)})
 			continue
 		}
 		if len(group) > 0 && i == group[0] {
@@ -51,10 +51,10 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 		}
 		l.emit(toolStart(c))
 		start := time.Now()
-		l.approvalWait, l.refused, l.blocked = 0, false, false
+		l.approvalWait, l.refused, l.refusedGit, l.blocked = 0, false, false, false
 		r := l.execute(ctx, c)
 		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: r.out, IsError: r.isErr, Duration: time.Since(start) - l.approvalWait,
-			ExitCode: r.code, Refused: l.refused, Blocked: l.blocked})
+			ExitCode: r.code, Refused: l.refused, GitWrite: l.refusedGit, Blocked: l.blocked})
 		l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: r.out})
 	}
 	return usedTodo
@@ -99,8 +99,8 @@ func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
 		// The tool stopped early and said so in its output; flag it
 		// as an error so the model does not trust a partial result.
 		isErr = true
-		if !strings.Contains(out, interruptedResult) {
-			out += "\n" + interruptedResult
+		if stop := stoppedResult(ctx); !strings.Contains(out, stop) {
+			out += "\n" + stop
 		}
 	}
 	code := st.get() // from the process, never read back out of its text
@@ -175,7 +175,7 @@ func (l *loop) runCall(ctx context.Context, c provider.ToolCall) (out string, is
 		if res != "" {
 			res += "\n"
 		}
-		res, isErr = res+interruptedResult, true
+		res, isErr = res+stoppedResult(ctx), true
 	default:
 		res, isErr = "Error: "+err.Error(), true
 	}

@@ -54,6 +54,7 @@ type loop struct {
 
 	approvalWait time.Duration // time the current call waited for the user
 	refused      bool          // the current call was refused (not run)
+	refusedGit   bool          // ... and it was a write into .git, which nothing allows unasked
 	spent        *spend        // what the turn has used, shared with its subagents
 	blocked      bool          // the sandbox blocked the current call
 }

@@ -67,13 +67,13 @@ func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item stri
 	changes, err := wc.Changes()
 	switch {
 	case err != nil:
-		l.emit(Notice{Text: fmt.Sprintf("the task %q: %v; its copy is kept at %s", desc, err, wc.Dir)})
+		l.emit(Notice{Text: fmt.Sprintf("the task %q: %v; its copy is kept at %s", desc, err, wc.Dir), KeptCopy: wc.Dir})
 		return fmt.Sprintf("Its changes could not be read (%v); its copy is kept at %s.", err, wc.Dir)
 	case len(changes) == 0:
 		_ = wc.Remove()
 		return ""
 	case failed:
-		l.emit(Notice{Text: fmt.Sprintf("the task %q did not finish; its changes (%s) were not applied; its copy is kept at %s", desc, workcopy.Describe(changes, 5), wc.Dir)})
+		l.emit(Notice{Text: fmt.Sprintf("the task %q did not finish; its changes (%s) were not applied; its copy is kept at %s", desc, workcopy.Describe(changes, 5), wc.Dir), KeptCopy: wc.Dir})
 		return fmt.Sprintf("Its changes (%s) were not applied; its copy is kept at %s.", workcopy.Describe(changes, 10), wc.Dir)
 	}
 	if item != "" {
@@ -82,11 +82,11 @@ func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item stri
 	applied, conflicts, err := wc.Apply()
 	switch {
 	case err != nil:
-		l.emit(Notice{Text: fmt.Sprintf("the task %q: applying its changes failed: %v; its copy is kept at %s", desc, err, wc.Dir)})
+		l.emit(Notice{Text: fmt.Sprintf("the task %q: applying its changes failed: %v; its copy is kept at %s", desc, err, wc.Dir), KeptCopy: wc.Dir})
 		return fmt.Sprintf("Applying its changes failed after %s: %v; its copy is kept at %s.", orNothing(workcopy.Describe(applied, 10)), err, wc.Dir)
 	case len(conflicts) > 0:
 		files := strings.Join(conflicts, ", ")
-		l.emit(Notice{Text: fmt.Sprintf("the task %q changed files that changed in the workspace meanwhile (%s): none of its changes were applied; its copy is kept at %s", desc, files, wc.Dir)})
+		l.emit(Notice{Text: fmt.Sprintf("the task %q changed files that changed in the workspace meanwhile (%s): none of its changes were applied; its copy is kept at %s", desc, files, wc.Dir), KeptCopy: wc.Dir})
 		return fmt.Sprintf("None of its changes were applied: these files changed in the workspace meanwhile: %s. Its copy is kept at %s; compare and apply by hand.", files, wc.Dir)
 	}
 	_ = wc.Remove()

@@ -167,7 +167,7 @@ func (b *Bash) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	case <-ctx.Done():
 		killGroup()
 		waitErr = <-waitDone
-		status = "interrupted by user"
+		status = interruptedStatus(ctx)
 	}
 
 	drain := drainAfterExit
@@ -243,6 +243,16 @@ func exitStatus(err error) string {
 		return fmt.Sprintf("exit status %d", ee.ExitCode())
 	}
 	return "error: " + err.Error()
+}
+
+// interruptedStatus is the status line of a command ctx cut short: what
+// stopped it when ctx's cause says (a time budget, a signal), else the
+// user's interrupt.
+func interruptedStatus(ctx context.Context) string {
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
+		return cause.Error() // "stopped by SIGTERM", "stopped by the time budget ..."
+	}
+	return "interrupted by user"
 }
 
 // exitCode returns the process's exit status from its Wait error (128+N
