@@ -37,6 +37,9 @@ type config struct {
 // value is what a subcommand has.
 type live struct {
 	notices []string // shown at the top of the full-screen app's chat
+	// args are the command line as given, for a failure before the flags
+	// parsed to say whether -p asked for JSON (see failJSON).
+	args []string
 	// ext are the MCP servers, hooks and custom commands (see
 	// newExtensions); nil in the subcommands.
 	ext *extensions
@@ -90,10 +93,13 @@ func usagef(format string, args ...any) error {
 func parseConfig(args []string, env func(string) string) (config, error) {
 	a, err := tickcfg.ParseArgs(args)
 	if err != nil {
-		return config{Run: tickcfg.Run{Args: a}}, err
+		return config{Run: tickcfg.Run{Args: a}, live: live{args: args}}, err
 	}
 	r, err := tickcfg.Resolve(a, env, projectTrusted(env))
-	return config{Run: r}, err
+	if err != nil && !r.Headless {
+		r.Args = a // the flags say what a failure prints
+	}
+	return config{Run: r, live: live{args: args}}, err
 }
 
 // versionString is "tick VERSION", with the VCS revision when the binary

@@ -27,6 +27,7 @@ const (
 const (
 	ReasonDone        = "done"
 	ReasonError       = "error"
+	ReasonUsage       = "usage" // bad flags or configuration (exit 2)
 	ReasonRefused     = "refused"
 	ReasonBlocked     = "sandbox_blocked"
 	ReasonUnfinished  = "unfinished"
@@ -77,7 +78,7 @@ func classify(end agent.TurnEnd, res *printer.Result, sig os.Signal) (int, strin
 		}
 		return ExitError, ReasonError, msg
 	case len(res.Refused) > 0:
-		return ExitRefused, ReasonRefused, fmt.Sprintf("%d tool call(s) refused: %s; rerun with --yolo to allow them", len(res.Refused), strings.Join(res.Refused, "; "))
+		return ExitRefused, ReasonRefused, refusedMessage(res)
 	case len(res.Blocked) > 0:
 		return ExitRefused, ReasonBlocked, fmt.Sprintf("the sandbox blocked %d command(s): %s; see --sandbox and writable_roots", len(res.Blocked), strings.Join(res.Blocked, "; "))
 	case len(res.OpenItems) > 0:
@@ -86,4 +87,18 @@ func classify(end agent.TurnEnd, res *printer.Result, sig os.Signal) (int, strin
 		return ExitEmpty, ReasonEmpty, "the model's final answer was empty"
 	}
 	return ExitOK, ReasonDone, ""
+}
+
+// refusedMessage says which calls were refused and what allows them: a
+// write into .git nothing allows unasked (not --yolo, not a rule), the
+// rest --yolo does.
+func refusedMessage(res *printer.Result) string {
+	msg := fmt.Sprintf("%d tool call(s) refused: %s", len(res.Refused), strings.Join(res.Refused, "; "))
+	switch git := res.RefusedGit(); {
+	case git == len(res.Refused):
+		return msg + "; they write into .git, which nothing allows without a person approving each write (not --yolo, not a rule)"
+	case git > 0:
+		return msg + fmt.Sprintf("; %d of them write into .git, which nothing allows without a person approving each write; rerun with --yolo to allow the others", git)
+	}
+	return msg + "; rerun with --yolo to allow them"
 }

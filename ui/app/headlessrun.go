@@ -36,6 +36,7 @@ func runHeadless(cfg config, ag *agent.Agent, rec *session.Recorder, ld *session
 		Model:     cfg.Settings.Model,
 		Workspace: cfg.Workspace,
 	}
+	h.Start.Sandbox, h.Start.SandboxComplete = sandboxState(cfg)
 	if cfg.ext != nil {
 		h.Notices = cfg.ext.notices
 	}

@@ -180,6 +180,10 @@ func (r *Result) observe(ev agent.Event, depth int) {
 				}
 			}
 		}
+	case agent.Notice:
+		if e.KeptCopy != "" {
+			r.KeptCopies = append(r.KeptCopies, e.KeptCopy)
+		}
 	case agent.PlanProposed:
 		if depth == 0 {
 			r.planned, r.Plan = true, e.List.Markdown()
