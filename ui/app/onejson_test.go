@@ -3,8 +3,8 @@ package app
 import (
 	"bytes"
 	"encoding/json"
-	"strings"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 
