@@ -57,6 +57,7 @@ type loop struct {
 	refusedGit   bool          // ... and it was a write into .git, which nothing allows unasked
 	spent        *spend        // what the turn has used, shared with its subagents
 	blocked      bool          // the sandbox blocked the current call
+	verifyRuns   int           // how many times the verify check ran this turn
 }
 
 // turn runs one parent turn and delivers its events on out.
@@ -143,8 +144,11 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 		}
 		l.said = l.said || len(msg.ToolCalls) > 0 || strings.TrimSpace(msg.Content) != ""
 		if len(msg.ToolCalls) == 0 {
-			if l.finalAnswer() {
+			if l.finalAnswer(ctx) {
 				continue
+			}
+			if ctx.Err() != nil {
+				return TurnEnd{Reason: ReasonInterrupted}
 			}
 			return TurnEnd{Reason: ReasonDone}
 		}

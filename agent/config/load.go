@@ -140,7 +140,7 @@ func (s *Settings) mergeUser(f *file) {
 		"mcp_start_timeout": c.MCPStartTimeout != "",
 		"max_turns":         c.MaxTurns != 0, "max_parallel_tasks": c.MaxParallelTasks != 0, "max_cost": c.MaxCost != 0, "max_time": c.MaxTime != "",
 		"completion_reminder": c.CompletionReminder != nil, "mouse": c.Mouse != nil, "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
-		"web.allow": c.Web.Allow != nil,
+		"web.allow": c.Web.Allow != nil, "verify": c.Verify != "", "verify_timeout": c.VerifyTimeout != "", "verify_attempts": c.VerifyAttempts != 0,
 	} {
 		if set {
 			s.Sources[key] = src
@@ -173,6 +173,8 @@ func (s *Settings) mergeProject(f *file, opts Options) {
 	set("mcp_start_timeout", c.MCPStartTimeout != "", func() { s.MCPStartTimeout = c.MCPStartTimeout })
 	set("completion_reminder", c.CompletionReminder != nil, func() { s.CompletionReminder = c.CompletionReminder })
 	set("max_parallel_tasks", c.MaxParallelTasks != 0, func() { s.MaxParallelTasks = c.MaxParallelTasks })
+	set("verify_timeout", c.VerifyTimeout != "", func() { s.VerifyTimeout = c.VerifyTimeout })
+	set("verify_attempts", c.VerifyAttempts != 0, func() { s.VerifyAttempts = c.VerifyAttempts })
 	if c.Deny != nil { // deny rules add up: a project may only tighten
 		s.Deny = append(append([]string(nil), s.Deny...), c.Deny...)
 		if prev, ok := s.Sources["deny"]; ok {

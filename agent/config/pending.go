@@ -13,6 +13,9 @@ type Pending struct {
 	MCPServers map[string]MCPServer
 	Hooks      Hooks
 	Allow      []string
+	// Verify is the project's verify command: it runs a program, so it
+	// waits for the user's approval like hooks.
+	Verify string
 	// Provider is the project's choice of provider when it differs from
 	// the user's and no --provider flag decides: it picks the server the
 	// conversation (and a key) goes to. "" when there is none.
@@ -38,18 +41,21 @@ func (p Pending) Warning() string {
 	if len(p.Allow) > 0 {
 		parts = append(parts, "allow rules")
 	}
+	if p.Verify != "" {
+		parts = append(parts, "verify command")
+	}
 	return fmt.Sprintf("%s: its %s need your approval before they take effect", p.Path, strings.Join(parts, ", "))
 }
 
 // Empty reports whether nothing awaits approval.
 func (p Pending) Empty() bool {
-	return len(p.MCPServers) == 0 && p.Hooks.Empty() && len(p.Allow) == 0 && p.Provider == ""
+	return len(p.MCPServers) == 0 && p.Hooks.Empty() && len(p.Allow) == 0 && p.Provider == "" && p.Verify == ""
 }
 
 // Definition is what an approval covers, as a value that marshals to JSON
 // with stable field names (the trust record keeps a hash of it): the
-// servers, hooks, allow rules and provider. Allow and Provider are left
-// out when empty, so approvals recorded before they were covered still
+// servers, hooks, allow rules, provider and verify command. Allow,
+// Provider and Verify are left out when empty, so approvals recorded before they were covered still
 // hold; a project that picks a provider must be approved again.
 func (p Pending) Definition() any {
 	return struct {
@@ -57,7 +63,8 @@ func (p Pending) Definition() any {
 		Hooks      Hooks
 		Allow      []string `json:",omitempty"`
 		Provider   string   `json:",omitempty"`
-	}{p.MCPServers, p.Hooks, p.Allow, p.Provider}
+		Verify     string   `json:",omitempty"`
+	}{p.MCPServers, p.Hooks, p.Allow, p.Provider, p.Verify}
 }
 
 // holdProject collects the project file's pending settings and applies
@@ -65,7 +72,7 @@ func (p Pending) Definition() any {
 // otherwise it warns.
 func (s *Settings) holdProject(f *file, opts Options) {
 	c := f.cfg
-	s.Pending = Pending{Path: f.path, MCPServers: c.MCPServers, Hooks: c.Hooks, Allow: c.Allow}
+	s.Pending = Pending{Path: f.path, MCPServers: c.MCPServers, Hooks: c.Hooks, Allow: c.Allow, Verify: c.Verify}
 	if c.Provider != "" && c.Provider != s.Provider && opts.Flags.Provider == "" {
 		s.Pending.Provider = c.Provider
 	}
@@ -77,6 +84,10 @@ func (s *Settings) holdProject(f *file, opts Options) {
 		return
 	}
 	s.Pending.Approved = true
+	if s.Pending.Verify != "" {
+		s.Config.Verify = s.Pending.Verify
+		s.Sources["verify"] = Source{Kind: SourceProject, Detail: f.path}
+	}
 	if s.Pending.Provider != "" {
 		s.Provider = s.Pending.Provider
 		s.Sources["provider"] = Source{Kind: SourceProject, Detail: f.path}

@@ -178,13 +178,18 @@ Flags:
                        into .git are refused even with it
   --output-format F    with -p: text (default), json (one result object at
                        the end) or stream-json (every event; also --json)
+  --verify CMD         a turn is done only when CMD passes: it runs in the
+                       workspace, sandboxed, when the model ends its turn; a
+                       failure goes back to the model (verify_attempts, default
+                       3; verify_timeout, default 10m); with -p a final failure
+                       exits 4 (verify_failed). Config key verify; /verify
   --max-turns N        stop a turn after N model calls (default 200)
   --max-cost USD       stop a turn when its cost reaches USD (the server's
                        figure, else a price table of hosted models)
   --max-time D         stop a turn after D (e.g. 15m)
   --plan               plan mode: the model investigates and proposes a plan
                        without changing anything; with -p the plan is printed
-                       as Markdown after the answer
+                       as Markdown after the answer (json: the result's plan)
   --completion-reminder=false
                        do not remind the model of open todo items when it
                        ends its turn (it is reminded once per turn)

@@ -31,6 +31,7 @@ const (
 	ReasonRefused     = "refused"
 	ReasonBlocked     = "sandbox_blocked"
 	ReasonUnfinished  = "unfinished"
+	ReasonVerify      = "verify_failed" // --verify's check still failed when the turn ended (exit 4)
 	ReasonEmpty       = "empty_answer"
 	ReasonBudget      = "budget"
 	ReasonAuth        = "auth"
@@ -81,6 +82,8 @@ func classify(end agent.TurnEnd, res *printer.Result, sig os.Signal) (int, strin
 		return ExitRefused, ReasonRefused, refusedMessage(res)
 	case len(res.Blocked) > 0:
 		return ExitRefused, ReasonBlocked, fmt.Sprintf("the sandbox blocked %d command(s): %s; see --sandbox and writable_roots", len(res.Blocked), strings.Join(res.Blocked, "; "))
+	case res.Verify != nil && !res.Verify.Passed:
+		return ExitUnfinished, ReasonVerify, verifyMessage(res.Verify)
 	case len(res.OpenItems) > 0:
 		return ExitUnfinished, ReasonUnfinished, fmt.Sprintf("the turn ended with %d open todo item(s): %s", len(res.OpenItems), strings.Join(res.OpenItems, "; "))
 	case strings.TrimSpace(res.Answer) == "" && !res.Planned():
@@ -101,4 +104,13 @@ func refusedMessage(res *printer.Result) string {
 		return msg + fmt.Sprintf("; %d of them write into .git, which nothing allows without a person approving each write; rerun with --yolo to allow the others", git)
 	}
 	return msg + "; rerun with --yolo to allow them"
+}
+
+// verifyMessage says how the verify check failed.
+func verifyMessage(v *printer.Verify) string {
+	status := "did not run to an end"
+	if v.ExitCode != nil {
+		status = fmt.Sprintf("exited %d", *v.ExitCode)
+	}
+	return fmt.Sprintf("the verify check %q %s after %d attempt(s): the work is not done", v.Command, status, v.Attempts)
 }

@@ -186,6 +186,7 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		Effort:        cfg.Effort,
 		MaxRounds:     cfg.Settings.Budgets(cfg.Budgets).Turns,
 		Budget:        agent.Budget{MaxCost: cfg.Settings.Budgets(cfg.Budgets).Cost, MaxTime: cfg.Settings.Budgets(cfg.Budgets).Time},
+		Verify:        agent.VerifyCheck(cfg.Settings.VerifyCheck(cfg.Verify)),
 
 		NoCompletionReminder: cfg.NoReminder || (cfg.Settings != nil && !cfg.Settings.CompletionReminderOn()),
 	}

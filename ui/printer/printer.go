@@ -285,6 +285,8 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 		p.progress(ind, p.dim("› "+oneLine(e.Text, 120)))
 	case agent.Notice:
 		p.progress(ind, p.dim("· "+e.Text))
+	case agent.VerifyStarted, agent.Verified:
+		p.verifyLine(ind, ev)
 	case agent.HookFailed:
 		p.progress(ind, p.yellow("! "+oneLine(agent.HookFailureText(e), 300)))
 	case agent.Compacted:

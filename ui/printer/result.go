@@ -180,6 +180,10 @@ func (r *Result) observe(ev agent.Event, depth int) {
 				}
 			}
 		}
+	case agent.Verified:
+		if depth == 0 {
+			r.Verify = &Verify{Command: e.Command, ExitCode: e.ExitCode, Attempts: e.Attempt, OutputTail: e.OutputTail, Passed: e.Passed}
+		}
 	case agent.Notice:
 		if e.KeptCopy != "" {
 			r.KeptCopies = append(r.KeptCopies, e.KeptCopy)
