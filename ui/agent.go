@@ -68,6 +68,11 @@ type Agent interface {
 	Mode() agent.Mode
 	CanRetry() bool
 
+	// SetVerify sets the verify check's command for the next turns (""
+	// turns it off: /verify); Verify is the check in effect.
+	SetVerify(command string)
+	Verify() agent.VerifyCheck
+
 	// StopTask stops the running subagent of the task call id alone
 	// (ctrl+x on its row); it reports whether one was running.
 	StopTask(id string) bool

@@ -158,7 +158,7 @@ func (m *Model) statusInfo() statusInfo {
 		ctx:       m.usage.ctx,
 		notice:    m.note,
 		mcp:       mcpField(m.cfg.MCP),
-		mode:      m.modeText(),
+		mode:      joinNonEmpty(m.st.Glyphs.Separator, m.modeText(), m.verify.text()),
 		yolo:      m.cfg.Yolo,
 	}
 	if m.think != "" {
