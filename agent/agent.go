@@ -147,6 +147,11 @@ type Config struct {
 	// (servers reuse their prompt cache only for an identical prefix); a
 	// resumed session sets its own with SetPromptDate.
 	Date time.Time
+	// Secrets are values masked wherever a tool's output holds them (the
+	// API key tick sends), with URL credentials, before the model, the
+	// front-end or the session sees the output (values under 8 bytes are
+	// not masked).
+	Secrets []string
 	// Verify is the check a turn must pass to be done (--verify, verify
 	// in the configuration; see verify.go); the zero Command is none.
 	Verify VerifyCheck

@@ -187,6 +187,7 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		MaxRounds:     cfg.Settings.Budgets(cfg.Budgets).Turns,
 		Budget:        agent.Budget{MaxCost: cfg.Settings.Budgets(cfg.Budgets).Cost, MaxTime: cfg.Settings.Budgets(cfg.Budgets).Time},
 		Verify:        agent.VerifyCheck(cfg.Settings.VerifyCheck(cfg.Verify)),
+		Secrets:       []string{cfg.Settings.APIKey},
 
 		NoCompletionReminder: cfg.NoReminder || (cfg.Settings != nil && !cfg.Settings.CompletionReminderOn()),
 	}
