@@ -94,7 +94,7 @@ func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
 	live := newLiveOutput(c.ID, l.a.redactEvents(l.emit))
 	var st exitStatus
 	out, isErr := l.call(tools.WithExitStatus(tools.WithProgress(withCallID(ctx, c.ID), live), st.set), c)
-	live.stop() // no ToolOutput after ToolEnd
+	live.stop()           // no ToolOutput after ToolEnd
 	out = l.a.redact(out) // before the model, the front-end and the session see it
 	if ctx.Err() != nil && !isErr {
 		// The tool stopped early and said so in its output; flag it
