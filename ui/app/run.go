@@ -41,6 +41,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(str
 	if err := cfg.CheckModel(); err != nil {
 		return fail(stderr, err)
 	}
+	if err := checkCostBudget(cfg); err != nil {
+		return fail(stderr, err)
+	}
 	client, err := prepare(&cfg, env, stdin, stdout)
 	if err != nil {
 		return fail(stderr, err)
