@@ -154,7 +154,8 @@ Usage:
                             (from its .tick/config.toml), once
 
 Flags:
-  -p PROMPT            run headless with this prompt ("-" reads stdin)
+  -p PROMPT            run headless with this prompt ("-" reads stdin; data
+                       piped on stdin is appended to PROMPT)
   --json               with -p: write every event as one JSON line on stdout
   --verbose            with -p: also show the model's text between tool calls,
                        its reasoning, commands' output as it comes, tool

@@ -55,3 +55,25 @@ func TestPlanIsAFieldOfTheObject(t *testing.T) {
 		t.Errorf("plan field %q lacks the items; object %v", plan, obj)
 	}
 }
+
+// TestPipedStdinJoinsThePrompt: with -p PROMPT, data piped on stdin is
+// appended to the prompt (as claude -p does), not ignored.
+func TestPipedStdinJoinsThePrompt(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Text: "seen"})
+	args, _ := headless(t, srv, "summarise this log")
+	r := tick(t, nil, "panic: nil map write\ngoroutine 1 [running]\n", args...)
+	if r.code != app.ExitOK {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	reqs := srv.Requests()
+	var user string
+	for _, m := range reqs[0].Messages {
+		if m.Role == "user" {
+			user = m.Content
+		}
+	}
+	if !strings.Contains(user, "summarise this log") || !strings.Contains(user, "panic: nil map write") {
+		t.Errorf("the prompt sent is %q: want the -p prompt and the piped data", user)
+	}
+}
