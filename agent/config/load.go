@@ -315,6 +315,18 @@ func (s *Settings) resolveKey(entry Provider, entrySrc map[string]Source, env fu
 	default:
 		own()
 	}
+	s.warnUnsetKeyEnv(entry, entrySrc, env)
+}
+
+// warnUnsetKeyEnv warns, once, when the config's api_key_env names a
+// variable that is not set and no other key was found: tick would send
+// no key (a placeholder) without a word.
+func (s *Settings) warnUnsetKeyEnv(entry Provider, entrySrc map[string]Source, env func(string) string) {
+	src, fromFile := entrySrc["api_key_env"]
+	if s.APIKey != "" || entry.APIKeyEnv == "" || env(entry.APIKeyEnv) != "" || !fromFile || (src.Kind != SourceUser && src.Kind != SourceProject) {
+		return
+	}
+	s.Warnings = append(s.Warnings, fmt.Sprintf("%s: providers.%s.api_key_env names %s, which is not set: no API key is sent", src.Detail, s.Provider, entry.APIKeyEnv))
 }
 
 // providerEntry returns the selected provider: its preset overlaid with
