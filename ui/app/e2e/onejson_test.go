@@ -77,3 +77,20 @@ func TestPipedStdinJoinsThePrompt(t *testing.T) {
 		t.Errorf("the prompt sent is %q: want the -p prompt and the piped data", user)
 	}
 }
+
+// TestForbiddenExitsAuth: a 403 (the key is valid but not allowed this
+// model or project) exits 7 like a 401, with exit_reason auth in the
+// result object.
+func TestForbiddenExitsAuth(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(providertest.Reply{Status: 403, Body: `{"error":{"message":"Project does not have access to model","type":"invalid_request_error"}}`})
+	args, _ := headless(t, srv, "hi", "--output-format", "json")
+	r := tick(t, map[string]string{"OPENAI_API_KEY": "sk-valid-but-forbidden"}, "", args...)
+	if r.code != app.ExitAuth {
+		t.Fatalf("exit %d, want %d (auth); stderr:\n%s", r.code, app.ExitAuth, r.stderr)
+	}
+	obj := resultOf(t, r)
+	if obj["exit_reason"] != "auth" || obj["is_error"] != true {
+		t.Errorf("result %v: want exit_reason auth, is_error", obj)
+	}
+}
