@@ -93,8 +93,9 @@ type Result struct {
 
 	summaries  map[string]string // call id -> "tool: summary"
 	finalSeen  bool
-	planned    bool // a plan was proposed (plan mode): its answer may be empty
-	refusedGit int  // how many of Refused were writes into .git
+	planned    bool      // a plan was proposed (plan mode): its answer may be empty
+	refusedGit int       // how many of Refused were writes into .git
+	list       todo.List // the last list the turn showed
 	start      time.Time
 	apiTime    time.Duration
 }
@@ -171,8 +172,15 @@ func (r *Result) observe(ev agent.Event, depth int) {
 		}
 	case agent.Usage:
 		r.usage(e, depth)
+	case agent.TurnEnd:
+		if depth == 0 && e.Reason != agent.ReasonDone && len(r.OpenItems) == 0 {
+			for _, it := range r.list.Open() { // a budget or a signal stopped it: what was left
+				r.OpenItems = append(r.OpenItems, it.Text)
+			}
+		}
 	case agent.TodoUpdate:
 		if depth == 0 {
+			r.list = e.List
 			r.CancelledItems = 0
 			for _, it := range e.List.Items {
 				if it.Status == todo.Cancelled {
