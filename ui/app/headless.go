@@ -64,8 +64,15 @@ func RunHeadless(h Headless, ag *agent.Agent, sigs <-chan os.Signal, stdout, std
 	st := h.Start
 	st.SessionID, st.Model, st.Workspace, st.Version, st.Tools = id, h.Model, h.Workspace, Version, ag.ToolNames()
 	p.Begin(st)
+	var before map[string]fileState
+	if h.Workspace != "" && printer.WantsJSON(h.Printer.JSON, h.Printer.Format) {
+		before = workspaceFiles(h.Workspace)
+	}
 	out := p.RunTurn(ag, h.Prompt, sigs)
 	res := p.Result()
+	if before != nil && !out.Abandoned {
+		res.FilesChanged = filesChanged(before, workspaceFiles(h.Workspace))
+	}
 	var code int
 	var reason, msg string
 	if out.Abandoned {

@@ -86,6 +86,11 @@ type Result struct {
 	OpenItems []string `json:"open_items,omitempty"`
 	// KeptCopies are the task copies kept unapplied (their directories).
 	KeptCopies []string `json:"kept_copies,omitempty"`
+	// FilesChanged are the workspace's files the run added, modified or
+	// deleted (git metadata aside), as found by comparing the workspace
+	// before and after; absent when it was not compared (text output, a
+	// workspace too large).
+	FilesChanged []FileChange `json:"files_changed,omitempty"`
 	// Verify is the state of --verify's check when one was set.
 	Verify *Verify `json:"verify,omitempty"`
 	// Plan is the plan proposed in plan mode (--plan), rendered.
@@ -99,6 +104,20 @@ type Result struct {
 	start      time.Time
 	apiTime    time.Duration
 }
+
+// FileChange is one file a run changed: its path in the workspace and
+// how (FileAdded, FileModified, FileDeleted).
+type FileChange struct {
+	Path string `json:"path"`
+	Kind string `json:"kind"`
+}
+
+// The kinds of a FileChange.
+const (
+	FileAdded    = "added"
+	FileModified = "modified"
+	FileDeleted  = "deleted"
+)
 
 // FailedCommand is a command that exited non-zero and its status.
 type FailedCommand struct {

@@ -75,3 +75,35 @@ func TestVerifyAfterParallelTasks(t *testing.T) {
 		}
 	}
 }
+
+// TestFilesChangedInResult: the result lists the files the run added,
+// modified and deleted, whichever tool did it (a command included), and
+// not a file changed and then put back (undone) within the run.
+func TestFilesChangedInResult(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(
+		call("bash", map[string]any{"command": "echo new > added.txt; echo more >> kept.txt; rm gone.txt; cp -p same.txt same.bak && echo tmp >> same.txt && mv same.bak same.txt"}),
+		providertest.Reply{Text: "Changed."})
+	args, ws := headless(t, srv, "change things", "--yolo", "--output-format", "json")
+	for _, f := range []string{"kept.txt", "gone.txt", "same.txt"} {
+		if err := os.WriteFile(filepath.Join(ws, f), []byte(f+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	obj := resultOf(t, tick(t, nil, "", args...))
+	got := map[string]string{}
+	list, _ := obj["files_changed"].([]any)
+	for _, c := range list {
+		m := c.(map[string]any)
+		got[m["path"].(string)] = m["kind"].(string)
+	}
+	want := map[string]string{"added.txt": "added", "kept.txt": "modified", "gone.txt": "deleted"}
+	if len(got) != len(want) {
+		t.Errorf("files_changed = %v, want %v", got, want)
+	}
+	for p, k := range want {
+		if got[p] != k {
+			t.Errorf("files_changed[%s] = %q, want %q (all: %v)", p, got[p], k, got)
+		}
+	}
+}
