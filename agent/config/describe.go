@@ -60,6 +60,7 @@ func (s *Settings) Describe(w io.Writer) error {
 	row("web.allow", strings.Join(s.Web.Allow, ", "))
 	row("idle_timeout", s.IdleTimeout)
 	row("reasoning_effort", s.ReasoningEffort)
+	row("verify", s.Config.Verify)
 	row("completion_reminder", fmt.Sprint(s.CompletionReminderOn()))
 	row("max_parallel_tasks", parallelTasks(s.MaxParallelTasks))
 	row("mcp_start_timeout", s.MCPStartTimeoutDuration().String())

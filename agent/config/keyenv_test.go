@@ -35,3 +35,32 @@ api_key_env = "CORP_LLM_KEY"
 		}
 	}
 }
+
+// TestProjectVerifyWaitsForTrust: a project file's verify runs a program,
+// so it waits for the user's approval like hooks: pending and warned
+// until approved, then in effect; --verify wins over it; the project's
+// verify_attempts and verify_timeout apply at once.
+func TestProjectVerifyWaitsForTrust(t *testing.T) {
+	project := "verify = \"make check\"\nverify_attempts = 5\nverify_timeout = \"2m\"\n"
+	opts := setup(t, localUser, project, nil)
+	s, err := Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Pending.Verify != "make check" || s.VerifyCheck("").Command != "" || !strings.Contains(strings.Join(s.Warnings, "\n"), "verify command") {
+		t.Fatalf("untrusted: pending %q, in effect %q, warnings %q", s.Pending.Verify, s.VerifyCheck("").Command, s.Warnings)
+	}
+	if v := s.VerifyCheck(""); v.Attempts != 5 || v.Timeout.String() != "2m0s" {
+		t.Errorf("verify_attempts, verify_timeout = %d, %v; want 5, 2m", v.Attempts, v.Timeout)
+	}
+	opts.Approved = func(any) bool { return true }
+	if s, err = Load(opts); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.VerifyCheck("").Command; got != "make check" {
+		t.Errorf("trusted: verify %q, want make check", got)
+	}
+	if got := s.VerifyCheck("go test ./...").Command; got != "go test ./..." {
+		t.Errorf("--verify: %q, want it to win", got)
+	}
+}
