@@ -64,6 +64,9 @@ func RunHeadless(h Headless, ag *agent.Agent, sigs <-chan os.Signal, stdout, std
 	st := h.Start
 	st.SessionID, st.Model, st.Workspace, st.Version, st.Tools = id, h.Model, h.Workspace, Version, ag.ToolNames()
 	p.Begin(st)
+	if h.Loaded != nil {
+		p.SetList(ag.Todos()) // the restored plan, as undo left it
+	}
 	var before map[string]fileState
 	if h.Workspace != "" && printer.WantsJSON(h.Printer.JSON, h.Printer.Format) {
 		before = workspaceFiles(h.Workspace)

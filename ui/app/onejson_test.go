@@ -3,12 +3,15 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider/providertest"
+	"github.com/tick-agent/tick/todo"
 	"github.com/tick-agent/tick/ui/printer"
 )
 
@@ -128,5 +131,35 @@ func TestStartFailuresPrintOneObject(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestResultOfARestoredPlan: a resumed run starts from the plan the agent
+// holds after the restore (as an undo left it: #2 back to pending, #3
+// cancelled by the user); stopped by SIGTERM before the model shows the
+// list again, its result lists #2 open and counts #3 cancelled.
+func TestResultOfARestoredPlan(t *testing.T) {
+	f := newFixture(t)
+	ag, err := f.options(t).NewAgent("fake", 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list := todo.List{Goal: "Ship", Items: []todo.Item{
+		{ID: "1", Text: "Build", Status: todo.Completed},
+		{ID: "2", Text: "Test", Status: todo.Pending},
+		{ID: "3", Text: "Deploy", Status: todo.Cancelled, Note: "not now"},
+	}}
+	if err := ag.Restore(nil, list); err != nil {
+		t.Fatal(err)
+	}
+	f.srv.Enqueue(providertest.Reply{Text: "thinking", Hang: true})
+	sigs := make(chan os.Signal, 1)
+	sigs <- syscall.SIGTERM
+	var out, errb bytes.Buffer
+	ld := &session.Loaded{Info: session.Info{ID: "old"}, Todos: list}
+	code := RunHeadless(Headless{Prompt: "carry on", Loaded: ld, Printer: printer.Options{Format: printer.FormatJSON}}, ag, sigs, &out, &errb)
+	obj := oneObject(t, out.String())
+	if code != ExitTerminated || fmt.Sprint(obj["open_items"]) != "[Test]" || obj["cancelled_items"] != 1.0 {
+		t.Errorf("exit %d, open_items %v, cancelled_items %v; want 143, [Test], 1\nstderr:\n%s", code, obj["open_items"], obj["cancelled_items"], errb.String())
 	}
 }

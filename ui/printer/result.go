@@ -259,6 +259,16 @@ func (r *Result) usage(e agent.Usage, depth int) {
 	}
 }
 
+// SetList gives the result the plan the run starts from (a resumed
+// session's, as the agent holds it after a restore or an undo): its
+// cancelled items count, and its open items are the run's when a budget
+// or a signal stops it before the model shows the list again.
+func (p *Printer) SetList(l todo.List) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.result.observe(agent.TodoUpdate{List: l}, 0)
+}
+
 // Planned reports whether the turn proposed a plan (plan mode).
 func (r *Result) Planned() bool { return r.planned }
 
