@@ -147,6 +147,14 @@ type Config struct {
 	// (servers reuse their prompt cache only for an identical prefix); a
 	// resumed session sets its own with SetPromptDate.
 	Date time.Time
+	// Secrets are values masked wherever a tool's output holds them (the
+	// API key tick sends), with URL credentials, before the model, the
+	// front-end or the session sees the output (values under 8 bytes are
+	// not masked).
+	Secrets []string
+	// Verify is the check a turn must pass to be done (--verify, verify
+	// in the configuration; see verify.go); the zero Command is none.
+	Verify VerifyCheck
 }
 
 // ErrBusy is returned by Run's TurnEnd when a turn is already running.
@@ -185,8 +193,9 @@ type Agent struct {
 	par         int             // its answer
 	tasks       taskSet         // the running subagents, by call id
 	modelSet    bool
-	streamer    Streamer // set by SetModelOn; nil: Config.Model
-	failed      bool     // the last model turn failed (see Retry)
+	streamer    Streamer    // set by SetModelOn; nil: Config.Model
+	failed      bool        // the last model turn failed (see Retry)
+	verify      VerifyCheck // the check in effect (Config.Verify, SetVerify); guarded by mu
 }
 
 // New returns an Agent for cfg, with an empty history and todo list.
@@ -216,7 +225,7 @@ func New(cfg Config) (*Agent, error) {
 	if cfg.Date.IsZero() {
 		cfg.Date = time.Now()
 	}
-	a := &Agent{cfg: cfg, tools: base, date: cfg.Date.Format(dateLayout), effort: effort}
+	a := &Agent{cfg: cfg, tools: base, date: cfg.Date.Format(dateLayout), effort: effort, verify: cfg.Verify.withDefaults()}
 	a.plan.init()
 	return a, nil
 }

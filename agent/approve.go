@@ -110,7 +110,7 @@ func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approv
 		return "Error: " + err.Error(), false
 	}
 	if mode == ApproveNone || l.a.cfg.Headless {
-		l.refused = true // nobody could approve it: the work may be undone
+		l.refused, l.refusedGit = true, gitWrite // nobody could approve it: the work may be undone
 		return l.refusal(c.Name, gitWrite), false
 	}
 	req := ApprovalRequest{ID: c.ID, Tool: c.Name, Summary: summary, Detail: detail, Once: gitWrite}
@@ -207,7 +207,7 @@ func (l *loop) ask(ctx context.Context, req ApprovalRequest) (ans Approval, msg 
 	l.emitApproval(req)
 	select {
 	case <-ctx.Done():
-		return Approval{}, interruptedResult + " (it was waiting for approval)", false
+		return Approval{}, stoppedResult(ctx) + " (it was waiting for approval)", false
 	case ans = <-reply:
 	}
 	if ans.Allow || ans.Always {

@@ -18,6 +18,16 @@ const KindBudget ErrorKind = "budget"
 // errBudget ends a turn that reached a budget.
 var errBudget = errors.New("budget reached")
 
+// errTimeUp is the cause of a turn's context when its time budget is up:
+// a command it cut short says so in these words.
+var errTimeUp = fmt.Errorf("stopped by the time budget (--max-time)%w", errNoText{errBudget})
+
+// errNoText wraps an error without adding its text.
+type errNoText struct{ err error }
+
+func (e errNoText) Error() string { return "" }
+func (e errNoText) Unwrap() error { return e.err }
+
 // Budget caps one turn beyond Config.MaxRounds. A zero field is no cap.
 type Budget struct {
 	// MaxCost is the most the turn may cost, in US dollars: the server's
@@ -72,7 +82,7 @@ func (a *Agent) withTimeBudget(ctx context.Context) (context.Context, context.Ca
 	if a.cfg.Budget.MaxTime <= 0 {
 		return ctx, func() {}
 	}
-	return context.WithTimeoutCause(ctx, a.cfg.Budget.MaxTime, errBudget)
+	return context.WithTimeoutCause(ctx, a.cfg.Budget.MaxTime, errTimeUp)
 }
 
 // budgetEnd turns an interrupted end into the budget's end when it was the

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tick-agent/tick/agent/tools"
@@ -40,7 +41,7 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 			continue
 		}
 		if ctx.Err() != nil {
-			l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: interruptedResult})
+			l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: stoppedResult(ctx)})
 			continue
 		}
 		if len(group) > 0 && i == group[0] {
@@ -50,10 +51,10 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 		}
 		l.emit(toolStart(c))
 		start := time.Now()
-		l.approvalWait, l.refused, l.blocked = 0, false, false
+		l.approvalWait, l.refused, l.refusedGit, l.blocked = 0, false, false, false
 		r := l.execute(ctx, c)
 		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: r.out, IsError: r.isErr, Duration: time.Since(start) - l.approvalWait,
-			ExitCode: r.code, Refused: l.refused, Blocked: l.blocked})
+			ExitCode: r.code, Refused: l.refused, GitWrite: l.refusedGit, Blocked: l.blocked})
 		l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: r.out})
 	}
 	return usedTodo
@@ -67,22 +68,43 @@ type callResult struct {
 	code  *int
 }
 
+// exitStatus is the last exit status a call's process reported
+// (tools.WithExitStatus), nil when none ran to an end.
+type exitStatus struct {
+	mu   sync.Mutex
+	code *int
+}
+
+func (s *exitStatus) set(code int) {
+	s.mu.Lock()
+	s.code = &code
+	s.mu.Unlock()
+}
+
+func (s *exitStatus) get() *int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.code
+}
+
 // execute runs one call with its live output and its post-tool hook,
 // marks a call that ctx cut short as failed, and a command that exited
 // nonzero too.
 func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
-	live := newLiveOutput(c.ID, l.emit)
-	out, isErr := l.call(tools.WithProgress(withCallID(ctx, c.ID), live), c)
-	live.stop() // no ToolOutput after ToolEnd
+	live := newLiveOutput(c.ID, l.a.redactEvents(l.emit))
+	var st exitStatus
+	out, isErr := l.call(tools.WithExitStatus(tools.WithProgress(withCallID(ctx, c.ID), live), st.set), c)
+	live.stop()           // no ToolOutput after ToolEnd
+	out = l.a.redact(out) // before the model, the front-end and the session see it
 	if ctx.Err() != nil && !isErr {
 		// The tool stopped early and said so in its output; flag it
 		// as an error so the model does not trust a partial result.
 		isErr = true
-		if !strings.Contains(out, interruptedResult) {
-			out += "\n" + interruptedResult
+		if stop := stoppedResult(ctx); !strings.Contains(out, stop) {
+			out += "\n" + stop
 		}
 	}
-	code := ExitCodeOf(c.Name, out)
+	code := st.get() // from the process, never read back out of its text
 	isErr = isErr || failedCommand(code)
 	l.postToolHook(ctx, c, out, isErr)
 	return callResult{out: out, isErr: isErr, code: code}
@@ -157,7 +179,7 @@ func (l *loop) runCall(ctx context.Context, c provider.ToolCall) (out string, is
 		if res != "" {
 			res += "\n"
 		}
-		res, isErr = res+interruptedResult, true
+		res, isErr = res+stoppedResult(ctx), true
 	default:
 		res, isErr = "Error: "+err.Error(), true
 	}

@@ -75,8 +75,10 @@ type ToolStart struct {
 // (nil for other tools, or when it did not run). Refused is set when the
 // call was not run because it needed an approval nobody could give
 // (headless without --yolo); a deny rule or a hook's block is the user's
-// policy and does not set it. Blocked
-// is set when the sandbox blocked the command (the result says so).
+// policy and does not set it. GitWrite is set with Refused when the call
+// wrote into .git: nothing allows that without a person approving the
+// very write (not --yolo, not a rule). Blocked is set when the sandbox
+// blocked the command (the result says so).
 type ToolEnd struct {
 	ID       string        `json:"id"`
 	Name     string        `json:"name"`
@@ -85,6 +87,7 @@ type ToolEnd struct {
 	Duration time.Duration `json:"duration_ns"`
 	ExitCode *int          `json:"exit_code,omitempty"`
 	Refused  bool          `json:"refused,omitempty"`
+	GitWrite bool          `json:"git_write,omitempty"`
 	Blocked  bool          `json:"sandbox_blocked,omitempty"`
 }
 
@@ -125,6 +128,9 @@ type Usage struct {
 	CostFrom  CostFrom `json:"cost_from,omitempty"`
 	Window    int      `json:"window,omitempty"`
 	CompactAt int      `json:"compact_at,omitempty"`
+	// Duration is how long the call took, retries included (0 in a
+	// replay or a compaction's report).
+	Duration time.Duration `json:"duration_ns,omitempty"`
 }
 
 // Retry reports that a model call failed and is being retried.
@@ -185,6 +191,9 @@ type SteerDelivered struct {
 // repaired session.
 type Notice struct {
 	Text string `json:"text"`
+	// KeptCopy, when set, is a task's copy of the workspace kept with
+	// changes that were not applied (the text says why).
+	KeptCopy string `json:"kept_copy,omitempty"`
 }
 
 // Compacted reports that older history was replaced by a summary before a

@@ -56,8 +56,10 @@ type loop struct {
 
 	approvalWait time.Duration // time the current call waited for the user
 	refused      bool          // the current call was refused (not run)
+	refusedGit   bool          // ... and it was a write into .git, which nothing allows unasked
 	spent        *spend        // what the turn has used, shared with its subagents
 	blocked      bool          // the sandbox blocked the current call
+	verifyRuns   int           // how many times the verify check ran this turn
 }
 
 // turn runs one parent turn and delivers its events on out.
@@ -160,8 +162,11 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 		}
 		l.said = l.said || len(msg.ToolCalls) > 0 || strings.TrimSpace(msg.Content) != ""
 		if len(msg.ToolCalls) == 0 {
-			if l.finalAnswer() {
+			if l.finalAnswer(ctx) {
 				continue
+			}
+			if ctx.Err() != nil {
+				return TurnEnd{Reason: ReasonInterrupted}
 			}
 			return TurnEnd{Reason: ReasonDone}
 		}

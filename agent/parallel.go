@@ -66,7 +66,7 @@ func (l *loop) runGroup(ctx context.Context, calls []provider.ToolCall, idx []in
 		case <-ctx.Done():
 		}
 		if ctx.Err() != nil {
-			results[n] = callResult{out: interruptedResult, isErr: true}
+			results[n] = callResult{out: stoppedResult(ctx), isErr: true}
 			continue
 		}
 		wg.Add(1)

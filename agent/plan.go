@@ -64,9 +64,10 @@ func openSentence(open []todo.Item) string {
 // subagent, not when Config.NoCompletionReminder is set), and only in a
 // turn that worked on the plan (called todo, or changed files under an
 // item): a later unrelated request is not pushed back into an open plan,
-// and gets no Unfinished either. Otherwise it
-// emits Unfinished or PlanProposed as the case may be and returns false.
-func (l *loop) finalAnswer() bool {
+// and gets no Unfinished either. Then the verify check runs (verifyAgain),
+// which may send the model back to work. Otherwise it emits Unfinished or
+// PlanProposed as the case may be and returns false.
+func (l *loop) finalAnswer(ctx context.Context) bool {
 	if l.child {
 		return false
 	}
@@ -80,7 +81,7 @@ func (l *loop) finalAnswer() bool {
 	}
 	open := list.Open()
 	if len(open) == 0 || !l.worked {
-		return false // a turn that did not work on the plan is not pushed back into it
+		return l.verifyAgain(ctx) // a turn that did not work on the plan is not pushed back into it
 	}
 	if !l.reminded && !a.cfg.NoCompletionReminder {
 		l.reminded = true
@@ -88,7 +89,10 @@ func (l *loop) finalAnswer() bool {
 		l.emit(Notice{Text: "reminded the model: " + openSentence(open)})
 		return true
 	}
-	l.emit(Unfinished{Items: open})
+	if l.verifyAgain(ctx) {
+		return true // the list is said when the turn really ends
+	}
+	l.emit(Unfinished{Items: l.a.Todos().Open()})
 	return false
 }
 

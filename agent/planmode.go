@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
@@ -131,4 +132,20 @@ func (p planEgress) Run(ctx context.Context, args json.RawMessage) (string, erro
 		return "", fmt.Errorf("%w: %s reaches only the hosts in [web] allow of the user's config until the user approves the plan; plan without this page, or note in the plan that it needs reading", errPlanMode, p.eg.Spec().Name)
 	}
 	return p.eg.Run(ctx, args)
+}
+
+// ToolNames returns the names of the tools the model is offered in the
+// current mode, sorted: the base tools, todo and task (tools of MCP
+// servers join at the turn's start and are not among them).
+func (a *Agent) ToolNames() []string {
+	l := &loop{a: a}
+	var names []string
+	for _, t := range l.toolsFor(a.Mode()) {
+		if h, ok := t.(interface{ hidden() bool }); ok && h.hidden() {
+			continue
+		}
+		names = append(names, t.Spec().Name)
+	}
+	sort.Strings(names)
+	return names
 }

@@ -32,43 +32,22 @@ func (l *loop) sandboxMode(ctx context.Context, c provider.ToolCall) context.Con
 	return ctx
 }
 
-// blockSigns are what failures caused by the sandbox print: a denied
-// write or socket, a read-only .git, no network, a killed 32-bit binary.
-var blockSigns = [...]string{
-	"Permission denied", "permission denied", "Operation not permitted", "operation not permitted",
-	"Read-only file system", "read-only file system", "Network is unreachable", "network is unreachable",
-	"Bad system call", "bad system call", "Could not resolve host", "Temporary failure in name resolution",
-}
-
-// blockedBySandbox reports whether a bash result looks like the sandbox
-// stopped the command: it failed, and said so in one of the usual ways.
-func blockedBySandbox(res string) bool {
-	i := strings.LastIndexByte(res, '\n')
-	status := res[i+1:]
-	if status == "exit status 0" || !(strings.HasPrefix(status, "exit status ") || strings.HasPrefix(status, "killed by signal: bad system call")) {
-		return false
-	}
-	for _, s := range blockSigns {
-		if strings.Contains(res, s) {
-			return true
-		}
-	}
-	return strings.HasPrefix(status, "killed by signal: bad system call")
-}
-
 // afterSandbox looks at a bash result: when the sandbox seems to have
 // blocked the command, the model is told so in one line, and in the TUI
 // (not with --yolo, which never asks) the user is offered to run it again
 // without the sandbox.
 func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.Tool, args json.RawMessage, res string) string {
-	if c.Name != "bash" || !l.confined(ctx) || !blockedBySandbox(res) {
+	if c.Name != "bash" || !l.confined(ctx) {
 		return res
 	}
-	if notTheSandbox(res, l.workspace(), writableOutside) {
+	mode := sandbox.ModeFrom(ctx)
+	switch sandboxBlame(res, l.workspace(), l.policy(mode), writableOutside) {
+	case blameNone:
+		return res
+	case blameNotSandbox:
 		return res + "\n(not the sandbox: tick cannot write there either; the file or its file system is read-only)"
 	}
 	l.blocked = true
-	mode := sandbox.ModeFrom(ctx)
 	note := "blocked by the sandbox (" + l.runner().Describe(mode) + ")"
 	if l.a.cfg.Approval != ApproveAsk || l.a.cfg.Headless || mode == sandbox.ReadOnly {
 		return res + "\n" + note + ": " + sandboxAllows(l.runner().Mode(mode)) + "; --sandbox danger-full-access lifts it"
@@ -95,6 +74,16 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 		return res + "\n" + note + "; running it again outside the sandbox failed: " + err.Error()
 	}
 	return "(" + note + "; run again outside the sandbox with the user's approval)\n" + again
+}
+
+// workspace returns the directory the loop's commands run in: a task's
+// copy of the workspace, or the workspace.
+
+// policy returns what a command of the loop run in mode m may touch.
+func (l *loop) policy(m sandbox.Mode) sandbox.Policy {
+	p := l.runner().Policy()
+	p.Mode, p.Workspace = l.runner().Mode(m), l.workspace()
+	return p
 }
 
 // sandboxAllows says, for the model, what a command in mode m may do.

@@ -53,3 +53,30 @@ func TestSandboxNoteSaysWhatTheModeAllows(t *testing.T) {
 		})
 	}
 }
+
+// TestSandboxNotBlamedOnWords: a failing test whose output says
+// "permission denied" (and a script of the workspace without its
+// execute bit: "Permission denied" even for root) is a failing test, not a command the sandbox blocked:
+// ToolEnd is not Blocked and the model is not told to lift the sandbox.
+func TestSandboxNotBlamedOnWords(t *testing.T) {
+	h := newHarness(t, withSandbox(t))
+	if err := os.WriteFile(filepath.Join(h.dir, "check.sh"), []byte("exit 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.Enqueue(
+		calls(call("bash", `{"command":"echo '--- FAIL: TestOpen: want \"permission denied\", got nil'; exit 1"}`),
+			call("bash", `{"command":"./check.sh"}`)),
+		providertest.Reply{Text: "tests fail"})
+	_, ends := turn(t, h, nil)
+	if len(ends) != 2 {
+		t.Fatalf("got %d tool ends, want 2", len(ends))
+	}
+	for _, e := range ends {
+		if e.Blocked || strings.Contains(e.Output, "danger-full-access") || strings.Contains(e.Output, "blocked by the sandbox") {
+			t.Errorf("%q was blamed on the sandbox: blocked %v, output %q", e.Output, e.Blocked, e.Output)
+		}
+		if !e.IsError {
+			t.Errorf("%q: not an error", e.Output)
+		}
+	}
+}

@@ -41,6 +41,7 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 		},
 		OnNotice: func(text string) { l.emit(Notice{Text: text}) },
 	}
+	began := time.Now()
 	resp, err := l.a.client().Stream(ctx, req, h)
 	if err != nil {
 		if resp != nil && resp.Message.Content != "" {
@@ -60,15 +61,15 @@ func (l *loop) stream(ctx context.Context) (provider.Message, error) {
 	if resp.Recovered != "" {
 		l.emit(Notice{Text: recoveredNotice(msg.ToolCalls, resp.Recovered)})
 	}
-	l.reportUsage(req, resp)
+	l.reportUsage(req, resp, time.Since(began))
 	return msg, nil
 }
 
 // reportUsage emits the token use of a call, estimating it when the server
 // reported none, and remembers the prompt size for compaction (without the
 // arguments of cut calls, which the history does not keep).
-func (l *loop) reportUsage(req provider.Request, resp *provider.Response) {
-	u := Usage{}
+func (l *loop) reportUsage(req provider.Request, resp *provider.Response, took time.Duration) {
+	u := Usage{Duration: took}
 	if resp.Usage != nil {
 		u.Usage = *resp.Usage
 	} else {

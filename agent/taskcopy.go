@@ -76,20 +76,20 @@ func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item stri
 	switch {
 	case err != nil:
 		where := l.keep(wc)
-		l.emit(Notice{Text: fmt.Sprintf("the task %q: %v; %s", desc, err, where)})
+		l.emit(Notice{Text: fmt.Sprintf("the task %q: %v; %s", desc, err, where), KeptCopy: wc.Dir})
 		return fmt.Sprintf("Its changes could not be read (%v); %s.", err, where)
 	case len(changes) == 0:
 		_ = wc.Remove()
 		return ""
 	case failed:
 		where := l.keep(wc)
-		l.emit(Notice{Text: fmt.Sprintf("the task %q did not finish; its changes (%s) were not applied; %s", desc, workcopy.Describe(changes, 5), where)})
+		l.emit(Notice{Text: fmt.Sprintf("the task %q did not finish; its changes (%s) were not applied; %s", desc, workcopy.Describe(changes, 5), where), KeptCopy: wc.Dir})
 		return fmt.Sprintf("Its changes (%s) were not applied; %s.", workcopy.Describe(changes, 10), where)
 	}
 	stop, ok := a.tasks.beginApply(desc)
 	if !ok {
 		where := l.keep(wc)
-		l.emit(Notice{Text: fmt.Sprintf("tick is exiting: the task %q's changes were not applied; %s", desc, where)})
+		l.emit(Notice{Text: fmt.Sprintf("tick is exiting: the task %q's changes were not applied; %s", desc, where), KeptCopy: wc.Dir})
 		return fmt.Sprintf("Its changes were not applied: tick is exiting; %s.", where)
 	}
 	if item != "" {
@@ -108,20 +108,20 @@ func (l *loop) merged(wc *workcopy.Copy, desc string, applied []workcopy.Change,
 	switch {
 	case errors.As(err, &refused):
 		where := l.keep(wc)
-		l.emit(Notice{Text: fmt.Sprintf("the task %q: %v; none of its changes were applied; %s", desc, err, where)})
+		l.emit(Notice{Text: fmt.Sprintf("the task %q: %v; none of its changes were applied; %s", desc, err, where), KeptCopy: wc.Dir})
 		return fmt.Sprintf("None of its changes were applied: %v. %s; check it before applying anything by hand.", err, capital(where))
 	case errors.Is(err, workcopy.ErrRolledBack):
 		where := l.keep(wc)
-		l.emit(Notice{Text: fmt.Sprintf("tick is exiting: the task %q's patch was rolled back, none of its changes were applied; %s", desc, where)})
+		l.emit(Notice{Text: fmt.Sprintf("tick is exiting: the task %q's patch was rolled back, none of its changes were applied; %s", desc, where), KeptCopy: wc.Dir})
 		return fmt.Sprintf("None of its changes were applied: tick was exiting and rolled its patch back. %s.", capital(where))
 	case err != nil:
 		where := l.keep(wc)
-		l.emit(Notice{Text: fmt.Sprintf("the task %q: applying its changes failed: %v; %s", desc, err, where)})
+		l.emit(Notice{Text: fmt.Sprintf("the task %q: applying its changes failed: %v; %s", desc, err, where), KeptCopy: wc.Dir})
 		return fmt.Sprintf("Applying its changes failed: %v; %s.", err, where)
 	case len(conflicts) > 0:
 		files := strings.Join(conflicts, ", ")
 		where := l.keep(wc)
-		l.emit(Notice{Text: fmt.Sprintf("the task %q changed files that changed in the workspace meanwhile (%s): none of its changes were applied; %s", desc, files, where)})
+		l.emit(Notice{Text: fmt.Sprintf("the task %q changed files that changed in the workspace meanwhile (%s): none of its changes were applied; %s", desc, files, where), KeptCopy: wc.Dir})
 		return fmt.Sprintf("None of its changes were applied: these files changed in the workspace meanwhile: %s. %s; compare and apply by hand.", files, capital(where))
 	}
 	_ = wc.Remove()

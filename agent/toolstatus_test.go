@@ -32,6 +32,27 @@ func TestToolEndCarriesExitCode(t *testing.T) {
 	}
 }
 
+// TestToolEndErrorPrefixedOutput: a command whose output begins with
+// "Error:" (gh, helm, kubectl print that) keeps its exit status — the
+// status comes from the process, not from the text.
+func TestToolEndErrorPrefixedOutput(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Enqueue(
+		calls(call("bash", `{"command":"echo 'Error: release not found' >&2; exit 1"}`),
+			call("bash", `{"command":"echo 'Error: only a word'"}`)),
+		providertest.Reply{Text: "done"})
+	ends := toolEnds(h.run("go"))
+	if len(ends) != 2 {
+		t.Fatalf("got %d tool ends, want 2", len(ends))
+	}
+	if c := ends[0].ExitCode; c == nil || *c != 1 || !ends[0].IsError {
+		t.Errorf("failing command printing Error: — exit code %v, is_error %v; want 1, true", deref(c), ends[0].IsError)
+	}
+	if c := ends[1].ExitCode; c == nil || *c != 0 || ends[1].IsError {
+		t.Errorf("succeeding command printing Error: — exit code %v, is_error %v; want 0, false", deref(c), ends[1].IsError)
+	}
+}
+
 func ptr(n int) *int { return &n }
 
 func deref(p *int) any {

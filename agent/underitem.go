@@ -66,7 +66,7 @@ func (l *loop) underItem(ctx context.Context) (note, refusal string, ok bool) {
 		}
 		l.passed[g] = true
 		if !l.pauseAt(ctx, g, cur.ID, fmt.Sprintf("paused: the user asked to stop after #%s, and the model moved on to #%s — enter to continue", g, cur.ID)) {
-			return "", interruptedResult, false
+			return "", stoppedResult(ctx), false
 		}
 		a := l.a
 		a.mu.Lock()

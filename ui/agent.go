@@ -52,6 +52,11 @@ type Turns interface {
 	// Effort is the thinking level ("" the server's default), for the
 	// status bar.
 	Effort() string
+	// SetVerify sets the verify check's command for the next turns (""
+	// turns it off: /verify); Verify is the check in effect, cheap and
+	// never blocking (the status bar and the panel's last line).
+	SetVerify(command string)
+	Verify() agent.VerifyCheck
 }
 
 // Planner is the agent's role of keeping the plan.
@@ -109,6 +114,8 @@ func (noAgent) CanRetry() bool                                 { return false }
 func (noAgent) StopTask(string) bool                           { return false }
 func (noAgent) SetEffort(string) error                         { return errNoAgent }
 func (noAgent) Effort() string                                 { return "" }
+func (noAgent) SetVerify(string)                               {}
+func (noAgent) Verify() agent.VerifyCheck                      { return agent.VerifyCheck{} }
 func (noAgent) SetMode(agent.Mode)                             {}
 func (noAgent) ApprovePlan() (string, error)                   { return "", errNoAgent }
 func (noAgent) EditPlan(agent.PlanEdit) ([]agent.Event, error) { return nil, errNoAgent }

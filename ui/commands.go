@@ -76,6 +76,7 @@ func newCommands(extra map[string]func() tea.Cmd, descs map[string]string, sessi
 	}
 	cmds["undo"] = command{builtin: true, desc: "restore the files as they were before the last item (or item N) started", withArgs: (*Model).undoCommand}
 	cmds["rewind"] = command{builtin: true, desc: "go back to before a message or an item: files, conversation or both", run: (*Model).rewindCommand}
+	cmds["verify"] = command{builtin: true, desc: "the check a turn must pass", withArgs: (*Model).verifyCommand}
 	cmds["think"] = command{builtin: true, desc: "thinking: off/low/medium/high", withArgs: (*Model).thinkCommand}
 	usage := command{builtin: true, desc: "tokens and cost of this session, per turn and subagent", run: (*Model).showUsage}
 	cmds["usage"], cmds["cost"] = usage, usage
@@ -161,6 +162,7 @@ func (m *Model) reset(msg ResetMsg) {
 	if msg.Agent != nil {
 		m.cfg.Agent = msg.Agent
 		m.think = msg.Agent.Effort()
+		m.verify = initialVerify(msg.Agent)
 	}
 	if msg.Model != "" {
 		m.cfg.Model = msg.Model

@@ -174,6 +174,9 @@ func (m *Model) handleEvents(msg eventsMsg) (tea.Cmd, bool) {
 // handleEvent applies one event of the running turn.
 func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	t := m.turn
+	if m.verifyEvent(ev) {
+		return nil
+	}
 	switch ev := ev.(type) {
 	case agent.TextDelta:
 		m.chat.appendText(ev.Text)

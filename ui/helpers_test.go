@@ -24,6 +24,7 @@ type scriptAgent struct {
 	steers  []string
 	refuse  bool // Steer returns false
 	running bool
+	verify  string // SetVerify's command
 }
 
 type scriptRun struct {
@@ -92,6 +93,10 @@ func (a *scriptAgent) ClearPlan() ([]agent.Event, error) { return nil, errPlanUs
 func (a *scriptAgent) StopTask(string) bool              { return false }
 func (a *scriptAgent) CanRetry() bool                    { return false }
 func (a *scriptAgent) Effort() string                    { return "" }
+func (a *scriptAgent) SetVerify(c string)                { a.verify = c }
+func (a *scriptAgent) Verify() agent.VerifyCheck {
+	return agent.VerifyCheck{Command: a.verify}
+}
 func (a *scriptAgent) SetEffort(string) error {
 	return errors.New("this agent takes no thinking level")
 }

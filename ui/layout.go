@@ -162,7 +162,7 @@ func (m *Model) statusInfo() status.Info {
 		Ctx:       m.usage.ctx,
 		Notice:    m.note,
 		MCP:       mcpField(m.cfg.MCP),
-		Mode:      m.modeText(),
+		Mode:      joinNonEmpty(m.st.Glyphs.Separator, m.modeText(), m.verify.text()),
 		Yolo:      m.cfg.Yolo,
 	}
 	if m.think != "" {

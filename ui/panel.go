@@ -34,6 +34,7 @@ type panel struct {
 	// for width w
 	subs    []*subTask // subagents under the items they ran in
 	taskSel string     // the selected task row's call id (see taskFocus); "" for none
+	verify  string     // the verify check's state, the last line when set (see verify.go)
 }
 
 // itemStats is what the panel remembers of one item.

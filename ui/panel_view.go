@@ -91,6 +91,9 @@ func (p *panel) view(w, h int, spin string) []string {
 		return nil
 	}
 	foot := p.footLines(w)
+	if p.verify != "" {
+		foot = append([]string{p.st.ItemMeta.Render(ansi.Truncate(p.verify, w, p.st.Glyphs.Ellipsis))}, foot...)
+	}
 	if len(foot) >= h {
 		return foot[:h]
 	}

@@ -85,6 +85,7 @@ type Model struct {
 
 	usage    usageLedger // the session's usage and the context in use
 	think    string      // the thinking level (/think), shown when set
+	verify   verifyState // the verify check (--verify, /verify) and its last run
 	commands map[string]command
 	custom   map[string]CustomCommand // the user's commands, by name
 
@@ -127,8 +128,10 @@ func New(cfg Config) Model {
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
 		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
 		think:    cfg.Agent.Effort(),
+		verify:   initialVerify(cfg.Agent),
 	}
 	m.now = m.clock()
+	m.panel.verify = m.verify.text()
 	m.addConfigCommands()
 	m.replay(cfg.History, cfg.Todos)
 	switch {

@@ -82,6 +82,12 @@ type Config struct {
 	// same time (1 to MaxParallelTasksLimit); 0 leaves it to tick: 3 for
 	// a hosted provider, else the slots the local server reports, else 1.
 	MaxParallelTasks int `toml:"max_parallel_tasks"`
+	// Verify is a command a turn must pass to be done (see verify.go);
+	// VerifyTimeout (a Go duration, default 10m) and VerifyAttempts
+	// (default 3) bound it. A project file's verify waits for /trust.
+	Verify         string `toml:"verify"`
+	VerifyTimeout  string `toml:"verify_timeout"`
+	VerifyAttempts int    `toml:"verify_attempts"`
 	// MCPServers are Model Context Protocol servers whose tools join the
 	// registry, by name.
 	MCPServers map[string]MCPServer `toml:"mcp_servers"`
@@ -245,6 +251,9 @@ func (c Config) validate() (key string, err error) {
 		return "reasoning_effort", fmt.Errorf("reasoning_effort = %q: want off, low, medium or high", c.ReasoningEffort)
 	}
 	if key, err := c.validateBudget(); err != nil {
+		return key, err
+	}
+	if key, err := c.validateVerify(); err != nil {
 		return key, err
 	}
 	if d, err := time.ParseDuration(c.MCPStartTimeout); c.MCPStartTimeout != "" && (err != nil || d <= 0) {

@@ -278,6 +278,30 @@ func TestDescribeMasksKeys(t *testing.T) {
 	}
 }
 
+// TestDescribeMasksURLCredentials: tick config hides a base URL's user,
+// password and secret query parameters (?api-key=), as error lines do.
+func TestDescribeMasksURLCredentials(t *testing.T) {
+	opts := setup(t, localUser, "", nil)
+	opts.Flags.BaseURL = "https://gateway-user:gw-pass-1234@llm.corp.example/v1?api-version=2024&api-key=qk-5678"
+	s, err := Load(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := s.Describe(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, secret := range []string{"gw-pass-1234", "gateway-user", "qk-5678"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("tick config shows %q:\n%s", secret, out)
+		}
+	}
+	if !strings.Contains(out, "llm.corp.example/v1") || !strings.Contains(out, "api-version=2024") {
+		t.Errorf("the base URL is not recognisable:\n%s", out)
+	}
+}
+
 func TestUserPath(t *testing.T) {
 	tests := []struct {
 		env  map[string]string

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/tick-agent/tick/provider"
 )
 
 // Mask hides a secret for display: the last four characters of a long key,
@@ -40,8 +42,8 @@ func (s *Settings) Describe(w io.Writer) error {
 	if s.ContextWindow > 0 {
 		cw = fmt.Sprint(s.ContextWindow)
 	}
-	base := s.BaseURL
-	if base == "" {
+	base := provider.RedactURL(s.BaseURL) // credentials and query keys masked, as error lines do
+	if s.BaseURL == "" {
 		base = "(the OpenAI API)"
 	}
 	row("provider", s.Provider)
@@ -59,6 +61,7 @@ func (s *Settings) Describe(w io.Writer) error {
 	row("web.allow_private", strings.Join(s.Web.AllowPrivate, ", "))
 	row("idle_timeout", s.IdleTimeout)
 	row("reasoning_effort", s.ReasoningEffort)
+	row("verify", s.Config.Verify)
 	row("completion_reminder", fmt.Sprint(s.CompletionReminderOn()))
 	row("max_parallel_tasks", parallelTasks(s.MaxParallelTasks))
 	row("mcp_start_timeout", s.MCPStartTimeoutDuration().String())

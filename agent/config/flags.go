@@ -26,6 +26,9 @@ type Args struct {
 	// Format is --output-format: "text", "json" or "stream-json" ("":
 	// text, or stream-json with --json).
 	Format string
+	// Verify is --verify CMD: the check a turn must pass to be done (""
+	// : the files' verify; see Settings.VerifyCheck).
+	Verify string
 	// Budgets are --max-turns, --max-cost and --max-time (zero: the
 	// files' max_turns, max_cost, max_time; see Settings.Budgets).
 	Budgets Budgets
@@ -145,6 +148,7 @@ func (a *Args) flagSet() (fs *flag.FlagSet, prompt *string, reminder *bool) {
 	fs.BoolVar(&a.Verbose, "verbose", false, "")
 	fs.Func("output-format", "", a.setFormat)
 	fs.IntVar(&a.Budgets.Turns, "max-turns", 0, "")
+	fs.Func("verify", "", a.setVerify)
 	fs.Func("max-cost", "", func(v string) (err error) { a.Budgets.Cost, err = ParseCost(v); return err })
 	fs.Func("max-time", "", func(v string) (err error) { a.Budgets.Time, err = ParseMaxTime(v); return err })
 	fs.StringVar(&a.ModelFlags.Model, "model", "", "")
@@ -168,6 +172,15 @@ func (a *Args) flagSet() (fs *flag.FlagSet, prompt *string, reminder *bool) {
 	fs.BoolVar(&a.Help, "h", false, "")
 	fs.BoolVar(&a.Help, "help", false, "")
 	return fs, prompt, reminder
+}
+
+// setVerify is --verify CMD.
+func (a *Args) setVerify(v string) error {
+	if strings.TrimSpace(v) == "" {
+		return fmt.Errorf("--verify needs a command, such as \"go test ./...\"")
+	}
+	a.Verify = v
+	return nil
 }
 
 // setSandbox is --sandbox MODE.

@@ -141,6 +141,7 @@ func (s *Settings) mergeUser(f *file) {
 		"max_turns":         c.MaxTurns != 0, "max_parallel_tasks": c.MaxParallelTasks != 0, "max_cost": c.MaxCost != 0, "max_time": c.MaxTime != "",
 		"completion_reminder": c.CompletionReminder != nil, "mouse": c.Mouse != nil, "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
 		"web.allow": c.Web.Allow != nil, "web.allow_private": c.Web.AllowPrivate != nil,
+		"verify": c.Verify != "", "verify_timeout": c.VerifyTimeout != "", "verify_attempts": c.VerifyAttempts != 0,
 	} {
 		if set {
 			s.Sources[key] = src
@@ -173,6 +174,8 @@ func (s *Settings) mergeProject(f *file, opts Options) {
 	set("mcp_start_timeout", c.MCPStartTimeout != "", func() { s.MCPStartTimeout = c.MCPStartTimeout })
 	set("completion_reminder", c.CompletionReminder != nil, func() { s.CompletionReminder = c.CompletionReminder })
 	set("max_parallel_tasks", c.MaxParallelTasks != 0, func() { s.MaxParallelTasks = c.MaxParallelTasks })
+	set("verify_timeout", c.VerifyTimeout != "", func() { s.VerifyTimeout = c.VerifyTimeout })
+	set("verify_attempts", c.VerifyAttempts != 0, func() { s.VerifyAttempts = c.VerifyAttempts })
 	if c.Deny != nil { // deny rules add up: a project may only tighten
 		s.Deny = append(append([]string(nil), s.Deny...), c.Deny...)
 		if prev, ok := s.Sources["deny"]; ok {
@@ -316,6 +319,18 @@ func (s *Settings) resolveKey(entry Provider, entrySrc map[string]Source, env fu
 	default:
 		own()
 	}
+	s.warnUnsetKeyEnv(entry, entrySrc, env)
+}
+
+// warnUnsetKeyEnv warns, once, when the config's api_key_env names a
+// variable that is not set and no other key was found: tick would send
+// no key (a placeholder) without a word.
+func (s *Settings) warnUnsetKeyEnv(entry Provider, entrySrc map[string]Source, env func(string) string) {
+	src, fromFile := entrySrc["api_key_env"]
+	if s.APIKey != "" || entry.APIKeyEnv == "" || env(entry.APIKeyEnv) != "" || !fromFile || (src.Kind != SourceUser && src.Kind != SourceProject) {
+		return
+	}
+	s.Warnings = append(s.Warnings, fmt.Sprintf("%s: providers.%s.api_key_env names %s, which is not set: no API key is sent", src.Detail, s.Provider, entry.APIKeyEnv))
 }
 
 // providerEntry returns the selected provider: its preset overlaid with

@@ -13,6 +13,9 @@ type Pending struct {
 	MCPServers map[string]MCPServer
 	Hooks      Hooks
 	Allow      []string
+	// Verify is the project's verify command: it runs a program, so it
+	// waits for the user's approval like hooks.
+	Verify string
 	// Provider is the project's choice of provider when it differs from
 	// the user's and no --provider flag decides: it picks the server the
 	// conversation (and a key) goes to. "" when there is none.
@@ -46,6 +49,9 @@ func (p Pending) Warning() string {
 	if len(p.Allow) > 0 {
 		parts = append(parts, "allow rules")
 	}
+	if p.Verify != "" {
+		parts = append(parts, "verify command")
+	}
 	if p.Stale {
 		return fmt.Sprintf("%s: the files its hooks and MCP servers run (%s) changed since you trusted them: its %s need your approval again before they take effect", p.Path, strings.Join(p.RunFiles.Paths(), ", "), strings.Join(parts, ", "))
 	}
@@ -54,16 +60,16 @@ func (p Pending) Warning() string {
 
 // Empty reports whether nothing awaits approval.
 func (p Pending) Empty() bool {
-	return len(p.MCPServers) == 0 && p.Hooks.Empty() && len(p.Allow) == 0 && p.Provider == ""
+	return len(p.MCPServers) == 0 && p.Hooks.Empty() && len(p.Allow) == 0 && p.Provider == "" && p.Verify == ""
 }
 
 // Definition is what an approval covers, as a value that marshals to JSON
 // with stable field names (the trust record keeps a hash of it): the
-// servers, hooks, allow rules and provider. Allow and Provider are left
-// out when empty, so approvals recorded before they were covered still
-// hold; a project that picks a provider must be approved again. So are
-// the digests of the files the hooks and servers run (RunFiles): a
-// changed script asks again.
+// servers, hooks, allow rules, provider and verify command. Allow,
+// Provider and Verify are left out when empty, so approvals recorded
+// before they were covered still hold; a project that picks a provider
+// must be approved again. So are the digests of the files the hooks,
+// servers and verify command run (RunFiles): a changed script asks again.
 func (p Pending) Definition() any {
 	return struct {
 		MCPServers map[string]MCPServer
@@ -71,7 +77,8 @@ func (p Pending) Definition() any {
 		Allow      []string `json:",omitempty"`
 		Provider   string   `json:",omitempty"`
 		RunFiles   RunFiles `json:",omitempty"`
-	}{p.MCPServers, p.Hooks, p.Allow, p.Provider, p.RunFiles}
+		Verify     string   `json:",omitempty"`
+	}{p.MCPServers, p.Hooks, p.Allow, p.Provider, p.RunFiles, p.Verify}
 }
 
 // DefinitionWithoutFiles is Definition without the run files' digests:
@@ -87,7 +94,7 @@ func (p Pending) DefinitionWithoutFiles() any {
 // otherwise it warns.
 func (s *Settings) holdProject(f *file, opts Options) {
 	c := f.cfg
-	s.Pending = Pending{Path: f.path, MCPServers: c.MCPServers, Hooks: c.Hooks, Allow: c.Allow}
+	s.Pending = Pending{Path: f.path, MCPServers: c.MCPServers, Hooks: c.Hooks, Allow: c.Allow, Verify: c.Verify}
 	s.Pending.RunFiles = findRunFiles(opts.Workspace, c.Hooks, c.MCPServers)
 	if c.Provider != "" && c.Provider != s.Provider && opts.Flags.Provider == "" {
 		s.Pending.Provider = c.Provider
@@ -101,6 +108,10 @@ func (s *Settings) holdProject(f *file, opts Options) {
 		return
 	}
 	s.Pending.Approved = true
+	if s.Pending.Verify != "" {
+		s.Config.Verify = s.Pending.Verify
+		s.Sources["verify"] = Source{Kind: SourceProject, Detail: f.path}
+	}
 	if s.Pending.Provider != "" {
 		s.Provider = s.Pending.Provider
 		s.Sources["provider"] = Source{Kind: SourceProject, Detail: f.path}

@@ -24,8 +24,10 @@ func IsSecretName(name string) bool {
 }
 
 // ScrubEnv returns environ ("NAME=value" entries) without the variables a
-// command must not see: those named in drop (the API key tick itself uses)
-// and every variable whose name looks like a secret (see IsSecretName).
+// command must not see: those named in drop (the API key tick itself uses),
+// every variable whose name looks like a secret (see IsSecretName) and
+// every one whose value does (IsSecretValue: URL credentials, known token
+// shapes).
 // A variable named in allow is kept whatever its name: the user asked for
 // it by name. environ is not modified.
 func ScrubEnv(environ, drop, allow []string) []string {
@@ -39,8 +41,8 @@ func ScrubEnv(environ, drop, allow []string) []string {
 	}
 	out := make([]string, 0, len(environ))
 	for _, kv := range environ {
-		name, _, _ := strings.Cut(kv, "=")
-		if !allowed[name] && (dropped[name] || IsSecretName(name)) {
+		name, value, _ := strings.Cut(kv, "=")
+		if !allowed[name] && (dropped[name] || IsSecretName(name) || IsSecretValue(value)) {
 			continue
 		}
 		out = append(out, kv)

@@ -47,3 +47,32 @@ func TestCacheEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestScrubEnvByValue: a variable whose value carries a URL's password or
+// a known token shape is scrubbed whatever its name (GitLab's
+// CI_REPOSITORY_URL holds the job token); ordinary URLs and words stay.
+func TestScrubEnvByValue(t *testing.T) {
+	for _, tt := range []struct {
+		kv   string
+		keep bool
+	}{
+		{"CI_REPOSITORY_URL=https://gitlab-ci-token:glcbt-64_abcdefghijklmnopqrst@gitlab.example.com/g/p.git", false},
+		{"HTTPS_PROXY=http://user:hunter2@proxy:3128", false},
+		{"GH_AUTH=ghp_abcdefghijklmnopqrstuvwxyz0123456789", false},
+		{"CREDS=github_pat_11ABCDEFG0123456789_abcdefghijklmnop", false},
+		{"GL=glpat-abcdefghij0123456789", false},
+		{"SLACK_HOOK_ID=xoxb-1234567890-abcdefghij", false},
+		{"AWS_ID=AKIAIOSFODNN7EXAMPLE", false},
+		{"OPENAI=sk-proj-abcdefghijklmnop0123", false},
+		{"CI_PROJECT_URL=https://gitlab.example.com/g/p", true},
+		{"MY_API_BASE=http://x", true},
+		{"GOFLAGS=-mod=mod", true},
+		{"TASK=sk-8", true},
+		{"USER_AT=https://user@host/x", true},
+	} {
+		got := ScrubEnv([]string{tt.kv}, nil, nil)
+		if (len(got) == 1) != tt.keep {
+			t.Errorf("ScrubEnv(%q) = %q, keep %v", tt.kv, got, tt.keep)
+		}
+	}
+}

@@ -95,6 +95,48 @@ func (p Policy) writable() []string {
 	return out
 }
 
+// AllowsWrite reports whether a confined command may write path (absolute,
+// cleaned here) under p: inside a writable directory, and not in the
+// workspace's git metadata (a .git entry or one GitMeta names). In
+// FullAccess every path is allowed.
+func (p Policy) AllowsWrite(path string) bool {
+	if p.Mode == FullAccess {
+		return true
+	}
+	path = filepath.Clean(path)
+	if rel, ok := within(p.Workspace, path); ok && p.Mode == WorkspaceWrite {
+		if InGitMeta(filepath.ToSlash(rel)) {
+			return false
+		}
+		for _, g := range p.GitMeta {
+			if _, in := within(filepath.Join(p.Workspace, g), path); in {
+				return false
+			}
+		}
+	}
+	for _, dir := range p.writable() {
+		if _, ok := within(dir, path); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// within reports whether path is dir or under it, and its relative path.
+func within(dir, path string) (string, bool) {
+	if dir == "" {
+		return "", false
+	}
+	rel, err := filepath.Rel(filepath.Clean(dir), path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	if rel == "." {
+		rel = ""
+	}
+	return rel, true
+}
+
 // Describe says in a few words what p allows, for messages to the model:
 // "workspace-write: no network".
 func (p Policy) Describe() string {

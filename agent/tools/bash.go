@@ -167,7 +167,7 @@ func (b *Bash) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	case <-ctx.Done():
 		killGroup()
 		waitErr = <-waitDone
-		status = "interrupted by user"
+		status = interruptedStatus(ctx)
 	}
 
 	drain := drainAfterExit
@@ -188,6 +188,9 @@ func (b *Bash) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 
 	if status == "" {
 		status = exitStatus(waitErr)
+	}
+	if code, ok := exitCode(waitErr); ok && ctx.Err() == nil {
+		reportExit(ctx, code) // an interrupted call has no status of its own
 	}
 	var res strings.Builder
 	res.WriteString(c.note)
@@ -240,6 +243,32 @@ func exitStatus(err error) string {
 		return fmt.Sprintf("exit status %d", ee.ExitCode())
 	}
 	return "error: " + err.Error()
+}
+
+// interruptedStatus is the status line of a command ctx cut short: what
+// stopped it when ctx's cause says (a time budget, a signal), else the
+// user's interrupt.
+func interruptedStatus(ctx context.Context) string {
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
+		return cause.Error() // "stopped by SIGTERM", "stopped by the time budget ..."
+	}
+	return "interrupted by user"
+}
+
+// exitCode returns the process's exit status from its Wait error (128+N
+// for a signal), and false when the process did not run to an end.
+func exitCode(err error) (int, bool) {
+	if err == nil {
+		return 0, true
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return 0, false
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal()), true
+	}
+	return ee.ExitCode(), true
 }
 
 // fmtSeconds formats a duration as whole or fractional seconds: "120s",

@@ -37,6 +37,9 @@ type config struct {
 // value is what a subcommand has.
 type live struct {
 	notices []string // shown at the top of the full-screen app's chat
+	// args are the command line as given, for a failure before the flags
+	// parsed to say whether -p asked for JSON (see failJSON).
+	args []string
 	// ext are the MCP servers, hooks and custom commands (see
 	// newExtensions); nil in the subcommands.
 	ext *extensions
@@ -90,10 +93,13 @@ func usagef(format string, args ...any) error {
 func parseConfig(args []string, env func(string) string) (config, error) {
 	a, err := tickcfg.ParseArgs(args)
 	if err != nil {
-		return config{Run: tickcfg.Run{Args: a}}, err
+		return config{Run: tickcfg.Run{Args: a}, live: live{args: args}}, err
 	}
 	r, err := tickcfg.Resolve(a, env, projectTrusted(env))
-	return config{Run: r}, err
+	if err != nil && !r.Headless {
+		r.Args = a // the flags say what a failure prints
+	}
+	return config{Run: r, live: live{args: args}}, err
 }
 
 // versionString is "tick VERSION", with the VCS revision when the binary
@@ -148,7 +154,8 @@ Usage:
                             (from its .tick/config.toml), once
 
 Flags:
-  -p PROMPT            run headless with this prompt ("-" reads stdin)
+  -p PROMPT            run headless with this prompt ("-" reads stdin; data
+                       piped on stdin is appended to PROMPT)
   --json               with -p: write every event as one JSON line on stdout
   --verbose            with -p: also show the model's text between tool calls,
                        its reasoning, commands' output as it comes, tool
@@ -172,13 +179,18 @@ Flags:
                        into .git are refused even with it
   --output-format F    with -p: text (default), json (one result object at
                        the end) or stream-json (every event; also --json)
+  --verify CMD         a turn is done only when CMD passes: it runs in the
+                       workspace, sandboxed, when the model ends its turn; a
+                       failure goes back to the model (verify_attempts, default
+                       3; verify_timeout, default 10m); with -p a final failure
+                       exits 4 (verify_failed). Config key verify; /verify
   --max-turns N        stop a turn after N model calls (default 200)
   --max-cost USD       stop a turn when its cost reaches USD (the server's
                        figure, else a price table of hosted models)
   --max-time D         stop a turn after D (e.g. 15m)
   --plan               plan mode: the model investigates and proposes a plan
                        without changing anything; with -p the plan is printed
-                       as Markdown after the answer
+                       as Markdown after the answer (json: the result's plan)
   --completion-reminder=false
                        do not remind the model of open todo items when it
                        ends its turn (it is reminded once per turn)

@@ -27,9 +27,11 @@ const (
 const (
 	ReasonDone        = "done"
 	ReasonError       = "error"
+	ReasonUsage       = "usage" // bad flags or configuration (exit 2)
 	ReasonRefused     = "refused"
 	ReasonBlocked     = "sandbox_blocked"
 	ReasonUnfinished  = "unfinished"
+	ReasonVerify      = "verify_failed" // --verify's check still failed when the turn ended (exit 4)
 	ReasonEmpty       = "empty_answer"
 	ReasonBudget      = "budget"
 	ReasonAuth        = "auth"
@@ -77,13 +79,38 @@ func classify(end agent.TurnEnd, res *printer.Result, sig os.Signal) (int, strin
 		}
 		return ExitError, ReasonError, msg
 	case len(res.Refused) > 0:
-		return ExitRefused, ReasonRefused, fmt.Sprintf("%d tool call(s) refused: %s; rerun with --yolo to allow them", len(res.Refused), strings.Join(res.Refused, "; "))
+		return ExitRefused, ReasonRefused, refusedMessage(res)
 	case len(res.Blocked) > 0:
 		return ExitRefused, ReasonBlocked, fmt.Sprintf("the sandbox blocked %d command(s): %s; see --sandbox and writable_roots", len(res.Blocked), strings.Join(res.Blocked, "; "))
+	case res.Verify != nil && !res.Verify.Passed:
+		return ExitUnfinished, ReasonVerify, verifyMessage(res.Verify)
 	case len(res.OpenItems) > 0:
 		return ExitUnfinished, ReasonUnfinished, fmt.Sprintf("the turn ended with %d open todo item(s): %s", len(res.OpenItems), strings.Join(res.OpenItems, "; "))
 	case strings.TrimSpace(res.Answer) == "" && !res.Planned():
 		return ExitEmpty, ReasonEmpty, "the model's final answer was empty"
 	}
 	return ExitOK, ReasonDone, ""
+}
+
+// refusedMessage says which calls were refused and what allows them: a
+// write into .git nothing allows unasked (not --yolo, not a rule), the
+// rest --yolo does.
+func refusedMessage(res *printer.Result) string {
+	msg := fmt.Sprintf("%d tool call(s) refused: %s", len(res.Refused), strings.Join(res.Refused, "; "))
+	switch git := res.RefusedGit(); {
+	case git == len(res.Refused):
+		return msg + "; they write into .git, which nothing allows without a person approving each write (not --yolo, not a rule)"
+	case git > 0:
+		return msg + fmt.Sprintf("; %d of them write into .git, which nothing allows without a person approving each write; rerun with --yolo to allow the others", git)
+	}
+	return msg + "; rerun with --yolo to allow them"
+}
+
+// verifyMessage says how the verify check failed.
+func verifyMessage(v *printer.Verify) string {
+	status := "did not run to an end"
+	if v.ExitCode != nil {
+		status = fmt.Sprintf("exited %d", *v.ExitCode)
+	}
+	return fmt.Sprintf("the verify check %q %s after %d attempt(s): the work is not done", v.Command, status, v.Attempts)
 }

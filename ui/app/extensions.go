@@ -198,6 +198,9 @@ func (x *extensions) untrustedNotice() string {
 	if len(x.pending.Allow) > 0 {
 		parts = append(parts, "allow rules "+strings.Join(x.pending.Allow, ", "))
 	}
+	if x.pending.Verify != "" {
+		parts = append(parts, "the verify command "+x.pending.Verify)
+	}
 	what := "which run programs on your machine"
 	if p := x.pending.Provider; p != "" {
 		if what = "which chooses where your conversation is sent"; len(parts) > 0 {
@@ -261,6 +264,9 @@ func (x *extensions) trustProject() (string, error) {
 	}
 	if x.agent != nil {
 		x.agent.AllowRules(x.allow...)
+		if x.pending.Verify != "" && x.agent.Verify().Command == "" {
+			x.agent.SetVerify(x.pending.Verify) // --verify and the user's own verify win
+		}
 	}
 	if !x.pending.Hooks.Empty() {
 		msg += " (the hooks take effect the next time tick starts)"

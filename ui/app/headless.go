@@ -36,8 +36,10 @@ type Headless struct {
 	// Recorder is the session being saved (may be nil): its id is named
 	// on stderr before the turn and in the result.
 	Recorder *session.Recorder
-	// Model and Workspace are named in stream-json's first event.
+	// Model and Workspace are named in stream-json's first event, with
+	// what Start says of the sandbox (RunHeadless adds the rest).
 	Model, Workspace string
+	Start            printer.Start
 }
 
 // RunHeadless runs one turn of ag with h.Prompt, prints it on stdout and
@@ -60,21 +62,38 @@ func RunHeadless(h Headless, ag *agent.Agent, sigs <-chan os.Signal, stdout, std
 	}
 	p := printer.New(stdout, stderr, h.Printer)
 	id := sessionID(h, stderr)
-	p.Begin(printer.Start{SessionID: id, Model: h.Model, Workspace: h.Workspace})
+	st := h.Start
+	st.SessionID, st.Model, st.Workspace, st.Version, st.Tools = id, h.Model, h.Workspace, Version, ag.ToolNames()
+	p.Begin(st)
+	if h.Loaded != nil {
+		p.SetList(ag.Todos()) // the restored plan, as undo left it
+	}
+	var before map[string]fileState
+	if h.Workspace != "" && printer.WantsJSON(h.Printer.JSON, h.Printer.Format) {
+		before = workspaceFiles(h.Workspace)
+	}
 	out := p.RunTurn(ag, h.Prompt, sigs)
 	if out.Abandoned {
-		fmt.Fprintln(stderr, "tick: interrupted again; exiting without waiting for the turn to end")
 		if line := ag.StopMerges(); line != "" { // a task's patch is all or nothing
 			fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(indentLines(line)))
 		}
-		return signalExit(out.Signal)
 	}
 	res := p.Result()
-	code, reason, msg := classify(out.End, res, out.Signal)
+	if before != nil && !out.Abandoned {
+		res.FilesChanged = filesChanged(before, workspaceFiles(h.Workspace))
+	}
+	var code int
+	var reason, msg string
+	if out.Abandoned {
+		code, reason, _ = classify(out.End, res, out.Signal)
+		msg = "interrupted again; exiting without waiting for the turn to end"
+	} else {
+		code, reason, msg = classify(out.End, res, out.Signal)
+	}
 	if out.Err != nil && code == ExitOK {
 		code, reason, msg = ExitError, ReasonError, out.Err.Error()
 	}
-	res.ExitCode, res.ExitReason, res.Message = code, reason, msg
+	res.ExitCode, res.ExitReason, res.Message, res.IsError = code, reason, msg, code != ExitOK
 	if msg != "" {
 		fmt.Fprint(stderr, exitLine(msg))
 	}

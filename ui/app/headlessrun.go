@@ -36,6 +36,7 @@ func runHeadless(cfg config, ag *agent.Agent, rec *session.Recorder, ld *session
 		Model:     cfg.Settings.Model,
 		Workspace: cfg.Workspace,
 	}
+	h.Start.Sandbox, h.Start.SandboxComplete = sandboxState(cfg)
 	if cfg.ext != nil {
 		h.Notices = cfg.ext.notices
 	}
@@ -45,10 +46,12 @@ func runHeadless(cfg config, ag *agent.Agent, rec *session.Recorder, ld *session
 	return RunHeadless(h, ag, sigs, stdout, stderr)
 }
 
-// readPrompt returns the -p prompt, reading stdin when it is "-".
+// readPrompt returns the -p prompt, reading stdin when it is "-"; with a
+// prompt, data piped on stdin (a pipe or a file, never a terminal) is
+// appended to it, as claude -p does.
 func readPrompt(p string, stdin io.Reader) (string, error) {
 	if p != "-" {
-		return p, nil
+		return withPiped(p, stdin)
 	}
 	b, err := io.ReadAll(io.LimitReader(stdin, maxStdinPrompt+1))
 	if err != nil {
@@ -67,4 +70,38 @@ func readPrompt(p string, stdin io.Reader) (string, error) {
 func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(f.Fd())
+}
+
+// withPiped returns prompt with the data piped on stdin after it (a blank
+// line between), or prompt alone when stdin is a terminal, a device
+// (/dev/null) or empty.
+func withPiped(prompt string, stdin io.Reader) (string, error) {
+	if !piped(stdin) {
+		return prompt, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(stdin, maxStdinPrompt+1))
+	if err != nil {
+		return "", fmt.Errorf("read the data piped on stdin: %w", err)
+	}
+	if len(b) > maxStdinPrompt {
+		return "", usagef("the data piped on stdin is larger than %d MiB", maxStdinPrompt>>20)
+	}
+	if strings.TrimSpace(string(b)) == "" {
+		return prompt, nil
+	}
+	return prompt + "\n\n" + string(b), nil
+}
+
+// piped reports whether stdin carries data to read: a pipe or a regular
+// file; any other reader (tests) counts; a terminal or a device does not.
+func piped(stdin io.Reader) bool {
+	f, ok := stdin.(*os.File)
+	if !ok {
+		return stdin != nil
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	return fi.Mode()&os.ModeNamedPipe != 0 || fi.Mode().IsRegular()
 }

@@ -41,6 +41,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(str
 	if err := cfg.CheckModel(); err != nil {
 		return fail(stderr, err)
 	}
+	if err := checkCostBudget(cfg); err != nil {
+		return fail(stderr, err)
+	}
 	client, err := prepare(&cfg, env, stdin, stdout)
 	if err != nil {
 		return fail(stderr, err)
@@ -116,13 +119,13 @@ func prepare(cfg *config, env func(string) string, stdin io.Reader, stdout io.Wr
 func start(cfg config, client *provider.Client, env func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
 	x, err := newExtensions(cfg, env, true) // servers start in the background
 	if err != nil {
-		return fail(stderr, err)
+		return failJSON(cfg, stdout, stderr, err)
 	}
 	defer x.close()
 	cfg.ext = x
 	rec, ld, err := startSession(cfg, env, stderr)
 	if err != nil {
-		return fail(stderr, err)
+		return failJSON(cfg, stdout, stderr, err)
 	}
 	if rec != nil {
 		defer rec.Close()
@@ -134,7 +137,7 @@ func start(cfg config, client *provider.Client, env func(string) string, stdin i
 	}
 	runner, cleanup, err := newSandbox(cfg, env)
 	if err != nil {
-		return fail(stderr, err)
+		return failJSON(cfg, stdout, stderr, err)
 	}
 	defer cleanup()
 	cfg.runner = runner
@@ -147,12 +150,12 @@ func start(cfg config, client *provider.Client, env func(string) string, stdin i
 	}
 	ag, err := newAgent(cfg, client, rec)
 	if err != nil {
-		return fail(stderr, err)
+		return failJSON(cfg, stdout, stderr, err)
 	}
 	if ld != nil {
 		// -p cannot switch modes or approve a plan: its flags decide.
 		if err := Restore(ag, ld, cfg.Plan || cfg.Headless); err != nil {
-			return fail(stderr, fmt.Errorf("restore session %s: %w", ld.Info.ID, err))
+			return failJSON(cfg, stdout, stderr, fmt.Errorf("restore session %s: %w", ld.Info.ID, err))
 		}
 	}
 	if cfg.Headless {
@@ -193,6 +196,8 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		Effort:        cfg.Effort,
 		MaxRounds:     cfg.Settings.Budgets(cfg.Budgets).Turns,
 		Budget:        agent.Budget{MaxCost: cfg.Settings.Budgets(cfg.Budgets).Cost, MaxTime: cfg.Settings.Budgets(cfg.Budgets).Time},
+		Verify:        agent.VerifyCheck(cfg.Settings.VerifyCheck(cfg.Verify)),
+		Secrets:       []string{cfg.Settings.APIKey},
 
 		NoCompletionReminder: cfg.NoReminder || (cfg.Settings != nil && !cfg.Settings.CompletionReminderOn()),
 	}
@@ -239,14 +244,81 @@ func commandEnv(cfg config, environ []string) []string {
 	return sandbox.ScrubEnv(environ, drop, cfg.EnvAllow)
 }
 
-// failJSON is fail, and for -p with --json or --output-format
-// json|stream-json also an "error" event on stdout.
+// failJSON is fail, and for -p with --output-format json the result
+// object on stdout (the only thing there), with stream-json (--json) an
+// "error" event and the "result" event that ends every stream. When the
+// flags did not parse, the arguments say whether JSON was asked for.
 func failJSON(cfg config, stdout, stderr io.Writer, err error) int {
 	code := fail(stderr, err)
-	if cfg.Headless && printer.WantsJSON(cfg.JSON, cfg.Format) {
-		_ = printer.WriteStartError(stdout, code, err.Error())
+	format := wantedFormat(cfg)
+	if format == printer.FormatText {
+		return code
 	}
+	reason := ReasonError
+	if code == ExitUsage {
+		reason = ReasonUsage
+	}
+	_ = printer.WriteFailure(stdout, format, printer.Failure{
+		ExitCode: code, ExitReason: reason, Message: err.Error(), Model: cfg.modelName(), Version: Version})
 	return code
+}
+
+// wantedFormat is the -p output format of a run that failed before its
+// turn: from the parsed flags, else (a flag error) from the arguments.
+func wantedFormat(cfg config) string {
+	if cfg.Headless {
+		if cfg.JSON {
+			return printer.FormatStreamJSON
+		}
+		if cfg.Format != "" {
+			return cfg.Format
+		}
+		return printer.FormatText
+	}
+	return formatInArgs(cfg.args)
+}
+
+// formatInArgs reads -p and the output format from raw arguments that
+// did not parse: text unless -p is there with --json or --output-format
+// json|stream-json.
+func formatInArgs(args []string) string {
+	headless, format := false, printer.FormatText
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		switch name {
+		case "p":
+			headless = true
+		case "json":
+			if !hasVal || val == "true" {
+				format = printer.FormatStreamJSON
+			}
+		case "output-format":
+			if !hasVal && i+1 < len(args) {
+				val = args[i+1]
+			}
+			if printer.CheckFormat(val) == nil {
+				format = val
+			}
+		}
+	}
+	if !headless {
+		return printer.FormatText
+	}
+	return format
+}
+
+// modelName is the model the settings name, "" before they resolved.
+func (c config) modelName() string {
+	if c.Settings == nil {
+		return ""
+	}
+	return c.Settings.Model
 }
 
 // fail reports err on stderr and returns its exit code: ExitUsage for a

@@ -129,3 +129,16 @@ func protectedPaths(cfg config) []string {
 	}
 	return out
 }
+
+// sandboxState is the sandbox's mode for -p's start event, and whether
+// it is complete on this machine (every layer works: Landlock, seccomp,
+// namespaces); the mode "none" when commands run without a runner.
+func sandboxState(cfg config) (string, *bool) {
+	r := cfg.runner
+	if r == nil {
+		return "none", nil
+	}
+	s := r.Support()
+	complete := r.Mode("") == sandbox.FullAccess || (s.Confines() && s.Seccomp && s.Namespaces)
+	return string(r.Mode("")), &complete
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -77,11 +78,34 @@ func findSession(c Carry) (session.Info, error) {
 		}
 		return info, err
 	}
+	if strings.HasSuffix(c.ID, ".jsonl") || strings.ContainsRune(c.ID, filepath.Separator) {
+		return sessionFile(c)
+	}
 	info, err := session.Find(c.Dir, c.Workspace, c.ID)
 	if errors.Is(err, session.ErrNoSession) {
+		if other, e := session.FindAnywhere(c.Dir, c.ID); e == nil {
+			return info, fmt.Errorf("no session %q in %s: it belongs to the workspace %s (tick -C %s --resume %s)", c.ID, c.Workspace, other.Workspace, other.Workspace, other.ID)
+		}
 		return info, fmt.Errorf("no session %q in %s; tick sessions lists them", c.ID, c.Workspace)
 	}
 	return info, err
+}
+
+// sessionFile is the session whose file --resume names (a path in place
+// of an id), when it belongs to the workspace.
+func sessionFile(c Carry) (session.Info, error) {
+	info, err := session.InfoOf(c.ID)
+	if err != nil {
+		return info, err
+	}
+	ws, err := filepath.Abs(c.Workspace)
+	if real, e := filepath.EvalSymlinks(ws); e == nil {
+		ws = real
+	}
+	if err == nil && info.Workspace != ws {
+		return info, fmt.Errorf("session file %s belongs to the workspace %s, not %s (tick -C %s --resume %s)", c.ID, info.Workspace, ws, info.Workspace, c.ID)
+	}
+	return info, nil
 }
 
 // promptWidth is the width of the first prompt in `tick sessions` when

@@ -23,6 +23,9 @@ func (p *Printer) planText(ind string, ev agent.Event) {
 		}
 		p.progress(ind, p.yellow("! the turn ended with "+itoa(len(e.Items))+" open "+noun+": "+strings.Join(parts, ", ")))
 	case agent.PlanProposed:
+		if p.format() == FormatJSON {
+			return // the plan is the result object's "plan": stdout holds that object alone
+		}
 		p.flushOne(p.err)
 		var b strings.Builder
 		b.WriteString("\n")

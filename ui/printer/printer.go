@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -70,6 +71,20 @@ type Printer struct {
 	used bool  // something was written on stderr
 	// result is the summary of the turns, for Finish.
 	result Result
+	// mu is held while an event is printed; after abandon, Run prints
+	// nothing more (a second signal: the result is written without
+	// waiting for the turn).
+	mu        sync.Mutex
+	abandoned bool
+}
+
+// abandon stops Run from printing further events: what it was printing
+// is done when abandon returns, and the rest of the events are drained
+// unprinted.
+func (p *Printer) abandon() {
+	p.mu.Lock()
+	p.abandoned = true
+	p.mu.Unlock()
 }
 
 // New returns a Printer writing the answer (or the JSON lines) to stdout and
@@ -112,34 +127,53 @@ func (p *Printer) Run(events <-chan agent.Event) (agent.TurnEnd, error) {
 		seen bool
 	)
 	for ev := range events {
+		if r, ok := ev.(agent.ApprovalRequest); ok {
+			deny(r)
+		}
+		if !p.printEvent(&t, ev, events) {
+			continue
+		}
 		if e, ok := ev.(agent.TurnEnd); ok {
 			if e.Err != nil && e.Error == "" {
 				e.Error = e.Err.Error()
 			}
 			end, seen = termsafe.Strings(e), true
-			ev = e
-		}
-		if r, ok := ev.(agent.ApprovalRequest); ok {
-			deny(r)
-		}
-		p.result.observe(ev, 0)
-		if p.format() == FormatStreamJSON {
-			p.json(ev)
-		} else {
-			p.text(&t, safeEvent(ev), 0)
-		}
-		if len(events) == 0 {
-			p.flush()
 		}
 	}
 	if !seen {
 		end = agent.TurnEnd{Reason: agent.ReasonError, Err: ErrNoTurnEnd, Error: ErrNoTurnEnd.Error()}
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.flush()
 	if p.werr != nil {
 		return end, fmt.Errorf("printer: write output: %w", p.werr)
 	}
 	return end, nil
+}
+
+// printEvent observes and prints one event, unless the run was abandoned
+// (then it reports false).
+func (p *Printer) printEvent(t *turn, ev agent.Event, events <-chan agent.Event) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.abandoned {
+		return false
+	}
+	if e, ok := ev.(agent.TurnEnd); ok && e.Err != nil && e.Error == "" {
+		e.Error = e.Err.Error()
+		ev = e
+	}
+	p.result.observe(ev, 0)
+	if p.format() == FormatStreamJSON {
+		p.json(ev)
+	} else {
+		p.text(t, safeEvent(ev), 0)
+	}
+	if len(events) == 0 {
+		p.flush()
+	}
+	return true
 }
 
 // safeEvent returns ev with every string made safe for the terminal
@@ -256,6 +290,8 @@ func (p *Printer) text(t *turn, ev agent.Event, depth int) {
 		p.progress(ind, p.dim("› "+oneLine(e.Text, 120)))
 	case agent.Notice:
 		p.progress(ind, p.dim("· "+e.Text))
+	case agent.VerifyStarted, agent.Verified:
+		p.verifyLine(ind, ev)
 	case agent.HookFailed:
 		p.progress(ind, p.yellow("! "+oneLine(agent.HookFailureText(e), 300)))
 	case agent.Compacted:

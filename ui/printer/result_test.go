@@ -101,3 +101,46 @@ func mustJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestTotalCostUnknown: total_cost_usd is always in the result: null
+// while a call's cost is unknown (unpriced counts those calls), the sum
+// when every call's cost is known.
+func TestTotalCostUnknown(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		usage    []agent.Usage
+		want     string
+		unpriced int
+	}{
+		{"unknown", []agent.Usage{{}, {CostUSD: 0.5, CostFrom: agent.CostServer}}, "null", 1},
+		{"known", []agent.Usage{{CostUSD: 0.25, CostFrom: agent.CostConfig}, {CostFrom: agent.CostLocal}}, "0.25", 0},
+		{"no call", nil, "null", 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			p := printer.New(&out, &errb, printer.Options{Format: printer.FormatJSON})
+			var evs []agent.Event
+			for _, u := range tt.usage {
+				evs = append(evs, u)
+			}
+			if _, err := p.Run(feed(append(evs, agent.TurnEnd{Reason: agent.ReasonDone})...)); err != nil {
+				t.Fatal(err)
+			}
+			if err := p.Finish(p.Result()); err != nil {
+				t.Fatal(err)
+			}
+			var got map[string]json.RawMessage
+			if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+				t.Fatal(err)
+			}
+			if string(got["total_cost_usd"]) != tt.want {
+				t.Errorf("total_cost_usd = %s, want %s", got["total_cost_usd"], tt.want)
+			}
+			var unpriced int
+			_ = json.Unmarshal(got["unpriced"], &unpriced)
+			if unpriced != tt.unpriced {
+				t.Errorf("unpriced = %d, want %d", unpriced, tt.unpriced)
+			}
+		})
+	}
+}

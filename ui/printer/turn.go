@@ -3,6 +3,7 @@ package printer
 import (
 	"context"
 	"os"
+	"syscall"
 
 	"github.com/tick-agent/tick/agent"
 )
@@ -24,13 +25,24 @@ type Outcome struct {
 	Abandoned bool
 }
 
+// SignalName is a signal's conventional name: "SIGTERM", "SIGINT".
+func SignalName(s os.Signal) string {
+	switch s {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case os.Interrupt:
+		return "SIGINT"
+	}
+	return s.String()
+}
+
 // RunTurn runs one turn of r with prompt and prints its events until it
 // ends. The first signal on sigs (the caller relays SIGINT and SIGTERM)
 // cancels the turn, which then ends as interrupted (its stream stopped,
 // its commands killed); a second one abandons it at once.
 func (p *Printer) RunTurn(r Runner, prompt string, sigs <-chan os.Signal) Outcome {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
 	type result struct {
 		end agent.TurnEnd
 		err error
@@ -50,10 +62,11 @@ func (p *Printer) RunTurn(r Runner, prompt string, sigs <-chan os.Signal) Outcom
 		case s := <-sigs:
 			if out.Signal != nil {
 				out.Signal, out.Abandoned = s, true
+				p.abandon() // the result may be written now, alone
 				return out
 			}
 			out.Signal = s
-			cancel()
+			cancel(agent.Stopped(SignalName(s))) // the model is told what stopped it
 		}
 	}
 }

@@ -190,7 +190,8 @@ func TestE2EPipeMissingHome(t *testing.T) {
 }
 
 // TestE2EPipeBudgetAndStartError: --max-turns stops the run with exit 6
-// naming the budget; a start-up failure with --json is a JSON event.
+// naming the budget; a start-up failure with --json is a JSON error
+// event, and the stream ends with its result event.
 func TestE2EPipeBudgetAndStartError(t *testing.T) {
 	bin := sharedTick(t)
 	srv := providertest.New(t)
@@ -202,7 +203,7 @@ func TestE2EPipeBudgetAndStartError(t *testing.T) {
 	}
 	r = runBin(t, bin, t.TempDir(), pipeEnv(t), "-p", "hi", "--json")
 	evs := jsonLines(t, r.stdout)
-	if r.code != 2 || len(evs) != 1 || evs[0]["type"] != "error" || evs[0]["exit_code"] != float64(2) {
+	if r.code != 2 || len(evs) != 2 || evs[0]["type"] != "error" || evs[0]["exit_code"] != float64(2) || evs[1]["type"] != "result" || evs[1]["exit_code"] != float64(2) {
 		t.Fatalf("exit %d, stdout %q", r.code, r.stdout)
 	}
 }
