@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"github.com/tick-agent/tick/ui/app/apptest"
 	"os"
 	"strings"
 	"testing"
@@ -37,7 +38,7 @@ func TestBudgetResultListsOpenItemsAndCopies(t *testing.T) {
 		return providertest.Reply{Text: "never"}
 	})
 	args, ws := headless(t, srv, "ship it", "--yolo", "--output-format", "json", "--max-time", "2s")
-	env, _ := stateEnv(t)
+	env, _ := apptest.StateEnv(t)
 	r := tick(t, env, "", args...)
 	obj := resultOf(t, r)
 	if r.code != app.ExitBudget || obj["exit_reason"] != "budget" {

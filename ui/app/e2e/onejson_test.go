@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/tick-agent/tick/ui/app/apptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,11 +19,11 @@ import (
 // naming the lock), not an empty stdout.
 func TestLockedSessionOneObject(t *testing.T) {
 	srv := providertest.New(t)
-	env, state := stateEnv(t)
+	env, state := apptest.StateEnv(t)
 	ws := t.TempDir()
 	srv.Enqueue(providertest.Reply{Text: "first"})
 	mustRun(t, env, "-p", "first", "--base-url", srv.URL, "-C", ws)
-	info := listSessions(t, state, ws)[0]
+	info := apptest.ListSessions(t, state, ws)[0]
 	st, _, err := session.Open(info.Path)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"github.com/tick-agent/tick/ui/app/apptest"
 	"strings"
 	"testing"
 
@@ -13,14 +14,14 @@ import (
 // and the message names the workspace it belongs to.
 func TestResumeByPathAndElsewhere(t *testing.T) {
 	srv := providertest.New(t)
-	env, state := stateEnv(t)
+	env, state := apptest.StateEnv(t)
 	ws, other := t.TempDir(), t.TempDir()
 	srv.Enqueue(providertest.Reply{Text: "first"}, providertest.Reply{Text: "carried on"})
 	mustRun(t, env, "-p", "first", "--base-url", srv.URL, "-C", ws)
-	info := listSessions(t, state, ws)[0]
+	info := apptest.ListSessions(t, state, ws)[0]
 	r := mustRun(t, env, "--resume", info.Path, "-p", "again", "--base-url", srv.URL, "-C", ws)
-	if !strings.Contains(r.stdout, "carried on") || len(listSessions(t, state, ws)) != 1 {
-		t.Fatalf("resume by path: stdout %q, %d sessions\nstderr:\n%s", r.stdout, len(listSessions(t, state, ws)), r.stderr)
+	if !strings.Contains(r.stdout, "carried on") || len(apptest.ListSessions(t, state, ws)) != 1 {
+		t.Fatalf("resume by path: stdout %q, %d sessions\nstderr:\n%s", r.stdout, len(apptest.ListSessions(t, state, ws)), r.stderr)
 	}
 	r = tick(t, env, "", "--resume", info.ID, "-p", "here?", "--base-url", srv.URL, "-C", other)
 	if r.code == app.ExitOK || !strings.Contains(r.stderr, "belongs to the workspace "+info.Workspace) {

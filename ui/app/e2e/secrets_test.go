@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"github.com/tick-agent/tick/ui/app/apptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -21,7 +22,7 @@ func TestCISecretsStayHome(t *testing.T) {
 	srv.Enqueue(
 		call("bash", map[string]any{"command": "env; cat key.txt"}),
 		providertest.Reply{Text: "looked"})
-	env, state := stateEnv(t)
+	env, state := apptest.StateEnv(t)
 	env["OPENAI_API_KEY"] = key
 	args, ws := headless(t, srv, "look around", "--yolo", "--output-format", "stream-json")
 	if err := os.WriteFile(filepath.Join(ws, "key.txt"), []byte(key+"\n"), 0o600); err != nil {
