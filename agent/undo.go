@@ -77,7 +77,7 @@ func (l *loop) checkpointBefore(ctx context.Context, it todo.Item, before todo.L
 		return
 	}
 	if len(saved.Skipped) > 0 {
-		l.emit(Notice{Text: fmt.Sprintf("the undo point before #%s leaves out large files: %s", it.ID, strings.Join(saved.Skipped, ", "))})
+		l.emit(Notice{Text: fmt.Sprintf("the undo point before #%s leaves out %s", it.ID, skipList(saved.Skipped))})
 	}
 }
 

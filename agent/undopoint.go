@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tick-agent/tick/agent/checkpoint"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
@@ -49,7 +50,7 @@ type undoPoint struct {
 	done   chan struct{}      // closed once id or err is set
 	id     string             // the checkpoint; "" when the snapshot failed
 	err    error
-	skip   []string // large files the snapshot left out
+	skip   []checkpoint.Skip // files the snapshot left out (too large, special)
 }
 
 // wait returns the point's checkpoint once its snapshot is done.
@@ -143,7 +144,7 @@ func (l *loop) awaitTurnPoint(ctx context.Context) {
 		return
 	}
 	if len(p.skip) > 0 {
-		l.emit(Notice{Text: "the undo point of this message leaves out large files: " + strings.Join(p.skip, ", ")})
+		l.emit(Notice{Text: "the undo point of this message leaves out " + skipList(p.skip)})
 	}
 }
 
@@ -165,6 +166,15 @@ func (l *loop) settleTurnPoint(end TurnEnd) {
 	if !told && p.err != nil && end.Reason != ReasonInterrupted {
 		l.emit(Notice{Text: fmt.Sprintf("no undo point for this message: %v", p.err)})
 	}
+}
+
+// skipList names the files a snapshot left out, and why, for a notice.
+func skipList(skips []checkpoint.Skip) string {
+	parts := make([]string, len(skips))
+	for i, k := range skips {
+		parts[i] = k.String()
+	}
+	return strings.Join(parts, ", ")
 }
 
 // changesFiles reports whether a call of the tool name can change files:

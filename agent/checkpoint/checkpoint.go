@@ -26,6 +26,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tick-agent/tick/agent/internal/flock"
@@ -46,13 +47,17 @@ type Store struct {
 	sem            chan struct{} // one git operation at a time in this process
 	exists         bool          // the repository has been created (read and set holding sem)
 	held           *os.File      // the lock file, flocked while an operation runs
+	userExcl       []string      // the user's exclude files (see userExcludes), found by the first staging
+	indexChecked   bool          // the index holds no gitlink (see dropGitlinks); read and set holding sem
+	mu             sync.Mutex    // guards left
+	left           []Skip        // what the last staging left out
 }
 
 // Checkpoint is one snapshot: its commit in the shadow repository and the
-// large files it left out.
+// files it left out (too large, or not a regular file).
 type Checkpoint struct {
 	ID      string
-	Skipped []string
+	Skipped []Skip
 }
 
 // Kind says how a file differs from a checkpoint.
@@ -220,23 +225,6 @@ func (s *Store) Save(ctx context.Context, label string) (Checkpoint, error) {
 	return Checkpoint{ID: id, Skipped: skipped}, nil
 }
 
-// tree stages the workspace in the shadow index, leaving out the
-// untracked files larger than MaxFileSize (returned, see excludeLarge),
-// and returns its tree; the caller holds the lock.
-func (s *Store) tree(ctx context.Context) (tree string, skipped []string, err error) {
-	if skipped, err = s.excludeLarge(ctx); err != nil {
-		return "", nil, err
-	}
-	if _, err := s.run(ctx, nil, "add", "-A", "--ignore-errors", "."); err != nil {
-		return "", nil, err
-	}
-	out, err := s.run(ctx, nil, "write-tree")
-	if err != nil {
-		return "", nil, err
-	}
-	return strings.TrimSpace(string(out)), skipped, nil
-}
-
 // rawAttributes is the shadow repository's info/attributes, which git
 // ranks above every .gitattributes of the workspace: every path is stored
 // and checked out as its bytes, whatever the workspace's attribute files
@@ -273,45 +261,6 @@ func (s *Store) writeInfo(excl string) error {
 		}
 	}
 	return nil
-}
-
-// excludeLarge writes the shadow repository's exclude file: the untracked
-// files larger than MaxFileSize, which are returned.
-func (s *Store) excludeLarge(ctx context.Context) ([]string, error) {
-	if err := s.writeInfo(".git\n"); err != nil {
-		return nil, err
-	}
-	out, err := s.run(ctx, nil, "ls-files", "-z", "--others", "--exclude-standard")
-	if err != nil {
-		return nil, err
-	}
-	var large []string
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p == "" {
-			continue
-		}
-		if fi, err := os.Lstat(filepath.Join(s.work, p)); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
-			large = append(large, p)
-		}
-	}
-	if len(large) == 0 {
-		return nil, nil
-	}
-	var b strings.Builder
-	b.WriteString(".git\n")
-	for _, p := range large {
-		b.WriteString("/" + escapePattern(p) + "\n")
-	}
-	if err := s.writeInfo(b.String()); err != nil {
-		return nil, err
-	}
-	return large, nil
-}
-
-// escapePattern escapes the characters gitignore patterns treat specially.
-func escapePattern(p string) string {
-	r := strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`, "!", `\!`, "#", `\#`)
-	return r.Replace(p)
 }
 
 // Changes returns what restoring the checkpoint id would change in the

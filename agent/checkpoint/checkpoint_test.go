@@ -68,7 +68,7 @@ func TestSaveChangesRestore(t *testing.T) {
 	write(t, ws, "big.bin", big)
 
 	cp := save(t, s, "before #1")
-	if len(cp.Skipped) != 1 || cp.Skipped[0] != "big.bin" {
+	if len(cp.Skipped) != 1 || cp.Skipped[0].Path != "big.bin" || !strings.Contains(cp.Skipped[0].Why, "over the 5 MB cap") {
 		t.Errorf("skipped = %v, want big.bin", cp.Skipped)
 	}
 	write(t, ws, "edit.txt", "after\n")
