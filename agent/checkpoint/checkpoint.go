@@ -187,12 +187,19 @@ func lockFile(ctx context.Context, path string) (*os.File, error) {
 
 // run runs git with args on the shadow repository and the workspace.
 func (s *Store) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	return s.runEnv(ctx, stdin, nil, args...)
+}
+
+// runEnv is run with the variables env added to git's environment (a
+// later one of a name wins).
+func (s *Store) runEnv(ctx context.Context, stdin []byte, env []string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, s.git, args...)
 	cmd.Dir = s.work
 	cmd.Env = append(gitlessEnv(), "GIT_DIR="+s.dir, "GIT_WORK_TREE="+s.work,
 		"GIT_AUTHOR_NAME=tick", "GIT_AUTHOR_EMAIL=tick@localhost", "GIT_COMMITTER_NAME=tick", "GIT_COMMITTER_EMAIL=tick@localhost",
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_TERMINAL_PROMPT=0", "GIT_LITERAL_PATHSPECS=1",
 		"GIT_ATTR_NOSYSTEM=1")
+	cmd.Env = append(cmd.Env, env...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}

@@ -16,10 +16,11 @@ const gitlinkMode = "160000"
 // addNested stages the files in the directories dirs, each holding a
 // repository of its own, one by one (so git records files, not a
 // gitlink): every file but .git entries and their quarantines at any
-// depth, and those the .gitignore files along their paths ignore. Files
-// larger than MaxFileSize and special files are left out and returned.
-// The caller holds the lock.
-func (s *Store) addNested(ctx context.Context, dirs []string) ([]Skip, error) {
+// depth, and those the .gitignore files along their paths or the exclude
+// file plain (which does not exclude dirs) ignore. Files larger than
+// MaxFileSize and special files are left out and returned. The caller
+// holds the lock.
+func (s *Store) addNested(ctx context.Context, dirs []string, plain string) ([]Skip, error) {
 	var cand bytes.Buffer
 	var skipped []Skip
 	for _, d := range dirs {
@@ -52,6 +53,9 @@ func (s *Store) addNested(ctx context.Context, dirs []string) ([]Skip, error) {
 			}
 			return nil
 		})
+	}
+	if err := s.writeInfo(plain); err != nil {
+		return skipped, err
 	}
 	files, err := s.notIgnored(ctx, cand.Bytes())
 	if err != nil || len(files) == 0 {
@@ -98,7 +102,8 @@ func ignoredDir(p string, ignored map[string]bool) bool {
 // checkIgnore runs `git check-ignore` on the NUL-separated paths of list
 // and returns those ignored; its exit status 1 means none is.
 func (s *Store) checkIgnore(ctx context.Context, list []byte) ([]byte, error) {
-	out, err := s.run(ctx, list, "check-ignore", "--no-index", "-z", "--stdin")
+	// check-ignore refuses literal pathspecs; its paths are not patterns
+	out, err := s.runEnv(ctx, list, []string{"GIT_LITERAL_PATHSPECS=0"}, "check-ignore", "--no-index", "-z", "--stdin")
 	if err != nil && strings.Contains(err.Error(), "exit status 1:") {
 		return nil, nil
 	}

@@ -50,7 +50,7 @@ func (s *Store) tree(ctx context.Context) (tree string, skipped []Skip, err erro
 	if err := s.dropGitlinks(ctx); err != nil {
 		return "", nil, err
 	}
-	skipped, nested, err := s.prepare(ctx)
+	skipped, nested, plain, err := s.prepare(ctx)
 	if err != nil {
 		return "", nil, err
 	}
@@ -60,7 +60,7 @@ func (s *Store) tree(ctx context.Context) (tree string, skipped []Skip, err erro
 	}
 	skipped = append(skipped, more...)
 	if len(nested) > 0 {
-		more, err := s.addNested(ctx, nested)
+		more, err := s.addNested(ctx, nested, plain)
 		if err != nil {
 			return "", nil, err
 		}
@@ -80,18 +80,18 @@ func (s *Store) tree(ctx context.Context) (tree string, skipped []Skip, err erro
 // excludes, the untracked files larger than MaxFileSize and the
 // directories holding a repository of their own (listed by git as "dir/"),
 // then .git entries and their quarantines at any depth. It returns the
-// large files, as skipped, and the nested repositories' directories.
-func (s *Store) prepare(ctx context.Context) ([]Skip, []string, error) {
-	base := s.userExcludes(ctx) + ".git\n" + quarantinePattern + "\n"
+// large files, as skipped, the nested repositories' directories, and the
+// exclude file without them (for addNested).
+func (s *Store) prepare(ctx context.Context) (large []Skip, nested []string, plain string, err error) {
+	tail := ".git\n" + quarantinePattern + "\n" // last: no pattern above re-includes them
+	base := s.userExcludes(ctx) + tail
 	if err := s.writeInfo(base); err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
 	out, err := s.run(ctx, nil, "ls-files", "-z", "--others", "--exclude-standard")
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, "", err
 	}
-	var large []Skip
-	var nested []string
 	for _, p := range strings.Split(string(out), "\x00") {
 		switch {
 		case p == "":
@@ -104,18 +104,19 @@ func (s *Store) prepare(ctx context.Context) ([]Skip, []string, error) {
 		}
 	}
 	if len(large) == 0 && len(nested) == 0 {
-		return nil, nil, nil
+		return nil, nil, base, nil
 	}
 	var b strings.Builder
 	b.WriteString(base)
 	for _, p := range large {
 		b.WriteString("/" + escapePattern(p.Path) + "\n")
 	}
+	plain = b.String() + tail
 	for _, d := range nested {
 		b.WriteString("/" + escapePattern(d) + "/\n")
 	}
-	b.WriteString(".git\n" + quarantinePattern + "\n") // last: no pattern above re-includes them
-	return large, nested, s.writeInfo(b.String())
+	b.WriteString(tail)
+	return large, nested, plain, s.writeInfo(b.String())
 }
 
 // overCap says how far a file is over MaxFileSize.
