@@ -58,8 +58,8 @@ func (l *loop) copyTools(dir string) ([]tools.Tool, error) {
 // stopped keeps its copy unapplied; a patch that conflicts is not applied
 // at all, and its copy is kept; the user is told in a Notice. Before a
 // patch of a task on a plan item is applied, the workspace is saved as
-// that item's undo point (unless it has one): undoing the item takes the
-// patch, and what came after it, back.
+// that item's undo point (unless it has one), and again after it: undoing
+// the item takes that patch alone back (see undoTask).
 func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item string, failed bool) string {
 	a := l.a
 	a.tasks.mergeMu.Lock()
@@ -76,8 +76,9 @@ func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item stri
 		l.emit(Notice{Text: fmt.Sprintf("the task %q did not finish; its changes (%s) were not applied; its copy is kept at %s", desc, workcopy.Describe(changes, 5), wc.Dir)})
 		return fmt.Sprintf("Its changes (%s) were not applied; its copy is kept at %s.", workcopy.Describe(changes, 10), wc.Dir)
 	}
+	var point *undoPoint
 	if item != "" {
-		l.checkpointItem(ctx, item)
+		point = l.checkpointItem(ctx, item)
 	}
 	applied, conflicts, err := wc.Apply()
 	switch {
@@ -90,6 +91,7 @@ func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item stri
 		return fmt.Sprintf("None of its changes were applied: these files changed in the workspace meanwhile: %s. Its copy is kept at %s; compare and apply by hand.", files, wc.Dir)
 	}
 	_ = wc.Remove()
+	l.checkpointAfter(ctx, point)
 	l.emit(Notice{Text: fmt.Sprintf("applied the task %q's changes: %s", desc, workcopy.Describe(applied, 5))})
 	return "Its changes were applied to the workspace: " + workcopy.Describe(applied, 10) + "."
 }

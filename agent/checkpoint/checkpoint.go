@@ -296,6 +296,13 @@ func (s *Store) changes(ctx context.Context, id string) ([]Change, error) {
 // .gitignore covers are left alone, and so are the directories holding
 // them. It returns what it changed.
 func (s *Store) Restore(ctx context.Context, id string) ([]Change, error) {
+	return s.RestoreOnly(ctx, id, nil)
+}
+
+// RestoreOnly is Restore for the files of paths alone (workspace-relative,
+// slash-separated; nil for every file): the others stay as they are. It
+// returns what it changed.
+func (s *Store) RestoreOnly(ctx context.Context, id string, paths []string) ([]Change, error) {
 	if err := s.lock(ctx); err != nil {
 		return nil, err
 	}
@@ -303,6 +310,9 @@ func (s *Store) Restore(ctx context.Context, id string) ([]Change, error) {
 	cs, err := s.changes(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if paths != nil {
+		cs = only(cs, paths)
 	}
 	var back bytes.Buffer
 	var created []string
@@ -324,6 +334,21 @@ func (s *Store) Restore(ctx context.Context, id string) ([]Change, error) {
 	}
 	s.pruneDirs(created)
 	return cs, nil
+}
+
+// only returns the changes of cs whose path is one of paths.
+func only(cs []Change, paths []string) []Change {
+	want := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		want[p] = true
+	}
+	out := []Change{}
+	for _, c := range cs {
+		if want[c.Path] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // pruneDirs removes the directories of the workspace-relative files paths
