@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -47,6 +48,9 @@ func (s *Store) Left() []Skip {
 // tree stages the workspace in the shadow index (see Staging above) and
 // returns its tree and the files left out; the caller holds the lock.
 func (s *Store) tree(ctx context.Context) (tree string, skipped []Skip, err error) {
+	if _, err := os.Stat(filepath.Join(s.dir, "index")); errors.Is(err, fs.ErrNotExist) && s.borrow(ctx) {
+		s.indexChecked = true // borrow took the gitlinks out
+	}
 	if err := s.dropGitlinks(ctx); err != nil {
 		return "", nil, err
 	}
