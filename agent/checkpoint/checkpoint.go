@@ -8,11 +8,16 @@
 // bytes: the repository's info/attributes overrides whatever the
 // workspace's .gitattributes say, and neither the caller's GIT_*
 // environment nor the user's global or system git configuration reaches
-// it. A snapshot respects the workspace's
-// .gitignore files, skips untracked files larger than MaxFileSize (with a
-// note saying which), and is incremental: git's index in the shadow
+// it. A snapshot leaves out what the user's git ignores (the workspace's
+// .gitignore files, its .git/info/exclude, the user's global excludes),
+// skips untracked files larger than MaxFileSize and files that are not
+// regular (each named, with why, in Checkpoint.Skipped and Store.Left),
+// takes the files of repositories nested in the workspace like any others
+// (never a .git), and is incremental: git's index in the shadow
 // repository remembers what it hashed, so a snapshot of an unchanged
-// workspace only stats its files. It needs the git binary (ErrNoGit).
+// workspace only stats its files; in a git workspace the first one starts
+// from the user's index (see borrow.go). It needs the git binary
+// (ErrNoGit).
 package checkpoint
 
 import (
@@ -199,7 +204,7 @@ func (s *Store) runEnv(ctx context.Context, stdin []byte, env []string, args ...
 		"GIT_AUTHOR_NAME=tick", "GIT_AUTHOR_EMAIL=tick@localhost", "GIT_COMMITTER_NAME=tick", "GIT_COMMITTER_EMAIL=tick@localhost",
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_TERMINAL_PROMPT=0", "GIT_LITERAL_PATHSPECS=1",
 		"GIT_ATTR_NOSYSTEM=1")
-	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = append(append(cmd.Env, speedConfig()...), env...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -230,6 +235,21 @@ func (s *Store) Save(ctx context.Context, label string) (Checkpoint, error) {
 		return Checkpoint{}, err
 	}
 	return Checkpoint{ID: id, Skipped: skipped}, nil
+}
+
+// speedConfig is the configuration, given to every git command as
+// environment (so a repository an older tick made gets it too), that
+// makes snapshots of many files fast: a compact index read by several
+// threads, the untracked cache (directories whose stat did not change
+// are not read again), and loose objects stored without compression.
+func speedConfig() []string {
+	return []string{"GIT_CONFIG_COUNT=5",
+		"GIT_CONFIG_KEY_0=core.untrackedCache", "GIT_CONFIG_VALUE_0=true",
+		"GIT_CONFIG_KEY_1=index.version", "GIT_CONFIG_VALUE_1=4",
+		"GIT_CONFIG_KEY_2=index.recordEndOfIndexEntries", "GIT_CONFIG_VALUE_2=true",
+		"GIT_CONFIG_KEY_3=index.recordOffsetTable", "GIT_CONFIG_VALUE_3=true",
+		"GIT_CONFIG_KEY_4=core.looseCompression", "GIT_CONFIG_VALUE_4=0",
+	}
 }
 
 // rawAttributes is the shadow repository's info/attributes, which git
