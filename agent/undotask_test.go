@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -248,5 +250,40 @@ func TestRewoundPointItselfDropped(t *testing.T) {
 				t.Errorf("a second rewind to the rewound point: %v, want ErrNoUndo", err)
 			}
 		})
+	}
+}
+
+// TestUndoWithKeptNestedRepository: a sandboxed command's `git init` in
+// docs/, kept by the user at the git guard's question, switched undo off
+// for good ("no undo point for this message: … 'docs/' does not have a
+// commit checked out"). The next message's point is made, and rewinding
+// to it restores docs/ file by file and keeps its repository.
+func TestUndoWithKeptNestedRepository(t *testing.T) {
+	h := newHarness(t, func(c *agent.Config) { c.Approval = agent.ApproveAsk }, withStore(t), withSandbox(t))
+	h.ag.SetMode(agent.ModeAuto)
+	h.srv.Enqueue(calls(bashCall(t, "git init -q docs && echo one > docs/a.md")), providertest.Reply{Text: "ok"})
+	if reqs, _ := turn(t, h, allowOnce); len(reqs) != 1 { // keep the git metadata
+		t.Fatalf("requests %+v, want the git guard's question", reqs)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "docs", ".git", "HEAD")); err != nil {
+		t.Fatalf("the kept repository is not there: %v", err)
+	}
+	h.srv.Enqueue(calls(bashCall(t, "echo two > docs/a.md && echo b > docs/b.md")), providertest.Reply{Text: "ok"})
+	turn(t, h, allowOnce)
+	pts, err := h.ag.RewindPoints(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pts) != 2 || pts[0].NoFiles || len(pts[0].Files) != 2 {
+		t.Fatalf("points = %+v, want the second message's with docs/a.md and docs/b.md", pts)
+	}
+	if _, err := h.ag.Rewind(context.Background(), pts[0].ID, agent.RewindFiles); err != nil {
+		t.Fatal(err)
+	}
+	if readFile(t, h.dir, "docs/a.md") != "one\n" || readFile(t, h.dir, "docs/b.md") != "<missing>" {
+		t.Errorf("after the rewind: docs/a.md %q, docs/b.md %q", readFile(t, h.dir, "docs/a.md"), readFile(t, h.dir, "docs/b.md"))
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "docs", ".git", "HEAD")); err != nil {
+		t.Errorf("the rewind took the nested repository: %v", err)
 	}
 }
