@@ -360,7 +360,8 @@ func restoredFiles(cs []checkpoint.Change) string {
 
 // ItemChanges is what one item changed: the files that differ from its
 // undo point to the next point (or to the workspace now, for the last
-// one), with their unified diff.
+// one; for a task's item, to the snapshot just after its patch), with
+// their unified diff.
 type ItemChanges struct {
 	Item  string
 	Text  string
@@ -388,12 +389,12 @@ func (a *Agent) ItemDiff(ctx context.Context, item string) (ItemChanges, error) 
 		if p.kind != PointItem || p.item != item {
 			continue
 		}
-		to := ""
+		to := p.after // a task's item: its patch alone
 		for _, q := range pts[i+1:] {
-			if q.id != "" {
-				to = q.id
+			if to != "" {
 				break
 			}
+			to = q.id
 		}
 		files, patch, err := d.Diff(ctx, p.id, to)
 		if err != nil {

@@ -287,3 +287,20 @@ func TestUndoWithKeptNestedRepository(t *testing.T) {
 		t.Errorf("the rewind took the nested repository: %v", err)
 	}
 }
+
+// TestItemDiffOfTaskItem: what a task's item changed is its task's patch
+// alone, not the other tasks' patches applied after it.
+func TestItemDiffOfTaskItem(t *testing.T) {
+	files := map[int]map[string]string{1: {"a.txt": "one"}, 2: {"b.txt": "two"}, 3: {"c.txt": "three"}}
+	h := taskTurns(t, [][]int{{1, 2, 3}}, files)
+	h.run("PARENT: plan, then three tasks")
+	for item, want := range map[string]string{"1": "a.txt", "2": "b.txt", "3": "c.txt"} {
+		ch, err := h.ag.ItemDiff(context.Background(), item)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ch.Files) != 1 || ch.Files[0].Path != want || !strings.Contains(ch.Patch, "+"+files[int(item[0]-'0')][want]) {
+			t.Errorf("#%s changed %+v, want %s alone", item, ch.Files, want)
+		}
+	}
+}
