@@ -56,7 +56,7 @@ func (s *Store) borrow(ctx context.Context) bool {
 	if err != nil || len(ents) == 0 {
 		return false
 	}
-	oids, links, ok := borrowable(ents)
+	oids, drop, ok := borrowable(ents)
 	if !ok {
 		return false
 	}
@@ -68,8 +68,8 @@ func (s *Store) borrow(ctx context.Context) bool {
 	if err == nil { // git compares file times with the index's own
 		err = os.Chtimes(index, fi.ModTime(), fi.ModTime())
 	}
-	if err == nil && len(links) > 0 {
-		_, err = s.run(ctx, links, "update-index", "--force-remove", "-z", "--stdin")
+	if err == nil && len(drop) > 0 {
+		_, err = s.run(ctx, drop, "update-index", "--force-remove", "-z", "--stdin")
 	}
 	if err != nil {
 		_ = os.Remove(index)
@@ -79,16 +79,18 @@ func (s *Store) borrow(ctx context.Context) bool {
 }
 
 // borrowable returns the unique object ids of ents, hex, one a line, and
-// the gitlinks' paths, NUL-separated; false when an entry forbids
-// borrowing (see Borrowing).
-func borrowable(ents []indexEntry) (oids []byte, links []byte, ok bool) {
+// the paths to take out of the borrowed index, NUL-separated: gitlinks
+// (their files are staged one by one) and files over MaxFileSize (left
+// out, as untracked ones are, instead of copied); false when an entry
+// forbids borrowing (see Borrowing).
+func borrowable(ents []indexEntry) (oids []byte, drop []byte, ok bool) {
 	var b, l bytes.Buffer
 	seen := make(map[[20]byte]bool, len(ents))
 	for _, e := range ents {
 		switch {
 		case e.stage != 0, e.flags&0x8000 != 0, e.ext&0x6000 != 0, isAttributes(e.path):
 			return nil, nil, false
-		case e.mode == 0o160000:
+		case e.mode == 0o160000, e.size > MaxFileSize:
 			l.WriteString(e.path + "\x00")
 		case !seen[e.oid]:
 			seen[e.oid] = true
@@ -114,7 +116,7 @@ func (s *Store) copyObjects(ctx context.Context, objs string, oids []byte, ents 
 		}
 	}
 	for _, e := range ents {
-		if e.mode == 0o160000 || e.size == 0 { // size 0: racily clean, git hashes it again
+		if e.mode == 0o160000 || e.size > MaxFileSize || e.size == 0 { // size 0: racily clean, git hashes it again
 			continue
 		}
 		if n := size[hex.EncodeToString(e.oid[:])]; n != strconv.FormatUint(uint64(e.size), 10) {

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -163,4 +164,24 @@ func sameMap(a, b map[string]string) bool {
 		}
 	}
 	return true
+}
+
+// TestBorrowLeavesOutBigTrackedFiles: a file over the cap the user's git
+// tracks is left out of the snapshot, as an untracked one is, not copied
+// into the store from the user's objects.
+func TestBorrowLeavesOutBigTrackedFiles(t *testing.T) {
+	s, ws := open(t)
+	big := strings.Repeat("b", MaxFileSize+1)
+	committed(t, ws, map[string]string{"big.bin": big})
+	cp := save(t, s, "before")
+	if !borrowed(t, s) {
+		t.Fatal("not borrowed")
+	}
+	if len(cp.Skipped) != 1 || cp.Skipped[0].Path != "big.bin" {
+		t.Errorf("skipped = %v, want big.bin", cp.Skipped)
+	}
+	out, err := s.run(context.Background(), nil, "ls-tree", "-r", "--name-only", cp.ID)
+	if err != nil || strings.Contains(string(out), "big.bin") || !strings.Contains(string(out), "keep.txt") {
+		t.Errorf("the snapshot holds %q (%v), want keep.txt and not big.bin", out, err)
+	}
 }
