@@ -48,9 +48,7 @@ func (s *Store) Left() []Skip {
 // tree stages the workspace in the shadow index (see Staging above) and
 // returns its tree and the files left out; the caller holds the lock.
 func (s *Store) tree(ctx context.Context) (tree string, skipped []Skip, err error) {
-	_, err = os.Stat(filepath.Join(s.dir, "index"))
-	fresh := errors.Is(err, fs.ErrNotExist)
-	if fresh && s.borrow(ctx) {
+	if _, err := os.Stat(filepath.Join(s.dir, "index")); errors.Is(err, fs.ErrNotExist) && s.borrow(ctx) {
 		s.indexChecked = true // borrow took the gitlinks out
 	}
 	if err := s.dropGitlinks(ctx); err != nil {
@@ -60,7 +58,7 @@ func (s *Store) tree(ctx context.Context) (tree string, skipped []Skip, err erro
 	if err != nil {
 		return "", nil, err
 	}
-	more, err := s.addAll(ctx, fresh)
+	more, err := s.addAll(ctx)
 	if err != nil {
 		return "", nil, err
 	}
@@ -148,16 +146,9 @@ func humanSize(n int64) string {
 // addAll runs `git add -A`. When it fails because a tracked file is no
 // longer a regular file, link or directory (a FIFO, a socket, a device),
 // those files are taken out of the index, returned as skipped, and the
-// add runs again. The first snapshot (fresh: no index yet) writes the
-// objects it hashes into one pack instead of a file each, which is
-// several times faster for many files (core.bigFileThreshold given to
-// the add alone: diffs still see text).
-func (s *Store) addAll(ctx context.Context, fresh bool) ([]Skip, error) {
-	add := []string{"add", "-A", "--ignore-errors", "."}
-	if fresh {
-		add = append([]string{"-c", "core.bigFileThreshold=1"}, add...)
-	}
-	_, err := s.run(ctx, nil, add...)
+// add runs again.
+func (s *Store) addAll(ctx context.Context) ([]Skip, error) {
+	_, err := s.run(ctx, nil, "add", "-A", "--ignore-errors", ".")
 	if err == nil {
 		return nil, nil
 	}
@@ -182,7 +173,7 @@ func (s *Store) addAll(ctx context.Context, fresh bool) ([]Skip, error) {
 	if _, err := s.run(ctx, paths.Bytes(), "update-index", "--force-remove", "-z", "--stdin"); err != nil {
 		return nil, err
 	}
-	if _, err := s.run(ctx, nil, add...); err != nil {
+	if _, err := s.run(ctx, nil, "add", "-A", "--ignore-errors", "."); err != nil {
 		return nil, err
 	}
 	return special, nil
