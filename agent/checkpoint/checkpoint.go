@@ -211,7 +211,7 @@ func (s *Store) runEnv(ctx context.Context, stdin []byte, env []string, args ...
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("checkpoint: git %s: %w: %s", args[0], err, strings.TrimSpace(errb.String()))
+		return nil, fmt.Errorf("checkpoint: git %s: %w: %s", subcommand(args), err, strings.TrimSpace(errb.String()))
 	}
 	return out.Bytes(), nil
 }
@@ -235,6 +235,14 @@ func (s *Store) Save(ctx context.Context, label string) (Checkpoint, error) {
 		return Checkpoint{}, err
 	}
 	return Checkpoint{ID: id, Skipped: skipped}, nil
+}
+
+// subcommand is the git command args run, after any "-c key=value".
+func subcommand(args []string) string {
+	for len(args) > 2 && args[0] == "-c" {
+		args = args[2:]
+	}
+	return args[0]
 }
 
 // speedConfig is the configuration, given to every git command as
