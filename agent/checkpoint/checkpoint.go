@@ -247,17 +247,10 @@ func subcommand(args []string) string {
 
 // speedConfig is the configuration, given to every git command as
 // environment (so a repository an older tick made gets it too), that
-// makes snapshots of many files fast: a compact index (version 4) read
-// by several threads, and loose objects stored without compression. (The
-// untracked cache stays off: git uses it for status only, not for the
-// ls-files and add a snapshot runs.)
+// makes a snapshot of many new files faster: loose objects stored
+// without compression.
 func speedConfig() []string {
-	return []string{"GIT_CONFIG_COUNT=4",
-		"GIT_CONFIG_KEY_0=index.version", "GIT_CONFIG_VALUE_0=4",
-		"GIT_CONFIG_KEY_1=index.recordEndOfIndexEntries", "GIT_CONFIG_VALUE_1=true",
-		"GIT_CONFIG_KEY_2=index.recordOffsetTable", "GIT_CONFIG_VALUE_2=true",
-		"GIT_CONFIG_KEY_3=core.looseCompression", "GIT_CONFIG_VALUE_3=0",
-	}
+	return []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.looseCompression", "GIT_CONFIG_VALUE_0=0"}
 }
 
 // rawAttributes is the shadow repository's info/attributes, which git

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -110,11 +111,20 @@ func (s *Store) checkIgnore(ctx context.Context, list []byte) ([]byte, error) {
 	return out, err
 }
 
+// noGitlinks is the file in the shadow repository saying its index holds
+// no gitlink (this tick's snapshots never add one).
+const noGitlinks = "tick-no-gitlinks"
+
 // dropGitlinks takes the gitlinks out of the shadow index, once per
-// store: a repository made by an older tick recorded nested repositories
-// as gitlinks, whose files it then never saw. The caller holds the lock.
+// repository: one made by an older tick recorded nested repositories as
+// gitlinks, whose files it then never saw. The caller holds the lock.
 func (s *Store) dropGitlinks(ctx context.Context) error {
 	if s.indexChecked {
+		return nil
+	}
+	marker := filepath.Join(s.dir, noGitlinks)
+	if _, err := os.Stat(marker); err == nil {
+		s.indexChecked = true
 		return nil
 	}
 	out, err := s.run(ctx, nil, "ls-files", "-s", "-z")
@@ -133,5 +143,6 @@ func (s *Store) dropGitlinks(ctx context.Context) error {
 		}
 	}
 	s.indexChecked = true
+	_ = os.WriteFile(marker, nil, 0o600)
 	return nil
 }
