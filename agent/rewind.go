@@ -27,7 +27,9 @@ import (
 // would change in the workspace now; Messages how many messages of the
 // conversation came after it. NoFiles marks a message whose snapshot was
 // not taken (the turn was interrupted first, or the snapshot failed): only
-// its conversation can be rewound.
+// its conversation can be rewound. NotKept are the files going back
+// leaves as they are, and why: too large for a snapshot (over
+// checkpoint.MaxFileSize) or not a regular file.
 type RewindPoint struct {
 	ID       string              `json:"id"`
 	Kind     PointKind           `json:"kind"`
@@ -37,6 +39,7 @@ type RewindPoint struct {
 	Files    []checkpoint.Change `json:"files"`
 	Messages int                 `json:"messages"`
 	NoFiles  bool                `json:"no_files,omitempty"`
+	NotKept  []checkpoint.Skip   `json:"not_kept,omitempty"`
 }
 
 // RewindScope says what Rewind restores.
@@ -102,6 +105,9 @@ func (a *Agent) RewindPoints(ctx context.Context) ([]RewindPoint, error) {
 			fs, files = files[0], files[1:]
 		}
 		out[len(pts)-1-i] = pointOf(p, fs, n)
+		if p.id != "" {
+			out[len(pts)-1-i].NotKept = a.notKept(p.skip)
+		}
 	}
 	return out, nil
 }
@@ -200,6 +206,9 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 		return Rewound{}, ErrBusy
 	}
 	res.Point = pointOf(p, res.Files, len(a.history))
+	if scope != RewindConversation {
+		res.Point.NotKept = a.notKept(p.skip)
+	}
 	if scope != RewindFiles {
 		res.Dropped = max(len(a.history)-len(p.hist), 0)
 		a.history = append([]provider.Message(nil), p.hist...)
@@ -352,7 +361,8 @@ func restoredFiles(cs []checkpoint.Change) string {
 
 // ItemChanges is what one item changed: the files that differ from its
 // undo point to the next point (or to the workspace now, for the last
-// one), with their unified diff.
+// one; for a task's item, to the snapshot just after its patch), with
+// their unified diff.
 type ItemChanges struct {
 	Item  string
 	Text  string
@@ -380,12 +390,12 @@ func (a *Agent) ItemDiff(ctx context.Context, item string) (ItemChanges, error) 
 		if p.kind != PointItem || p.item != item {
 			continue
 		}
-		to := ""
+		to := p.after // a task's item: its patch alone
 		for _, q := range pts[i+1:] {
-			if q.id != "" {
-				to = q.id
+			if to != "" {
 				break
 			}
+			to = q.id
 		}
 		files, patch, err := d.Diff(ctx, p.id, to)
 		if err != nil {

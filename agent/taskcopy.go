@@ -66,8 +66,8 @@ func (l *loop) ownTools(dir string) ([]tools.Tool, *sandbox.Runner, error) {
 // (see keep); the user is told in a Notice. Once tick is exiting
 // (StopMerges) no patch is applied. Before a patch of a task on a plan
 // item is applied, the workspace is saved as that item's undo point
-// (unless it has one): undoing the item takes the patch, and what came
-// after it, back.
+// (unless it has one), and again after it: undoing the item takes that
+// patch alone back (see undoTask).
 func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item string, failed bool) string {
 	a := l.a
 	a.tasks.mergeMu.Lock()
@@ -92,12 +92,16 @@ func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item stri
 		l.emit(Notice{Text: fmt.Sprintf("tick is exiting: the task %q's changes were not applied; %s", desc, where), KeptCopy: wc.Dir})
 		return fmt.Sprintf("Its changes were not applied: tick is exiting; %s.", where)
 	}
+	var point *undoPoint
 	if item != "" {
-		l.checkpointItem(ctx, item)
+		point = l.checkpointItem(ctx, item)
 	}
 	applied, conflicts, err := wc.Apply(stop)
 	note := l.merged(wc, desc, applied, conflicts, err)
 	a.tasks.endApply(note)
+	if err == nil && len(conflicts) == 0 {
+		l.checkpointAfter(ctx, point) // the item's undo takes this patch alone back
+	}
 	return note
 }
 

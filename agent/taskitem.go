@@ -99,8 +99,9 @@ func (l *loop) startItem(ctx context.Context, id string, checkpoint bool) error 
 	return nil
 }
 
-// checkpointItem saves the undo point of plan item id, unless it has one.
-func (l *loop) checkpointItem(ctx context.Context, id string) {
+// checkpointItem saves the undo point of plan item id, unless it has one,
+// and returns the point it made (nil for none).
+func (l *loop) checkpointItem(ctx context.Context, id string) *undoPoint {
 	l.a.mu.Lock()
 	i := l.a.todos.Find(id)
 	var it todo.Item
@@ -109,9 +110,10 @@ func (l *loop) checkpointItem(ctx context.Context, id string) {
 		it, before = l.a.todos.Items[i], l.a.todos.Clone()
 	}
 	l.a.mu.Unlock()
-	if i >= 0 {
-		l.checkpointBefore(ctx, it, before)
+	if i < 0 {
+		return nil
 	}
+	return l.checkpointBefore(ctx, it, before)
 }
 
 // noteItem makes result the note of plan item id (its first line, capped),

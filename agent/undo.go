@@ -45,18 +45,19 @@ func (l *loop) checkpointStarted(ctx context.Context, before, list todo.List) {
 
 // checkpointBefore records the undo point of item it, with before the
 // list the point keeps, unless it has one already (its first start
-// counts) or undo is off.
-func (l *loop) checkpointBefore(ctx context.Context, it todo.Item, before todo.List) {
+// counts) or undo is off. It returns the point it made, nil when it made
+// none or its snapshot failed.
+func (l *loop) checkpointBefore(ctx context.Context, it todo.Item, before todo.List) *undoPoint {
 	cp := l.a.cfg.Checkpoints
 	if cp == nil || l.child {
-		return
+		return nil
 	}
 	a := l.a
 	a.mu.Lock()
 	for _, p := range a.undo.points {
 		if p.kind == PointItem && p.item == it.ID {
 			a.mu.Unlock()
-			return // its first start counts
+			return nil // its first start counts
 		}
 	}
 	p := a.addPointLocked(PointItem, it.ID, it.Text, beforeLastAssistant(a.history), before)
@@ -74,11 +75,12 @@ func (l *loop) checkpointBefore(ctx context.Context, it todo.Item, before todo.L
 	close(p.done)
 	if err != nil {
 		l.emit(Notice{Text: fmt.Sprintf("no undo point before #%s: %v", it.ID, err)})
-		return
+		return nil
 	}
 	if len(saved.Skipped) > 0 {
-		l.emit(Notice{Text: fmt.Sprintf("the undo point before #%s leaves out large files: %s", it.ID, strings.Join(saved.Skipped, ", "))})
+		l.emit(Notice{Text: fmt.Sprintf("the undo point before #%s leaves out %s", it.ID, skipList(saved.Skipped))})
 	}
+	return p
 }
 
 // beforeLastAssistant is hist without its last assistant message and what
@@ -103,13 +105,15 @@ func (a *Agent) dropPointLocked(p *undoPoint) {
 }
 
 // UndoPreview is what undoing to the state before an item changes: the
-// item, the items undone with it (it and every item started after it) and
-// the files.
+// item, the items undone with it (it and every item started after it; a
+// task's item alone, see undotask.go), the files, and the files the
+// snapshots left out, which the undo leaves as they are (NotKept).
 type UndoPreview struct {
 	Item    string
 	Text    string
 	Undone  []string
 	Changes []checkpoint.Change
+	NotKept []checkpoint.Skip
 }
 
 // undoTarget finds the checkpoint of item ("" for the last one).
@@ -133,69 +137,133 @@ func (a *Agent) undoTarget(item string) (int, itemCheckpoint, error) {
 		return 0, itemCheckpoint{}, fmt.Errorf("%w: no undo point for #%s (it has not started)", ErrNoUndo, item)
 	}
 	p := a.undo.points[found]
-	return found, itemCheckpoint{item: p.item, text: p.text, id: p.id}, nil
+	return found, itemCheckpoint{item: p.item, text: p.text, id: p.id, after: p.after, todos: p.todos.Clone(), skip: p.skip}, nil
 }
 
-// itemCheckpoint is the workspace before an item first went in progress.
+// itemCheckpoint is the workspace before an item first went in progress
+// (and, for a task's item, after its patch), with the list of then.
 type itemCheckpoint struct {
-	item, text, id string
+	item, text, id, after string
+	todos                 todo.List
+	skip                  []checkpoint.Skip
+}
+
+// undoPlan is what an undo of item does: the point's index, its
+// checkpoint, the items undone, and the files (nil: all) it restores.
+type undoPlan struct {
+	i      int
+	c      itemCheckpoint
+	undone []string
+	paths  []string
+	alone  bool
+}
+
+// planUndo works out what Undo(item) does, without changing anything.
+func (a *Agent) planUndo(ctx context.Context, item string) (undoPlan, error) {
+	i, c, err := a.undoTarget(item)
+	if err != nil {
+		return undoPlan{}, err
+	}
+	if d, _, ok := a.taskOnly(c); ok {
+		paths, err := a.taskFiles(ctx, d, i, c)
+		if err != nil {
+			return undoPlan{}, err
+		}
+		return undoPlan{i: i, c: c, undone: []string{c.item}, paths: paths, alone: true}, nil
+	}
+	return undoPlan{i: i, c: c, undone: a.undoneFrom(i, c.todos)}, nil
 }
 
 // PreviewUndo says what Undo(item) would change, without changing
 // anything. item "" means the last item that started.
 func (a *Agent) PreviewUndo(ctx context.Context, item string) (UndoPreview, error) {
-	i, c, err := a.undoTarget(item)
+	u, err := a.planUndo(ctx, item)
 	if err != nil {
 		return UndoPreview{}, err
 	}
-	cs, err := a.cfg.Checkpoints.Changes(ctx, c.id)
+	cs, err := a.cfg.Checkpoints.Changes(ctx, u.c.id)
 	if err != nil {
-		return UndoPreview{}, fmt.Errorf("preview undo of #%s: %w", c.item, err)
+		return UndoPreview{}, fmt.Errorf("preview undo of #%s: %w", u.c.item, err)
 	}
-	return UndoPreview{Item: c.item, Text: c.text, Undone: a.undoneFrom(i), Changes: cs}, nil
+	if u.alone {
+		cs = onlyChanges(cs, u.paths)
+	}
+	return UndoPreview{Item: u.c.item, Text: u.c.text, Undone: u.undone, Changes: cs, NotKept: a.notKept(u.c.skip)}, nil
 }
 
-// undoneFrom lists the items whose checkpoints are at index i or later.
-func (a *Agent) undoneFrom(i int) []string {
+// undoneFrom lists the items an undo to point i takes back: those whose
+// points are at index i or later, then those the list before it (then)
+// did not have completed that are completed or in progress now (an item
+// completed without starting, by the same todo call as another).
+func (a *Agent) undoneFrom(i int, then todo.List) []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var ids []string
+	seen := map[string]bool{}
 	for _, p := range a.undo.points[i:] {
-		if p.kind == PointItem {
-			ids = append(ids, p.item)
+		if p.kind == PointItem && !seen[p.item] {
+			ids, seen[p.item] = append(ids, p.item), true
+		}
+	}
+	for _, it := range a.todos.Items {
+		if seen[it.ID] || (it.Status != todo.Completed && it.Status != todo.InProgress) {
+			continue
+		}
+		if j := then.Find(it.ID); j < 0 || then.Items[j].Status != todo.Completed {
+			ids, seen[it.ID] = append(ids, it.ID), true
 		}
 	}
 	return ids
 }
 
 // Undo restores the workspace to its state before item started ("" for
-// the last item that started), marks that item and the ones started after
-// it pending again with the note "undone", and tells the model at its next
-// call what was restored. It fails while a turn runs (ErrBusy). It
-// returns what was restored and the events it caused: a TodoUpdate with
-// the new list, which a front-end applies as it applies a turn's.
+// the last item that started), marks that item and the ones whose work
+// came after it pending again with the note "undone", and tells the model
+// at its next call what was restored; a task's item is undone alone (see
+// undotask.go). It fails while a turn runs (ErrBusy). It returns what was
+// restored and the events it caused: a TodoUpdate with the new list,
+// which a front-end applies as it applies a turn's, and a Notice naming
+// the items pending again.
 func (a *Agent) Undo(ctx context.Context, item string) (UndoPreview, []Event, error) {
 	if a.isRunning() {
 		return UndoPreview{}, nil, ErrBusy
 	}
-	i, c, err := a.undoTarget(item)
+	u, err := a.planUndo(ctx, item)
 	if err != nil {
 		return UndoPreview{}, nil, err
 	}
-	undone := a.undoneFrom(i)
-	cs, err := a.cfg.Checkpoints.Restore(ctx, c.id)
-	if err != nil {
-		return UndoPreview{}, nil, fmt.Errorf("undo #%s: %w", c.item, err)
+	var cs []checkpoint.Change
+	if u.alone {
+		_, r, _ := a.taskOnly(u.c)
+		cs, err = r.RestoreOnly(ctx, u.c.id, u.paths)
+	} else {
+		cs, err = a.cfg.Checkpoints.Restore(ctx, u.c.id)
 	}
+	if err != nil {
+		return UndoPreview{}, nil, fmt.Errorf("undo #%s: %w", u.c.item, err)
+	}
+	up := a.markUndone(u, cs)
+	_ = a.savePlan() // the undo note, for the model after a resume
+	notice := Notice{Text: pendingAgain(u.undone)}
+	return UndoPreview{Item: u.c.item, Text: u.c.text, Undone: u.undone, Changes: cs, NotKept: a.notKept(u.c.skip)}, []Event{up, notice}, nil
+}
+
+// markUndone drops the points u undid, puts its items back to pending and
+// records the note for the model; it returns the new list's update.
+func (a *Agent) markUndone(u undoPlan, cs []checkpoint.Change) TodoUpdate {
 	a.mu.Lock()
-	a.undo.points = a.undo.points[:i:i]
-	for _, id := range undone {
+	if u.alone {
+		a.undo.points = append(a.undo.points[:u.i:u.i], a.undo.points[u.i+1:]...)
+	} else {
+		a.undo.points = a.undo.points[:u.i:u.i]
+	}
+	for _, id := range u.undone {
 		if j := a.todos.Find(id); j >= 0 {
 			a.todos.Items[j].Status, a.todos.Items[j].Note = todo.Pending, "undone by the user"
 		}
 	}
 	a.plan.rev++
-	a.plan.undone = append(a.plan.undone, undoNote(c, undone, cs))
+	a.plan.undone = append(a.plan.undone, undoNote(u, cs))
 	list := a.todos.Clone()
 	up := TodoUpdate{List: list.Clone(), Rev: a.plan.rev}
 	rec := a.cfg.Recorder
@@ -203,18 +271,46 @@ func (a *Agent) Undo(ctx context.Context, item string) (UndoPreview, []Event, er
 	if rec != nil {
 		_ = rec.Todo(list)
 	}
-	_ = a.savePlan() // the undo note, for the model after a resume
-	return UndoPreview{Item: c.item, Text: c.text, Undone: undone, Changes: cs}, []Event{up}, nil
+	return up
+}
+
+// pendingAgain tells the user which items an undo put back to pending.
+func pendingAgain(ids []string) string {
+	if len(ids) == 1 {
+		return "#" + ids[0] + " is pending again: its changes were taken back"
+	}
+	return "#" + strings.Join(ids, ", #") + " are pending again: their changes were taken back"
 }
 
 // undoNote tells the model what an undo restored.
-func undoNote(c itemCheckpoint, undone []string, cs []checkpoint.Change) string {
+func undoNote(u undoPlan, cs []checkpoint.Change) string {
 	var b strings.Builder
+	c, undone := u.c, u.undone
 	fmt.Fprintf(&b, "The user undid #%s", c.item)
-	if len(undone) > 1 {
-		fmt.Fprintf(&b, " and the items started after it (#%s)", strings.Join(undone[1:], ", #"))
+	switch {
+	case u.alone:
+		b.WriteString(": the changes its task applied are taken back (the rest of the workspace is as it was), and it is pending again.")
+	default:
+		if len(undone) > 1 {
+			fmt.Fprintf(&b, " and the items whose work came after it (#%s)", strings.Join(undone[1:], ", #"))
+		}
+		b.WriteString(": the workspace is back to its state before #" + c.item + " started, and those items are pending again.")
 	}
-	b.WriteString(": the workspace is back to its state before #" + c.item + " started, and those items are pending again.")
 	b.WriteString(" " + restoredFiles(cs))
 	return b.String()
+}
+
+// onlyChanges returns the changes of cs whose path is one of paths.
+func onlyChanges(cs []checkpoint.Change, paths []string) []checkpoint.Change {
+	keep := map[string]bool{}
+	for _, p := range only(cs, paths) {
+		keep[p] = true
+	}
+	out := []checkpoint.Change{}
+	for _, c := range cs {
+		if keep[c.Path] {
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -50,7 +50,10 @@ func TestUndoByItem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	up := todoUpdate(t, evs)
+	up, note := undoEvents(t, evs)
+	if note.Text != "#1, #2 are pending again: their changes were taken back" {
+		t.Errorf("notice = %q", note.Text)
+	}
 	if strings.Join(pre.Undone, ",") != "1,2" || len(pre.Changes) != 2 {
 		t.Errorf("undo #1 = %+v", pre)
 	}
@@ -75,4 +78,24 @@ func TestUndoByItem(t *testing.T) {
 	if !strings.Contains(sent, "The user undid #1") || !strings.Contains(sent, "b.txt (deleted") || !strings.Contains(sent, "a.txt (old content)") {
 		t.Errorf("the model was not told what was restored:\n%s", sent)
 	}
+}
+
+// undoEvents returns the TodoUpdate and the Notice an undo caused, failing
+// t unless there are exactly those two.
+func undoEvents(t *testing.T, evs []agent.Event) (agent.TodoUpdate, agent.Notice) {
+	t.Helper()
+	var up *agent.TodoUpdate
+	var note *agent.Notice
+	for _, ev := range evs {
+		switch ev := ev.(type) {
+		case agent.TodoUpdate:
+			up = &ev
+		case agent.Notice:
+			note = &ev
+		}
+	}
+	if len(evs) != 2 || up == nil || note == nil {
+		t.Fatalf("undo's events = %+v, want a TodoUpdate and a Notice", evs)
+	}
+	return *up, *note
 }

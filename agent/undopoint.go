@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tick-agent/tick/agent/checkpoint"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
@@ -48,8 +49,9 @@ type undoPoint struct {
 	todos  todo.List          // the list before it
 	done   chan struct{}      // closed once id or err is set
 	id     string             // the checkpoint; "" when the snapshot failed
+	after  string             // a task's item: the checkpoint just after its patch was applied
 	err    error
-	skip   []string // large files the snapshot left out
+	skip   []checkpoint.Skip // files the snapshot left out (too large, special)
 }
 
 // wait returns the point's checkpoint once its snapshot is done.
@@ -143,7 +145,7 @@ func (l *loop) awaitTurnPoint(ctx context.Context) {
 		return
 	}
 	if len(p.skip) > 0 {
-		l.emit(Notice{Text: "the undo point of this message leaves out large files: " + strings.Join(p.skip, ", ")})
+		l.emit(Notice{Text: "the undo point of this message leaves out " + skipList(p.skip)})
 	}
 }
 
@@ -165,6 +167,43 @@ func (l *loop) settleTurnPoint(end TurnEnd) {
 	if !told && p.err != nil && end.Reason != ReasonInterrupted {
 		l.emit(Notice{Text: fmt.Sprintf("no undo point for this message: %v", p.err)})
 	}
+}
+
+// lefter is what a checkpoint store offers to say which files its last
+// staging left out; *checkpoint.Store implements it.
+type lefter interface {
+	Left() []checkpoint.Skip
+}
+
+// notKept lists the files going back to a point whose snapshot left out
+// skip leaves as they are: those, and those the store's last look at the
+// workspace left out (too large, special: a rewind neither deletes nor
+// restores them), each once.
+func (a *Agent) notKept(skip []checkpoint.Skip) []checkpoint.Skip {
+	out := append([]checkpoint.Skip(nil), skip...)
+	l, ok := a.cfg.Checkpoints.(lefter)
+	if !ok {
+		return out
+	}
+	seen := map[string]bool{}
+	for _, k := range out {
+		seen[k.Path] = true
+	}
+	for _, k := range l.Left() {
+		if !seen[k.Path] {
+			out, seen[k.Path] = append(out, k), true
+		}
+	}
+	return out
+}
+
+// skipList names the files a snapshot left out, and why, for a notice.
+func skipList(skips []checkpoint.Skip) string {
+	parts := make([]string, len(skips))
+	for i, k := range skips {
+		parts[i] = k.String()
+	}
+	return strings.Join(parts, ", ")
 }
 
 // changesFiles reports whether a call of the tool name can change files:

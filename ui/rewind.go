@@ -309,17 +309,21 @@ func filesSummary(p agent.RewindPoint) string {
 	if p.NoFiles {
 		return "no snapshot of the files (interrupted): conversation only"
 	}
-	if len(p.Files) == 0 {
-		return "no file changed since"
-	}
-	names := make([]string, 0, min(len(p.Files), 8))
-	for i, c := range p.Files {
-		if i == 8 {
-			break
+	sum := "no file changed since"
+	if len(p.Files) > 0 {
+		names := make([]string, 0, min(len(p.Files), 8))
+		for i, c := range p.Files {
+			if i == 8 {
+				break
+			}
+			names = append(names, termText(c.Path))
 		}
-		names = append(names, termText(c.Path))
+		sum = style.Plural(len(p.Files), "file") + ": " + strings.Join(names, ", ")
 	}
-	return style.Plural(len(p.Files), "file") + ": " + strings.Join(names, ", ")
+	for _, k := range p.NotKept {
+		sum += "; " + termText(k.Path) + " " + termText(k.Why)
+	}
+	return sum
 }
 
 // scopeLines draws the choice of what to restore.
@@ -361,7 +365,10 @@ func (r *rewindDialog) confirmLines(st *Styles, w, h int) []string {
 	}
 	if scope != agent.RewindConversation {
 		out = append(out, st.DialogText.Render("The workspace goes back to its state then:"))
-		out = append(out, changeLines(st, p.Files, w, max(h-4-len(out), 1), "  no file changed since")...)
+		out = append(out, changeLines(st, p.Files, w, max(h-4-len(out)-len(p.NotKept), 1), "  no file changed since")...)
+		for _, k := range p.NotKept { // left as they are: say so, not "no file changed"
+			out = append(out, st.DialogDesc.Render(ansi.Truncate("  "+termText(k.Path)+"  "+termText(k.Why), w, st.Glyphs.Ellipsis)))
+		}
 	}
 	yes := key.NewBinding(key.WithHelp(r.confirm.Confirm.Help().Key, "rewind"))
 	return append(out, style.HelpLine(st, yes, r.confirm.Cancel))

@@ -20,6 +20,7 @@ type rewindAgent struct {
 	text    string // the message's first line
 	rewound []string
 	patch   string
+	notKept []checkpoint.Skip // of the message's point
 }
 
 func (r *rewindAgent) points() []agent.RewindPoint {
@@ -27,7 +28,7 @@ func (r *rewindAgent) points() []agent.RewindPoint {
 	return []agent.RewindPoint{
 		{ID: "2", Kind: agent.PointItem, Item: "1", Text: "Write the file", At: at,
 			Files: []checkpoint.Change{{Kind: checkpoint.Changed, Path: "main.go"}}, Messages: 3},
-		{ID: "1", Kind: agent.PointTurn, Text: r.text, At: at, NoFiles: r.noFiles, Messages: 6,
+		{ID: "1", Kind: agent.PointTurn, Text: r.text, At: at, NoFiles: r.noFiles, Messages: 6, NotKept: r.notKept,
 			Files: []checkpoint.Change{{Kind: checkpoint.Changed, Path: "main.go"}, {Kind: checkpoint.Created, Path: "new.go"}}},
 	}
 }
@@ -102,6 +103,23 @@ func TestRewindListsPoints(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("the list lacks %q:\n%s", want, s)
 		}
+	}
+}
+
+// TestRewindShowsFilesNotKept: a 10 MB file a command made is over the
+// snapshot's cap; the list said "no file changed since" and the
+// confirmation offered nothing. Both name it, and why it stays.
+func TestRewindShowsFilesNotKept(t *testing.T) {
+	ra := &rewindAgent{scriptAgent: &scriptAgent{}, notKept: []checkpoint.Skip{{Path: "big.txt", Why: "not kept: 10 MB over the 5 MB cap"}}}
+	m, _ := openRewind(t, ra)
+	if s := screen(m); !strings.Contains(s, "big.txt not kept: 10 MB over the 5 MB cap") {
+		t.Errorf("the list does not say big.txt is not kept:\n%s", s)
+	}
+	press(m, "down")
+	press(m, "enter")
+	press(m, "f")
+	if s := screen(m); !strings.Contains(s, "big.txt  not kept: 10 MB over the 5 MB cap") || !strings.Contains(s, "new.go") {
+		t.Errorf("the confirmation does not say big.txt is not kept:\n%s", s)
 	}
 }
 

@@ -8,11 +8,16 @@
 // bytes: the repository's info/attributes overrides whatever the
 // workspace's .gitattributes say, and neither the caller's GIT_*
 // environment nor the user's global or system git configuration reaches
-// it. A snapshot respects the workspace's
-// .gitignore files, skips untracked files larger than MaxFileSize (with a
-// note saying which), and is incremental: git's index in the shadow
+// it. A snapshot leaves out what the user's git ignores (the workspace's
+// .gitignore files, its .git/info/exclude, the user's global excludes),
+// skips untracked files larger than MaxFileSize and files that are not
+// regular (each named, with why, in Checkpoint.Skipped and Store.Left),
+// takes the files of repositories nested in the workspace like any others
+// (never a .git), and is incremental: git's index in the shadow
 // repository remembers what it hashed, so a snapshot of an unchanged
-// workspace only stats its files. It needs the git binary (ErrNoGit).
+// workspace only stats its files; in a git workspace the first one starts
+// from the user's index (see borrow.go). It needs the git binary
+// (ErrNoGit).
 package checkpoint
 
 import (
@@ -26,6 +31,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tick-agent/tick/agent/internal/flock"
@@ -46,13 +52,17 @@ type Store struct {
 	sem            chan struct{} // one git operation at a time in this process
 	exists         bool          // the repository has been created (read and set holding sem)
 	held           *os.File      // the lock file, flocked while an operation runs
+	userExcl       []string      // the user's exclude files (see userExcludes), found by the first staging
+	indexChecked   bool          // the index holds no gitlink (see dropGitlinks); read and set holding sem
+	mu             sync.Mutex    // guards left
+	left           []Skip        // what the last staging left out
 }
 
 // Checkpoint is one snapshot: its commit in the shadow repository and the
-// large files it left out.
+// files it left out (too large, or not a regular file).
 type Checkpoint struct {
 	ID      string
-	Skipped []string
+	Skipped []Skip
 }
 
 // Kind says how a file differs from a checkpoint.
@@ -182,19 +192,26 @@ func lockFile(ctx context.Context, path string) (*os.File, error) {
 
 // run runs git with args on the shadow repository and the workspace.
 func (s *Store) run(ctx context.Context, stdin []byte, args ...string) ([]byte, error) {
+	return s.runEnv(ctx, stdin, nil, args...)
+}
+
+// runEnv is run with the variables env added to git's environment (a
+// later one of a name wins).
+func (s *Store) runEnv(ctx context.Context, stdin []byte, env []string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, s.git, args...)
 	cmd.Dir = s.work
 	cmd.Env = append(gitlessEnv(), "GIT_DIR="+s.dir, "GIT_WORK_TREE="+s.work,
 		"GIT_AUTHOR_NAME=tick", "GIT_AUTHOR_EMAIL=tick@localhost", "GIT_COMMITTER_NAME=tick", "GIT_COMMITTER_EMAIL=tick@localhost",
 		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_TERMINAL_PROMPT=0", "GIT_LITERAL_PATHSPECS=1",
 		"GIT_ATTR_NOSYSTEM=1")
+	cmd.Env = append(append(cmd.Env, speedConfig()...), env...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("checkpoint: git %s: %w: %s", args[0], err, strings.TrimSpace(errb.String()))
+		return nil, fmt.Errorf("checkpoint: git %s: %w: %s", subcommand(args), err, strings.TrimSpace(errb.String()))
 	}
 	return out.Bytes(), nil
 }
@@ -220,21 +237,20 @@ func (s *Store) Save(ctx context.Context, label string) (Checkpoint, error) {
 	return Checkpoint{ID: id, Skipped: skipped}, nil
 }
 
-// tree stages the workspace in the shadow index, leaving out the
-// untracked files larger than MaxFileSize (returned, see excludeLarge),
-// and returns its tree; the caller holds the lock.
-func (s *Store) tree(ctx context.Context) (tree string, skipped []string, err error) {
-	if skipped, err = s.excludeLarge(ctx); err != nil {
-		return "", nil, err
+// subcommand is the git command args run, after any "-c key=value".
+func subcommand(args []string) string {
+	for len(args) > 2 && args[0] == "-c" {
+		args = args[2:]
 	}
-	if _, err := s.run(ctx, nil, "add", "-A", "--ignore-errors", "."); err != nil {
-		return "", nil, err
-	}
-	out, err := s.run(ctx, nil, "write-tree")
-	if err != nil {
-		return "", nil, err
-	}
-	return strings.TrimSpace(string(out)), skipped, nil
+	return args[0]
+}
+
+// speedConfig is the configuration, given to every git command as
+// environment (so a repository an older tick made gets it too), that
+// makes a snapshot of many new files faster: loose objects stored
+// without compression.
+func speedConfig() []string {
+	return []string{"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.looseCompression", "GIT_CONFIG_VALUE_0=0"}
 }
 
 // rawAttributes is the shadow repository's info/attributes, which git
@@ -275,45 +291,6 @@ func (s *Store) writeInfo(excl string) error {
 	return nil
 }
 
-// excludeLarge writes the shadow repository's exclude file: the untracked
-// files larger than MaxFileSize, which are returned.
-func (s *Store) excludeLarge(ctx context.Context) ([]string, error) {
-	if err := s.writeInfo(".git\n"); err != nil {
-		return nil, err
-	}
-	out, err := s.run(ctx, nil, "ls-files", "-z", "--others", "--exclude-standard")
-	if err != nil {
-		return nil, err
-	}
-	var large []string
-	for _, p := range strings.Split(string(out), "\x00") {
-		if p == "" {
-			continue
-		}
-		if fi, err := os.Lstat(filepath.Join(s.work, p)); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
-			large = append(large, p)
-		}
-	}
-	if len(large) == 0 {
-		return nil, nil
-	}
-	var b strings.Builder
-	b.WriteString(".git\n")
-	for _, p := range large {
-		b.WriteString("/" + escapePattern(p) + "\n")
-	}
-	if err := s.writeInfo(b.String()); err != nil {
-		return nil, err
-	}
-	return large, nil
-}
-
-// escapePattern escapes the characters gitignore patterns treat specially.
-func escapePattern(p string) string {
-	r := strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`, "!", `\!`, "#", `\#`)
-	return r.Replace(p)
-}
-
 // Changes returns what restoring the checkpoint id would change in the
 // workspace now, sorted by path.
 func (s *Store) Changes(ctx context.Context, id string) ([]Change, error) {
@@ -340,6 +317,13 @@ func (s *Store) changes(ctx context.Context, id string) ([]Change, error) {
 // .gitignore covers are left alone, and so are the directories holding
 // them. It returns what it changed.
 func (s *Store) Restore(ctx context.Context, id string) ([]Change, error) {
+	return s.RestoreOnly(ctx, id, nil)
+}
+
+// RestoreOnly is Restore for the files of paths alone (workspace-relative,
+// slash-separated; nil for every file): the others stay as they are. It
+// returns what it changed.
+func (s *Store) RestoreOnly(ctx context.Context, id string, paths []string) ([]Change, error) {
 	if err := s.lock(ctx); err != nil {
 		return nil, err
 	}
@@ -347,6 +331,9 @@ func (s *Store) Restore(ctx context.Context, id string) ([]Change, error) {
 	cs, err := s.changes(ctx, id)
 	if err != nil {
 		return nil, err
+	}
+	if paths != nil {
+		cs = only(cs, paths)
 	}
 	var back bytes.Buffer
 	var created []string
@@ -368,6 +355,21 @@ func (s *Store) Restore(ctx context.Context, id string) ([]Change, error) {
 	}
 	s.pruneDirs(created)
 	return cs, nil
+}
+
+// only returns the changes of cs whose path is one of paths.
+func only(cs []Change, paths []string) []Change {
+	want := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		want[p] = true
+	}
+	out := []Change{}
+	for _, c := range cs {
+		if want[c.Path] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // pruneDirs removes the directories of the workspace-relative files paths

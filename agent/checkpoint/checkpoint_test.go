@@ -68,7 +68,7 @@ func TestSaveChangesRestore(t *testing.T) {
 	write(t, ws, "big.bin", big)
 
 	cp := save(t, s, "before #1")
-	if len(cp.Skipped) != 1 || cp.Skipped[0] != "big.bin" {
+	if len(cp.Skipped) != 1 || cp.Skipped[0].Path != "big.bin" || !strings.Contains(cp.Skipped[0].Why, "over the 5 MB cap") {
 		t.Errorf("skipped = %v, want big.bin", cp.Skipped)
 	}
 	write(t, ws, "edit.txt", "after\n")
@@ -184,17 +184,21 @@ func TestTwoStoresTakeTurns(t *testing.T) {
 
 // BenchmarkSave10k measures checkpoints of a workspace of 10,000 small
 // files: the first one hashes everything, later ones only stat.
-func BenchmarkSave10k(b *testing.B) { benchSave(b, 10000, "pkg%03d") }
+func BenchmarkSave10k(b *testing.B) { benchSave(b, 10000, "pkg%03d", false) }
 
 // benchSave measures checkpoints of a workspace of n small files, in
 // directories of 100 named by dirFmt: "first" a fresh store's snapshot,
 // which hashes everything, "incremental" a later one after one file
-// changed, which only stats.
-func benchSave(b *testing.B, n int, dirFmt string) {
+// changed, which only stats. With repo the workspace is a git repository
+// with its files committed.
+func benchSave(b *testing.B, n int, dirFmt string, repo bool) {
 	ctx := context.Background()
 	s, ws := open(b)
 	for i := 0; i < n; i++ {
 		write(b, ws, fmt.Sprintf(dirFmt+"/file%d.go", i/100, i), fmt.Sprintf("package p%d\n// %s\n", i, strings.Repeat("x", 200)))
+	}
+	if repo {
+		userRepo(b, ws)
 	}
 	b.Run("first", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
@@ -218,6 +222,21 @@ func benchSave(b *testing.B, n int, dirFmt string) {
 			}
 		}
 	})
+}
+
+// userRepo makes ws a git repository with its files committed, as the
+// user's git would (outside the shadow repository).
+func userRepo(t testing.TB, ws string) {
+	t.Helper()
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-qm", "user's commit"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = ws
+		cmd.Env = append(gitlessEnv(), "GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@x", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@x",
+			"GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
 }
 
 // TestRestoreRemovesEmptiedDirs checks that undoing the creation of files

@@ -1,0 +1,189 @@
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Borrowing: in a git workspace most files equal what the user's index
+// holds, so the first snapshot need not hash them. When the shadow
+// repository has no index yet, its index starts as a copy of the user's
+// (its entries only, with the file times git compared them at), and the
+// objects those entries name are copied into the shadow repository first,
+// read from the user's object store (never written: the one git command
+// that reads it gets it as GIT_ALTERNATE_OBJECT_DIRECTORIES, and only
+// reads). `git add` then hashes only the files changed since the user's
+// git looked at them and the untracked ones. The store never depends on
+// the user's objects afterwards: a gc of the user's repository changes
+// nothing.
+//
+// A borrowed entry is the file's bytes only when the user's git stored
+// it without conversion, so nothing is borrowed when any could apply:
+// core.autocrlf set, an attributes file anywhere (the workspace's
+// .gitattributes, the repository's info/attributes, the user's global
+// one), a SHA-256 repository, an index split or sparse, an entry marked
+// assume-unchanged, skip-worktree or intent-to-add, an unmerged one, or
+// an object whose size is not the file's size as the index recorded it
+// (a conversion that keeps the size is not caught).
+// Whatever goes wrong, the snapshot hashes every file instead.
+
+// borrow starts the shadow index from the user's, when the workspace is
+// a repository's top level and nothing above stands in the way; it says
+// whether it did. The caller holds the lock, and the shadow index does
+// not exist.
+func (s *Store) borrow(ctx context.Context) bool {
+	gitDir, common := s.userGitDir()
+	if gitDir == "" || !s.convertsNothing(ctx, common) {
+		return false
+	}
+	raw, err := os.ReadFile(filepath.Join(gitDir, "index"))
+	if err != nil {
+		return false
+	}
+	fi, err := os.Stat(filepath.Join(gitDir, "index"))
+	if err != nil {
+		return false
+	}
+	ents, data, err := parseIndex(raw)
+	if err != nil || len(ents) == 0 {
+		return false
+	}
+	oids, drop, ok := borrowable(ents)
+	if !ok {
+		return false
+	}
+	index := filepath.Join(s.dir, "index")
+	err = s.copyObjects(ctx, filepath.Join(common, "objects"), oids, ents)
+	if err == nil {
+		err = os.WriteFile(index, data, 0o600)
+	}
+	if err == nil { // git compares file times with the index's own
+		err = os.Chtimes(index, fi.ModTime(), fi.ModTime())
+	}
+	if err == nil && len(drop) > 0 {
+		_, err = s.run(ctx, drop, "update-index", "--force-remove", "-z", "--stdin")
+	}
+	if err != nil {
+		_ = os.Remove(index)
+		return false
+	}
+	return true
+}
+
+// borrowable returns the unique object ids of ents, hex, one a line, and
+// the paths to take out of the borrowed index, NUL-separated: gitlinks
+// (their files are staged one by one) and files over MaxFileSize (left
+// out, as untracked ones are, instead of copied); false when an entry
+// forbids borrowing (see Borrowing).
+func borrowable(ents []indexEntry) (oids []byte, drop []byte, ok bool) {
+	var b, l bytes.Buffer
+	seen := make(map[[20]byte]bool, len(ents))
+	for _, e := range ents {
+		switch {
+		case e.stage != 0, e.flags&0x8000 != 0, e.ext&0x6000 != 0, isAttributes(e.path):
+			return nil, nil, false
+		case e.mode == 0o160000, e.size > MaxFileSize:
+			l.WriteString(e.path + "\x00")
+		case !seen[e.oid]:
+			seen[e.oid] = true
+			b.WriteString(hex.EncodeToString(e.oid[:]) + "\n")
+		}
+	}
+	return b.Bytes(), l.Bytes(), true
+}
+
+// copyObjects checks that each entry's object in the user's object store
+// objs has the size the index recorded for its file, then copies the
+// objects oids (hex, one a line) into a pack of the shadow repository.
+func (s *Store) copyObjects(ctx context.Context, objs string, oids []byte, ents []indexEntry) error {
+	env := []string{"GIT_ALTERNATE_OBJECT_DIRECTORIES=" + objs}
+	out, err := s.runEnv(ctx, oids, env, "cat-file", "--batch-check=%(objectname) %(objectsize)")
+	if err != nil {
+		return err
+	}
+	size := make(map[string]string, len(ents))
+	for _, ln := range strings.Split(string(out), "\n") {
+		if id, n, ok := strings.Cut(ln, " "); ok {
+			size[id] = n
+		}
+	}
+	for _, e := range ents {
+		if e.mode == 0o160000 || e.size > MaxFileSize || e.size == 0 { // size 0: racily clean, git hashes it again
+			continue
+		}
+		if n := size[hex.EncodeToString(e.oid[:])]; n != strconv.FormatUint(uint64(e.size), 10) {
+			return fmt.Errorf("checkpoint: %s: object size %q, file size %d: converted, not borrowed", e.path, n, e.size)
+		}
+	}
+	pack := filepath.Join(s.dir, "objects", "pack", "pack")
+	_, err = s.runEnv(ctx, oids, env, "-c", "pack.compression=1", "pack-objects", "-q", "--window=0", pack)
+	return err
+}
+
+// userGitDir returns the git directory of the repository whose top level
+// is the workspace, and its common directory; "" when it is not one.
+func (s *Store) userGitDir() (gitDir, common string) {
+	dot := filepath.Join(s.work, ".git")
+	fi, err := os.Lstat(dot)
+	if err != nil || !fi.IsDir() {
+		return "", "" // a worktree's or submodule's .git file: not borrowed
+	}
+	if _, err := os.Stat(filepath.Join(dot, "commondir")); err == nil {
+		return "", ""
+	}
+	return dot, dot
+}
+
+// convertsNothing reports whether the user's git stores files as their
+// bytes: no core.autocrlf, no attributes file beside the workspace's own
+// (checked per entry), a SHA-1 repository.
+func (s *Store) convertsNothing(ctx context.Context, common string) bool {
+	for _, key := range []string{"core.autocrlf", "extensions.objectFormat", "core.attributesFile"} {
+		if v, err := s.userConfig(ctx, key); err != nil || (v != "" && !(key == "core.autocrlf" && v == "false") && !(key == "extensions.objectFormat" && v == "sha1")) {
+			return false
+		}
+	}
+	for _, p := range []string{filepath.Join(common, "info", "attributes"), xdgAttributes(), "/etc/gitattributes"} {
+		if fi, err := os.Stat(p); p != "" && err == nil && fi.Size() > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// userConfig returns the value of key in the user's git configuration of
+// the workspace ("" when unset), read by git outside the shadow
+// repository with the caller's environment.
+func (s *Store) userConfig(ctx context.Context, key string) (string, error) {
+	cmd := exec.CommandContext(ctx, s.git, "config", "--get", key)
+	cmd.Dir = s.work
+	cmd.Env = append(gitlessEnv(), "GIT_TERMINAL_PROMPT=0")
+	out, err := cmd.Output()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) && ee.ExitCode() == 1 {
+		return "", nil // unset
+	}
+	if err != nil {
+		return "", fmt.Errorf("checkpoint: git config --get %s: %w", key, err)
+	}
+	return strings.ToLower(strings.TrimSpace(string(out))), nil
+}
+
+// xdgAttributes is git's default global attributes file.
+func xdgAttributes() string {
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		return filepath.Join(x, "git", "attributes")
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(h, ".config", "git", "attributes")
+	}
+	return ""
+}

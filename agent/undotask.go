@@ -1,0 +1,122 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tick-agent/tick/agent/checkpoint"
+)
+
+// Undo of a task's item: tasks side by side each apply their changes as
+// one patch (mergeBack), and the workspace is saved before and after it,
+// so an item's task is its own undo point. Undoing such an item takes
+// back that patch alone, the files the task changed, leaving what other
+// tasks and the model did before or after; when a file of the patch
+// changed again after it, the undo is refused, naming the files and who
+// changed them.
+
+// partialRestorer is what a checkpoint store offers to restore some files
+// only; *checkpoint.Store implements it.
+type partialRestorer interface {
+	RestoreOnly(ctx context.Context, id string, paths []string) ([]checkpoint.Change, error)
+}
+
+// checkpointAfter saves the workspace just after a task's patch for p,
+// its item's point made before the patch (nil: none, nothing is saved).
+func (l *loop) checkpointAfter(ctx context.Context, p *undoPoint) {
+	cp := l.a.cfg.Checkpoints
+	if p == nil || cp == nil || p.id == "" {
+		return
+	}
+	cctx, cancel := context.WithTimeout(ctx, checkpointWait)
+	defer cancel()
+	saved, err := cp.Save(cctx, "after #"+p.item+" "+p.text)
+	if err != nil {
+		l.emit(Notice{Text: fmt.Sprintf("no undo point after #%s (undoing it takes back what came after it too): %v", p.item, err)})
+		return
+	}
+	l.a.mu.Lock()
+	p.after = saved.ID
+	l.a.mu.Unlock()
+}
+
+// taskOnly reports whether the item of c is undone alone: its point has
+// a snapshot after its task's patch and the store can restore some files.
+func (a *Agent) taskOnly(c itemCheckpoint) (differ, partialRestorer, bool) {
+	d, ok1 := a.cfg.Checkpoints.(differ)
+	r, ok2 := a.cfg.Checkpoints.(partialRestorer)
+	return d, r, c.after != "" && ok1 && ok2
+}
+
+// taskFiles returns the files the task of item c changed (its patch), or
+// an error saying why it cannot be taken back alone: some of them changed
+// again after it (by a later item's task, named, or since).
+func (a *Agent) taskFiles(ctx context.Context, d differ, i int, c itemCheckpoint) ([]string, error) {
+	mine, _, err := d.Diff(ctx, c.id, c.after)
+	if err != nil {
+		return nil, fmt.Errorf("undo #%s: %w", c.item, err)
+	}
+	later, _, err := d.Diff(ctx, c.after, "")
+	if err != nil {
+		return nil, fmt.Errorf("undo #%s: %w", c.item, err)
+	}
+	paths := make([]string, 0, len(mine))
+	for _, ch := range mine {
+		paths = append(paths, ch.Path)
+	}
+	shared := only(later, paths)
+	if len(shared) == 0 {
+		return paths, nil
+	}
+	by := a.changedBy(ctx, d, i, shared)
+	return nil, fmt.Errorf("%w: #%s cannot be undone alone: its files %s changed again after its task (%s); undo %s first, or /rewind",
+		ErrNoUndo, c.item, strings.Join(shared, ", "), by, orItems(by))
+}
+
+// changedBy names who changed the files shared after point i: the later
+// items whose task's patch touched them, else "since".
+func (a *Agent) changedBy(ctx context.Context, d differ, i int, shared []string) string {
+	a.mu.Lock()
+	later := append([]*undoPoint(nil), a.undo.points[i+1:]...)
+	a.mu.Unlock()
+	var items []string
+	for _, q := range later {
+		if q.kind != PointItem || q.after == "" {
+			continue
+		}
+		cs, _, err := d.Diff(ctx, q.id, q.after)
+		if err == nil && len(only(cs, shared)) > 0 {
+			items = append(items, "#"+q.item)
+		}
+	}
+	if len(items) == 0 {
+		return "changed since"
+	}
+	return "by " + strings.Join(items, ", ")
+}
+
+// orItems is what to undo first: the items named in by, or them.
+func orItems(by string) string {
+	if items, ok := strings.CutPrefix(by, "by "); ok {
+		return items
+	}
+	return "the later changes"
+}
+
+// only returns the changes of cs whose path is one of paths.
+func only(cs []checkpoint.Change, paths []string) []string {
+	want := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		want[p] = true
+	}
+	var out []string
+	for _, c := range cs {
+		if want[c.Path] {
+			out = append(out, c.Path)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
