@@ -72,7 +72,7 @@ type Model struct {
 	plan       planUI       // the plan's proposal and gate
 	mention    mentionState // the @ file picker
 	note       string       // transient hint in the status bar
-	lastKey    time.Time    // when the last key came (see answerPause)
+	lastKey    time.Time    // when the last key came (see dialog.AnswerPause)
 	quitArmed  bool         // the last key was a ctrl+c asking for a second one
 	complete   completion
 	histWarned bool // a failed save of the prompt history was reported
