@@ -25,17 +25,7 @@ import (
 // never allows a tool for the whole session and the "y" of "yes, but"
 // never approves a plan. The end-to-end tests wait it out before an
 // answer.
-const AnswerPause = 500 * time.Millisecond
-
-// answerPause is AnswerPause, as the dialogs use it.
-const answerPause = AnswerPause
-
-// deliberate reports whether a key pressed at now answers a question shown
-// at shown: the keyboard rested answerPause since the question appeared
-// and since the previous key, at lastKey.
-func deliberate(now, shown, lastKey time.Time) bool {
-	return now.Sub(shown) >= answerPause && now.Sub(lastKey) >= answerPause
-}
+const AnswerPause = dialog.AnswerPause
 
 // approval is the dialog for one ApprovalRequest: the whole command or
 // diff (wrapped, scrollable), y / a / n (then an optional reason) / esc.
@@ -104,14 +94,7 @@ func (a *approval) hasty(now, lastKey time.Time) bool {
 	if a.typing {
 		return false
 	}
-	return !deliberate(now, a.shown, lastKey)
-}
-
-// isTyping reports whether k is text or enter: what a user typing a message
-// presses, and what would answer the dialog. esc, ctrl+c and the scroll
-// keys are never taken for typing.
-func isTyping(k tea.KeyPressMsg, keys KeyMap) bool {
-	return k.Text != "" || key.Matches(k, keys.Send)
+	return !dialog.Deliberate(now, a.shown, lastKey)
 }
 
 // uses reports whether the dialog (not typing a reason) has a meaning for k.
@@ -156,9 +139,9 @@ func (q *approvals) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd, b
 }
 
 // view draws the first request's dialog over the bottom of the area
-// (dialogHeight).
+// (dialog.Height).
 func (q *approvals) view(m *Model, w, h int) []string {
-	return q.list[0].view(m.st, m.keys, w, dialogHeight(h))
+	return q.list[0].view(m.st, m.keys, w, dialog.Height(h))
 }
 
 // denyAll denies every request in the queue.
@@ -192,7 +175,7 @@ func (m *Model) approvalKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 	case key.Matches(k, m.keys.Quit):
 		m.interrupt()
 		return nil
-	case isTyping(k, m.keys) && !a.typing && (a.hasty(m.now, lastKey) || !a.uses(k, m.keys)):
+	case dialog.IsTyping(k, m.keys) && !a.typing && (a.hasty(m.now, lastKey) || !a.uses(k, m.keys)):
 		a.diverted = true
 		if key.Matches(k, m.keys.Send) {
 			return m.submit(false)
@@ -209,21 +192,6 @@ func (m *Model) typeAside(k tea.KeyPressMsg) tea.Cmd {
 	cmd := m.input.update(k)
 	m.input.blur()
 	return cmd
-}
-
-// guardLines is the line under a question's title while it waits for a
-// deliberate answer (see answerPause), one clause a line when it does not
-// fit in w; diverted says keys typed meanwhile went to the input.
-func guardLines(st *Styles, diverted bool, w int) []string {
-	guard := "waiting for a deliberate answer · keys typed without a pause go to the input"
-	if diverted {
-		guard = "your typing went to the input · pause, then answer"
-	}
-	lines := clauseLines(guard, w)
-	for i, l := range lines {
-		lines[i] = st.DialogDesc.Render(l)
-	}
-	return lines
 }
 
 // answer passes a key (or a paste, for the reason) to the approval dialog
@@ -362,7 +330,7 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 	if a.task != "" {
 		head = append(head, st.DialogText.Render(ansi.Truncate(a.task, iw, g.Ellipsis)))
 	}
-	head = append(head, guardLines(st, a.diverted, iw)...)
+	head = append(head, dialog.GuardLines(st, a.diverted, iw)...)
 	if a.summary != "" {
 		head = append(head, st.DialogText.Render(ansi.Truncate(a.summary, iw, g.Ellipsis)))
 	}
@@ -407,21 +375,6 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 		box = append(box[:max(h-len(foot)-1, 0)], box[len(box)-min(len(foot)+1, h):]...)
 	}
 	return box
-}
-
-// clauseLines lays out a sentence of clauses joined by " · " in w cells:
-// on one line when it fits, otherwise one clause a line, each wrapped, so
-// a narrow dialog shows the whole sentence and breaks it where it reads
-// well.
-func clauseLines(s string, w int) []string {
-	if ansi.StringWidth(s) <= w {
-		return []string{s}
-	}
-	var out []string
-	for _, c := range strings.Split(s, " · ") {
-		out = append(out, style.WrapHard(c, w)...)
-	}
-	return out
 }
 
 // approvalKeys is the help line of the approval dialog.

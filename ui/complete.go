@@ -31,7 +31,7 @@ type cmdMatch struct{ name, desc string }
 // matches returns the commands the popup offers for the input raw, sorted;
 // none unless raw is "/" and letters.
 func (m *Model) matches(raw string) []cmdMatch {
-	if !strings.HasPrefix(raw, "/") || strings.ContainsAny(raw, " \t\n") || raw == m.complete.closed {
+	if !strings.HasPrefix(raw, "/") || strings.ContainsAny(raw, " \t\n") || raw == m.input.complete.closed {
 		return nil
 	}
 	prefix := strings.ToLower(raw[1:])
@@ -55,7 +55,7 @@ func (m *Model) completeKey(k tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	if len(list) == 0 {
 		return nil, false
 	}
-	c := &m.complete
+	c := &m.input.complete
 	c.sel = min(c.sel, len(list)-1)
 	keys := m.keys
 	switch {
@@ -89,7 +89,7 @@ func (m *Model) completeView(w, h int) []string {
 	}
 	st := m.st
 	iw := max(w-4, 1)
-	sel := min(m.complete.sel, len(list)-1)
+	sel := min(m.input.complete.sel, len(list)-1)
 	n := min(len(list), completeMax, h-2)
 	first := max(sel-n+1, 0)
 	nameW := 0

@@ -66,7 +66,7 @@ func (e *exportConfirm) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cm
 	case no:
 		m.over.remove(e)
 		m.input.focus()
-		m.chat.addNotice("/export cancelled: " + termText(e.ask.path) + " left as it was")
+		m.chat.addNotice("/export cancelled: " + dialog.TermText(e.ask.path) + " left as it was")
 	}
 	return cmd, true
 }
@@ -75,10 +75,10 @@ func (e *exportConfirm) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cm
 func (e *exportConfirm) view(m *Model, w, h int) []string {
 	st := m.st
 	iw := max(w-4, 10)
-	lines := []string{st.DialogTitle.Render(ansi.Truncate("Replace "+termText(e.ask.path)+"?", iw, st.Glyphs.Ellipsis))}
-	lines = append(lines, guardLines(st, e.diverted, iw)...)
+	lines := []string{st.DialogTitle.Render(ansi.Truncate("Replace "+dialog.TermText(e.ask.path)+"?", iw, st.Glyphs.Ellipsis))}
+	lines = append(lines, dialog.GuardLines(st, e.diverted, iw)...)
 	lines = append(lines, st.DialogText.Render("The file exists. Yes writes the conversation over it (its mode is kept); no leaves it as it is."))
 	lines = append(lines, style.HelpLine(st, e.keys.Confirm, e.keys.Cancel))
 	box := strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")
-	return box[:min(len(box), dialogHeight(h))]
+	return box[:min(len(box), dialog.Height(h))]
 }

@@ -42,6 +42,10 @@ type input struct {
 	pastes  map[string]string
 	nPaste  int
 
+	// The input's popups: the @ file picker and the / completion.
+	mention  mentionState
+	complete completion
+
 	// The last view and cursor, valid until the textarea changes.
 	cache     string
 	cacheCur  *tea.Cursor

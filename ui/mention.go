@@ -53,7 +53,7 @@ func (m *Model) mentionQuery() (query string, at int, ok bool) {
 		return "", 0, false
 	}
 	raw := m.input.raw()
-	if raw == m.mention.closed {
+	if raw == m.input.mention.closed {
 		return "", 0, false
 	}
 	loc := mentionTail.FindStringSubmatchIndex(raw)
@@ -67,7 +67,7 @@ func (m *Model) mentionQuery() (query string, at int, ok bool) {
 // The root calls it after every message.
 func (m *Model) mentionRefresh() tea.Cmd {
 	q, _, ok := m.mentionQuery()
-	if !ok || (q == m.mention.asked && (m.mention.asking || q == m.mention.query)) {
+	if !ok || (q == m.input.mention.asked && (m.input.mention.asking || q == m.input.mention.query)) {
 		return nil
 	}
 	return m.mentionSearch(q)
@@ -75,7 +75,7 @@ func (m *Model) mentionRefresh() tea.Cmd {
 
 // mentionSearch matches q against the index off the update loop.
 func (m *Model) mentionSearch(q string) tea.Cmd {
-	m.mention.asked, m.mention.asking = q, true
+	m.input.mention.asked, m.input.mention.asking = q, true
 	files := m.cfg.Files
 	return func() tea.Msg {
 		paths, done := files()
@@ -87,7 +87,7 @@ func (m *Model) mentionSearch(q string) tea.Cmd {
 func (m *Model) handleMentionMsg(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case mentionResultsMsg:
-		ms := &m.mention
+		ms := &m.input.mention
 		if msg.query == ms.asked {
 			ms.asking = false
 		}
@@ -100,7 +100,7 @@ func (m *Model) handleMentionMsg(msg tea.Msg) (tea.Cmd, bool) {
 			return tea.Tick(mentionRetry, func(time.Time) tea.Msg { return mentionRetryMsg{q} }), true
 		}
 	case mentionRetryMsg:
-		if q, _, ok := m.mentionQuery(); ok && q == msg.query && !m.mention.asking {
+		if q, _, ok := m.mentionQuery(); ok && q == msg.query && !m.input.mention.asking {
 			return m.mentionSearch(q), true
 		}
 	default:
@@ -112,7 +112,7 @@ func (m *Model) handleMentionMsg(msg tea.Msg) (tea.Cmd, bool) {
 // mentionOpen reports whether the picker shows matches for the input.
 func (m *Model) mentionOpen() bool {
 	q, _, ok := m.mentionQuery()
-	return ok && q == m.mention.query && len(m.mention.results) > 0
+	return ok && q == m.input.mention.query && len(m.input.mention.results) > 0
 }
 
 // mentionKey handles a key while the picker is open; ok is false when it
@@ -121,7 +121,7 @@ func (m *Model) mentionKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	if !m.mentionOpen() {
 		return nil, false
 	}
-	ms := &m.mention
+	ms := &m.input.mention
 	n := len(ms.results)
 	ms.sel = min(ms.sel, n-1)
 	switch {
@@ -148,7 +148,7 @@ func (m *Model) mentionView(w, h int) []string {
 	if !m.mentionOpen() || h < 3 {
 		return nil
 	}
-	st, ms := m.st, &m.mention
+	st, ms := m.st, &m.input.mention
 	iw := max(w-4, 1)
 	sel := min(ms.sel, len(ms.results)-1)
 	n := min(len(ms.results), mentionMax, h-3)

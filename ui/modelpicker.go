@@ -54,7 +54,7 @@ type modelPicker struct {
 	keys     ModelPickerKeyMap
 	list     *modelList
 	asking   string    // the model switched to, while asking "save as default?"
-	shown    time.Time // when the question appeared (see answerPause)
+	shown    time.Time // when the question appeared (see dialog.AnswerPause)
 	diverted bool      // keys typed while it was asked went to the input
 	busy     string
 }
@@ -128,14 +128,14 @@ func (p *modelPicker) Layer() int { return dialog.LayerPicker }
 // update takes every key while the picker is open; a paste and the wheel
 // pass to the screen below. While it switches and while it asks "save as
 // the default?", typing goes to the input as with every other question:
-// only y or n after a pause (see answerPause) answers it.
+// only y or n after a pause (see dialog.AnswerPause) answers it.
 func (p *modelPicker) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil, false
 	}
-	if (p.busy != "" || p.asking != "") && isTyping(k, m.keys) &&
-		(p.busy != "" || !deliberate(m.now, p.shown, lastKey) || !key.Matches(k, p.keys.Yes, p.keys.No)) {
+	if (p.busy != "" || p.asking != "") && dialog.IsTyping(k, m.keys) &&
+		(p.busy != "" || !dialog.Deliberate(m.now, p.shown, lastKey) || !key.Matches(k, p.keys.Yes, p.keys.No)) {
 		p.diverted = p.asking != ""
 		if key.Matches(k, m.keys.Send) {
 			return nil, true // nothing is sent while it is open
@@ -224,7 +224,7 @@ func (p *modelPicker) box(st *Styles, hm help.Model, current, path string, w, h 
 	var keys []key.Binding
 	if p.asking != "" {
 		lines = append(lines, st.DialogText.Render("Also make "+style.OneLine(p.asking)+" the default in "+style.OneLine(path)+"?"))
-		lines = append(lines, guardLines(st, p.diverted, iw)...)
+		lines = append(lines, dialog.GuardLines(st, p.diverted, iw)...)
 		keys = []key.Binding{p.keys.Yes, p.keys.No}
 	} else {
 		lines = append(lines, p.list.lines(st, iw, max(h-8, 1))...)

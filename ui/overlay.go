@@ -32,7 +32,7 @@ type modelOverlay interface {
 	overlay
 	// update handles a tea.KeyPressMsg, tea.PasteMsg or tea.MouseWheelMsg
 	// while the overlay is on top; lastKey is when the key before this
-	// one came (for the deliberate pause, see answerPause). handled false
+	// one came (for the deliberate pause, see dialog.AnswerPause). handled false
 	// passes the message on to the screen below: the root's keys and the
 	// input. An overlay closes itself with m.over.remove.
 	update(m *Model, msg tea.Msg, lastKey time.Time) (cmd tea.Cmd, handled bool)
@@ -95,10 +95,6 @@ func (m *Model) routeOverlay(msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
 	return nil, false
 }
 
-// dialogHeight is the height of a dialog drawn over the bottom of an area
-// h lines high: its bottom two thirds, at least 12 lines (at most h).
-func dialogHeight(h int) int { return min(h, max(h*2/3, 12)) }
-
 // overlayBoxes returns the boxes of the open overlays, lowest first, for
 // the area above the input (w cells, h lines), each cut to h lines. The
 // overlays that draw in the panel give none.
@@ -132,8 +128,20 @@ func (m *Model) dialogContext(lastKey time.Time) dialog.Context {
 // carryOut does what dialog d asked for.
 func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 	switch act := act.(type) {
+	case dialog.Seq:
+		var cmds []tea.Cmd
+		for _, a := range act {
+			cmds = append(cmds, m.carryOut(d, a))
+		}
+		return tea.Batch(cmds...)
 	case dialog.Close:
 		m.over.remove(d)
+	case dialog.Notice:
+		m.chat.addNotice(act.Text)
+	case dialog.FocusInput:
+		m.input.focus()
+	case dialog.TypeAside:
+		return m.typeAside(act.Key)
 	case dialog.Apply:
 		m.applyEvents(act.Events)
 	case dialog.Send:

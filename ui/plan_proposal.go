@@ -14,7 +14,7 @@ import (
 // proposal is a plan proposed by a plan-mode turn: it stays open in the
 // panel with what changed against the previous proposal marked, and asks
 // "Implement this plan?". Its keys answer only deliberately (see
-// answerPause): typed on the heels of its appearing or of another key
+// dialog.AnswerPause): typed on the heels of its appearing or of another key
 // they are the start of a revision.
 type proposal struct {
 	keys    ProposalKeyMap
@@ -31,7 +31,7 @@ func (pr *proposal) Layer() int { return dialog.LayerProposal }
 
 // update answers the proposal with y (approve) or e (edit) on an empty
 // input while idle, when pressed deliberately (lastKey is the previous
-// key's time; see answerPause); every other key and message passes on:
+// key's time; see dialog.AnswerPause); every other key and message passes on:
 // the user may type a revision.
 func (pr *proposal) update(m *Model, msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
 	k, ok := msg.(tea.KeyPressMsg)
@@ -55,7 +55,7 @@ func (pr *proposal) view(*Model, int, int) []string { return nil }
 // lastKey, answers the proposal with the binding b: it matches b and the
 // keyboard rested since the question appeared and since that key.
 func (pr *proposal) answers(k tea.KeyPressMsg, b key.Binding, now, lastKey time.Time) bool {
-	return key.Matches(k, b) && deliberate(now, pr.shown, lastKey)
+	return key.Matches(k, b) && dialog.Deliberate(now, pr.shown, lastKey)
 }
 
 // show puts the proposal into the panel at now: the list, the marks of its

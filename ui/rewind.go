@@ -13,7 +13,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
-	"github.com/tick-agent/tick/agent/checkpoint"
 	"github.com/tick-agent/tick/todo"
 )
 
@@ -31,7 +30,7 @@ const (
 // item, with the files restoring it would change), then what to restore,
 // then the undo confirmation's deliberate key. Only that last step changes
 // anything; like the undo confirmation it takes its key only after a
-// pause (see answerPause), and text typed meanwhile goes to the input.
+// pause (see dialog.AnswerPause), and text typed meanwhile goes to the input.
 type rewindDialog struct {
 	keys     RewindKeyMap
 	confirm  UndoKeyMap
@@ -202,7 +201,7 @@ func (r *rewindDialog) chooseKey(m *Model, k tea.KeyPressMsg) tea.Cmd {
 				r.ask(m, s)
 			}
 		}
-	case isTyping(k, m.keys) && !key.Matches(k, m.keys.Send):
+	case dialog.IsTyping(k, m.keys) && !key.Matches(k, m.keys.Send):
 		return m.typeAside(k)
 	}
 	return nil
@@ -263,9 +262,9 @@ func (r *rewindDialog) cancel(m *Model) {
 	m.chat.addNotice("/rewind cancelled: nothing changed")
 }
 
-// view draws the dialog over the bottom of the area (dialogHeight).
+// view draws the dialog over the bottom of the area (dialog.Height).
 func (r *rewindDialog) view(m *Model, w, h int) []string {
-	h = dialogHeight(h)
+	h = dialog.Height(h)
 	iw := max(w-4, 10)
 	var lines []string
 	switch r.step {
@@ -316,12 +315,12 @@ func filesSummary(p agent.RewindPoint) string {
 			if i == 8 {
 				break
 			}
-			names = append(names, termText(c.Path))
+			names = append(names, dialog.TermText(c.Path))
 		}
 		sum = style.Plural(len(p.Files), "file") + ": " + strings.Join(names, ", ")
 	}
 	for _, k := range p.NotKept {
-		sum += "; " + termText(k.Path) + " " + termText(k.Why)
+		sum += "; " + dialog.TermText(k.Path) + " " + dialog.TermText(k.Why)
 	}
 	return sum
 }
@@ -359,41 +358,17 @@ func (r *rewindDialog) confirmLines(st *Styles, w, h int) []string {
 	what := map[agent.RewindScope]string{agent.RewindFiles: "the files", agent.RewindConversation: "the conversation",
 		agent.RewindBoth: "the files and the conversation"}[scope]
 	out := []string{st.DialogTitle.Render(ansi.Truncate("Rewind "+what+" to before "+pointLabel(p), w, st.Glyphs.Ellipsis))}
-	out = append(out, guardLines(st, r.diverted, w)...)
+	out = append(out, dialog.GuardLines(st, r.diverted, w)...)
 	if scope != agent.RewindFiles {
 		out = append(out, st.DialogText.Render(ansi.Truncate(fmt.Sprintf("The conversation drops the %s after it.", style.Plural(p.Messages, "message")), w, st.Glyphs.Ellipsis)))
 	}
 	if scope != agent.RewindConversation {
 		out = append(out, st.DialogText.Render("The workspace goes back to its state then:"))
-		out = append(out, changeLines(st, p.Files, w, max(h-4-len(out)-len(p.NotKept), 1), "  no file changed since")...)
+		out = append(out, dialog.ChangeLines(st, p.Files, w, max(h-4-len(out)-len(p.NotKept), 1), "  no file changed since")...)
 		for _, k := range p.NotKept { // left as they are: say so, not "no file changed"
-			out = append(out, st.DialogDesc.Render(ansi.Truncate("  "+termText(k.Path)+"  "+termText(k.Why), w, st.Glyphs.Ellipsis)))
+			out = append(out, st.DialogDesc.Render(ansi.Truncate("  "+dialog.TermText(k.Path)+"  "+dialog.TermText(k.Why), w, st.Glyphs.Ellipsis)))
 		}
 	}
 	yes := key.NewBinding(key.WithHelp(r.confirm.Confirm.Help().Key, "rewind"))
 	return append(out, style.HelpLine(st, yes, r.confirm.Cancel))
-}
-
-// changeLines lists the files a restore changes back, one a line, in at
-// most room lines (the last then says how many more are left out); none
-// is the line shown when no file changes.
-func changeLines(st *Styles, cs []checkpoint.Change, w, room int, none string) []string {
-	out := make([]string, 0, len(cs))
-	for _, c := range cs {
-		look, what := st.DiffHunk, "changed back"
-		switch c.Kind {
-		case checkpoint.Created:
-			look, what = st.DiffDel, "deleted (created since)"
-		case checkpoint.Deleted:
-			look, what = st.DiffAdd, "restored (deleted since)"
-		}
-		out = append(out, look.Render(ansi.Truncate("  "+termText(c.Path)+"  "+what, w, st.Glyphs.Ellipsis)))
-	}
-	if len(out) == 0 {
-		out = append(out, st.DialogDesc.Render(none))
-	}
-	if len(out) > room {
-		out = append(out[:room-1], st.DialogDesc.Render(fmt.Sprintf("  %s %d more", st.Glyphs.Ellipsis, len(out)-room+1)))
-	}
-	return out
 }

@@ -32,7 +32,7 @@ func (m *Model) handleConfigMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 // addConfigCommands adds /model when Config.Models offers it, and sets
 // the @ picker's keys.
 func (m *Model) addConfigCommands() {
-	m.mention.keys = style.DefaultMentionKeyMap()
+	m.input.mention.keys = style.DefaultMentionKeyMap()
 	if m.cfg.Models != nil && m.cfg.Models.List != nil && m.cfg.Models.Switch != nil {
 		m.commands["model"] = command{builtin: true, desc: "switch the model", run: (*Model).openModels}
 	}

@@ -204,7 +204,7 @@ func (m *Model) turnClosed() tea.Cmd {
 	}
 	m.turn = nil
 	if pr := m.proposal(); pr != nil {
-		pr.shown = m.now // answerable from now on (see answerPause)
+		pr.shown = m.now // answerable from now on (see dialog.AnswerPause)
 	}
 	if cmd := m.undoAfterTurn(); cmd != nil {
 		return cmd // /undo asked during the turn: what was typed waits

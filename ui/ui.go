@@ -63,20 +63,18 @@ type Model struct {
 	width, height int
 	geo           geometry
 
-	turn       *turn        // the running turn, nil when idle
-	seq        int          // the id of the last turn
-	handed     handover     // the user's text waiting for a turn
-	over       overlays     // the dialogs on top, the top one last (overlay.go)
-	sel        selection    // the mouse's selection in the chat (selection.go)
-	shownChat  []string     // the chat lines of the last frame, for the selection
-	plan       planUI       // the plan's proposal and gate
-	mention    mentionState // the @ file picker
-	note       string       // transient hint in the status bar
-	lastKey    time.Time    // when the last key came (see answerPause)
-	quitArmed  bool         // the last key was a ctrl+c asking for a second one
-	complete   completion
-	histWarned bool // a failed save of the prompt history was reported
-	histLoaded bool // the prompt history was loaded before the first frame
+	turn       *turn     // the running turn, nil when idle
+	seq        int       // the id of the last turn
+	handed     handover  // the user's text waiting for a turn
+	over       overlays  // the dialogs on top, the top one last (overlay.go)
+	sel        selection // the mouse's selection in the chat (selection.go)
+	shownChat  []string  // the chat lines of the last frame, for the selection
+	plan       planUI    // the plan's proposal and gate
+	note       string    // transient hint in the status bar
+	lastKey    time.Time // when the last key came (see dialog.AnswerPause)
+	quitArmed  bool      // the last key was a ctrl+c asking for a second one
+	histWarned bool      // a failed save of the prompt history was reported
+	histLoaded bool      // the prompt history was loaded before the first frame
 	quitting   bool
 
 	unknownCmd string        // an unknown /command refused by the last enter: enter again sends it
@@ -356,7 +354,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 		if cmd, ok := m.clipboardKey(k); ok {
 			return cmd
 		}
-		m.complete.sel = 0
+		m.input.complete.sel = 0
 		return m.input.update(k)
 	}
 	return nil

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"context"
 	"strings"
 	"testing"
@@ -43,7 +45,7 @@ func openUndo(t *testing.T) (*Model, *undoAgent, *fakeClock) {
 		t.Fatal("/undo asked for no preview")
 	}
 	update(m, cmd())
-	if overlayOf[*undoConfirm](m) == nil {
+	if overlayOf[*dialog.Undo](m) == nil {
 		t.Fatal("the undo confirmation did not open")
 	}
 	return m, ua, c
@@ -68,8 +70,8 @@ func TestUndoConfirmIgnoresTyping(t *testing.T) {
 			update(m, cmd())
 		}
 	}
-	if len(ua.undone) != 0 || overlayOf[*undoConfirm](m) == nil {
-		t.Fatalf("typing \"Yes now\" answered the confirmation: undone %v, open %v", ua.undone, overlayOf[*undoConfirm](m) != nil)
+	if len(ua.undone) != 0 || overlayOf[*dialog.Undo](m) == nil {
+		t.Fatalf("typing \"Yes now\" answered the confirmation: undone %v, open %v", ua.undone, overlayOf[*dialog.Undo](m) != nil)
 	}
 	if got := m.input.ta.Value(); got != "Yes now" {
 		t.Errorf("the input holds %q, want the typed text", got)
@@ -84,14 +86,14 @@ func TestUndoConfirmIgnoresTyping(t *testing.T) {
 		t.Fatal("a deliberate Y did nothing")
 	}
 	update(m, cmd())
-	if len(ua.undone) != 1 || overlayOf[*undoConfirm](m) != nil {
-		t.Fatalf("a deliberate Y: undone %v, still open %v", ua.undone, overlayOf[*undoConfirm](m) != nil)
+	if len(ua.undone) != 1 || overlayOf[*dialog.Undo](m) != nil {
+		t.Fatalf("a deliberate Y: undone %v, still open %v", ua.undone, overlayOf[*dialog.Undo](m) != nil)
 	}
 
 	m, ua, _ = openUndo(t)
 	update(m, tea.KeyPressMsg{Code: tea.KeyEscape})
-	if overlayOf[*undoConfirm](m) != nil || len(ua.undone) != 0 {
-		t.Errorf("esc at once: open %v, undone %v; want it cancelled", overlayOf[*undoConfirm](m) != nil, ua.undone)
+	if overlayOf[*dialog.Undo](m) != nil || len(ua.undone) != 0 {
+		t.Errorf("esc at once: open %v, undone %v; want it cancelled", overlayOf[*dialog.Undo](m) != nil, ua.undone)
 	}
 }
 
@@ -109,8 +111,8 @@ func TestUndoConfirmTakesLowerY(t *testing.T) {
 		t.Fatalf("a deliberate y did nothing; input %q", m.input.ta.Value())
 	}
 	update(m, cmd())
-	if len(ua.undone) != 1 || overlayOf[*undoConfirm](m) != nil {
-		t.Fatalf("a deliberate y: undone %v, still open %v", ua.undone, overlayOf[*undoConfirm](m) != nil)
+	if len(ua.undone) != 1 || overlayOf[*dialog.Undo](m) != nil {
+		t.Fatalf("a deliberate y: undone %v, still open %v", ua.undone, overlayOf[*dialog.Undo](m) != nil)
 	}
 	if got := m.input.ta.Value(); got != "" {
 		t.Errorf("the y went to the input too: %q", got)

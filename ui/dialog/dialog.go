@@ -45,7 +45,8 @@ type Context struct {
 // Command is a slash command and its one-line description.
 type Command struct{ Name, Desc string }
 
-// Action is what a dialog asks the root to do: Close, Apply, Send or Run.
+// Action is what a dialog asks the root to do: Close, Apply, Send, Run,
+// Notice, FocusInput, TypeAside, or a Seq of them.
 type Action interface{ action() }
 
 // Close closes the dialog that returned it.
@@ -61,10 +62,22 @@ type Send struct{ Prompt string }
 // back as a message.
 type Run struct{ Cmd tea.Cmd }
 
-func (Close) action() {}
-func (Apply) action() {}
-func (Send) action()  {}
-func (Run) action()   {}
+// Notice shows Text as a notice line in the chat.
+type Notice struct{ Text string }
+
+// FocusInput gives the focus back to the input.
+type FocusInput struct{}
+
+// Seq carries out its actions in order.
+type Seq []Action
+
+func (Close) action()      {}
+func (Notice) action()     {}
+func (FocusInput) action() {}
+func (Seq) action()        {}
+func (Apply) action()      {}
+func (Send) action()       {}
+func (Run) action()        {}
 
 // The layers of the overlay stack, lowest first.
 const (
