@@ -15,13 +15,16 @@ import (
 )
 
 // forkBombArg makes the test binary start `sleep 60` children as fast as
-// it can, up to forkBombMax or for forkBombFor, then print how many it
-// started and how many forks failed (see forkBomb).
+// it can, up to forkBombMax, until forkBombRefused forks failed, or for
+// forkBombFor, then print how many it started and how many forks failed
+// (see forkBomb). The bound is met long before forkBombFor on a quiet
+// machine; the long window is for a loaded one, which forks slowly.
 const forkBombArg = "__forkbomb"
 
 const (
-	forkBombMax = 3 * maxPIDs
-	forkBombFor = 4 * time.Second
+	forkBombMax     = 3 * maxPIDs
+	forkBombRefused = 20
+	forkBombFor     = 50 * time.Second
 )
 
 // forkBomb is a fork bomb that stops itself: it never waits for its
@@ -33,7 +36,7 @@ func forkBomb() int {
 		return 2
 	}
 	started, failed := 0, 0
-	for end := time.Now().Add(forkBombFor); started < forkBombMax && time.Now().Before(end); {
+	for end := time.Now().Add(forkBombFor); started < forkBombMax && failed < forkBombRefused && time.Now().Before(end); {
 		if _, err := syscall.ForkExec(sleep, []string{"sleep", "60"}, &syscall.ProcAttr{}); err != nil {
 			failed++
 			time.Sleep(time.Millisecond)
