@@ -31,7 +31,8 @@ const (
 	ReasonRefused     = "refused"
 	ReasonBlocked     = "sandbox_blocked"
 	ReasonUnfinished  = "unfinished"
-	ReasonVerify      = "verify_failed" // --verify's check still failed when the turn ended (exit 4)
+	ReasonVerify      = "verify_failed"    // --verify's check still failed when the turn ended (exit 4)
+	ReasonNotApplied  = "task_not_applied" // a task's changes were kept unapplied (exit 4)
 	ReasonEmpty       = "empty_answer"
 	ReasonBudget      = "budget"
 	ReasonAuth        = "auth"
@@ -84,6 +85,8 @@ func classify(end agent.TurnEnd, res *printer.Result, sig os.Signal) (int, strin
 		return ExitRefused, ReasonBlocked, fmt.Sprintf("the sandbox blocked %d command(s): %s; see --sandbox and writable_roots", len(res.Blocked), strings.Join(res.Blocked, "; "))
 	case res.Verify != nil && !res.Verify.Passed:
 		return ExitUnfinished, ReasonVerify, verifyMessage(res.Verify)
+	case len(res.KeptCopies) > 0:
+		return ExitUnfinished, ReasonNotApplied, fmt.Sprintf("the changes of %d task(s) were not applied (refused, conflicting or stopped); their copies are kept: %s", len(res.KeptCopies), strings.Join(res.KeptCopies, ", "))
 	case len(res.OpenItems) > 0:
 		return ExitUnfinished, ReasonUnfinished, fmt.Sprintf("the turn ended with %d open todo item(s): %s", len(res.OpenItems), strings.Join(res.OpenItems, "; "))
 	case strings.TrimSpace(res.Answer) == "" && !res.Planned():

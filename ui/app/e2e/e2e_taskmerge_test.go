@@ -174,8 +174,9 @@ func TestE2ETaskMergeThroughLinkIntoGit(t *testing.T) {
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	err := cmd.Run()
-	if err != nil {
-		t.Errorf("tick -p: %v, want exit status 0 (the turn finished; the refusal is said); stderr:\n%s", err, errb.String())
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != app.ExitUnfinished || !strings.Contains(errb.String(), "were not applied") {
+		t.Errorf("tick -p: %v, want exit status %d (a task's changes were kept unapplied); stderr:\n%s", err, app.ExitUnfinished, errb.String())
 	}
 	if !strings.Contains(errb.String(), `the task "hooks": tick refused the whole patch: d/hooks/post-index-change`) {
 		t.Errorf("stderr does not name the refused patch:\n%s", errb.String())
