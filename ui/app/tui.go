@@ -64,6 +64,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	_, _ = io.WriteString(out, saveTitle)
 	err = ui.Run(ctx, uc, tea.WithInput(in), tea.WithOutput(out))
 	_, _ = io.WriteString(out, restoreTerminal)
+	term := terminated() // once: it takes the signal off its channel
 	curAg, cur := ts.Current()
 	if curAg == nil {
 		curAg = ag
@@ -71,13 +72,13 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 	if line := curAg.StopMerges(); line != "" { // a task's patch is all or nothing
 		fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(indentLines(line)))
 	}
-	if cur != nil && !terminated() {
+	if cur != nil && !term {
 		if line := resumeHint(cur.ID(), cfg.Workspace); line != "" {
 			fmt.Fprintln(out, line) // the screen is the user's again: the way back
 		}
 	}
 	switch {
-	case terminated():
+	case term:
 		return ExitTerminated
 	case errors.Is(err, tea.ErrInterrupted):
 		return ExitInterrupted
