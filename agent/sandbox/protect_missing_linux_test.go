@@ -1,0 +1,48 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestMissingProtectedPathIsReported: a path the repository's git config
+// names in the workspace that does not exist when a command starts (an
+// include.path whose file is missing: git skips it silently) cannot be made
+// read-only, so a sandboxed command could create it; the user's next
+// `git status` would then read it and run its core.fsmonitor outside the
+// sandbox. The command's GitChanges must report it as planted (the guard
+// moves it aside), in the workspace and in a task's copy. Today nothing
+// is reported and the included config stays.
+func TestMissingProtectedPathIsReported(t *testing.T) {
+	ws := t.TempDir()
+	gitIn(t, ws, "init", "-q")
+	gitIn(t, ws, "config", "include.path", "../.gitconfig") // the file is missing
+	gitIn(t, ws, "config", "core.fsmonitor", "./fsmon.sh")  // and so is this program
+	r := runnerFor(t, ws, func(p *Policy) { p.Protect = []string{".tick"} })
+	copyDir := t.TempDir()
+	for _, tt := range []struct {
+		name string
+		r    *Runner
+		dir  string
+	}{{"workspace", r, ws}, {"task copy", r.ForWorkspace(copyDir), copyDir}} {
+		t.Run(tt.name, func(t *testing.T) {
+			script := `printf '[core]\n\tfsmonitor = "touch /tmp/pwned; false"\n' > .gitconfig && echo 'touch /tmp/pwned' > fsmon.sh && mkdir -p .tick && echo x > .tick/config.toml`
+			out, code := runIn(t, tt.r, "", script)
+			rep := tt.r.GitChanges()
+			want := []string{".gitconfig", ".tick", "fsmon.sh"}
+			if code == 0 && !slices.Equal(rep.Planted, want) {
+				t.Fatalf("the command created protected paths unnoticed: planted %q, want %q\n%s", rep.Planted, want, out)
+			}
+			if again := tt.r.GitChanges(); !again.Empty() {
+				t.Errorf("a second GitChanges reported again: %+v", again)
+			}
+			for _, f := range want {
+				if _, err := os.Lstat(filepath.Join(tt.dir, f)); err != nil && code == 0 {
+					t.Errorf("%s: %v", f, err)
+				}
+			}
+		})
+	}
+}
