@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"sort"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -29,6 +32,9 @@ type Runner struct {
 	support Support
 	git     *GitMeta // the workspace's .git entries, watched around each confined command
 	gitConf []string // what the repository's git config names in the workspace (GitConfigPaths), set before ready closes
+
+	mu     sync.Mutex
+	absent []string // the protected paths missing when the last confined command started
 }
 
 // NewRunner returns a Runner for p on a machine with support s (see
@@ -141,6 +147,7 @@ func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
 		if p.Mode == WorkspaceWrite && sup.Confines() && p.Workspace != "" {
 			p.GitMeta = r.git.Before()
 			p.Protect = r.protected()
+			r.noteAbsent(p.Workspace, p.Protect)
 		}
 		s := spec{Policy: p}
 		if p.Mode != FullAccess && sup.Confines() {
@@ -159,9 +166,40 @@ func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
 
 // GitChanges reports what the last confined workspace-write command did to
 // the workspace's git metadata (see GitMeta.After): .git entries it
-// planted, which the caller must not keep silently. Call it once the
-// command has ended; commands run through one Runner one at a time.
-func (r *Runner) GitChanges() GitReport { return r.git.After() }
+// planted, which the caller must not keep silently, and the protected
+// paths (Policy.Protect, what the git config names) that were missing when
+// it started, so could not be made read-only, and that it created: the
+// user's git or tick would read or run them outside the sandbox. Call it
+// once the command has ended; commands run through one Runner one at a
+// time.
+func (r *Runner) GitChanges() GitReport {
+	rep := r.git.After()
+	r.mu.Lock()
+	absent := r.absent
+	r.absent = nil
+	r.mu.Unlock()
+	for _, rel := range absent {
+		if _, err := os.Lstat(filepath.Join(r.policy.Workspace, filepath.FromSlash(rel))); err == nil {
+			rep.Planted = append(rep.Planted, rel)
+		}
+	}
+	sort.Strings(rep.Planted)
+	return rep
+}
+
+// noteAbsent remembers which of the protected paths are missing in ws as
+// a command starts (the sandbox can protect only what exists).
+func (r *Runner) noteAbsent(ws string, protect []string) {
+	var absent []string
+	for _, rel := range protect {
+		if _, err := os.Lstat(filepath.Join(ws, filepath.FromSlash(rel))); err != nil {
+			absent = append(absent, rel)
+		}
+	}
+	r.mu.Lock()
+	r.absent = absent
+	r.mu.Unlock()
+}
 
 // stopGrace is how long Stop lets the helper end what the command started
 // before it kills the whole process group itself.
