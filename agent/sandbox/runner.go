@@ -179,7 +179,7 @@ func (r *Runner) GitChanges() GitReport {
 	r.absent = nil
 	r.mu.Unlock()
 	for _, rel := range absent {
-		if _, err := os.Lstat(filepath.Join(r.policy.Workspace, filepath.FromSlash(rel))); err == nil {
+		if _, err := os.Stat(filepath.Join(r.policy.Workspace, filepath.FromSlash(rel))); err == nil {
 			rep.Planted = append(rep.Planted, rel)
 		}
 	}
@@ -192,7 +192,7 @@ func (r *Runner) GitChanges() GitReport {
 func (r *Runner) noteAbsent(ws string, protect []string) {
 	var absent []string
 	for _, rel := range protect {
-		if _, err := os.Lstat(filepath.Join(ws, filepath.FromSlash(rel))); err != nil {
+		if _, err := os.Stat(filepath.Join(ws, filepath.FromSlash(rel))); err != nil { // a dangling link is not protected either
 			absent = append(absent, rel)
 		}
 	}
