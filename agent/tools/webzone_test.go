@@ -25,3 +25,15 @@ func TestOwnAddrIgnoresZone(t *testing.T) {
 		t.Error("another address counts as the machine's own")
 	}
 }
+
+// TestBlockedAddrIgnoresZone: netip.Prefix.Contains never matches an
+// address with a zone, so http://[64:ff9b::c0a8:101%25eth0]/ (through a
+// NAT64 translator: 192.168.1.1) and the other reserved IPv6 ranges with
+// a zone were dialled.
+func TestBlockedAddrIgnoresZone(t *testing.T) {
+	for _, s := range []string{"64:ff9b::c0a8:101%eth0", "64:ff9b::7f00:1%1", "64:ff9b:1::a00:1%lo", "2001:db8::1%eth0", "::ffff:127.0.0.1%eth0", "fd00::2%eth0", "fe80::1%eth0", "::1%lo"} {
+		if a := netip.MustParseAddr(s); !blockedAddr(a) {
+			t.Errorf("blockedAddr(%s) = false", s)
+		}
+	}
+}
