@@ -66,7 +66,7 @@ var reserved = []netip.Prefix{
 // unspecified or multicast, in IPv4 or IPv6 (IPv4-mapped included), or
 // one of this machine's own interface addresses.
 func blockedAddr(a netip.Addr) bool {
-	a = a.Unmap()
+	a = a.Unmap().WithZone("") // Prefix.Contains matches no zoned address; the kernel ignores a global one's zone
 	if !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() ||
 		a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() {
 		return true
