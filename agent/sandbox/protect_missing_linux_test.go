@@ -46,3 +46,29 @@ func TestMissingProtectedPathIsReported(t *testing.T) {
 		})
 	}
 }
+
+// TestDanglingLinkAtProtectedPathIsReported: a command that makes a
+// missing protected path a link to a file that does not exist yet
+// (.gitconfig -> evil.cfg) must be reported too: the file tools write
+// evil.cfg without asking (it is no protected path), and git then reads
+// it through the link. A dangling link the user had before is no news.
+func TestDanglingLinkAtProtectedPathIsReported(t *testing.T) {
+	ws := t.TempDir()
+	gitIn(t, ws, "init", "-q")
+	gitIn(t, ws, "config", "include.path", "../.gitconfig")
+	gitIn(t, ws, "config", "core.fsmonitor", "./fsmon.sh")
+	if err := os.Symlink("gone.sh", filepath.Join(ws, "fsmon.sh")); err != nil { // the user's own dangling link
+		t.Fatal(err)
+	}
+	r := runnerFor(t, ws, nil)
+	out, code := runIn(t, r, "", `ln -s evil.cfg .gitconfig && echo ok`)
+	if rep := r.GitChanges(); code == 0 && !slices.Equal(rep.Planted, []string{".gitconfig"}) {
+		t.Fatalf("planted %q, want [.gitconfig]\n%s", rep.Planted, out)
+	}
+	if _, code := runIn(t, r, "", `true`); code != 0 {
+		t.Fatal("true failed")
+	}
+	if rep := r.GitChanges(); !rep.Empty() {
+		t.Errorf("links unchanged by the command were reported: %+v", rep)
+	}
+}
