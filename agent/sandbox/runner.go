@@ -34,7 +34,7 @@ type Runner struct {
 	gitConf []string // what the repository's git config names in the workspace (GitConfigPaths), set before ready closes
 
 	mu     sync.Mutex
-	absent []string // the protected paths missing when the last confined command started
+	absent map[string]string // the protected paths missing when the last confined command started, with what stood there (lstatLink)
 }
 
 // NewRunner returns a Runner for p on a machine with support s (see
@@ -178,8 +178,9 @@ func (r *Runner) GitChanges() GitReport {
 	absent := r.absent
 	r.absent = nil
 	r.mu.Unlock()
-	for _, rel := range absent {
-		if _, err := os.Stat(filepath.Join(r.policy.Workspace, filepath.FromSlash(rel))); err == nil {
+	for rel, was := range absent {
+		abs := filepath.Join(r.policy.Workspace, filepath.FromSlash(rel))
+		if _, err := os.Stat(abs); err == nil || lstatLink(abs) != was {
 			rep.Planted = append(rep.Planted, rel)
 		}
 	}
@@ -188,17 +189,33 @@ func (r *Runner) GitChanges() GitReport {
 }
 
 // noteAbsent remembers which of the protected paths are missing in ws as
-// a command starts (the sandbox can protect only what exists).
+// a command starts (the sandbox can protect only what exists; a dangling
+// link is missing too), each with what stands at its name (lstatLink).
 func (r *Runner) noteAbsent(ws string, protect []string) {
-	var absent []string
+	absent := map[string]string{}
 	for _, rel := range protect {
-		if _, err := os.Stat(filepath.Join(ws, filepath.FromSlash(rel))); err != nil { // a dangling link is not protected either
-			absent = append(absent, rel)
+		abs := filepath.Join(ws, filepath.FromSlash(rel))
+		if _, err := os.Stat(abs); err != nil {
+			absent[rel] = lstatLink(abs)
 		}
 	}
 	r.mu.Lock()
 	r.absent = absent
 	r.mu.Unlock()
+}
+
+// lstatLink says what stands at abs without following a link: "" for
+// nothing, "link:TARGET" for a symbolic link, "other" for anything else.
+func lstatLink(abs string) string {
+	fi, err := os.Lstat(abs)
+	switch {
+	case err != nil:
+		return ""
+	case fi.Mode()&os.ModeSymlink != 0:
+		t, _ := os.Readlink(abs)
+		return "link:" + t
+	}
+	return "other"
 }
 
 // stopGrace is how long Stop lets the helper end what the command started
