@@ -72,3 +72,28 @@ func TestDanglingLinkAtProtectedPathIsReported(t *testing.T) {
 		t.Errorf("links unchanged by the command were reported: %+v", rep)
 	}
 }
+
+// TestReplacedLinkAtProtectedPathIsReported: a protected path that is a
+// symbolic link (.gitconfig -> conf/main.gitconfig) has its target made
+// read-only, but the link itself may be replaced by a command: that must
+// be reported, as a path created at a missing one is.
+func TestReplacedLinkAtProtectedPathIsReported(t *testing.T) {
+	ws := t.TempDir()
+	gitIn(t, ws, "init", "-q")
+	gitIn(t, ws, "config", "include.path", "../.gitconfig")
+	writeFiles(t, ws, map[string]string{"conf/main.gitconfig": "[user]\n\tname = t\n"})
+	if err := os.Symlink("conf/main.gitconfig", filepath.Join(ws, ".gitconfig")); err != nil {
+		t.Fatal(err)
+	}
+	r := runnerFor(t, ws, nil)
+	if _, code := runIn(t, r, "", `echo x >> conf/main.gitconfig`); code == 0 {
+		t.Error("the link's target is writable")
+	}
+	if rep := r.GitChanges(); !rep.Empty() {
+		t.Errorf("an unchanged link was reported: %+v", rep)
+	}
+	out, code := runIn(t, r, "", `rm .gitconfig && printf '[core]\n\tfsmonitor = evil\n' > .gitconfig`)
+	if rep := r.GitChanges(); code == 0 && !slices.Equal(rep.Planted, []string{".gitconfig"}) {
+		t.Fatalf("planted %q, want [.gitconfig]\n%s", rep.Planted, out)
+	}
+}
