@@ -25,7 +25,9 @@ const gitConfigMax = 1 << 20
 // core.hooksPath, core.fsmonitor's program, core.excludesFile and
 // core.attributesFile. Relative paths resolve as git resolves them (an
 // include against the file that includes it, the others against the
-// working tree's top); symbolic links are followed. Paths inside .git are
+// working tree's top); symbolic links are followed, and a path that is a
+// link is listed as well (its replacement is reported by
+// Runner.GitChanges). Paths inside .git are
 // left out (already protected); so are paths outside ws. Without git, or
 // outside a repository, it returns nil. The git commands inherit tick's
 // environment (git needs HOME for the user's global config) and run
@@ -66,11 +68,15 @@ func GitConfigPaths(ws string) []string {
 			}
 			base = filepath.Dir(f)
 		}
-		if rel := insideWorkspace(ws, resolveConfigPath(base, home, p)); rel != "" && !InGitMeta(rel) {
+		abs := resolveConfigPath(base, home, p)
+		if rel := insideWorkspace(ws, abs); rel != "" && !InGitMeta(rel) {
 			seen[rel] = true
 			if strings.EqualFold(key, "core.hooksPath") {
 				makeHooksDir(ws, rel)
 			}
+		}
+		if rel := literalInside(ws, abs); rel != "" && !InGitMeta(rel) {
+			seen[rel] = true // a link there: its target is protected, the link is watched (Runner.GitChanges)
 		}
 	}
 	paths := make([]string, 0, len(seen))
@@ -142,6 +148,22 @@ func insideWorkspace(ws, abs string) string {
 		return ""
 	}
 	return filepath.ToSlash(rel)
+}
+
+// literalInside returns abs, its links not followed, relative to ws
+// (slash-separated) when it lies inside ws, else "".
+func literalInside(ws, abs string) string {
+	roots := []string{ws}
+	if real, err := filepath.EvalSymlinks(ws); err == nil && real != ws {
+		roots = append(roots, real) // git names the top by its real path
+	}
+	for _, root := range roots {
+		rel, err := filepath.Rel(root, filepath.Clean(abs))
+		if err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return ""
 }
 
 // gitOutput runs git with args in dir and returns its standard output, at

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -34,7 +35,7 @@ type Runner struct {
 	gitConf []string // what the repository's git config names in the workspace (GitConfigPaths), set before ready closes
 
 	mu     sync.Mutex
-	absent map[string]string // the protected paths missing when the last confined command started, with what stood there (lstatLink)
+	absent map[string]unguarded // the protected paths the last confined command could change (see noteAbsent)
 }
 
 // NewRunner returns a Runner for p on a machine with support s (see
@@ -178,9 +179,10 @@ func (r *Runner) GitChanges() GitReport {
 	absent := r.absent
 	r.absent = nil
 	r.mu.Unlock()
-	for rel, was := range absent {
+	for rel, w := range absent {
 		abs := filepath.Join(r.policy.Workspace, filepath.FromSlash(rel))
-		if _, err := os.Stat(abs); err == nil || lstatLink(abs) != was {
+		_, err := os.Stat(abs)
+		if (w.missing && err == nil) || lstatLink(abs) != w.was {
 			rep.Planted = append(rep.Planted, rel)
 		}
 	}
@@ -188,15 +190,23 @@ func (r *Runner) GitChanges() GitReport {
 	return rep
 }
 
-// noteAbsent remembers which of the protected paths are missing in ws as
-// a command starts (the sandbox can protect only what exists; a dangling
-// link is missing too), each with what stands at its name (lstatLink).
+// unguarded is a protected path the sandbox cannot make read-only as a
+// command starts: missing (a dangling link too), or a symbolic link (its
+// target is protected, not the link).
+type unguarded struct {
+	missing bool
+	was     string // what stood at its name (lstatLink)
+}
+
+// noteAbsent remembers the protected paths in ws the sandbox cannot make
+// read-only as a command starts (see unguarded).
 func (r *Runner) noteAbsent(ws string, protect []string) {
-	absent := map[string]string{}
+	absent := map[string]unguarded{}
 	for _, rel := range protect {
 		abs := filepath.Join(ws, filepath.FromSlash(rel))
-		if _, err := os.Stat(abs); err != nil {
-			absent[rel] = lstatLink(abs)
+		_, err := os.Stat(abs)
+		if was := lstatLink(abs); err != nil || strings.HasPrefix(was, "link:") {
+			absent[rel] = unguarded{missing: err != nil, was: was}
 		}
 	}
 	r.mu.Lock()
