@@ -108,7 +108,10 @@ func findRunFiles(workspace string, hooks Hooks, servers map[string]MCPServer) R
 // existing file, or that looks like a path (it holds a slash, or a dot
 // after its first character) and names nothing yet. Options' values
 // (--config=x.toml) count as words; directories and paths outside the
-// workspace do not.
+// workspace do not. A `cd DIR` among the words makes the words after it
+// relative to DIR (`cd scripts && ./fmt.sh` runs scripts/fmt.sh), and a
+// word that is itself a command line (`sh -c 'cd x && ./y'`) is read as
+// one, two levels deep.
 func namedFiles(workspace, dir string, words []string) []string {
 	if workspace == "" {
 		return nil
@@ -121,30 +124,60 @@ func namedFiles(workspace, dir string, words []string) []string {
 			base = filepath.Join(workspace, dir)
 		}
 	}
+	return namedIn(workspace, base, words, 0)
+}
+
+// namedIn is namedFiles for words run in base, depth levels of `sh -c`
+// down.
+func namedIn(workspace, base string, words []string, depth int) []string {
 	var out []string
-	for _, w := range words {
-		if i := strings.LastIndexByte(w, '='); i >= 0 {
-			w = w[i+1:]
-		}
-		if w == "" || strings.HasPrefix(w, "-") || strings.HasPrefix(w, "~") || strings.ContainsAny(w, "$`*?") {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if depth < 2 && strings.ContainsAny(w, " \t\n;&|") {
+			out = append(out, namedIn(workspace, base, ShellWords(w), depth+1)...)
 			continue
 		}
-		abs := w
-		if !filepath.IsAbs(abs) {
-			abs = filepath.Join(base, w)
-		}
-		rel, err := filepath.Rel(workspace, abs)
-		if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if w == "cd" && i+1 < len(words) {
+			d := words[i+1]
+			if !filepath.IsAbs(d) {
+				d = filepath.Join(base, d)
+			}
+			if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+				base, i = d, i+1
+			}
 			continue
 		}
-		fi, err := os.Stat(abs)
-		switch {
-		case err == nil && fi.IsDir():
-		case err == nil, errors.Is(err, fs.ErrNotExist) && looksLikePath(w):
-			out = append(out, filepath.ToSlash(rel))
+		if rel, ok := namedWord(workspace, base, w); ok {
+			out = append(out, rel)
 		}
 	}
 	return out
+}
+
+// namedWord returns the workspace-relative path the word w (run in base)
+// names, if it names one (see namedFiles).
+func namedWord(workspace, base, w string) (string, bool) {
+	if i := strings.LastIndexByte(w, '='); i >= 0 {
+		w = w[i+1:]
+	}
+	if w == "" || strings.HasPrefix(w, "-") || strings.HasPrefix(w, "~") || strings.ContainsAny(w, "$`*?") {
+		return "", false
+	}
+	abs := w
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(base, w)
+	}
+	rel, err := filepath.Rel(workspace, abs)
+	if err != nil || rel == "." || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	fi, err := os.Stat(abs)
+	switch {
+	case err == nil && fi.IsDir():
+	case err == nil, errors.Is(err, fs.ErrNotExist) && looksLikePath(w):
+		return filepath.ToSlash(rel), true
+	}
+	return "", false
 }
 
 // looksLikePath reports whether a word that names nothing yet is meant as

@@ -27,7 +27,9 @@
 //   - Policy.Protect, GitConfigPaths and Runner.Protects: paths made
 //     read-only like .git (.tick, trusted scripts, what the repository's
 //     git config names in the workspace, read once per runner); the
-//     file tools ask before writing there.
+//     file tools ask before writing there. One that cannot be made
+//     read-only (missing, a link) and that a command created or
+//     replaced is reported by Runner.GitChanges like a planted .git.
 //   - Policy.Hidden: tick's own directories, neither readable nor
 //     writable by commands; and the repository config's extraheader
 //     values, hidden behind a copy without them.

@@ -22,10 +22,13 @@ const gitConfigMax = 1 << 20
 // at ws (the user's git: `git config --list --show-origin`) and returns the
 // workspace-relative paths it names inside ws that the user's git reads
 // or runs: the files included (include.path, includeIf.*.path),
-// core.hooksPath, core.fsmonitor's program, core.excludesFile and
+// core.hooksPath, core.fsmonitor's program (and a script it is given:
+// git runs it through the shell), core.excludesFile and
 // core.attributesFile. Relative paths resolve as git resolves them (an
 // include against the file that includes it, the others against the
-// working tree's top); symbolic links are followed. Paths inside .git are
+// working tree's top); symbolic links are followed, and a path that is a
+// link is listed as well (its replacement is reported by
+// Runner.GitChanges). Paths inside .git are
 // left out (already protected); so are paths outside ws. Without git, or
 // outside a repository, it returns nil. The git commands inherit tick's
 // environment (git needs HOME for the user's global config) and run
@@ -51,26 +54,8 @@ func GitConfigPaths(ws string) []string {
 	for i := 0; i+1 < len(fields); i += 2 {
 		origin, entry := string(fields[i]), string(fields[i+1])
 		key, value, _ := strings.Cut(entry, "\n")
-		p := configPath(strings.ToLower(key), strings.TrimSpace(value))
-		if p == "" {
-			continue
-		}
-		base := top
-		if strings.HasSuffix(strings.ToLower(key), ".path") && (strings.HasPrefix(strings.ToLower(key), "include.") || strings.HasPrefix(strings.ToLower(key), "includeif.")) {
-			f, ok := strings.CutPrefix(origin, "file:")
-			if !ok {
-				continue
-			}
-			if !filepath.IsAbs(f) {
-				f = filepath.Join(ws, f)
-			}
-			base = filepath.Dir(f)
-		}
-		if rel := insideWorkspace(ws, resolveConfigPath(base, home, p)); rel != "" && !InGitMeta(rel) {
-			seen[rel] = true
-			if strings.EqualFold(key, "core.hooksPath") {
-				makeHooksDir(ws, rel)
-			}
+		for _, p := range configPaths(strings.ToLower(key), strings.TrimSpace(value)) {
+			addConfigPath(ws, top, home, origin, key, p, seen)
 		}
 	}
 	paths := make([]string, 0, len(seen))
@@ -79,6 +64,32 @@ func GitConfigPaths(ws string) []string {
 	}
 	sort.Strings(paths)
 	return paths
+}
+
+// addConfigPath adds to seen the workspace-relative path(s) p names, a
+// path the config entry key (from the file origin) holds.
+func addConfigPath(ws, top, home, origin, key, p string, seen map[string]bool) {
+	base := top
+	if strings.HasSuffix(strings.ToLower(key), ".path") && (strings.HasPrefix(strings.ToLower(key), "include.") || strings.HasPrefix(strings.ToLower(key), "includeif.")) {
+		f, ok := strings.CutPrefix(origin, "file:")
+		if !ok {
+			return
+		}
+		if !filepath.IsAbs(f) {
+			f = filepath.Join(ws, f)
+		}
+		base = filepath.Dir(f)
+	}
+	abs := resolveConfigPath(base, home, p)
+	if rel := insideWorkspace(ws, abs); rel != "" && !InGitMeta(rel) {
+		seen[rel] = true
+		if strings.EqualFold(key, "core.hooksPath") {
+			makeHooksDir(ws, rel)
+		}
+	}
+	if rel := literalInside(ws, abs); rel != "" && !InGitMeta(rel) {
+		seen[rel] = true // a link there: its target is protected, the link is watched (Runner.GitChanges)
+	}
 }
 
 // makeHooksDir makes the hooks directory rel (workspace-relative) when it
@@ -91,25 +102,33 @@ func makeHooksDir(ws, rel string) {
 	}
 }
 
-// configPath returns the path a config entry names when it is one of the
-// keys GitConfigPaths protects, else "".
-func configPath(key, value string) string {
+// configPaths returns the paths a config entry names when it is one of
+// the keys GitConfigPaths protects, else nil. core.fsmonitor is a
+// command line git runs through the shell: its program, and every later
+// word that looks like a path (`sh tools/fsmon.sh`).
+func configPaths(key, value string) []string {
 	switch {
 	case value == "":
-		return ""
+		return nil
 	case key == "include.path", strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path"):
-		return value
+		return []string{value}
 	case key == "core.hookspath", key == "core.excludesfile", key == "core.attributesfile":
-		return value
+		return []string{value}
 	case key == "core.fsmonitor":
 		switch strings.ToLower(value) {
 		case "true", "false", "yes", "no", "on", "off", "1", "0":
-			return "" // the built-in daemon, or none
+			return nil // the built-in daemon, or none
 		}
-		prog, _, _ := strings.Cut(value, " ")
-		return prog
+		var out []string
+		for i, w := range strings.Fields(value) {
+			w = strings.Trim(w, `'"`)
+			if i == 0 || !strings.HasPrefix(w, "-") && (strings.Contains(w, "/") || strings.LastIndexByte(w, '.') > 0) {
+				out = append(out, w) // the program (where git looks), or a script it is given
+			}
+		}
+		return out
 	}
-	return ""
+	return nil
 }
 
 // resolveConfigPath makes p (a config value) absolute: ~/ is home, a
@@ -142,6 +161,22 @@ func insideWorkspace(ws, abs string) string {
 		return ""
 	}
 	return filepath.ToSlash(rel)
+}
+
+// literalInside returns abs, its links not followed, relative to ws
+// (slash-separated) when it lies inside ws, else "".
+func literalInside(ws, abs string) string {
+	roots := []string{ws}
+	if real, err := filepath.EvalSymlinks(ws); err == nil && real != ws {
+		roots = append(roots, real) // git names the top by its real path
+	}
+	for _, root := range roots {
+		rel, err := filepath.Rel(root, filepath.Clean(abs))
+		if err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return ""
 }
 
 // gitOutput runs git with args in dir and returns its standard output, at

@@ -21,16 +21,15 @@ type Quarantined struct {
 }
 
 // Quarantine moves each .git entry of rels (workspace-relative paths
-// under root) aside, to a name next to it that git ignores, and returns
+// under root), or protected path a command created (see
+// Runner.GitChanges), aside, to a name next to it that git ignores (and
+// tick: a .tick moved aside is no project directory), and returns
 // those it moved. It does not follow a symbolic link in the last element
 // (a link named .git is moved itself). The first failure ends it, with
 // the entries moved so far.
 func Quarantine(root string, rels []string) ([]Quarantined, error) {
 	var out []Quarantined
 	for _, rel := range rels {
-		if filepath.Base(rel) != GitMetaName {
-			return out, fmt.Errorf("move %s aside: not a .git entry", rel)
-		}
 		from := filepath.Join(root, filepath.FromSlash(rel))
 		aside, err := freeName(from + quarantineSuffix)
 		if err != nil {

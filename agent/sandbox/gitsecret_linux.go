@@ -91,13 +91,40 @@ func dropExtraHeaders(b []byte) ([]byte, bool) {
 			cont = strings.HasSuffix(strings.TrimRight(line, "\r\n"), "\\")
 			continue
 		}
-		key, _, _ := strings.Cut(strings.TrimSpace(line), "=")
+		header, rest := splitSectionHeader(line)
+		key, _, _ := strings.Cut(strings.TrimSpace(rest), "=")
 		if strings.EqualFold(strings.TrimSpace(key), "extraheader") {
 			changed = true
 			cont = strings.HasSuffix(strings.TrimRight(line, "\r\n"), "\\")
+			if header != "" {
+				out.WriteString(header + "\n") // git reads a key after the header on its line
+			}
 			continue
 		}
 		out.WriteString(line)
 	}
 	return []byte(out.String()), changed
+}
+
+// splitSectionHeader splits a config line that starts with a section
+// header ("[http \"https://x/\"]", a quoted subsection may hold "]") into
+// the header and what follows it on the line; a line without one is all
+// rest.
+func splitSectionHeader(line string) (header, rest string) {
+	t := strings.TrimLeft(line, " \t")
+	if !strings.HasPrefix(t, "[") {
+		return "", line
+	}
+	quoted := false
+	for i := 1; i < len(t); i++ {
+		switch c := t[i]; {
+		case quoted && c == '\\':
+			i++
+		case c == '"':
+			quoted = !quoted
+		case c == ']' && !quoted:
+			return t[:i+1], t[i+1:]
+		}
+	}
+	return "", line
 }

@@ -4,6 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -29,6 +33,9 @@ type Runner struct {
 	support Support
 	git     *GitMeta // the workspace's .git entries, watched around each confined command
 	gitConf []string // what the repository's git config names in the workspace (GitConfigPaths), set before ready closes
+
+	mu     sync.Mutex
+	absent map[string]unguarded // the protected paths the last confined command could change (see noteAbsent)
 }
 
 // NewRunner returns a Runner for p on a machine with support s (see
@@ -141,6 +148,7 @@ func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
 		if p.Mode == WorkspaceWrite && sup.Confines() && p.Workspace != "" {
 			p.GitMeta = r.git.Before()
 			p.Protect = r.protected()
+			r.noteAbsent(p.Workspace, p.Protect)
 		}
 		s := spec{Policy: p}
 		if p.Mode != FullAccess && sup.Confines() {
@@ -159,9 +167,66 @@ func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
 
 // GitChanges reports what the last confined workspace-write command did to
 // the workspace's git metadata (see GitMeta.After): .git entries it
-// planted, which the caller must not keep silently. Call it once the
-// command has ended; commands run through one Runner one at a time.
-func (r *Runner) GitChanges() GitReport { return r.git.After() }
+// planted, which the caller must not keep silently, and the protected
+// paths (Policy.Protect, what the git config names) that were missing when
+// it started, so could not be made read-only, and that it created: the
+// user's git or tick would read or run them outside the sandbox. Call it
+// once the command has ended; commands run through one Runner one at a
+// time.
+func (r *Runner) GitChanges() GitReport {
+	rep := r.git.After()
+	r.mu.Lock()
+	absent := r.absent
+	r.absent = nil
+	r.mu.Unlock()
+	for rel, w := range absent {
+		abs := filepath.Join(r.policy.Workspace, filepath.FromSlash(rel))
+		_, err := os.Stat(abs)
+		if (w.missing && err == nil) || lstatLink(abs) != w.was {
+			rep.Planted = append(rep.Planted, rel)
+		}
+	}
+	sort.Strings(rep.Planted)
+	return rep
+}
+
+// unguarded is a protected path the sandbox cannot make read-only as a
+// command starts: missing (a dangling link too), or a symbolic link (its
+// target is protected, not the link).
+type unguarded struct {
+	missing bool
+	was     string // what stood at its name (lstatLink)
+}
+
+// noteAbsent remembers the protected paths in ws the sandbox cannot make
+// read-only as a command starts (see unguarded).
+func (r *Runner) noteAbsent(ws string, protect []string) {
+	absent := map[string]unguarded{}
+	for _, rel := range protect {
+		abs := filepath.Join(ws, filepath.FromSlash(rel))
+		_, err := os.Stat(abs)
+		if was := lstatLink(abs); err != nil || strings.HasPrefix(was, "link:") {
+			absent[rel] = unguarded{missing: err != nil, was: was}
+		}
+	}
+	r.mu.Lock()
+	r.absent = absent
+	r.mu.Unlock()
+}
+
+// lstatLink says what stands at abs without following a link: "" for
+// nothing, "link:TARGET" for a symbolic link, "other" for anything else.
+func lstatLink(abs string) string {
+	fi, err := os.Lstat(abs)
+	switch {
+	case err != nil:
+		return ""
+	case fi.Mode()&os.ModeSymlink != 0:
+		t, _ := os.Readlink(abs)
+		return "link:" + t
+	}
+	return "other"
+}
 
 // stopGrace is how long Stop lets the helper end what the command started
 // before it kills the whole process group itself.

@@ -66,7 +66,7 @@ var reserved = []netip.Prefix{
 // unspecified or multicast, in IPv4 or IPv6 (IPv4-mapped included), or
 // one of this machine's own interface addresses.
 func blockedAddr(a netip.Addr) bool {
-	a = a.Unmap()
+	a = a.Unmap().WithZone("") // Prefix.Contains matches no zoned address; the kernel ignores a global one's zone
 	if !a.IsValid() || a.IsLoopback() || a.IsPrivate() || a.IsLinkLocalUnicast() ||
 		a.IsLinkLocalMulticast() || a.IsInterfaceLocalMulticast() || a.IsMulticast() || a.IsUnspecified() {
 		return true
@@ -87,6 +87,14 @@ func ownAddr(a netip.Addr) bool {
 	if err != nil {
 		return true
 	}
+	return ownIn(addrs, a)
+}
+
+// ownIn reports whether a is one of the interface addresses addrs. A zone
+// does not count: the kernel ignores it for a global address
+// ([2001:db8::5%eth0] reaches 2001:db8::5).
+func ownIn(addrs []net.Addr, a netip.Addr) bool {
+	a = a.Unmap().WithZone("")
 	for _, ia := range addrs {
 		if n, ok := ia.(*net.IPNet); ok {
 			if own, ok := netip.AddrFromSlice(n.IP); ok && own.Unmap() == a {
