@@ -62,11 +62,17 @@ func (a *Agent) EditPlan(e PlanEdit) ([]Event, error) {
 	a.mu.Unlock()
 	if rec != nil {
 		if err := rec.Todo(list); err != nil {
-			return append(evs, Notice{Text: "could not save the edited plan: " + err.Error()}), nil
+			evs = append(evs, Notice{Text: "could not save the edited plan: " + err.Error()})
 		}
 	}
 	if err := a.savePlan(); err != nil {
-		return append(evs, Notice{Text: "could not save the edited plan: " + err.Error()}), nil
+		evs = append(evs, Notice{Text: "could not save the edited plan: " + err.Error()})
+	}
+	if e.Op == PlanCancel {
+		id := itemID(e.ID)
+		if n := a.tasks.cancelItem(id, strings.Join(strings.Fields(e.Reason), " ")); n > 0 {
+			evs = append(evs, Notice{Text: fmt.Sprintf("stopped the task working on #%s: its changes will not be applied (its copy is kept for review)", id)})
+		}
 	}
 	return evs, nil
 }

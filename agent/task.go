@@ -81,8 +81,10 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if err != nil {
 		return "", err
 	}
-	tctx, end := parent.a.tasks.start(ctx, id) // StopTask ends tctx alone
-	res, err := taskResult(child.run(tctx), lastAssistantText(*child.hist), end())
+	tctx, end := parent.a.tasks.start(ctx, id, item) // StopTask and a cancel of item end tctx alone
+	final := child.run(tctx)
+	how := end()
+	res, err := taskResult(final, lastAssistantText(*child.hist), how, item)
 	parent.recordTask(id, item, *child.hist)
 	if wc != nil {
 		switch note := parent.mergeBack(ctx, wc, args.Description, item, err != nil); {
@@ -157,9 +159,11 @@ func (l *loop) taskTools(readOnly bool, wc *workcopy.Copy) ([]tools.Tool, string
 
 // taskResult is what a subagent's run gives the parent model: its final
 // text, or why it has none.
-func taskResult(end TurnEnd, final string, stopped bool) (string, error) {
+func taskResult(end TurnEnd, final string, how taskEnd, item string) (string, error) {
 	switch {
-	case stopped:
+	case how.cancelled != "":
+		return "", fmt.Errorf("the user cancelled plan item #%s (%q): its subagent was %w at once, and its changes are not applied", item, how.cancelled, errStopped)
+	case how.stopped:
 		if final == "" {
 			return "", fmt.Errorf("the subagent was %w before it wrote anything", errStopped)
 		}

@@ -81,6 +81,13 @@ func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item stri
 	case len(changes) == 0:
 		_ = wc.Remove()
 		return ""
+	}
+	if reason, ok := l.a.userCancelled(item); ok {
+		where := l.keep(wc)
+		l.emit(Notice{Text: fmt.Sprintf("the user cancelled #%s: the task %q's changes (%s) were discarded, not applied; %s for review", item, desc, workcopy.Describe(changes, 5), where)})
+		return fmt.Sprintf("The user cancelled plan item #%s (%q): its changes (%s) were discarded, not applied; %s for the user's review. Do not apply them.", item, reason, workcopy.Describe(changes, 10), where)
+	}
+	switch {
 	case failed:
 		where := l.keep(wc)
 		l.emit(Notice{Text: fmt.Sprintf("the task %q did not finish; its changes (%s) were not applied; %s", desc, workcopy.Describe(changes, 5), where)})

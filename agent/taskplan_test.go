@@ -1,0 +1,112 @@
+package agent_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/provider/providertest"
+	"github.com/tick-agent/tick/todo"
+)
+
+// answersOf counts the assistant messages of a request.
+func answersOf(r providertest.Request) int {
+	n := 0
+	for _, m := range r.Messages {
+		if m.Role == "assistant" {
+			n++
+		}
+	}
+	return n
+}
+
+// hangingItemTask is a server whose parent plans three items, then sends
+// one task on #2 (prompt "CHILD 2"), then is done; the subagent writes
+// drop.sql in its copy and then hangs until it is stopped.
+func hangingItemTask(h *harness) {
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
+			if answersOf(r) == 0 {
+				return calls(call("write_file", `{"path":"drop.sql","content":"DROP TABLE users;"}`))
+			}
+			return providertest.Reply{Text: "dropping the table", Hang: true}
+		}
+		switch answersOf(r) {
+		case 0:
+			return calls(call("todo", threeItems))
+		case 1:
+			return calls(taskCall(2, `,"item":"2"`))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+}
+
+// Issue 31 §1: cancelling an item stops its task at once, applies none of
+// its changes (its copy is kept and named) and the reason stays the
+// user's, in the list and in what the model reads.
+func TestCancelItemStopsItsTask(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	h := newHarness(t)
+	hangingItemTask(h)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var evs []agent.Event
+	edited := false
+	for ev := range h.ag.Run(ctx, "PARENT: plan") {
+		evs = append(evs, ev)
+		if sub, ok := ev.(agent.Subagent); ok && !edited && isToolEnd(sub.Event) && h.srv.WaitOpen(1, 5*time.Second) {
+			edited = true
+			pev, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanCancel, ID: "2", Reason: "never drop tables"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			evs = append(evs, pev...)
+		}
+	}
+	if !edited {
+		t.Fatal("the task never reached its hanging call")
+	}
+	if te := end(t, evs); te.Reason != agent.ReasonDone {
+		t.Fatalf("turn ended %s: %v", te.Reason, te.Err)
+	}
+	h.checkValid()
+	if _, err := os.Stat(filepath.Join(h.dir, "drop.sql")); err == nil {
+		t.Error("the cancelled task's change was applied to the workspace")
+	}
+	list := h.ag.Todos()
+	if it := list.Items[list.Find("2")]; it.Status != todo.Cancelled || it.Note != "never drop tables" {
+		t.Errorf("item #2 = %s %q, want cancelled with the user's reason", it.Status, it.Note)
+	}
+	res := toolResults(h)
+	if len(res) == 0 || !strings.Contains(res[len(res)-1].Content, "never drop tables") || !strings.Contains(res[len(res)-1].Content, "not applied") {
+		t.Fatalf("the model was told %q, want the user's reason and that nothing was applied", res)
+	}
+	var notice string
+	for _, ev := range evs {
+		if n, ok := ev.(agent.Notice); ok && strings.Contains(n.Text, "discarded") {
+			notice = n.Text
+		}
+	}
+	kept := regexpKept.FindStringSubmatch(notice)
+	if kept == nil {
+		t.Fatalf("no notice names the kept copy: %v", evs)
+	}
+	if b, err := os.ReadFile(filepath.Join(kept[1], "drop.sql")); err != nil || string(b) != "DROP TABLE users;" {
+		t.Errorf("the kept copy %s lacks the task's change: %q, %v", kept[1], b, err)
+	}
+	noLoopGoroutines(t)
+}
+
+// isToolEnd reports whether ev is a ToolEnd.
+func isToolEnd(ev agent.Event) bool {
+	_, ok := ev.(agent.ToolEnd)
+	return ok
+}
+
+// regexpKept finds the kept copy a notice names.
+var regexpKept = regexp.MustCompile(`kept at (\S+?)[;.( ]`)
