@@ -116,7 +116,7 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 		if ctx.Err() != nil {
 			return TurnEnd{Reason: ReasonInterrupted}
 		}
-		if round >= l.maxRounds {
+		if round >= l.maxRounds || (l.spent != nil && !l.spent.call(l.a.cfg.MaxRounds)) {
 			return TurnEnd{Reason: ReasonError, Err: l.roundCapError()}
 		}
 		if err := l.overBudget(); err != nil {

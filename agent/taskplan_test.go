@@ -110,3 +110,33 @@ func isToolEnd(ev agent.Event) bool {
 
 // regexpKept finds the kept copy a notice names.
 var regexpKept = regexp.MustCompile(`kept at (\S+?)[;.( ]`)
+
+// Issue 31 §4: --max-turns counts the subagents' model calls too: three
+// tasks that would make four calls each stop when the turn's two calls
+// are used, and the turn ends on its budget (exit 6 in -p).
+func TestMaxTurnsCountsSubagentCalls(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	h := newHarness(t, func(c *agent.Config) { c.MaxRounds = 2 })
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
+			if answersOf(r) < 4 {
+				return calls(call("bash", `{"command":"echo step"}`))
+			}
+			return providertest.Reply{Text: "child done"}
+		}
+		if r.Last().Role == "user" {
+			return calls(taskCall(1, ""), taskCall(2, ""), taskCall(3, ""))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	evs := h.run("PARENT: three tasks")
+	te := end(t, evs)
+	if n := len(h.srv.Requests()); n > 2 {
+		t.Errorf("the turn made %d model calls with --max-turns 2", n)
+	}
+	if te.Reason != agent.ReasonError || te.Kind != agent.KindRoundCap {
+		t.Fatalf("turn ended %s (%s): %v; want the --max-turns budget", te.Reason, te.Kind, te.Err)
+	}
+	h.checkValid()
+	noLoopGoroutines(t)
+}
