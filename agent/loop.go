@@ -58,6 +58,7 @@ type loop struct {
 	refused      bool          // the current call was refused (not run)
 	spent        *spend        // what the turn has used, shared with its subagents
 	blocked      bool          // the sandbox blocked the current call
+	used         int           // a subagent's tokens of its last request and answer
 }
 
 // turn runs one parent turn and delivers its events on out.
@@ -127,6 +128,8 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 			l.deliverSteers()
 			l.deliverPlanEdits()
 			l.maybeCompact(ctx)
+		} else if err := l.compactChild(ctx); err != nil {
+			return TurnEnd{Reason: ReasonError, Err: err}
 		}
 		msg, err := l.stream(ctx)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/compact"
 	"github.com/tick-agent/tick/provider/providertest"
 	"github.com/tick-agent/tick/todo"
 )
@@ -138,5 +139,59 @@ func TestMaxTurnsCountsSubagentCalls(t *testing.T) {
 		t.Fatalf("turn ended %s (%s): %v; want the --max-turns budget", te.Reason, te.Kind, te.Err)
 	}
 	h.checkValid()
+	noLoopGoroutines(t)
+}
+
+// Issue 31 §5: a subagent whose conversation fills the model's context
+// compacts it like the parent's: no request of it grows past the window.
+func TestSubagentCompacts(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	h := newHarness(t, func(c *agent.Config) { c.ContextWindow = 8000 })
+	line := strings.Repeat("lorem ipsum dolor sit amet ", 3) + "\n"
+	if err := os.WriteFile(filepath.Join(h.dir, "big.txt"), []byte(strings.Repeat(line, 130)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	summaries := 0
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if r.Last().Content == compact.Prompt() {
+			summaries++
+			return providertest.Reply{Text: "<summary>read big.txt several times</summary>"}
+		}
+		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
+			if answersOf(r) < 6 && !strings.Contains(r.Messages[1].Content, "done") {
+				return calls(call("read_file", `{"path":"big.txt"}`))
+			}
+			return providertest.Reply{Text: "child done"}
+		}
+		if r.Last().Role == "user" {
+			return calls(taskCall(1, ""))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	evs := h.run("PARENT: one big task")
+	if te := end(t, evs); te.Reason != agent.ReasonDone {
+		t.Fatalf("turn ended %s: %v", te.Reason, te.Err)
+	}
+	h.checkValid()
+	compacted := false
+	for _, ev := range evs {
+		if s, ok := ev.(agent.Subagent); ok {
+			if _, ok := s.Event.(agent.Compacted); ok {
+				compacted = true
+			}
+		}
+	}
+	if !compacted || summaries == 0 {
+		t.Errorf("the subagent never compacted (summaries asked: %d)", summaries)
+	}
+	for _, r := range h.srv.Requests() {
+		var chars int
+		for _, m := range r.Messages {
+			chars += len(m.Content)
+		}
+		if chars/4 > 8000 {
+			t.Errorf("a request of ~%d tokens went past the 8000-token window", chars/4)
+		}
+	}
 	noLoopGoroutines(t)
 }
