@@ -35,6 +35,7 @@ type loop struct {
 	maxRounds int
 	child     bool            // a subagent: no steering, no nag, no recorder
 	task      string          // a subagent's task call id, for its approval requests
+	taskName  string          // a subagent's task description, for its hooks and approvals
 	readOnly  bool            // a read-only subagent: plan mode's tools, read-only commands
 	extra     []tools.Tool    // the ToolSource's tools of this turn (MCP), also a subagent's
 	ws        string          // where its tools work when not the workspace: a task's copy

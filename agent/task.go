@@ -77,7 +77,7 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if wc == nil && item != "" && parent.isolated(args.ReadOnly) { // too large to copy: in place
 		parent.checkpointItem(ctx, item)
 	}
-	child, err := parent.newChild(id, args.Prompt, args.ReadOnly, wc)
+	child, err := parent.newChild(id, args.Description, args.Prompt, args.ReadOnly, wc)
 	if err != nil {
 		return "", err
 	}
@@ -101,11 +101,12 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	return res, err
 }
 
-// newChild returns the loop of the subagent of task call id, its history
+// newChild returns the loop of the subagent of task call id (described
+// by desc), its history
 // holding prompt: read-only ones get plan mode's tools, one with a copy
 // of the workspace (wc) the tools of the copy; with the standard tools
 // and a sandbox, each gets a runner of its own (see ownTools).
-func (l *loop) newChild(id, prompt string, readOnly bool, wc *workcopy.Copy) (*loop, error) {
+func (l *loop) newChild(id, desc, prompt string, readOnly bool, wc *workcopy.Copy) (*loop, error) {
 	ts, dir, r, err := l.taskTools(readOnly, wc)
 	if err != nil {
 		if wc != nil {
@@ -126,6 +127,7 @@ func (l *loop) newChild(id, prompt string, readOnly bool, wc *workcopy.Copy) (*l
 		spent:     l.spent,
 		child:     true,
 		task:      id,
+		taskName:  desc,
 		readOnly:  readOnly,
 		mu:        &sync.Mutex{},
 		hist:      &hist,
