@@ -65,6 +65,11 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	parent := t.l
 	id := callID(ctx)
 	item := itemID(args.Item)
+	if item != "" && !args.ReadOnly {
+		if err := parent.taskGate(ctx, item); err != nil {
+			return "", err
+		}
+	}
 	if item != "" {
 		if err := parent.startItem(ctx, item, !parent.isolated(args.ReadOnly)); err != nil {
 			return "", err

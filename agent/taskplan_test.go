@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -194,4 +195,64 @@ func TestSubagentCompacts(t *testing.T) {
 		}
 	}
 	noLoopGoroutines(t)
+}
+
+// Issue 31 §2: with "stop after #1" set, a task on #2 does not start
+// until the user continues: nothing of it runs or merges before.
+func TestTaskWaitsAtGate(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	h := newHarness(t)
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if n, ok := strings.CutPrefix(r.Messages[1].Content, "CHILD "); ok {
+			if answersOf(r) == 0 {
+				return calls(call("write_file", fmt.Sprintf(`{"path":"f%s.txt","content":"from %s"}`, n, n)))
+			}
+			return providertest.Reply{Text: "report " + n}
+		}
+		switch answersOf(r) {
+		case 0:
+			return calls(call("todo", threeItems))
+		case 1:
+			return calls(taskCall(1, `,"item":"1"`), taskCall(2, `,"item":"2"`))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	h.ag.Continue() // a front-end that can continue a gate
+	var evs []agent.Event
+	paused := false
+	gated := false
+	for ev := range h.ag.Run(context.Background(), "PARENT: plan") {
+		evs = append(evs, ev)
+		if up, ok := ev.(agent.TodoUpdate); ok && !gated && up.List.Find("2") >= 0 {
+			gated = true
+			if _, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanStopAfter, ID: "1"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if p, ok := ev.(agent.Paused); ok {
+			paused = true
+			if p.After != "1" || p.Next != "2" {
+				t.Errorf("paused after #%s before #%s, want after #1 before #2", p.After, p.Next)
+			}
+			for _, r := range h.srv.Requests() {
+				if strings.HasPrefix(r.Messages[1].Content, "CHILD 2") {
+					t.Error("the task on #2 asked the model before the user continued")
+				}
+			}
+			if _, err := os.Stat(filepath.Join(h.dir, "f2.txt")); err == nil {
+				t.Error("the task on #2 merged before the user continued")
+			}
+			h.ag.Continue()
+		}
+	}
+	if !paused {
+		t.Fatal("the task on #2 never waited at the gate after #1")
+	}
+	if te := end(t, evs); te.Reason != agent.ReasonDone {
+		t.Fatalf("turn ended %s: %v", te.Reason, te.Err)
+	}
+	h.checkValid()
+	if b, _ := os.ReadFile(filepath.Join(h.dir, "f2.txt")); string(b) != "from 2" {
+		t.Errorf("f2.txt = %q after continuing, want the task's write", b)
+	}
 }

@@ -19,6 +19,7 @@ type taskSet struct {
 
 	itemMu  sync.Mutex // serialises item starts and their undo points
 	mergeMu sync.Mutex // serialises isolated tasks' patches
+	gateMu  sync.Mutex // one task waits at a gate at a time; guards the parent loop's passed
 
 	// Guarded by mu: the patch being applied (see StopMerges).
 	exiting   bool          // tick is exiting: no patch starts

@@ -168,17 +168,17 @@ func (l *loop) settleTurnPoint(end TurnEnd) {
 }
 
 // changesFiles reports whether a call of the tool name can change files:
-// write_file, edit_file, bash, and the extra tools (MCP), which tick
-// cannot see into; none in plan mode, where they are refused or asked
-// for one by one.
+// write_file, edit_file, bash, task (a subagent's changes merge back),
+// and the extra tools (MCP), which tick cannot see into; none in plan
+// mode, where they are refused or asked for one by one.
 func (l *loop) changesFiles(name string) bool {
 	if l.a.Mode() == ModePlan {
 		return false
 	}
 	switch name {
-	case "write_file", "edit_file", "bash":
+	case "write_file", "edit_file", "bash", TaskTool:
 		return true
-	case TodoTool, "task", "read_file":
+	case TodoTool, "read_file":
 		return false
 	}
 	for _, t := range l.extra {
