@@ -87,6 +87,12 @@ func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item stri
 		l.emit(Notice{Text: fmt.Sprintf("the user cancelled #%s: the task %q's changes (%s) were discarded, not applied; %s for review", item, desc, workcopy.Describe(changes, 5), where)})
 		return fmt.Sprintf("The user cancelled plan item #%s (%q): its changes (%s) were discarded, not applied; %s for the user's review. Do not apply them.", item, reason, workcopy.Describe(changes, 10), where)
 	}
+	if a.Mode() == ModePlan {
+		where := l.keep(wc)
+		a.tasks.hold(desc, wc.Dir)
+		l.emit(Notice{Text: fmt.Sprintf("plan mode: the task %q's changes (%s) are held, not applied, until a plan is approved; %s", desc, workcopy.Describe(changes, 5), where)})
+		return fmt.Sprintf("Its changes (%s) were not applied: the user switched to plan mode, where nothing changes until a plan is approved; %s. They are offered again when the plan is approved.", workcopy.Describe(changes, 10), where)
+	}
 	switch {
 	case failed:
 		where := l.keep(wc)

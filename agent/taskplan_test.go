@@ -111,7 +111,7 @@ func isToolEnd(ev agent.Event) bool {
 }
 
 // regexpKept finds the kept copy a notice names.
-var regexpKept = regexp.MustCompile(`kept at (\S+?)[;.( ]`)
+var regexpKept = regexp.MustCompile(`kept at (\S+?)(?:[;.( ]|$)`)
 
 // Issue 31 §4: --max-turns counts the subagents' model calls too: three
 // tasks that would make four calls each stop when the turn's two calls
@@ -254,5 +254,65 @@ func TestTaskWaitsAtGate(t *testing.T) {
 	h.checkValid()
 	if b, _ := os.ReadFile(filepath.Join(h.dir, "f2.txt")); string(b) != "from 2" {
 		t.Errorf("f2.txt = %q after continuing, want the task's write", b)
+	}
+}
+
+// Issue 31 §3: switching to plan mode while a task runs holds its merge:
+// the workspace does not change, the copy is kept and named, and the
+// approved plan's prompt offers it.
+func TestPlanModeHoldsTaskMerge(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	h := newHarness(t)
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
+			if answersOf(r) == 0 {
+				return calls(call("write_file", `{"path":"a.txt","content":"from the task"}`))
+			}
+			for range 500 { // the user switches to plan mode meanwhile
+				if h.ag.Mode() == agent.ModePlan {
+					break
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			return providertest.Reply{Text: "report 1"}
+		}
+		if r.Last().Role == "user" {
+			return calls(taskCall(1, ""))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	var evs []agent.Event
+	for ev := range h.ag.Run(context.Background(), "PARENT: one task") {
+		evs = append(evs, ev)
+		if s, ok := ev.(agent.Subagent); ok && isToolEnd(s.Event) {
+			h.ag.SetMode(agent.ModePlan)
+		}
+	}
+	if te := end(t, evs); te.Reason != agent.ReasonDone {
+		t.Fatalf("turn ended %s: %v", te.Reason, te.Err)
+	}
+	h.checkValid()
+	if _, err := os.Stat(filepath.Join(h.dir, "a.txt")); err == nil {
+		t.Fatal("the task's patch was applied in plan mode")
+	}
+	var notice string
+	for _, ev := range evs {
+		if n, ok := ev.(agent.Notice); ok && strings.Contains(n.Text, "plan mode") {
+			notice = n.Text
+		}
+	}
+	kept := regexpKept.FindStringSubmatch(notice)
+	if kept == nil {
+		t.Fatalf("no notice says the merge is held and where: %q", notice)
+	}
+	if _, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanAdd, Text: "apply the held work"}); err != nil {
+		t.Fatal(err)
+	}
+	prompt, err := h.ag.ApprovePlan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(prompt, kept[1]) {
+		t.Errorf("the approved plan's prompt does not offer the held copy %s:\n%s", kept[1], prompt)
 	}
 }

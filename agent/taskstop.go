@@ -21,6 +21,8 @@ type taskSet struct {
 	mergeMu sync.Mutex // serialises isolated tasks' patches
 	gateMu  sync.Mutex // one task waits at a gate at a time; guards the parent loop's passed
 
+	held []string // guarded by mu: the tasks whose merges plan mode held, and their copies
+
 	// Guarded by mu: the patch being applied (see StopMerges).
 	exiting   bool          // tick is exiting: no patch starts
 	stopApply chan struct{} // closed to stop the patch being applied
@@ -149,4 +151,21 @@ func (a *Agent) StopMerges() string {
 	out := s.outcome
 	s.outcome = ""
 	return out
+}
+
+// hold records that plan mode held the merge of the task desc, whose copy
+// is dir (see mergeBack); ApprovePlan offers it.
+func (s *taskSet) hold(desc, dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.held = append(s.held, fmt.Sprintf("the task %q: its copy %s", desc, dir))
+}
+
+// takeHeld returns and forgets the merges plan mode held.
+func (s *taskSet) takeHeld() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.held
+	s.held = nil
+	return h
 }
