@@ -250,7 +250,7 @@ func (l *loop) tool(name string) tools.Tool {
 // emitApproval sends an approval request to the front-end unwrapped, even
 // from a subagent, so that front-ends answer one shape of request.
 func (l *loop) emitApproval(r ApprovalRequest) {
-	r.Task = l.task
+	r.Task, r.TaskName = l.task, l.taskName
 	l.raw(r)
 }
 
