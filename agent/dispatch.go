@@ -142,6 +142,7 @@ func (l *loop) runCall(ctx context.Context, c provider.ToolCall) (out string, is
 	if l.changesFiles(c.Name) {
 		l.awaitTurnPoint(ctx) // the message's undo point comes before its first change
 	}
+	l.extraCall(ctx, c.Name)
 	ctx = l.sandboxMode(ctx, c)
 	res, err := t.Run(ctx, args)
 	gitNote := l.afterGit(ctx, c)

@@ -33,13 +33,14 @@ type loop struct {
 	emit      func(Event) // sends an event of this loop (wrapped for a subagent)
 	raw       func(Event) // sends an event to the front-end as is
 	maxRounds int
-	child     bool            // a subagent: no steering, no nag, no recorder
-	task      string          // a subagent's task call id, for its approval requests
-	taskName  string          // a subagent's task description, for its hooks and approvals
-	readOnly  bool            // a read-only subagent: plan mode's tools, read-only commands
-	extra     []tools.Tool    // the ToolSource's tools of this turn (MCP), also a subagent's
-	ws        string          // where its tools work when not the workspace: a task's copy
-	sbx       *sandbox.Runner // its commands' runner when not the agent's: a task's own
+	child     bool                  // a subagent: no steering, no nag, no recorder
+	task      string                // a subagent's task call id, for its approval requests
+	taskName  string                // a subagent's task description, for its hooks and approvals
+	itemPoint func(context.Context) // a task's on a plan item: saves the item's undo point (see extraCall)
+	readOnly  bool                  // a read-only subagent: plan mode's tools, read-only commands
+	extra     []tools.Tool          // the ToolSource's tools of this turn (MCP), also a subagent's
+	ws        string                // where its tools work when not the workspace: a task's copy
+	sbx       *sandbox.Runner       // its commands' runner when not the agent's: a task's own
 
 	mu   *sync.Mutex         // guards *hist
 	hist *[]provider.Message // the conversation, without the system prompt

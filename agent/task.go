@@ -86,6 +86,9 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if err != nil {
 		return "", err
 	}
+	if item != "" && wc != nil {
+		child.itemPoint = func(ctx context.Context) { parent.checkpointItem(ctx, item) }
+	}
 	tctx, end := parent.a.tasks.start(ctx, id, item) // StopTask and a cancel of item end tctx alone
 	final := child.run(tctx)
 	how := end()
@@ -133,6 +136,7 @@ func (l *loop) newChild(id, desc, prompt string, readOnly bool, wc *workcopy.Cop
 		child:     true,
 		task:      id,
 		taskName:  desc,
+		extra:     l.extra,
 		readOnly:  readOnly,
 		mu:        &sync.Mutex{},
 		hist:      &hist,

@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -9,7 +10,11 @@ import (
 	"testing"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/checkpoint"
 	"github.com/tick-agent/tick/agent/hooks"
+	"github.com/tick-agent/tick/agent/tools"
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/provider/providertest"
 )
 
 // oneWritingTask has the parent send one task ("part 1") whose subagent
@@ -104,5 +109,65 @@ func TestTaskHookChangedScriptNotRun(t *testing.T) {
 	}
 	if !failed {
 		t.Error("no HookFailed says the copy's script changed")
+	}
+}
+
+// fileSource offers one MCP-like tool that writes mcp.txt in dir, the
+// way a server started in the workspace does.
+type fileSource struct{ dir string }
+
+func (s fileSource) Tools(context.Context, func(string)) []tools.Tool {
+	return []tools.Tool{fileTool(s)}
+}
+
+type fileTool fileSource
+
+func (fileTool) Spec() provider.ToolSpec {
+	return provider.ToolSpec{Name: "mcp__fs__write", Description: "write", Parameters: json.RawMessage(`{"type":"object"}`)}
+}
+
+func (f fileTool) Run(context.Context, json.RawMessage) (string, error) {
+	return "written", os.WriteFile(filepath.Join(f.dir, "mcp.txt"), []byte("from the server"), 0o644)
+}
+
+// Issue 31 §7: an MCP tool a task on #1 calls writes in the workspace (its
+// server runs there), so #1's undo point is saved before the call: /undo 1
+// takes the call's effect back.
+func TestTaskMCPCallUnderItsItemPoint(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	h := newHarness(t, func(c *agent.Config) {
+		s, err := checkpoint.Open(context.Background(), filepath.Join(t.TempDir(), "cp"), c.Workspace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Checkpoints = s
+		c.ToolSource = fileSource{c.Workspace}
+	})
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
+			if answersOf(r) == 0 {
+				return calls(call("mcp__fs__write", `{}`))
+			}
+			return providertest.Reply{Text: "report 1"}
+		}
+		switch answersOf(r) {
+		case 0:
+			return calls(call("todo", threeItems))
+		case 1:
+			return calls(taskCall(1, `,"item":"1"`))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	if te := end(t, h.run("PARENT: plan")); te.Reason != agent.ReasonDone {
+		t.Fatalf("turn ended %s: %v", te.Reason, te.Err)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "mcp.txt")); err != nil {
+		t.Fatalf("the server's write is missing: %v", err)
+	}
+	if _, _, err := h.ag.Undo(context.Background(), "1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(h.dir, "mcp.txt")); err == nil {
+		t.Error("/undo 1 left the write of the MCP call the task on #1 made")
 	}
 }
