@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/tick-agent/tick/agent/sandbox"
@@ -21,7 +22,7 @@ func (l *loop) isolate(ctx context.Context, readOnly bool) (*workcopy.Copy, erro
 	if !l.isolated(readOnly) {
 		return nil, nil
 	}
-	wc, err := workcopy.New(l.a.cfg.Workspace, "")
+	wc, err := workcopy.New(l.a.cfg.Workspace, l.a.copyParent())
 	if errors.Is(err, workcopy.ErrTooLarge) {
 		l.emit(Notice{Text: fmt.Sprintf("a task works in the workspace itself, not a copy: %v", err)})
 		return nil, nil
@@ -30,6 +31,21 @@ func (l *loop) isolate(ctx context.Context, readOnly bool) (*workcopy.Copy, erro
 		return nil, fmt.Errorf("could not give the subagent its own copy of the workspace: %w", err)
 	}
 	return wc, nil
+}
+
+// copyParent returns where a task's copy goes: the session's own
+// directory (workcopy.SessionDir), so that a session resumed after tick
+// was killed finds its tasks' copies; "" (the temp directory) without a
+// session or when it cannot be made.
+func (a *Agent) copyParent() string {
+	if a.cfg.SessionID == nil {
+		return ""
+	}
+	dir := workcopy.SessionDir(a.cfg.SessionID())
+	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
+		return ""
+	}
+	return dir
 }
 
 // isolated reports whether a task started with ctx works in a copy (see
