@@ -316,3 +316,30 @@ func TestPlanModeHoldsTaskMerge(t *testing.T) {
 		t.Errorf("the approved plan's prompt does not offer the held copy %s:\n%s", kept[1], prompt)
 	}
 }
+
+// Issue 31 (also): /rewind's count of the messages that go counts the
+// ones a compaction summarised, as the user still sees them.
+func TestRewindCountAfterCompaction(t *testing.T) {
+	h := newHarness(t, withStore(t))
+	for _, p := range []string{"first", "second", "third", "fourth"} {
+		h.srv.Enqueue(providertest.Reply{Text: p + " done"})
+		h.run(p + " task")
+	}
+	h.srv.Enqueue(providertest.Reply{Text: "<summary>four small tasks</summary>"})
+	if te := end(t, drain(h.ag.Compact(context.Background()))); te.Reason != agent.ReasonDone {
+		t.Fatalf("compaction ended %s: %v", te.Reason, te.Err)
+	}
+	pts, err := h.ag.RewindPoints(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var second agent.RewindPoint
+	for _, p := range pts {
+		if p.Text == "second task" {
+			second = p
+		}
+	}
+	if second.Messages != 6 {
+		t.Errorf("rewinding to before \"second task\" drops %d messages, want 6 (three turns of two, as shown)", second.Messages)
+	}
+}

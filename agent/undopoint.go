@@ -50,6 +50,7 @@ type undoPoint struct {
 	id     string             // the checkpoint; "" when the snapshot failed
 	err    error
 	skip   []string // large files the snapshot left out
+	folded int      // Agent.folded when it was made
 }
 
 // wait returns the point's checkpoint once its snapshot is done.
@@ -73,7 +74,7 @@ type undoState struct {
 func (a *Agent) addPointLocked(kind PointKind, item, text string, hist []provider.Message, list todo.List) *undoPoint {
 	a.undo.seq++
 	p := &undoPoint{seq: a.undo.seq, kind: kind, item: item, text: text, at: time.Now(),
-		hist: hist[:len(hist):len(hist)], todos: list.Clone(), done: make(chan struct{})}
+		hist: hist[:len(hist):len(hist)], todos: list.Clone(), done: make(chan struct{}), folded: a.folded}
 	a.undo.points = append(a.undo.points, p)
 	if n := len(a.undo.points); n > maxPoints {
 		a.undo.points = append([]*undoPoint(nil), a.undo.points[n-maxPoints:]...)
