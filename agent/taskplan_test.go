@@ -343,3 +343,57 @@ func TestRewindCountAfterCompaction(t *testing.T) {
 		t.Errorf("rewinding to before \"second task\" drops %d messages, want 6 (three turns of two, as shown)", second.Messages)
 	}
 }
+
+// Seam: /plan cancel while the item's task waits on an approval dialog:
+// the task stops (its request is answered by nobody), nothing is applied
+// and the turn ends normally.
+func TestCancelItemWhileTaskAsks(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	h := newHarness(t, func(c *agent.Config) { c.Approval = agent.ApproveAsk })
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
+			if answersOf(r) == 0 {
+				return calls(call("bash", `{"command":"echo 'DROP TABLE users;' > drop.sql"}`))
+			}
+			return providertest.Reply{Text: "report 2"}
+		}
+		switch answersOf(r) {
+		case 0:
+			return calls(call("todo", threeItems))
+		case 1:
+			return calls(taskCall(2, `,"item":"2"`))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	var evs []agent.Event
+	asked := 0
+	for ev := range h.ag.Run(context.Background(), "PARENT: plan") {
+		evs = append(evs, ev)
+		req, ok := ev.(agent.ApprovalRequest)
+		if !ok {
+			continue
+		}
+		if req.Tool == "todo" || req.Task == "" {
+			req.Reply <- agent.Approval{Allow: true}
+			continue
+		}
+		asked++
+		if _, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanCancel, ID: "2", Reason: "not now"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if asked != 1 {
+		t.Fatalf("the task asked %d times", asked)
+	}
+	if te := end(t, evs); te.Reason != agent.ReasonDone {
+		t.Fatalf("turn ended %s: %v", te.Reason, te.Err)
+	}
+	h.checkValid()
+	if _, err := os.Stat(filepath.Join(h.dir, "drop.sql")); err == nil {
+		t.Error("the cancelled task's write ran in the workspace")
+	}
+	if it := h.ag.Todos().Items[h.ag.Todos().Find("2")]; it.Note != "not now" {
+		t.Errorf("#2's note = %q, want the user's reason", it.Note)
+	}
+	noLoopGoroutines(t)
+}
