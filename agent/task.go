@@ -173,7 +173,7 @@ func (l *loop) taskTools(readOnly bool, wc *workcopy.Copy) ([]tools.Tool, string
 func taskResult(end TurnEnd, final string, how taskEnd, item string) (string, error) {
 	switch {
 	case how.cancelled != "":
-		return "", fmt.Errorf("the user cancelled plan item #%s (%q): its subagent was %w at once, and its changes are not applied", item, how.cancelled, errStopped)
+		return "", fmt.Errorf("the user cancelled plan item #%s (%q): its subagent was %w at once", item, how.cancelled, errStopped)
 	case how.stopped:
 		if final == "" {
 			return "", fmt.Errorf("the subagent was %w before it wrote anything", errStopped)
