@@ -45,7 +45,8 @@ func Recover(id string, now time.Time) (kept, removed []string) {
 	sort.Strings(dirs)
 	for _, d := range dirs {
 		info, err := os.Lstat(d)
-		if err != nil || !info.IsDir() {
+		pinfo, perr := os.Lstat(filepath.Dir(d))
+		if err != nil || perr != nil || !info.IsDir() || !pinfo.IsDir() { // links are not followed
 			continue
 		}
 		if now.Sub(info.ModTime()) > MaxAge {
