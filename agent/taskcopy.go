@@ -36,7 +36,8 @@ func (l *loop) isolate(ctx context.Context, readOnly bool) (*workcopy.Copy, erro
 // copyParent returns where a task's copy goes: the session's own
 // directory (workcopy.SessionDir), so that a session resumed after tick
 // was killed finds its tasks' copies; "" (the temp directory) without a
-// session or when it cannot be made.
+// session, when it cannot be made, or when what is there is a link or
+// open to others.
 func (a *Agent) copyParent() string {
 	if a.cfg.SessionID == nil {
 		return ""
@@ -44,6 +45,9 @@ func (a *Agent) copyParent() string {
 	dir := workcopy.SessionDir(a.cfg.SessionID())
 	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
 		return ""
+	}
+	if info, err := os.Lstat(dir); err != nil || !info.IsDir() || info.Mode().Perm()&0o077 != 0 {
+		return "" // a link or a directory others may enter (planted in a shared temp directory): not ours
 	}
 	return dir
 }
