@@ -175,6 +175,7 @@ type Agent struct {
 	approved   []permission.Rule // what the user allowed for the session
 	outside    []permission.Rule // commands allowed to run again outside the sandbox
 	lastPrompt int               // tokens of the last request and its answer
+	folded     int               // messages compactions took out of history, net: the user still sees them (see seenLocked)
 	turnUsage  UsageTotal        // the running turn's model calls (TurnEnd.Usage)
 	mode       Mode              // see Mode; guarded by mu
 	plan       planState         // the user's side of the plan; guarded by mu
@@ -339,6 +340,7 @@ func (a *Agent) Restore(history []provider.Message, list todo.List) error {
 	a.todos = list.Clone()
 	a.plan = planState{beforePlan: a.plan.beforePlan} // the mode is not the plan's
 	a.undo = undoState{}                              // points of another conversation do not carry over
+	a.folded = 0
 	a.plan.init()
 	for _, ev := range Replay(a.history) { // go on counting revisions where the replay ends
 		if up, ok := ev.(TodoUpdate); ok {

@@ -44,6 +44,19 @@ type spend struct {
 	start time.Time
 	mu    sync.Mutex // subagents side by side add to cost at once
 	cost  float64
+	calls int // the model calls of the turn, its subagents' included
+}
+
+// call counts one model call of the turn (a subagent's too) and reports
+// whether it is within max calls; past it the call is not made.
+func (s *spend) call(max int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if max > 0 && s.calls >= max {
+		return false
+	}
+	s.calls++
+	return true
 }
 
 // add counts usd toward the turn's cost.
@@ -51,6 +64,13 @@ func (s *spend) add(usd float64) {
 	s.mu.Lock()
 	s.cost += usd
 	s.mu.Unlock()
+}
+
+// within reports whether the turn has made fewer than max model calls.
+func (s *spend) within(max int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return max <= 0 || s.calls < max
 }
 
 // spentUSD is the turn's cost so far.
@@ -141,6 +161,9 @@ func PriceOf(model string, promptTokens, completionTokens int) (float64, bool) {
 // roundCapError is the error of a loop that reached its cap of model
 // calls: a turn's cap is the --max-turns budget, a subagent's its own.
 func (l *loop) roundCapError() error {
+	if l.child && l.spent != nil && !l.spent.within(l.a.cfg.MaxRounds) {
+		return fmt.Errorf("%w: the turn's --max-turns budget of %d model calls (its subagents' included) is used up", errBudget, l.a.cfg.MaxRounds)
+	}
 	if l.child {
 		return fmt.Errorf("%w: stopped after %d model calls", errRoundCap, l.maxRounds)
 	}

@@ -79,6 +79,7 @@ func (l *loop) compact(ctx context.Context) (Compacted, error) {
 	kept = append(compact.Pinned(old, kept), kept...)
 	hist := compact.Rebuild(summary, a.Todos(), kept)
 	a.mu.Lock()
+	a.folded += len(a.history) - len(hist)
 	a.history = hist
 	a.lastPrompt = 0
 	a.mu.Unlock()

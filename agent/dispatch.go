@@ -115,8 +115,8 @@ func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
 // may be refused, start an item (said in a note before its result) or
 // pause at a gate first.
 func (l *loop) call(ctx context.Context, c provider.ToolCall) (string, bool) {
-	if !l.changesFiles(c.Name) || l.tool(c.Name) == nil {
-		return l.runCall(ctx, c)
+	if !l.changesFiles(c.Name) || l.tool(c.Name) == nil || c.Name == TaskTool {
+		return l.runCall(ctx, c) // a task's gate is its item's (taskGate)
 	}
 	note, refusal, ok := l.underItem(ctx)
 	if !ok {
@@ -167,6 +167,7 @@ func (l *loop) runCall(ctx context.Context, c provider.ToolCall) (out string, is
 	if l.changesFiles(c.Name) {
 		l.awaitTurnPoint(ctx) // the message's undo point comes before its first change
 	}
+	l.extraCall(ctx, c.Name)
 	ctx = l.sandboxMode(ctx, c)
 	res, err := t.Run(ctx, args)
 	gitNote := l.afterGit(ctx, c)

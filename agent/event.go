@@ -165,8 +165,11 @@ type ApprovalRequest struct {
 	Question string `json:"question,omitempty"`
 	// Task is the id of the task call whose subagent asks ("" for the
 	// parent), so that a front-end names the task and its item.
-	Task  string          `json:"task,omitempty"`
-	Reply chan<- Approval `json:"-"`
+	Task string `json:"task,omitempty"`
+	// TaskName is that task's description, so that the dialog names the
+	// task even when no plan item shows it.
+	TaskName string          `json:"task_name,omitempty"`
+	Reply    chan<- Approval `json:"-"`
 }
 
 // Approval is the user's answer to an ApprovalRequest. Always allows every

@@ -39,6 +39,12 @@ type HookInput struct {
 	Result    *string         `json:"result,omitempty"` // post_tool_use
 	Failed    *bool           `json:"failed,omitempty"` // post_tool_use
 	Prompt    string          `json:"prompt,omitempty"` // user_prompt_submit
+	// Task names the task (its description) whose tool call this is;
+	// Workspace is then the task's copy of the workspace when it has one.
+	Task string `json:"task,omitempty"`
+	// Dir is where the hooks run; "" is the Hooks' own directory (the
+	// workspace). For a task's tool call it is the task's copy.
+	Dir string `json:"-"`
 }
 
 // HookOutcome is what the hooks of one event decided. Block is set when a
@@ -83,6 +89,12 @@ func (l *loop) runHooks(ctx context.Context, in HookInput) HookOutcome {
 		return HookOutcome{}
 	}
 	in.Workspace = l.a.cfg.Workspace
+	if l.child {
+		in.Task = l.taskName
+		if l.ws != "" {
+			in.Workspace, in.Dir = l.ws, l.ws
+		}
+	}
 	if id := l.a.cfg.SessionID; id != nil {
 		in.SessionID = id()
 	}

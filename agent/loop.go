@@ -33,12 +33,14 @@ type loop struct {
 	emit      func(Event) // sends an event of this loop (wrapped for a subagent)
 	raw       func(Event) // sends an event to the front-end as is
 	maxRounds int
-	child     bool            // a subagent: no steering, no nag, no recorder
-	task      string          // a subagent's task call id, for its approval requests
-	readOnly  bool            // a read-only subagent: plan mode's tools, read-only commands
-	extra     []tools.Tool    // the ToolSource's tools of this turn (MCP), also a subagent's
-	ws        string          // where its tools work when not the workspace: a task's copy
-	sbx       *sandbox.Runner // its commands' runner when not the agent's: a task's own
+	child     bool                  // a subagent: no steering, no nag, no recorder
+	task      string                // a subagent's task call id, for its approval requests
+	taskName  string                // a subagent's task description, for its hooks and approvals
+	itemPoint func(context.Context) // a task's on a plan item: saves the item's undo point (see extraCall)
+	readOnly  bool                  // a read-only subagent: plan mode's tools, read-only commands
+	extra     []tools.Tool          // the ToolSource's tools of this turn (MCP), also a subagent's
+	ws        string                // where its tools work when not the workspace: a task's copy
+	sbx       *sandbox.Runner       // its commands' runner when not the agent's: a task's own
 
 	mu   *sync.Mutex         // guards *hist
 	hist *[]provider.Message // the conversation, without the system prompt
@@ -60,6 +62,7 @@ type loop struct {
 	spent        *spend        // what the turn has used, shared with its subagents
 	blocked      bool          // the sandbox blocked the current call
 	verifyRuns   int           // how many times the verify check ran this turn
+	used         int           // a subagent's tokens of its last request and answer
 }
 
 // turn runs one parent turn and delivers its events on out.
@@ -134,7 +137,7 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 		if ctx.Err() != nil {
 			return TurnEnd{Reason: ReasonInterrupted}
 		}
-		if round >= l.maxRounds {
+		if round >= l.maxRounds || (l.spent != nil && !l.spent.call(l.a.cfg.MaxRounds)) {
 			return TurnEnd{Reason: ReasonError, Err: l.roundCapError()}
 		}
 		if err := l.overBudget(); err != nil {
@@ -145,6 +148,8 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 			l.deliverSteers()
 			l.deliverPlanEdits()
 			l.maybeCompact(ctx)
+		} else if err := l.compactChild(ctx); err != nil {
+			return TurnEnd{Reason: ReasonError, Err: err}
 		}
 		msg, err := l.stream(ctx)
 		if err != nil {
@@ -267,7 +272,7 @@ func (l *loop) tool(name string) tools.Tool {
 // emitApproval sends an approval request to the front-end unwrapped, even
 // from a subagent, so that front-ends answer one shape of request.
 func (l *loop) emitApproval(r ApprovalRequest) {
-	r.Task = l.task
+	r.Task, r.TaskName = l.task, l.taskName
 	l.raw(r)
 }
 

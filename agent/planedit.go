@@ -62,11 +62,17 @@ func (a *Agent) EditPlan(e PlanEdit) ([]Event, error) {
 	a.mu.Unlock()
 	if rec != nil {
 		if err := rec.Todo(list); err != nil {
-			return append(evs, Notice{Text: "could not save the edited plan: " + err.Error()}), nil
+			evs = append(evs, Notice{Text: "could not save the edited plan: " + err.Error()})
 		}
 	}
 	if err := a.savePlan(); err != nil {
-		return append(evs, Notice{Text: "could not save the edited plan: " + err.Error()}), nil
+		evs = append(evs, Notice{Text: "could not save the edited plan: " + err.Error()})
+	}
+	if e.Op == PlanCancel {
+		id := itemID(e.ID)
+		if n := a.tasks.cancelItem(id, strings.Join(strings.Fields(e.Reason), " ")); n > 0 {
+			evs = append(evs, Notice{Text: fmt.Sprintf("stopped the task working on #%s: its changes will not be applied (its copy is kept for review)", id)})
+		}
 	}
 	return evs, nil
 }
@@ -216,7 +222,8 @@ func (l *loop) deliverPlanEdits() {
 
 // ApprovePlan approves the plan proposed in plan mode: the mode goes back to
 // the one before plan mode, and the returned prompt, sent with Run, asks
-// the model to carry the plan out (it includes the plan). It returns
+// the model to carry the plan out (it includes the plan, and offers the
+// tasks' changes plan mode held, by their copies). It returns
 // ErrNoPlan when the list is empty and ErrBusy while a turn runs.
 func (a *Agent) ApprovePlan() (string, error) {
 	a.mu.Lock()
@@ -234,6 +241,10 @@ func (a *Agent) ApprovePlan() (string, error) {
 	a.plan.proposal = nil
 	prompt := "I approve this plan. Carry it out now, item by item, keeping the todo list up to date:\n\n" + a.todos.Render()
 	a.mu.Unlock()
+	if held := a.tasks.takeHeld(); len(held) > 0 {
+		prompt += "\n\nThese tasks finished while in plan mode and their changes were held, not applied: " + strings.Join(held, "; ") +
+			". Where the plan still wants them, apply their changes from the copies (compare first: the workspace may have changed)."
+	}
 	_ = a.saveMode() // like SetMode's; the approved plan's turn saves messages next
 	_ = a.savePlan()
 	return prompt, nil

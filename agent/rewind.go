@@ -96,7 +96,7 @@ func (a *Agent) RewindPoints(ctx context.Context) ([]RewindPoint, error) {
 		return nil, fmt.Errorf("list the rewind points: %w", err)
 	}
 	a.mu.Lock()
-	n := len(a.history)
+	n := a.seenLocked()
 	a.mu.Unlock()
 	out := make([]RewindPoint, len(pts))
 	for i, p := range pts { // newest first
@@ -112,11 +112,17 @@ func (a *Agent) RewindPoints(ctx context.Context) ([]RewindPoint, error) {
 	return out, nil
 }
 
-// pointOf describes p for a front-end; n is the conversation's length.
+// pointOf describes p for a front-end; n is the conversation's length as
+// the user sees it (seenLocked).
 func pointOf(p *undoPoint, files []checkpoint.Change, n int) RewindPoint {
 	return RewindPoint{ID: strconv.Itoa(p.seq), Kind: p.kind, Item: p.item, Text: p.text, At: p.at,
-		Files: files, Messages: max(n-len(p.hist), 0), NoFiles: p.id == ""}
+		Files: files, Messages: max(n-len(p.hist)-p.folded, 0), NoFiles: p.id == ""}
 }
+
+// seenLocked is the conversation's length as the user sees it: the
+// history and the messages compactions summarised out of it, so that a
+// rewind's count of messages dropped counts those too. a.mu is held.
+func (a *Agent) seenLocked() int { return len(a.history) + a.folded }
 
 // readyPoints returns the points, oldest first, once their snapshots are
 // done: those whose snapshot succeeded, and the messages whose snapshot
@@ -205,13 +211,14 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 		a.mu.Unlock()
 		return Rewound{}, ErrBusy
 	}
-	res.Point = pointOf(p, res.Files, len(a.history))
+	res.Point = pointOf(p, res.Files, a.seenLocked())
 	if scope != RewindConversation {
 		res.Point.NotKept = a.notKept(p.skip)
 	}
 	if scope != RewindFiles {
-		res.Dropped = max(len(a.history)-len(p.hist), 0)
+		res.Dropped = res.Point.Messages
 		a.history = append([]provider.Message(nil), p.hist...)
+		a.folded = p.folded
 		a.todos = p.todos.Clone()
 		a.prunePlanLocked()
 		a.failed = false

@@ -93,6 +93,8 @@ func (l *loop) reportUsage(req provider.Request, resp *provider.Response, took t
 		l.a.lastPrompt = used
 		l.a.mu.Unlock()
 		u = l.a.withWindow(u)
+	} else {
+		l.used = u.PromptTokens + u.CompletionTokens
 	}
 	l.a.countUsage(u)
 	l.emit(u)

@@ -65,6 +65,11 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	parent := t.l
 	id := callID(ctx)
 	item := itemID(args.Item)
+	if item != "" && !args.ReadOnly {
+		if err := parent.taskGate(ctx, item); err != nil {
+			return "", err
+		}
+	}
 	if item != "" {
 		if err := parent.startItem(ctx, item, !parent.isolated(args.ReadOnly)); err != nil {
 			return "", err
@@ -77,12 +82,17 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if wc == nil && item != "" && parent.isolated(args.ReadOnly) { // too large to copy: in place
 		parent.checkpointItem(ctx, item)
 	}
-	child, err := parent.newChild(id, args.Prompt, args.ReadOnly, wc)
+	child, err := parent.newChild(id, args.Description, args.Prompt, args.ReadOnly, wc)
 	if err != nil {
 		return "", err
 	}
-	tctx, end := parent.a.tasks.start(ctx, id) // StopTask ends tctx alone
-	res, err := taskResult(child.run(tctx), lastAssistantText(*child.hist), end())
+	if item != "" && wc != nil {
+		child.itemPoint = func(ctx context.Context) { parent.checkpointItem(ctx, item) }
+	}
+	tctx, end := parent.a.tasks.start(ctx, id, item) // StopTask and a cancel of item end tctx alone
+	final := child.run(tctx)
+	how := end()
+	res, err := taskResult(final, lastAssistantText(*child.hist), how, item)
 	parent.recordTask(id, item, *child.hist)
 	if wc != nil {
 		switch note := parent.mergeBack(ctx, wc, args.Description, item, err != nil); {
@@ -99,11 +109,12 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	return res, err
 }
 
-// newChild returns the loop of the subagent of task call id, its history
+// newChild returns the loop of the subagent of task call id (described
+// by desc), its history
 // holding prompt: read-only ones get plan mode's tools, one with a copy
 // of the workspace (wc) the tools of the copy; with the standard tools
 // and a sandbox, each gets a runner of its own (see ownTools).
-func (l *loop) newChild(id, prompt string, readOnly bool, wc *workcopy.Copy) (*loop, error) {
+func (l *loop) newChild(id, desc, prompt string, readOnly bool, wc *workcopy.Copy) (*loop, error) {
 	ts, dir, r, err := l.taskTools(readOnly, wc)
 	if err != nil {
 		if wc != nil {
@@ -124,6 +135,8 @@ func (l *loop) newChild(id, prompt string, readOnly bool, wc *workcopy.Copy) (*l
 		spent:     l.spent,
 		child:     true,
 		task:      id,
+		taskName:  desc,
+		extra:     l.extra,
 		readOnly:  readOnly,
 		mu:        &sync.Mutex{},
 		hist:      &hist,
@@ -157,9 +170,11 @@ func (l *loop) taskTools(readOnly bool, wc *workcopy.Copy) ([]tools.Tool, string
 
 // taskResult is what a subagent's run gives the parent model: its final
 // text, or why it has none.
-func taskResult(end TurnEnd, final string, stopped bool) (string, error) {
+func taskResult(end TurnEnd, final string, how taskEnd, item string) (string, error) {
 	switch {
-	case stopped:
+	case how.cancelled != "":
+		return "", fmt.Errorf("the user cancelled plan item #%s (%q): its subagent was %w at once", item, how.cancelled, errStopped)
+	case how.stopped:
 		if final == "" {
 			return "", fmt.Errorf("the subagent was %w before it wrote anything", errStopped)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/tick-agent/tick/agent/sandbox"
@@ -21,7 +22,7 @@ func (l *loop) isolate(ctx context.Context, readOnly bool) (*workcopy.Copy, erro
 	if !l.isolated(readOnly) {
 		return nil, nil
 	}
-	wc, err := workcopy.New(l.a.cfg.Workspace, "")
+	wc, err := workcopy.New(l.a.cfg.Workspace, l.a.copyParent())
 	if errors.Is(err, workcopy.ErrTooLarge) {
 		l.emit(Notice{Text: fmt.Sprintf("a task works in the workspace itself, not a copy: %v", err)})
 		return nil, nil
@@ -30,6 +31,25 @@ func (l *loop) isolate(ctx context.Context, readOnly bool) (*workcopy.Copy, erro
 		return nil, fmt.Errorf("could not give the subagent its own copy of the workspace: %w", err)
 	}
 	return wc, nil
+}
+
+// copyParent returns where a task's copy goes: the session's own
+// directory (workcopy.SessionDir), so that a session resumed after tick
+// was killed finds its tasks' copies; "" (the temp directory) without a
+// session, when it cannot be made, or when what is there is a link or
+// open to others.
+func (a *Agent) copyParent() string {
+	if a.cfg.SessionID == nil {
+		return ""
+	}
+	dir := workcopy.SessionDir(a.cfg.SessionID())
+	if dir == "" || os.MkdirAll(dir, 0o700) != nil {
+		return ""
+	}
+	if info, err := os.Lstat(dir); err != nil || !info.IsDir() || info.Mode().Perm()&0o077 != 0 {
+		return "" // a link or a directory others may enter (planted in a shared temp directory): not ours
+	}
+	return dir
 }
 
 // isolated reports whether a task started with ctx works in a copy (see
@@ -81,6 +101,19 @@ func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item stri
 	case len(changes) == 0:
 		_ = wc.Remove()
 		return ""
+	}
+	if reason, ok := l.a.userCancelled(item); ok {
+		where := l.keep(wc)
+		l.emit(Notice{Text: fmt.Sprintf("the user cancelled #%s: the task %q's changes (%s) were discarded, not applied; %s for review", item, desc, workcopy.Describe(changes, 5), where)})
+		return fmt.Sprintf("The user cancelled plan item #%s (%q): its changes (%s) were discarded, not applied; %s for the user's review. Do not apply them.", item, reason, workcopy.Describe(changes, 10), where)
+	}
+	if a.Mode() == ModePlan {
+		where := l.keep(wc)
+		a.tasks.hold(desc, wc.Dir)
+		l.emit(Notice{Text: fmt.Sprintf("plan mode: the task %q's changes (%s) are held, not applied, until a plan is approved; %s", desc, workcopy.Describe(changes, 5), where)})
+		return fmt.Sprintf("Its changes (%s) were not applied: the user switched to plan mode, where nothing changes until a plan is approved; %s. They are offered again when the plan is approved.", workcopy.Describe(changes, 10), where)
+	}
+	switch {
 	case failed:
 		where := l.keep(wc)
 		l.emit(Notice{Text: fmt.Sprintf("the task %q did not finish; its changes (%s) were not applied; %s", desc, workcopy.Describe(changes, 5), where), KeptCopy: wc.Dir})

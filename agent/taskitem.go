@@ -129,7 +129,7 @@ func (l *loop) noteItem(id, result string) {
 	a := l.a
 	a.mu.Lock()
 	i := a.todos.Find(id)
-	if i < 0 || a.todos.Items[i].Note == note {
+	if i < 0 || a.todos.Items[i].Note == note || a.plan.cancelled[id] { // the user's reason stays
 		a.mu.Unlock()
 		return
 	}
@@ -137,6 +137,21 @@ func (l *loop) noteItem(id, result string) {
 	list := l.bumpPlan()
 	a.mu.Unlock()
 	l.saveTodos(list)
+}
+
+// userCancelled reports whether the user cancelled plan item id (see
+// EditPlan), with the reason the user gave.
+func (a *Agent) userCancelled(id string) (string, bool) {
+	if id == "" {
+		return "", false
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	i := a.todos.Find(id)
+	if i < 0 || !a.plan.cancelled[id] || a.todos.Items[i].Status != todo.Cancelled {
+		return "", false
+	}
+	return a.todos.Items[i].Note, true
 }
 
 // bumpPlan counts a change of the plan and returns a copy of it with its

@@ -19,6 +19,9 @@ type taskSet struct {
 
 	itemMu  sync.Mutex // serialises item starts and their undo points
 	mergeMu sync.Mutex // serialises isolated tasks' patches
+	gateMu  sync.Mutex // one task waits at a gate at a time; guards the parent loop's passed
+
+	held []string // guarded by mu: the tasks whose merges plan mode held, and their copies
 
 	// Guarded by mu: the patch being applied (see StopMerges).
 	exiting   bool          // tick is exiting: no patch starts
@@ -30,31 +33,57 @@ type taskSet struct {
 
 // runningTask is one running subagent.
 type runningTask struct {
-	cancel  context.CancelFunc
-	stopped bool // StopTask cancelled it
+	cancel    context.CancelFunc
+	item      string // the plan item it works on, "" for none
+	stopped   bool   // StopTask cancelled it
+	cancelled string // the user cancelled its item with this reason (cancelItem)
 }
 
-// start registers the subagent of call id and returns its context, which
-// StopTask cancels, and the func that unregisters it and reports whether
-// the user stopped it. The caller must call end.
-func (s *taskSet) start(ctx context.Context, id string) (context.Context, func() (stopped bool)) {
+// taskEnd is how a task's run ended from outside it.
+type taskEnd struct {
+	stopped   bool   // the user stopped it alone (StopTask)
+	cancelled string // the user cancelled its item, with this reason
+}
+
+// start registers the subagent of call id working on plan item item ("":
+// none) and returns its context, which StopTask and cancelItem cancel,
+// and the func that unregisters it and reports how it was stopped from
+// outside. The caller must call end.
+func (s *taskSet) start(ctx context.Context, id, item string) (context.Context, func() taskEnd) {
 	ctx, cancel := context.WithCancel(ctx)
-	rt := &runningTask{cancel: cancel}
+	rt := &runningTask{cancel: cancel, item: item}
 	s.mu.Lock()
 	if s.m == nil {
 		s.m = map[string]*runningTask{}
 	}
 	s.m[id] = rt
 	s.mu.Unlock()
-	return ctx, func() bool {
+	return ctx, func() taskEnd {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		if s.m[id] == rt {
 			delete(s.m, id)
 		}
 		cancel()
-		return rt.stopped
+		return taskEnd{stopped: rt.stopped, cancelled: rt.cancelled}
 	}
+}
+
+// cancelItem stops at once the running tasks working on plan item id,
+// which the user cancelled with reason: their changes are not applied
+// (see mergeBack). It returns how many it stopped.
+func (s *taskSet) cancelItem(id, reason string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, rt := range s.m {
+		if rt.item == id && rt.cancelled == "" {
+			rt.cancelled = reason
+			rt.cancel()
+			n++
+		}
+	}
+	return n
 }
 
 // StopTask stops the running subagent of the task call id alone: its
@@ -122,4 +151,21 @@ func (a *Agent) StopMerges() string {
 	out := s.outcome
 	s.outcome = ""
 	return out
+}
+
+// hold records that plan mode held the merge of the task desc, whose copy
+// is dir (see mergeBack); ApprovePlan offers it.
+func (s *taskSet) hold(desc, dir string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.held = append(s.held, fmt.Sprintf("the task %q: its copy %s", desc, dir))
+}
+
+// takeHeld returns and forgets the merges plan mode held.
+func (s *taskSet) takeHeld() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	h := s.held
+	s.held = nil
+	return h
 }

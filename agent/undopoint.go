@@ -52,6 +52,7 @@ type undoPoint struct {
 	after  string             // a task's item: the checkpoint just after its patch was applied
 	err    error
 	skip   []checkpoint.Skip // files the snapshot left out (too large, special)
+	folded int               // Agent.folded when it was made
 }
 
 // wait returns the point's checkpoint once its snapshot is done.
@@ -75,7 +76,7 @@ type undoState struct {
 func (a *Agent) addPointLocked(kind PointKind, item, text string, hist []provider.Message, list todo.List) *undoPoint {
 	a.undo.seq++
 	p := &undoPoint{seq: a.undo.seq, kind: kind, item: item, text: text, at: time.Now(),
-		hist: hist[:len(hist):len(hist)], todos: list.Clone(), done: make(chan struct{})}
+		hist: hist[:len(hist):len(hist)], todos: list.Clone(), done: make(chan struct{}), folded: a.folded}
 	a.undo.points = append(a.undo.points, p)
 	if n := len(a.undo.points); n > maxPoints {
 		a.undo.points = append([]*undoPoint(nil), a.undo.points[n-maxPoints:]...)
@@ -207,17 +208,17 @@ func skipList(skips []checkpoint.Skip) string {
 }
 
 // changesFiles reports whether a call of the tool name can change files:
-// write_file, edit_file, bash, and the extra tools (MCP), which tick
-// cannot see into; none in plan mode, where they are refused or asked
-// for one by one.
+// write_file, edit_file, bash, task (a subagent's changes merge back),
+// and the extra tools (MCP), which tick cannot see into; none in plan
+// mode, where they are refused or asked for one by one.
 func (l *loop) changesFiles(name string) bool {
 	if l.a.Mode() == ModePlan {
 		return false
 	}
 	switch name {
-	case "write_file", "edit_file", "bash":
+	case "write_file", "edit_file", "bash", TaskTool:
 		return true
-	case TodoTool, "task", "read_file":
+	case TodoTool, "read_file":
 		return false
 	}
 	for _, t := range l.extra {

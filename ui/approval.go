@@ -158,6 +158,9 @@ func (m *Model) approvalQueue() *approvals { return overlayOf[*approvals](m) }
 func (m *Model) ask(req agent.ApprovalRequest) {
 	a := newApproval(m.st, req, m.now)
 	a.task = m.panel.taskLabel(req.Task)
+	if a.task == "" && req.TaskName != "" { // a task with no plan item to show it under
+		a.task = "from the task " + style.OneLine(req.TaskName)
+	}
 	if q := m.approvalQueue(); q != nil {
 		q.list = append(q.list, a)
 		return

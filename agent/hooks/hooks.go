@@ -19,6 +19,11 @@
 //     killed. Output kept from a hook is bounded.
 //   - A hook with a Check runs only while it passes (a trusted project's
 //     script unchanged); otherwise it is a failure and is not run.
+//   - A hook for a task's tool call (HookInput.Dir set: the task's copy of
+//     the workspace) runs there, with "workspace" naming the copy and
+//     "task" the task. A project's hook then also needs CheckIn to pass
+//     for the copy: the scripts it runs there must be the trusted ones
+//     (a task may have changed its copy's), else it is not run.
 package hooks
 
 import (
@@ -51,6 +56,10 @@ type Hook struct {
 	// hook runs changed since the user trusted it) means the hook is not
 	// run and is reported as a failure with that error.
 	Check func() error `json:"-"`
+	// CheckIn, when set, is asked before a run in another directory (a
+	// task's copy of the workspace): an error (a file the hook runs
+	// differs there from the trusted one) means the hook is not run.
+	CheckIn func(dir string) error `json:"-"`
 }
 
 // Config holds the hooks of each event, in the order they run.
@@ -143,13 +152,11 @@ func (r *Runner) Run(ctx context.Context, in agent.HookInput) agent.HookOutcome 
 		if toolEvent && h.re != nil && !h.re.MatchString(in.Tool) {
 			continue
 		}
-		if h.Check != nil {
-			if err := h.Check(); err != nil {
-				out.Failures = append(out.Failures, agent.HookFailed{Event: in.Event, Command: h.Command, Error: "not run: " + err.Error()})
-				continue
-			}
+		if err := h.check(in.Dir); err != nil {
+			out.Failures = append(out.Failures, agent.HookFailed{Event: in.Event, Command: h.Command, Error: "not run: " + err.Error()})
+			continue
 		}
-		code, stderr, err := r.exec(ctx, h.Hook, payload)
+		code, stderr, err := r.exec(ctx, h.Hook, in.Dir, payload)
 		switch {
 		case ctx.Err() != nil:
 			return out // interrupted: nothing to report
@@ -167,11 +174,14 @@ func (r *Runner) Run(ctx context.Context, in agent.HookInput) agent.HookOutcome 
 
 // exec runs one hook with payload on stdin and returns its exit status and
 // stderr. err is set when it could not run or timed out.
-func (r *Runner) exec(ctx context.Context, h Hook, payload []byte) (code int, stderr string, err error) {
+func (r *Runner) exec(ctx context.Context, h Hook, dir string, payload []byte) (code int, stderr string, err error) {
 	tctx, cancel := context.WithTimeout(ctx, h.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(tctx, "sh", "-c", h.Command)
 	cmd.Dir = r.dir
+	if dir != "" {
+		cmd.Dir = dir
+	}
 	cmd.Env = r.environ
 	cmd.Stdin = bytes.NewReader(payload)
 	errBuf := &capped{max: outputMax}
@@ -192,6 +202,25 @@ func (r *Runner) exec(ctx context.Context, h Hook, payload []byte) (code int, st
 		return -1, stderr, fmt.Errorf("run: %w", runErr)
 	}
 	return 0, stderr, nil
+}
+
+// check asks the hook's Check and, for a run in dir (a task's copy),
+// its CheckIn; a hook with a Check but no CheckIn is not run in a copy,
+// whose scripts it cannot vouch for.
+func (h compiled) check(dir string) error {
+	if h.Check == nil {
+		return nil
+	}
+	if err := h.Check(); err != nil {
+		return err
+	}
+	if dir == "" {
+		return nil
+	}
+	if h.CheckIn == nil {
+		return fmt.Errorf("a project's hook cannot be checked in the task's copy %s", dir)
+	}
+	return h.CheckIn(dir)
 }
 
 // withStderr appends the hook's stderr to msg.

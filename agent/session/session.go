@@ -86,10 +86,12 @@ import (
 const Version = 1
 
 // Interrupted is the tool result Load gives a tool call that has none in
-// the file: the session stopped (an interrupt, a crash, a kill) before the
-// tool finished. It is provider.Interrupted, the wording the live loop and
-// compaction use too.
-const Interrupted = provider.Interrupted
+// the file: tick itself stopped (killed or crashed) before the tool
+// finished, since a call the user interrupts gets its result
+// (provider.Interrupted) written by the live loop. The model is told so,
+// not that the user interrupted it; a task's work may be in a copy the
+// resumed session names to the user (see workcopy.Recover).
+const Interrupted = "Error: interrupted: tick was killed (not stopped by the user) before this tool finished; what it did may be partial, and a task's changes may not have been applied. Check before relying on it."
 
 // ErrNoSession is returned (wrapped) by Latest and Find when the workspace
 // has no matching session.

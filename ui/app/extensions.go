@@ -64,7 +64,7 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 	if err != nil {
 		return nil, err
 	}
-	hcfg, err := hookConfig(s.Hooks, nil)
+	hcfg, err := hookConfig(s.Hooks, nil, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +86,7 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 				return nil, err
 			}
 			servers = append(servers, ps...)
-			ph, err := hookConfig(x.pending.Hooks, x.checkRun)
+			ph, err := hookConfig(x.pending.Hooks, x.checkRun, x.checkRunIn)
 			if err != nil {
 				return nil, err
 			}
@@ -136,6 +136,16 @@ func (x *extensions) checkRun(dir string, words []string) func() error {
 			x.untrusted = true
 		}
 		return err
+	}
+}
+
+// checkRunIn is checkRun for a run in another directory (a task's copy of
+// the workspace): the files the words name there must be the trusted ones.
+func (x *extensions) checkRunIn(words []string) func(dir string) error {
+	return func(dir string) error {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		return x.pending.RunFiles.Sub(x.project, "", words).Check(dir)
 	}
 }
 
@@ -393,9 +403,9 @@ func mcpServers(in map[string]tickcfg.MCPServer, check func(dir string, words []
 	return out, nil
 }
 
-// hookConfig converts the config's hooks; check is nil for the user's
-// own, else the project's (see checkRun).
-func hookConfig(in tickcfg.Hooks, check func(dir string, words []string) func() error) (hooks.Config, error) {
+// hookConfig converts the config's hooks; check and checkIn are nil for
+// the user's own, else the project's (see checkRun, checkRunIn).
+func hookConfig(in tickcfg.Hooks, check func(dir string, words []string) func() error, checkIn func(words []string) func(string) error) (hooks.Config, error) {
 	conv := func(event string, hs []tickcfg.Hook) ([]hooks.Hook, error) {
 		var out []hooks.Hook
 		for i, h := range hs {
@@ -409,6 +419,7 @@ func hookConfig(in tickcfg.Hooks, check func(dir string, words []string) func() 
 			hk := hooks.Hook{Matcher: h.Matcher, Command: h.Command, Timeout: d}
 			if check != nil {
 				hk.Check = check("", tickcfg.ShellWords(h.Command))
+				hk.CheckIn = checkIn(tickcfg.ShellWords(h.Command))
 			}
 			out = append(out, hk)
 		}

@@ -56,6 +56,9 @@ func RunHeadless(h Headless, ag *agent.Agent, sigs <-chan os.Signal, stdout, std
 	}
 	if ld := h.Loaded; ld != nil {
 		fmt.Fprintf(stderr, "tick: %s\n", ResumedLine(ld))
+		for _, n := range TaskCopyNotes(ld.Info.ID) {
+			fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(n))
+		}
 		if !ld.Todos.Empty() {
 			fmt.Fprintf(stderr, "%s\n", termsafe.Text(ld.Todos.Render())) // written by the model
 		}

@@ -212,7 +212,8 @@ func newAgent(cfg config, client agent.Streamer, rec *session.Recorder) (*agent.
 		acfg.ContextWindowFunc = s.window // the server's answer, asked in the background
 	}
 	if rec != nil {
-		acfg.Recorder = rec // not a typed nil in the interface
+		acfg.Recorder = rec     // not a typed nil in the interface
+		acfg.SessionID = rec.ID // also where its tasks' copies go (workcopy.SessionDir)
 	}
 	if cfg.undo != nil {
 		acfg.Checkpoints = cfg.undo // not a typed nil either

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/session"
+	"github.com/tick-agent/tick/agent/workcopy"
 	"github.com/tick-agent/tick/ui"
 )
 
@@ -216,9 +218,19 @@ func ResumedLine(ld *session.Loaded) string {
 }
 
 // Notices says which session was resumed and what its loading repaired,
-// for the chat.
+// for the chat, and names the task copies the session left (tick was
+// killed while its tasks held work), removing every session's copies
+// older than a week (workcopy.Recover).
 func Notices(ld *session.Loaded) []string {
-	return append([]string{ResumedLine(ld)}, ld.Warnings...)
+	out := append([]string{ResumedLine(ld)}, ld.Warnings...)
+	return append(out, TaskCopyNotes(ld.Info.ID)...)
+}
+
+// TaskCopyNotes names the task copies session id left (tick was killed
+// while its tasks held work) and removes every session's copies older
+// than a week, saying so (see workcopy.Recover).
+func TaskCopyNotes(id string) []string {
+	return workcopy.RecoverNotes(workcopy.Recover(id, time.Now()))
 }
 
 // NoticeCmd returns a command that shows text in the chat.
