@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestHelpDescribesEveryCommand (issue 30 §12): the help overlay lists
+// every slash command with its description, at 120×40 and 80×24, however
+// many lines that takes (the overlay scrolls).
+func TestHelpDescribesEveryCommand(t *testing.T) {
+	for _, size := range [][2]int{{120, 40}, {80, 24}} {
+		m, _ := newTestModel(t, size[0], size[1])
+		press(m, "?")
+		seen := screen(m)
+		for range 10 {
+			press(m, "pgdown")
+			seen += screen(m)
+		}
+		for name, c := range m.commands {
+			desc := c.desc
+			if len(desc) > 12 {
+				desc = desc[:12]
+			}
+			re := regexp.MustCompile(`/` + regexp.QuoteMeta(name) + `\s+` + regexp.QuoteMeta(desc))
+			if !re.MatchString(seen) {
+				t.Errorf("%d×%d: /%s is not listed with its description %q:\n%s", size[0], size[1], name, c.desc, seen)
+			}
+		}
+		if strings.Count(seen, "/help") == 0 {
+			t.Fatalf("no command listed:\n%s", seen)
+		}
+	}
+}
