@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // TestHelpDescribesEveryCommand (issue 30 §12): the help overlay lists
@@ -11,7 +13,12 @@ import (
 // many lines that takes (the overlay scrolls).
 func TestHelpDescribesEveryCommand(t *testing.T) {
 	for _, size := range [][2]int{{120, 40}, {80, 24}} {
-		m, _ := newTestModel(t, size[0], size[1])
+		noop := func() tea.Cmd { return nil }
+		m0 := New(Config{Agent: &scriptAgent{}, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test",
+			Commands:    map[string]func() tea.Cmd{"new": noop, "init": noop, "trust": noop},
+			CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md", "trust": "allow this project's MCP servers and hooks"}})
+		m := &m0
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		press(m, "?")
 		seen := screen(m)
 		for range 10 {
