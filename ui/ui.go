@@ -247,6 +247,9 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 			return nil, true
 		}
 		m.spin, cmd = m.spin.Update(msg)
+		if m.turn.gatePaused() { // nothing turns at a gate: keep the chain, paint nothing
+			return cmd, true
+		}
 		m.chat.tick(m.now)
 	case tea.KeyPressMsg:
 		m.sel = selection{}
