@@ -69,7 +69,7 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 	}
 	l.blocked = true
 	mode := sandbox.ModeFrom(ctx)
-	note := "blocked by the sandbox (" + l.runner().Describe(mode) + ")"
+	note := sandboxReason(res, l.a.cfg.Workspace, l.runner().Mode(mode), l.runner().Describe(mode))
 	if l.a.cfg.Approval != ApproveAsk || l.a.cfg.Headless || mode == sandbox.ReadOnly {
 		return res + "\n" + note + ": " + sandboxAllows(l.runner().Mode(mode)) + "; --sandbox danger-full-access lifts it"
 	}
