@@ -1,7 +1,6 @@
 package ui
 
 import (
-
 	"github.com/tick-agent/tick/ui/style"
 
 	"errors"
