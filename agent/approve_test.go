@@ -254,7 +254,7 @@ func TestBlockedBySandboxOffersRerun(t *testing.T) {
 				t.Fatalf("requests %+v, want one rerun request", reqs)
 			}
 			out := ends[0].Output
-			if !strings.Contains(out, "blocked by the sandbox (workspace-write: no network)") {
+			if !strings.Contains(out, "the sandbox refused a write outside the workspace, to "+target+" (workspace-write: no network") {
 				t.Errorf("result %q does not say the sandbox blocked it", out)
 			}
 			if _, err := os.Stat(target); (err == nil) != tt.made {

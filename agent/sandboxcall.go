@@ -48,7 +48,7 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 		return res + "\n(not the sandbox: tick cannot write there either; the file or its file system is read-only)"
 	}
 	l.blocked = true
-	note := "blocked by the sandbox (" + l.runner().Describe(mode) + ")"
+	note := sandboxReason(res, l.workspace(), l.runner().Mode(mode), l.runner().Describe(mode))
 	if l.a.cfg.Approval != ApproveAsk || l.a.cfg.Headless || mode == sandbox.ReadOnly {
 		return res + "\n" + note + ": " + sandboxAllows(l.runner().Mode(mode)) + "; --sandbox danger-full-access lifts it"
 	}

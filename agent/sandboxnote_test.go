@@ -44,7 +44,7 @@ func TestSandboxNoteSaysWhatTheModeAllows(t *testing.T) {
 			h.srv.Enqueue(calls(call("bash", `{"command":"echo x > `+target+`"}`)), providertest.Reply{Text: "ok"})
 			_, ends := turn(t, h, nil)
 			out := ends[0].Output
-			if !strings.Contains(out, "blocked by the sandbox ("+string(tt.mode)) || !strings.Contains(out, tt.want) || strings.Contains(out, tt.not) {
+			if !strings.Contains(out, "the sandbox refused a write") || !strings.Contains(out, target+" ("+string(tt.mode)) || !strings.Contains(out, tt.want) || strings.Contains(out, tt.not) {
 				t.Errorf("result %q: want the note %q, not %q", out, tt.want, tt.not)
 			}
 			if _, err := os.Stat(target); err == nil {

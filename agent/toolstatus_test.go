@@ -85,7 +85,7 @@ func TestToolEndSandboxBlocked(t *testing.T) {
 	if len(ends) != 1 || !ends[0].Blocked || !ends[0].IsError || ends[0].ExitCode == nil || *ends[0].ExitCode == 0 {
 		t.Fatalf("tool ends = %+v, want one blocked failure with its exit code", ends)
 	}
-	if !strings.Contains(ends[0].Output, "blocked by the sandbox") {
+	if !strings.Contains(ends[0].Output, "the sandbox refused a write into .git, to "+filepath.Join(h.dir, ".git", "index.lock")) {
 		t.Errorf("output does not say the sandbox blocked it:\n%s", ends[0].Output)
 	}
 }

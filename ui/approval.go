@@ -207,6 +207,9 @@ func (m *Model) answer(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	a.reply(*ans)
+	if ans.Allow && ans.Always && !a.req.Once {
+		m.chat.addNotice(a.allowedText())
+	}
 	q.list = q.list[1:]
 	if len(q.list) == 0 {
 		m.over.remove(q)
@@ -288,6 +291,17 @@ func (a *approval) scopeText() string {
 		return "allow `" + s + "` for this session"
 	}
 	return "allow every " + a.req.Tool + " call for this session"
+}
+
+// allowedText is the chat's record of an "allow for the session" answer.
+func (a *approval) allowedText() string {
+	if s := style.OneLine(style.Sanitize(a.req.Scope)); s != "" {
+		return "allowed `" + s + "` for this session"
+	}
+	if a.req.Rerun {
+		return "allowed `" + style.OneLine(style.Sanitize(a.req.Summary)) + "` without the sandbox for this session"
+	}
+	return "allowed every " + a.req.Tool + " call for this session"
 }
 
 // footKeys are the dialog's keys as (key, description) pairs.

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -8,6 +9,10 @@ import (
 
 	"github.com/tick-agent/tick/ui/termsafe"
 )
+
+// ErrNoClipboardTool is the error of Config.ClipboardImage when no
+// clipboard tool is there to read from; its text says which to install.
+var ErrNoClipboardTool = errors.New("no clipboard tool")
 
 // clipImageMsg is the answer of Config.ClipboardImage to a ctrl+v: the
 // saved image's path, or "" when the clipboard holds no image; key is the
@@ -36,6 +41,8 @@ func (m *Model) clipboardKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 // or pastes text as the textarea does when the clipboard held no image.
 func (m *Model) handleClipImage(msg clipImageMsg) tea.Cmd {
 	switch {
+	case errors.Is(msg.err, ErrNoClipboardTool):
+		m.chat.addNotice("ctrl+v: " + termsafe.Line(msg.err.Error()))
 	case msg.err != nil:
 		m.chat.addNotice("could not paste the clipboard's image: " + termsafe.Line(msg.err.Error()))
 	case msg.path == "":

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -20,6 +21,7 @@ func TestClipboardImagePaste(t *testing.T) {
 		{name: "image", path: "/state/pasted/clip-1.png", wantInput: "@/state/pasted/clip-1.png", wantChat: "pasted the clipboard's image"},
 		{name: "error", err: errors.New("xclip: \x1b[31mboom"), wantChat: "could not paste the clipboard's image: xclip:"},
 		{name: "no image", wantInput: ""},
+		{name: "no clipboard tool", err: fmt.Errorf("%w: install xclip", ErrNoClipboardTool), wantChat: "ctrl+v: no clipboard tool: install xclip"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m, _ := newTestModel(t, 80, 20)

@@ -89,6 +89,7 @@ type Config struct {
 	// system clipboard: it saves one and returns its path ("" when the
 	// clipboard holds none; ctrl+v then pastes text as usual). Its @
 	// mention goes into the input. It is called off the update loop.
+	// An error wrapping ErrNoClipboardTool says which tool to install.
 	ClipboardImage func() (string, error)
 	// HistoryFile keeps the prompts sent in this workspace across
 	// restarts (see package prompthist); empty keeps them only while the

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/tick-agent/tick/ui/style"
 	"github.com/tick-agent/tick/ui/termsafe"
 )
 
@@ -45,7 +46,7 @@ func (m *Model) copyText(what, text string) tea.Cmd {
 		return nil
 	}
 	lines := strings.Count(text, "\n") + 1
-	note := fmt.Sprintf("copied %s (%d lines) to the clipboard", what, lines)
+	note := fmt.Sprintf("copied %s (%s) to the clipboard", what, style.Plural(lines, "line"))
 	if m.cfg.Clipboard == nil {
 		m.chat.addNotice(note)
 		return tea.SetClipboard(text)

@@ -78,7 +78,7 @@ func TestCopyCommand(t *testing.T) {
 			update(m, msg)
 		}
 	}
-	if s := screen(m); !strings.Contains(s, "copied code block 2 of the last answer (1 lines) to the clipboard (and xclip)") {
+	if s := screen(m); !strings.Contains(s, "copied code block 2 of the last answer (1 line) to the clipboard (and xclip)") {
 		t.Errorf("no notice of the copy:\n%s", s)
 	}
 	runCmds(submit(m, "/copy 3"))

@@ -255,19 +255,33 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 	cont := indent + "    "
 	tw := max(w-ansi.StringWidth(indent)-4, 1)
 	out := make([]string, 0, len(lines)+1)
-	for i, l := range lines {
-		p := cont
-		if i == 0 {
-			p = pre
+	cut := false // a line is wider than the room: its end is hidden
+	for _, l := range lines {
+		pieces := []string{ansi.Truncate(l, tw, g.Ellipsis)}
+		switch {
+		case ansi.StringWidth(l) <= tw:
+		case t.expanded: // all of a long line, wrapped
+			pieces = style.WrapHard(l, tw)
+		default:
+			cut = true
 		}
-		out = append(out, p+st.ToolOutput.Render(ansi.Truncate(l, tw, g.Ellipsis)))
+		for _, piece := range pieces {
+			p := cont
+			if len(out) == 0 {
+				p = pre
+			}
+			out = append(out, p+st.ToolOutput.Render(piece))
+		}
 	}
-	if more > 0 {
+	switch {
+	case more > 0:
 		hint := ""
 		if !t.expanded {
 			hint = " (ctrl+o to expand)"
 		}
 		out = append(out, cont+st.ToolMeta.Render(fmt.Sprintf("%s +%s%s", g.Ellipsis, style.Plural(more, "line"), hint)))
+	case cut:
+		out = append(out, cont+st.ToolMeta.Render(g.Ellipsis+" line cut (ctrl+o to expand)"))
 	}
 	return out
 }

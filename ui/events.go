@@ -160,6 +160,9 @@ func (m *Model) handleEvents(msg eventsMsg) (tea.Cmd, bool) {
 	if onlyText {
 		cmds = append(cmds, m.paint.schedule())
 	}
+	if !t.gatePaused() && m.input.ta.Placeholder == placeholderPaused {
+		m.input.setRunning(true) // the turn went on (steered past the gate)
+	}
 	switch {
 	case msg.closed:
 		cmds = append(cmds, m.turnClosed())

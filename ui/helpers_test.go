@@ -197,9 +197,28 @@ func typeText(m *Model, s string) {
 	}
 }
 
-// press sends a named key ("enter", "esc", "ctrl+c", "tab", "up", ...).
+// press sends a named key ("enter", "esc", "ctrl+c", "tab", "up", ...)
+// and then lets the keyboard rest: a key held back from a question (see
+// AnswerHold) answers, as when no other key follows it.
 func press(m *Model, name string) tea.Cmd {
-	return update(m, keyPress(name))
+	cmd := update(m, keyPress(name))
+	if !m.held.on {
+		return cmd
+	}
+	return settle(m)
+}
+
+// settle lets the keyboard rest after a key held back from a question
+// (see AnswerHold): the clock moves on by the hold and the hold ends, so
+// the key answers (or goes on as typing). It returns the command of the
+// key's answer; nil when nothing was held.
+func settle(m *Model) tea.Cmd {
+	if !m.held.on {
+		return nil
+	}
+	clock := m.clock
+	m.clock = func() time.Time { return clock().Add(answerHold) }
+	return update(m, heldMsg{seq: m.held.seq})
 }
 
 func keyPress(name string) tea.KeyPressMsg {

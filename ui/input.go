@@ -264,6 +264,12 @@ func (in *input) setRunning(running bool) {
 	}
 }
 
+// setPlaceholder shows text as the empty input's placeholder.
+func (in *input) setPlaceholder(text string) {
+	in.cacheGood = false
+	in.ta.Placeholder = text
+}
+
 // focus and blur the textarea (blurred while a dialog is open).
 func (in *input) focus() {
 	in.cacheGood = false

@@ -176,7 +176,10 @@ func (m *Model) statusInfo() status.Info {
 		s.Running = true
 		s.Act, s.Tool = t.act, t.tool
 		s.Spin = ansi.Strip(m.spin.View()) // drawn in the bar's own style
-		s.Elapsed = m.now.Sub(t.start)
+		if t.gatePaused() {
+			s.Spin = "" // waiting for the user: nothing turns
+		}
+		s.Elapsed = t.elapsed(m.now)
 		if quiet := m.now.Sub(t.heard); quiet >= status.QuietAfter && (t.act == status.ActThinking || t.act == status.ActAnswering) {
 			s.Quiet = quiet // a model call, and the server sends nothing
 		}

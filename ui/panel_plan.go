@@ -94,6 +94,21 @@ func (p *panel) subStart(ev agent.ToolStart) {
 	p.subs = append(p.subs, &subTask{id: ev.ID, item: item, desc: style.OneLine(ev.Summary), start: p.now})
 }
 
+// tasksFinished reports whether item id had tasks and every one of them
+// has finished: the item waits for the model to complete it.
+func (p *panel) tasksFinished(id string) bool {
+	had := false
+	for _, s := range p.subs {
+		if s.item == id {
+			if !s.done {
+				return false
+			}
+			had = true
+		}
+	}
+	return had
+}
+
 // sub returns the subagent of the task call id, or nil.
 func (p *panel) sub(id string) *subTask {
 	for _, s := range p.subs {

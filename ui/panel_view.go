@@ -170,18 +170,20 @@ func (p *panel) lines(w int, spin string, full bool) []panelLine {
 func (p *panel) itemLook(it todo.Item, spin string) (glyph string, glyphStyle, look lipgloss.Style, text string) {
 	st, g := p.st, p.st.Glyphs
 	look = st.ItemPending
-	switch it.Status {
-	case todo.InProgress:
+	switch {
+	case it.Status == todo.InProgress && it.ID == p.waiting: // not started: held at a gate
+		glyph, text = g.ItemPending, it.Text
+	case it.Status == todo.InProgress:
 		glyph, look, text = spin, st.ItemRunning, it.ActiveForm
 		if text == "" {
 			text = it.Text
 		}
-		if !p.running || it.ID == p.waiting {
-			glyph = g.ToolRunning
+		if !p.running || p.tasksFinished(it.ID) {
+			glyph = g.ToolRunning // nothing works on it now
 		}
-	case todo.Completed:
+	case it.Status == todo.Completed:
 		glyph, look, text = g.ItemDone, st.ItemDone, it.Text
-	case todo.Cancelled:
+	case it.Status == todo.Cancelled:
 		glyph, look, text = g.ItemCanceled, st.ItemCancelled, it.Text
 	default:
 		glyph, text = g.ItemPending, it.Text

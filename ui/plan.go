@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"github.com/tick-agent/tick/ui/status"
-
 	"github.com/tick-agent/tick/ui/style"
 
 	"errors"
@@ -46,7 +44,7 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 	case agent.Paused:
 		m.plan.paused = ev.After
 		m.chat.addNotice(ev.Text)
-		m.turn.setAct(status.ActPaused, "#"+ev.After)
+		m.pause(ev.After)
 	case agent.PlanEditDelivered:
 		m.chat.addNotice("your plan edits reached the model")
 	default:
@@ -81,7 +79,7 @@ func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		m.openEditor()
 	case m.plan.paused != "" && m.running() && m.input.empty() && key.Matches(k, m.keys.Send):
 		m.plan.paused = ""
-		m.turn.setAct(status.ActThinking, "")
+		m.unpause()
 		pa.Continue()
 	default:
 		return nil, false

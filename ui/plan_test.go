@@ -143,6 +143,7 @@ func TestPlanProposalIgnoresTyping(t *testing.T) {
 				}
 				typeText(m, string(r))
 			}
+			settle(m)
 			approved := len(a.prompts()) == 2
 			if approved != tt.approved || (a.Mode() == agent.ModePlan) == tt.approved {
 				t.Fatalf("approved %v (prompts %q, mode %s), want %v", approved, a.prompts(), a.Mode(), tt.approved)

@@ -16,7 +16,9 @@ import (
 // taskFocus selects one of the running tasks' rows in the panel (ctrl+x
 // opens it): ↑/↓ move, ctrl+x stops the selected task alone (the parent
 // model is told "stopped by the user"; the turn and the other tasks go
-// on), enter opens its transcript (taskLog), esc leaves. It draws nothing
+// on), enter opens its transcript (taskLog), esc leaves. The selection is
+// a task, not a row: when the selected task finished, ctrl+x selects a
+// running one again and stops nothing. It draws nothing
 // itself: the panel marks the selected row. Other keys go on to the input.
 // It closes itself once no task runs.
 type taskFocus struct{}
@@ -33,13 +35,16 @@ func (f *taskFocus) update(m *Model, msg tea.Msg, _ time.Time) (tea.Cmd, bool) {
 		m.closeTaskFocus()
 		return nil, false
 	}
-	i := 0
+	i, found := 0, false
 	for n, s := range rows {
 		if s.id == m.panel.taskSel {
-			i = n
+			i, found = n, true
 		}
 	}
 	switch {
+	case !found && key.Matches(k, m.keys.Tasks, m.keys.Confirm):
+		// The selected task finished: select again, stop nothing.
+		m.chat.addNotice("the selected task finished; now selected: " + rows[i].desc + " (" + m.keys.Tasks.Help().Key + " again stops it)")
 	case key.Matches(k, m.keys.SelectPrev):
 		i = max(i-1, 0)
 	case key.Matches(k, m.keys.SelectNext):

@@ -171,3 +171,33 @@ func TestResumedTasksUnderTheirItems(t *testing.T) {
 		t.Errorf("the task's row is not under its item:\n%s", s)
 	}
 }
+
+// TestCtrlXNeverStopsAnUnpickedTask (issue 30 §8): when the selected task
+// finished, ctrl+x selects a running one (marked) and stops nothing; a
+// second ctrl+x stops the task now selected. The selection follows its
+// task when the rows above it go.
+func TestCtrlXNeverStopsAnUnpickedTask(t *testing.T) {
+	m, base := newTestModel(t, 140, 30)
+	a := &stopAgent{scriptAgent: base}
+	m.cfg.Agent = a
+	threeTasks(t, m)
+	press(m, "ctrl+x") // selects the first row
+	press(m, "down")
+	press(m, "down") // the third task
+	events(t, m, agent.ToolEnd{ID: "t1", Name: agent.TaskTool, Output: "built"})
+	if ln := lineWith(screen(m), "docs part"); !strings.Contains(ln, "▸") {
+		t.Fatalf("the selection did not follow its task when a row above went:\n%s", screen(m))
+	}
+	events(t, m, agent.ToolEnd{ID: "t3", Name: agent.TaskTool, Output: "documented"})
+	press(m, "ctrl+x")
+	if len(a.stopped) != 0 {
+		t.Fatalf("ctrl+x after the selected task finished stopped %v at once", a.stopped)
+	}
+	if ln := lineWith(screen(m), "test part"); !strings.Contains(ln, "▸") || !strings.Contains(screen(m), "the selected task finished") {
+		t.Fatalf("the running task is not selected, or nothing says why:\n%s", screen(m))
+	}
+	press(m, "ctrl+x")
+	if len(a.stopped) != 1 || a.stopped[0] != "t2" {
+		t.Fatalf("stopped %v, want t2, the task selected", a.stopped)
+	}
+}

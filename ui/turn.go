@@ -26,7 +26,22 @@ type turn struct {
 	tool    string
 	heard   time.Time // when the last event arrived (or the turn began)
 	compact bool      // a compaction (/compact), not a model turn: nothing to steer
+
+	pausedAt  time.Time     // when the turn stopped at a gate; zero when not paused
+	pausedFor time.Duration // the time spent at gates before pausedAt
 }
+
+// elapsed is the turn's running time at now, without the time it waited
+// at a gate: the clock stands still while the turn is paused.
+func (t *turn) elapsed(now time.Time) time.Duration {
+	if !t.pausedAt.IsZero() {
+		now = t.pausedAt
+	}
+	return now.Sub(t.start) - t.pausedFor
+}
+
+// gatePaused reports whether the turn waits at a gate for enter.
+func (t *turn) gatePaused() bool { return t != nil && !t.pausedAt.IsZero() }
 
 // setAct records what the turn does, unless it is being interrupted or is
 // a compaction (which only ever compacts).
@@ -34,8 +49,38 @@ func (t *turn) setAct(a status.Activity, tool string) {
 	if t == nil || t.act == status.ActInterrupting || t.ended || t.compact {
 		return
 	}
+	if a != status.ActPaused && !t.pausedAt.IsZero() {
+		t.pausedFor += max(t.heard.Sub(t.pausedAt), 0) // until the event that ended the pause
+		t.pausedAt = time.Time{}
+	}
 	t.act, t.tool = a, tool
 }
+
+// pause stops the turn at a gate after item at now: no spinner, the clock
+// stands still, and the input says that enter continues.
+func (m *Model) pause(item string) {
+	t := m.turn
+	t.setAct(status.ActPaused, "#"+item)
+	if t.act == status.ActPaused {
+		t.pausedAt = m.now
+		m.input.setPlaceholder(placeholderPaused)
+	}
+}
+
+// unpause lets a turn paused at a gate go on, at now.
+func (m *Model) unpause() {
+	t := m.turn
+	if !t.gatePaused() {
+		return
+	}
+	t.heard = m.now
+	t.setAct(status.ActThinking, "")
+	m.input.setRunning(true)
+}
+
+// placeholderPaused is the input's placeholder while a turn waits at a
+// gate.
+const placeholderPaused = "enter to continue · type to steer · esc to interrupt"
 
 // placeholderCompacting is the input's placeholder during a compaction.
 const placeholderCompacting = "enter or tab to queue the next prompt · esc to interrupt"

@@ -72,6 +72,7 @@ type Model struct {
 	plan       planUI    // the plan's proposal and gate
 	note       string    // transient hint in the status bar
 	lastKey    time.Time // when the last key came (see dialog.AnswerPause)
+	held       heldKey   // a key held back from a question (see AnswerHold)
 	quitArmed  bool      // the last key was a ctrl+c asking for a second one
 	histWarned bool      // a failed save of the prompt history was reported
 	histLoaded bool      // the prompt history was loaded before the first frame
@@ -247,10 +248,15 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 			return nil, true
 		}
 		m.spin, cmd = m.spin.Update(msg)
+		if m.turn.gatePaused() { // nothing turns at a gate: keep the chain, paint nothing
+			return cmd, true
+		}
 		m.chat.tick(m.now)
 	case tea.KeyPressMsg:
 		m.sel = selection{}
 		cmd = m.handleKey(msg)
+	case heldMsg:
+		cmd = m.releaseHeld(msg)
 	case tea.PasteMsg:
 		cmd = m.handlePaste(msg)
 	case clipImageMsg:
@@ -291,14 +297,25 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 	return cmd, false
 }
 
-// handleKey routes a key: the overlay on top first (overlay.go), then the
-// plan's keys, the input's popups and idle keys, the global keys, and
-// finally the input.
+// handleKey takes a key: a key held back from a question goes on as
+// typing first (another key followed it), and a key that would answer a
+// question is held (see AnswerHold); the rest goes to dispatchKey.
 func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
-	keys := m.keys
 	m.note = ""
 	lastKey := m.lastKey
 	m.lastKey = m.now
+	flushed := m.flushHeld()
+	if hold, ok := m.holdKey(k, lastKey); ok {
+		return tea.Batch(flushed, hold)
+	}
+	return tea.Batch(flushed, m.dispatchKey(k, lastKey))
+}
+
+// dispatchKey routes a key that came after a key at lastKey: the overlay
+// on top first (overlay.go), then the plan's keys, the input's popups and
+// idle keys, the global keys, and finally the input.
+func (m *Model) dispatchKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
+	keys := m.keys
 	if cmd, ok := m.routeOverlay(k, lastKey); ok {
 		return cmd
 	}
@@ -373,12 +390,13 @@ func (m *Model) ctrlC() tea.Cmd {
 // on top (the approval's reason field, the plan editor) or to the input.
 func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 	m.lastKey = m.now
+	flushed := m.flushHeld()                                // a key held before the paste goes first
 	p.Content = termsafe.Text(normalizeNewlines(p.Content)) // shown as it will be sent
 	if cmd, ok := m.routeOverlay(p, m.now); ok {
-		return cmd
+		return tea.Batch(flushed, cmd)
 	}
 	p.Content = imagePaste(p.Content, m.cfg.Workspace) // an image's path: its @ mention
-	return m.input.update(p)
+	return tea.Batch(flushed, m.input.update(p))
 }
 
 // handleWheel scrolls the overlay on top, or the chat, with the wheel.

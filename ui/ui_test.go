@@ -220,7 +220,12 @@ func TestSlashCommands(t *testing.T) {
 	update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 
 	submit(m, "/help")
-	if s := screen(m); !strings.Contains(s, "Keys") || !strings.Contains(s, "/new") || !strings.Contains(s, "/quit") {
+	s := screen(m)
+	for range 4 { // every command is described: the list scrolls
+		press(m, "pgdown")
+		s += screen(m)
+	}
+	if !strings.Contains(s, "Keys") || !strings.Contains(s, "/new") || !strings.Contains(s, "/quit") {
 		t.Fatalf("/help:\n%s", s)
 	}
 	press(m, "x") // any key closes it

@@ -81,7 +81,8 @@ func TestUndoConfirmIgnoresTyping(t *testing.T) {
 	}
 
 	c.advance(time.Second)
-	cmd := update(m, tea.KeyPressMsg{Code: 'Y', Text: "Y"})
+	update(m, tea.KeyPressMsg{Code: 'Y', Text: "Y"})
+	cmd := settle(m)
 	if cmd == nil {
 		t.Fatal("a deliberate Y did nothing")
 	}
@@ -106,7 +107,8 @@ func TestUndoConfirmTakesLowerY(t *testing.T) {
 		t.Errorf("the hint does not name y:\n%s", s)
 	}
 	c.advance(time.Second)
-	cmd := update(m, tea.KeyPressMsg{Code: 'y', Text: "y"})
+	update(m, tea.KeyPressMsg{Code: 'y', Text: "y"})
+	cmd := settle(m)
 	if cmd == nil {
 		t.Fatalf("a deliberate y did nothing; input %q", m.input.ta.Value())
 	}

@@ -156,7 +156,9 @@ func (l *usageLedger) report() string {
 }
 
 // totalText says a total in one line: "3 calls · 12.3k in (10.0k cached) ·
-// 450 out · $0.0042", with where the cost came from when source is set.
+// 450 out · $0.0042", with where the cost came from when source is set
+// (without it a local server's calls are just "free": the session's line
+// says why).
 func totalText(t agent.UsageTotal, source bool) string {
 	est := ""
 	if t.Estimated {
@@ -170,7 +172,11 @@ func totalText(t agent.UsageTotal, source bool) string {
 	if t.CachedTokens > 0 {
 		s += " (" + humanize.Tokens(t.CachedTokens) + " cached)"
 	}
-	return s + " · " + est + humanize.Tokens(t.CompletionTokens) + " out · " + agent.CostText(t, source)
+	cost := agent.CostText(t, source)
+	if !source && t.CostFrom == agent.CostLocal && t.Cost == 0 && t.Unpriced == 0 {
+		cost = "free"
+	}
+	return s + " · " + est + humanize.Tokens(t.CompletionTokens) + " out · " + cost
 }
 
 // showUsage shows the session's usage in the chat (/usage, /cost).

@@ -133,3 +133,28 @@ func benchStatus(b *testing.B, s status.Info) {
 		_ = status.View(bar, s, 120)
 	}
 }
+
+// TestUsageLocalSaysFreeOnce (issue 30 §12): on a local server /usage
+// says "free (local server)" once, on the session's line; the turns' lines
+// say "free".
+func TestUsageLocalSaysFreeOnce(t *testing.T) {
+	m, a := newTestModel(t, 140, 40)
+	local := func(in, out int) agent.Usage {
+		u := usageOf(in, out, nil)
+		u.CostFrom = agent.CostLocal
+		return u
+	}
+	for _, p := range []string{"first", "second", "third"} {
+		submit(m, p)
+		events(t, m, local(1000, 100))
+		endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
+	}
+	submit(m, "/usage")
+	s := screen(m)
+	if n := strings.Count(s, "free (local server)"); n != 1 {
+		t.Errorf("\"free (local server)\" shows %d times, want once:\n%s", n, s)
+	}
+	if !strings.Contains(s, "Turn 3: 1 call · 1.0k in · 100 out · free") {
+		t.Errorf("a turn's line does not say free:\n%s", s)
+	}
+}

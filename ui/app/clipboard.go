@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tick-agent/tick/agent/session"
+	"github.com/tick-agent/tick/ui"
 )
 
 // Caps of a clipboard image read.
@@ -50,12 +51,19 @@ func clipTools(env func(string) string) []clipTool {
 
 // clipboardImage returns the TUI's ClipboardImage: it asks the first
 // clipboard tool on PATH for a PNG, saves it in dir (created 0700, the
-// file 0600) and returns its path; "" and no error when no tool is there
-// or the clipboard holds no image. It runs the tool without a shell, with
+// file 0600) and returns its path; "" and no error when the clipboard
+// holds no image; an error wrapping ui.ErrNoClipboardTool, naming the tool
+// to install, when none is there. It runs the tool without a shell, with
 // a timeout, and reads at most 20 MiB.
 func clipboardImage(dir string, env func(string) string) func() (string, error) {
 	return func() (string, error) {
-		for _, t := range clipTools(env) {
+		tools := clipTools(env)
+		if len(tools) == 0 {
+			return "", fmt.Errorf("%w: no display to read a clipboard from (use the terminal's own paste, e.g. ctrl+shift+v)", ui.ErrNoClipboardTool)
+		}
+		var names []string
+		for _, t := range tools {
+			names = append(names, t.name)
 			bin, err := exec.LookPath(t.name)
 			if err != nil {
 				continue
@@ -66,8 +74,20 @@ func clipboardImage(dir string, env func(string) string) func() (string, error) 
 			}
 			return savePasted(dir, data)
 		}
-		return "", nil
+		return "", fmt.Errorf("%w: install %s (not found on PATH), or paste with the terminal's own paste (ctrl+shift+v)", ui.ErrNoClipboardTool, clipInstall(names))
 	}
+}
+
+// clipInstall says which packages bring the clipboard tools names.
+func clipInstall(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = n
+		if n == "wl-paste" {
+			out[i] = "wl-clipboard (wl-paste)"
+		}
+	}
+	return strings.Join(out, " or ")
 }
 
 // image reads the clipboard's PNG with the tool at bin; nil when there is

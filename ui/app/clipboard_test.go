@@ -2,10 +2,14 @@ package app
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/tick-agent/tick/ui"
 )
 
 // fakeXclip puts an xclip on PATH that answers TARGETS with targets and
@@ -72,8 +76,15 @@ func TestClipboardImage(t *testing.T) {
 	}
 	t.Run("no tool", func(t *testing.T) {
 		t.Setenv("PATH", t.TempDir())
-		if path, err := clipboardImage(t.TempDir(), env)(); path != "" || err != nil {
-			t.Errorf("got %q, %v; want nothing", path, err)
+		path, err := clipboardImage(t.TempDir(), env)()
+		if path != "" || !errors.Is(err, ui.ErrNoClipboardTool) || !strings.Contains(err.Error(), "install xclip") {
+			t.Errorf("got %q, %v; want no path and which tool to install", path, err)
+		}
+	})
+	t.Run("no display", func(t *testing.T) {
+		_, err := clipboardImage(t.TempDir(), func(string) string { return "" })()
+		if runtime.GOOS != "darwin" && !errors.Is(err, ui.ErrNoClipboardTool) {
+			t.Errorf("got %v; want no clipboard tool", err)
 		}
 	})
 }

@@ -141,10 +141,8 @@ func (h *Help) foot(st *style.Styles, iw int, scrolls bool, from, to, total int)
 // helpBody lays out the keys and the commands in iw cells: the groups of
 // keys in as many columns as fit (every group uses the same width for its
 // key column, so the descriptions of a column start at one place), then
-// the commands with their descriptions. When those do not fit in room
-// lines but the commands listed by name do (the / popup describes them),
-// they are listed by name; when neither fits, the body scrolls and keeps
-// the descriptions. settings, when not empty, ends the body.
+// every command with its description; when that does not fit in room
+// lines the body scrolls. settings, when not empty, ends the body.
 func helpBody(st *style.Styles, keys style.KeyMap, commands []Command, settings string, iw, room int) []string {
 	secs := keys.HelpSections()
 	var tail []string
@@ -158,22 +156,11 @@ func helpBody(st *style.Styles, keys style.KeyMap, commands []Command, settings 
 		return append(helpColumns(st, secs, iw), tail...)
 	}
 	cs := style.HelpSection{Title: "Commands"}
-	names := make([]string, 0, len(commands))
 	for _, c := range commands {
 		d := ansi.Truncate(c.Desc, helpCommandDesc, st.Glyphs.Ellipsis)
 		cs.Keys = append(cs.Keys, key.NewBinding(key.WithKeys("/"+c.Name), key.WithHelp("/"+c.Name, d)))
-		names = append(names, "/"+c.Name)
 	}
-	full := append(helpColumns(st, append(secs, cs), iw), tail...)
-	if len(full) <= room {
-		return full
-	}
-	short := append(helpColumns(st, secs, iw), "", st.HelpGroup.Render("Commands"))
-	short = append(append(short, style.WrapText(strings.Join(names, "  "), iw)...), tail...)
-	if len(short) <= room {
-		return short
-	}
-	return full
+	return append(helpColumns(st, append(secs, cs), iw), tail...)
 }
 
 // Layer puts the help below every other dialog.

@@ -36,7 +36,7 @@ func TestE2ESandboxRerun(t *testing.T) {
 	p := startAppAt(t, srv, t.TempDir(), ws)
 	p.waitFor("auto · sandbox: workspace-write")
 	p.prompt("write two files")
-	p.waitFor("Run bash again without the sandbox?", "blocked by the sandbox (workspace-write: no network)")
+	p.waitFor("Run bash again without the sandbox?", "the sandbox refused a write outside the workspace")
 	if _, err := os.Stat(filepath.Join(ws, "inside.txt")); err != nil {
 		t.Fatalf("the command inside the workspace did not run without a dialog: %v", err)
 	}

@@ -221,6 +221,7 @@ func TestE2EModelPickerOtherProvider(t *testing.T) {
 	p.waitFor("Also make other: delta-3b the default")
 	time.Sleep(deliberatePause)
 	p.send("n")
+	p.waitGone("Also make other: delta-3b the default") // an answer, then typing (see ui.AnswerHold)
 	p.prompt("two")
 	p.waitFor("from the other")
 	if reqs := other.Requests(); len(reqs) != 1 || reqs[0].Model != "delta-3b" {
