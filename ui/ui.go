@@ -74,6 +74,9 @@ type Model struct {
 	note       string       // transient hint in the status bar
 	lastKey    time.Time    // when the last key came (see answerPause)
 	quitArmed  bool         // the last key was a ctrl+c asking for a second one
+	quitUntil  time.Time    // when an armed ctrl+c expires (quitWindow)
+	toastSeq   int          // the number of the last toast (toast.go)
+	after      afterFunc    // makes a toast's timer (tea.Tick; a stub in tests)
 	complete   completion
 	histWarned bool // a failed save of the prompt history was reported
 	histLoaded bool // the prompt history was loaded before the first frame
@@ -120,6 +123,7 @@ func New(cfg Config) Model {
 		st:       st,
 		bar:      status.NewBar(st),
 		clock:    time.Now,
+		after:    tickAfter,
 		chat:     newChat(st),
 		panel:    newPanel(st),
 		input:    newInput(st, keys),
@@ -261,6 +265,10 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		cmd = m.handleMouse(msg.(tea.MouseMsg))
 	case NoticeMsg:
 		m.chat.addNotice(msg.Text)
+	case toastMsg:
+		cmd = m.toast(msg.Text, toastFor)
+	case toastDoneMsg:
+		m.toastDone(msg)
 	case undoPreviewMsg, undoneMsg:
 		cmd = m.handleUndoMsg(msg)
 	case exportAskMsg:
@@ -304,7 +312,7 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.planKey(k); ok {
 		return cmd
 	}
-	armed := m.quitArmed
+	armed := m.quitArmed && m.now.Before(m.quitUntil)
 	m.quitArmed = false
 	if cmd, ok := m.inputKey(k, armed); ok {
 		return cmd
