@@ -77,6 +77,7 @@ type Model struct {
 	quitUntil  time.Time    // when an armed ctrl+c expires (quitWindow)
 	toastSeq   int          // the number of the last toast (toast.go)
 	after      afterFunc    // makes a toast's timer (tea.Tick; a stub in tests)
+	suspendReq chan struct{} // asks Run's suspender to suspend (ctrl+z); nil without one
 	complete   completion
 	histWarned bool // a failed save of the prompt history was reported
 	histLoaded bool // the prompt history was loaded before the first frame
@@ -159,6 +160,10 @@ func New(cfg Config) Model {
 func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	m := New(cfg)
 	m.ctx = ctx
+	var saved *terminalState
+	if cfg.Screen != nil {
+		saved = savedTerminal(cfg.Screen)
+	}
 	after, prof := m.paintScreen()
 	if cfg.FirstFrame != nil {
 		cfg.FirstFrame()
@@ -168,7 +173,12 @@ func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 		own = append(own, tea.WithColorProfile(prof))
 	}
 	p := tea.NewProgram(&m, append(own, opts...)...)
+	sctx, stopSuspender := context.WithCancel(ctx)
+	if req := make(chan struct{}, 1); runSuspender(sctx, p, saved, req) {
+		m.suspendReq = req
+	}
 	_, err := p.Run()
+	stopSuspender()
 	after(err)
 	m.shutdown(3 * time.Second)
 	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
@@ -254,6 +264,8 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 	case tea.KeyPressMsg:
 		m.sel = selection{}
 		cmd = m.handleKey(msg)
+	case tea.ResumeMsg:
+		cmd = tea.ClearScreen // back from a suspension: paint it all again
 	case tea.PasteMsg:
 		cmd = m.handlePaste(msg)
 	case clipImageMsg:
@@ -321,6 +333,8 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, keys.Quit):
 		return m.ctrlC()
+	case key.Matches(k, keys.Suspend):
+		return m.suspendCmd()
 	case key.Matches(k, keys.Interrupt):
 		if m.running() {
 			m.interrupt()
