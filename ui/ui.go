@@ -63,20 +63,20 @@ type Model struct {
 	width, height int
 	geo           geometry
 
-	turn       *turn        // the running turn, nil when idle
-	seq        int          // the id of the last turn
-	handed     handover     // the user's text waiting for a turn
-	over       overlays     // the dialogs on top, the top one last (overlay.go)
-	sel        selection    // the mouse's selection in the chat (selection.go)
-	shownChat  []string     // the chat lines of the last frame, for the selection
-	plan       planUI       // the plan's proposal and gate
-	mention    mentionState // the @ file picker
-	note       string       // transient hint in the status bar
-	lastKey    time.Time    // when the last key came (see answerPause)
-	quitArmed  bool         // the last key was a ctrl+c asking for a second one
-	quitUntil  time.Time    // when an armed ctrl+c expires (quitWindow)
-	toastSeq   int          // the number of the last toast (toast.go)
-	after      afterFunc    // makes a toast's timer (tea.Tick; a stub in tests)
+	turn       *turn         // the running turn, nil when idle
+	seq        int           // the id of the last turn
+	handed     handover      // the user's text waiting for a turn
+	over       overlays      // the dialogs on top, the top one last (overlay.go)
+	sel        selection     // the mouse's selection in the chat (selection.go)
+	shownChat  []string      // the chat lines of the last frame, for the selection
+	plan       planUI        // the plan's proposal and gate
+	mention    mentionState  // the @ file picker
+	note       string        // transient hint in the status bar
+	lastKey    time.Time     // when the last key came (see answerPause)
+	quitArmed  bool          // the last key was a ctrl+c asking for a second one
+	quitUntil  time.Time     // when an armed ctrl+c expires (quitWindow)
+	toastSeq   int           // the number of the last toast (toast.go)
+	after      afterFunc     // makes a toast's timer (tea.Tick; a stub in tests)
 	suspendReq chan struct{} // asks Run's suspender to suspend (ctrl+z); nil without one
 	complete   completion
 	histWarned bool // a failed save of the prompt history was reported
