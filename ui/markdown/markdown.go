@@ -79,6 +79,7 @@ func (s Style) resolved() Style {
 // And in styles whose headings are coloured or bold, headings lose their
 // literal "#" prefixes ("## Plan" shows as "Plan"); styles without either
 // (ascii, notty) keep them, as they are the only mark of a heading there.
+// In Light and Dark every colour reads against the background (readable).
 func (s Style) config() ansi.StyleConfig {
 	cfg := *styles.DefaultStyles[string(s.resolved())]
 	cfg.Document.Color = nil
@@ -88,6 +89,9 @@ func (s Style) config() ansi.StyleConfig {
 				h.Prefix = ""
 			}
 		}
+	}
+	if r := s.resolved(); r == Light || r == Dark {
+		cfg = readable(cfg, r.Background())
 	}
 	return cfg
 }
