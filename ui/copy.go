@@ -37,7 +37,8 @@ func (m *Model) copyCommand(args string) tea.Cmd {
 
 // copyText puts text on the clipboard: through the terminal (OSC 52,
 // which tmux and most terminal emulators take) and the system clipboard
-// tool when there is one, then says so. The text is made safe first: what
+// tool when there is one, then says so in a toast (the chat keeps its
+// place and its lines). The text is made safe first: what
 // the model wrote must not carry control sequences into a later paste.
 func (m *Model) copyText(what, text string) tea.Cmd {
 	text = termsafe.Text(text)
@@ -48,15 +49,14 @@ func (m *Model) copyText(what, text string) tea.Cmd {
 	lines := strings.Count(text, "\n") + 1
 	note := fmt.Sprintf("copied %s (%s) to the clipboard", what, style.Plural(lines, "line"))
 	if m.cfg.Clipboard == nil {
-		m.chat.addNotice(note)
-		return tea.SetClipboard(text)
+		return tea.Batch(tea.SetClipboard(text), m.toast(note, toastFor))
 	}
 	sys := m.cfg.Clipboard
 	return tea.Batch(tea.SetClipboard(text), func() tea.Msg {
 		if tool, err := sys(text); err == nil && tool != "" {
-			return NoticeMsg{Text: note + " (and " + tool + ")"}
+			return toastMsg{Text: note + " (and " + tool + ")"}
 		}
-		return NoticeMsg{Text: note + " (through the terminal)"}
+		return toastMsg{Text: note + " (through the terminal)"}
 	})
 }
 

@@ -156,6 +156,7 @@ func newTestModel(t testing.TB, w, h int) (*Model, *scriptAgent) {
 	a := &scriptAgent{}
 	m := New(Config{Agent: a, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test"})
 	mp := &m
+	mp.after = noTimer
 	mp.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	return mp, a
 }
@@ -306,3 +307,7 @@ func newSGR(s lipgloss.Style) sgrOf {
 	i := strings.IndexByte(r, 'x')
 	return sgrOf{r[:i], r[i+1:]}
 }
+
+// noTimer is the tests' afterFunc: the timer never fires by itself; a
+// test delivers its message (toastDoneMsg) when it means to.
+func noTimer(time.Duration, tea.Msg) tea.Cmd { return nil }

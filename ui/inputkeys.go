@@ -11,8 +11,8 @@ import (
 
 // Notes in the status bar for the keys of an idle input.
 const (
-	noteQuitAgain   = "ctrl+c again to quit · ctrl+d quits on an empty input"
-	noteClearedQuit = "input cleared · ctrl+c again to quit"
+	noteQuitAgain   = "ctrl+c again to quit (2s) · ctrl+d quits on an empty input"
+	noteClearedQuit = "input cleared · ctrl+c again to quit (2s)"
 	noteTabIdle     = "tab completes /commands · enter sends"
 )
 
@@ -47,20 +47,20 @@ func (m *Model) inputKey(k tea.KeyPressMsg, armed bool) (cmd tea.Cmd, ok bool) {
 }
 
 // idleCtrlC clears a non-empty input; on an empty one it quits when the
-// previous key was ctrl+c too, and otherwise asks for a second press.
+// previous key was ctrl+c too, less than quitWindow ago, and otherwise
+// asks for a second press within it.
 func (m *Model) idleCtrlC(armed bool) tea.Cmd {
 	m.closeHelp()
+	note := noteQuitAgain
 	switch {
 	case !m.input.empty():
 		m.input.reset()
-		m.note = noteClearedQuit
+		note = noteClearedQuit
 	case armed:
 		return m.quit()
-	default:
-		m.note = noteQuitAgain
 	}
-	m.quitArmed = true
-	return nil
+	m.quitArmed, m.quitUntil = true, m.now.Add(quitWindow)
+	return m.toast(note, quitWindow)
 }
 
 // canRetry reports whether the last turn failed and the agent can send it

@@ -160,6 +160,7 @@ func (m *Model) statusInfo() status.Info {
 		Model:     style.OneLine(m.cfg.Model),                       // a model name may come from a server
 		Workspace: style.OneLine(status.ShortPath(m.cfg.Workspace)), // a cloned repository names its directory
 		Ctx:       m.usage.ctx,
+		Cost:      m.usage.costText(),
 		Notice:    m.note,
 		MCP:       mcpField(m.cfg.MCP),
 		Mode:      joinNonEmpty(m.st.Glyphs.Separator, m.modeText(), m.verify.text()),

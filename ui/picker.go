@@ -22,6 +22,7 @@ type SessionInfo struct {
 	ID          string    // what Config.Resume is called with
 	Started     time.Time // when the session was created
 	FirstPrompt string    // the first line of its first prompt ("" if none)
+	Title       string    // its short title (session.Info.Title); "" shows FirstPrompt
 	Done, Total int       // progress of its last todo list (Total 0: no list)
 	Turns       int       // user messages in it
 	Current     bool      // the session this app is in now
@@ -301,14 +302,17 @@ func sessionColumns(list []SessionInfo) sessionCols {
 }
 
 // row renders session i as one line of width w: id, start time, turns,
-// todo progress and first prompt.
+// todo progress and title (the first prompt when it has none).
 func (p *picker) row(st *Styles, c sessionCols, i, w int) string {
 	s := p.list[i]
 	mark := "  "
 	if i == p.sel {
 		mark = st.Glyphs.UserPrompt
 	}
-	prompt := s.FirstPrompt
+	prompt := s.Title
+	if prompt == "" {
+		prompt = s.FirstPrompt
+	}
 	if prompt == "" {
 		prompt = "(no prompt)"
 	}

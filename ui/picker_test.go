@@ -293,3 +293,22 @@ func TestSessionsPickerSizes(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionsPickerShowsTitle: a session's row shows its short title
+// when it has one, the first prompt when not. Fails on code that showed
+// the first prompt only.
+func TestSessionsPickerShowsTitle(t *testing.T) {
+	list := sessionList(2)
+	list[1].FirstPrompt = "please refactor the whole parser package so that it reads tokens lazily and reports errors with positions"
+	list[1].Title = "please refactor the parser, short"
+	f := &fakeSessions{list: list}
+	m, _ := newPickerModel(t, f, 120, 30)
+	openPicker(t, m)
+	s := screen(m)
+	if !strings.Contains(s, "please refactor the parser, short") || strings.Contains(s, "reads tokens lazily") {
+		t.Fatalf("the row does not show the title:\n%s", s)
+	}
+	if !strings.Contains(s, "task number 0") {
+		t.Fatalf("a session without a title lost its first prompt:\n%s", s)
+	}
+}

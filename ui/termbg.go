@@ -16,6 +16,20 @@ func GuessDark(colorFGBG string) bool {
 	return true
 }
 
+// Theme decides the styles' background from a theme setting (TICK_THEME,
+// else the config's theme): "light" and "dark" fix it (ask false: the
+// terminal is not asked); "auto", "" or anything else guesses from
+// COLORFGBG (GuessDark) and asks the terminal (ask true).
+func Theme(setting, colorFGBG string) (dark, ask bool) {
+	switch strings.ToLower(strings.TrimSpace(setting)) {
+	case "light":
+		return false, false
+	case "dark":
+		return true, false
+	}
+	return GuessDark(colorFGBG), true
+}
+
 // parseColorFGBG reads COLORFGBG ("fg;bg" or "fg;default;bg" in ANSI colour
 // numbers, set by rxvt, Konsole and others): backgrounds 7 and 9-15 are
 // light.

@@ -15,3 +15,22 @@ func TestGuessDark(t *testing.T) {
 		}
 	}
 }
+
+// TestTheme: "light" and "dark" fix the styles and ask the terminal
+// nothing; "auto", "" and an unknown word guess from COLORFGBG and ask.
+func TestTheme(t *testing.T) {
+	for _, tt := range []struct {
+		setting, fgbg string
+		dark, ask     bool
+	}{
+		{"light", "15;0", false, false},
+		{" Dark ", "0;15", true, false},
+		{"auto", "0;15", false, true},
+		{"", "", true, true},
+		{"sepia", "15;0", true, true},
+	} {
+		if dark, ask := Theme(tt.setting, tt.fgbg); dark != tt.dark || ask != tt.ask {
+			t.Errorf("Theme(%q, %q) = %v, %v; want %v, %v", tt.setting, tt.fgbg, dark, ask, tt.dark, tt.ask)
+		}
+	}
+}

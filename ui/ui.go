@@ -63,19 +63,23 @@ type Model struct {
 	width, height int
 	geo           geometry
 
-	turn       *turn     // the running turn, nil when idle
-	seq        int       // the id of the last turn
-	handed     handover  // the user's text waiting for a turn
-	over       overlays  // the dialogs on top, the top one last (overlay.go)
-	sel        selection // the mouse's selection in the chat (selection.go)
-	shownChat  []string  // the chat lines of the last frame, for the selection
-	plan       planUI    // the plan's proposal and gate
-	note       string    // transient hint in the status bar
-	lastKey    time.Time // when the last key came (see dialog.AnswerPause)
-	held       heldKey   // a key held back from a question (see AnswerHold)
-	quitArmed  bool      // the last key was a ctrl+c asking for a second one
-	histWarned bool      // a failed save of the prompt history was reported
-	histLoaded bool      // the prompt history was loaded before the first frame
+	turn       *turn         // the running turn, nil when idle
+	seq        int           // the id of the last turn
+	handed     handover      // the user's text waiting for a turn
+	over       overlays      // the dialogs on top, the top one last (overlay.go)
+	sel        selection     // the mouse's selection in the chat (selection.go)
+	shownChat  []string      // the chat lines of the last frame, for the selection
+	plan       planUI        // the plan's proposal and gate
+	note       string        // transient hint in the status bar
+	lastKey    time.Time     // when the last key came (see dialog.AnswerPause)
+	held       heldKey       // a key held back from a question (see AnswerHold)
+	quitArmed  bool          // the last key was a ctrl+c asking for a second one
+	quitUntil  time.Time     // when an armed ctrl+c expires (quitWindow)
+	toastSeq   int           // the number of the last toast (toast.go)
+	after      afterFunc     // makes a toast's timer (tea.Tick; a stub in tests)
+	suspendReq chan struct{} // asks Run's suspender to suspend (ctrl+z); nil without one
+	histWarned bool          // a failed save of the prompt history was reported
+	histLoaded bool          // the prompt history was loaded before the first frame
 	quitting   bool
 
 	unknownCmd string        // an unknown /command refused by the last enter: enter again sends it
@@ -120,6 +124,7 @@ func New(cfg Config) Model {
 		st:       st,
 		bar:      status.NewBar(st),
 		clock:    time.Now,
+		after:    tickAfter,
 		chat:     newChat(st),
 		panel:    newPanel(st),
 		input:    newInput(st, keys),
@@ -157,6 +162,10 @@ func New(cfg Config) Model {
 func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 	m := New(cfg)
 	m.ctx = ctx
+	var saved *terminalState
+	if cfg.Screen != nil {
+		saved = savedTerminal(cfg.Screen)
+	}
 	after, prof := m.paintScreen()
 	if cfg.FirstFrame != nil {
 		cfg.FirstFrame()
@@ -166,7 +175,12 @@ func Run(ctx context.Context, cfg Config, opts ...tea.ProgramOption) error {
 		own = append(own, tea.WithColorProfile(prof))
 	}
 	p := tea.NewProgram(&m, append(own, opts...)...)
+	sctx, stopSuspender := context.WithCancel(ctx)
+	if req := make(chan struct{}, 1); runSuspender(sctx, p, saved, req) {
+		m.suspendReq = req
+	}
 	_, err := p.Run()
+	stopSuspender()
 	after(err)
 	m.shutdown(3 * time.Second)
 	if err != nil && !(errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
@@ -257,6 +271,8 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		cmd = m.handleKey(msg)
 	case heldMsg:
 		cmd = m.releaseHeld(msg)
+	case tea.ResumeMsg:
+		cmd = tea.ClearScreen // back from a suspension: paint it all again
 	case tea.PasteMsg:
 		cmd = m.handlePaste(msg)
 	case clipImageMsg:
@@ -268,6 +284,10 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		cmd = m.handleMouse(msg.(tea.MouseMsg))
 	case NoticeMsg:
 		m.chat.addNotice(msg.Text)
+	case toastMsg:
+		cmd = m.toast(msg.Text, toastFor)
+	case toastDoneMsg:
+		m.toastDone(msg)
 	case undoPreviewMsg, undoneMsg:
 		cmd = m.handleUndoMsg(msg)
 	case exportAskMsg:
@@ -322,7 +342,7 @@ func (m *Model) dispatchKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 	if cmd, ok := m.planKey(k); ok {
 		return cmd
 	}
-	armed := m.quitArmed
+	armed := m.quitArmed && m.now.Before(m.quitUntil)
 	m.quitArmed = false
 	if cmd, ok := m.inputKey(k, armed); ok {
 		return cmd
@@ -331,6 +351,8 @@ func (m *Model) dispatchKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 	switch {
 	case key.Matches(k, keys.Quit):
 		return m.ctrlC()
+	case key.Matches(k, keys.Suspend):
+		return m.suspendCmd()
 	case key.Matches(k, keys.Interrupt):
 		if m.running() {
 			m.interrupt()

@@ -179,6 +179,21 @@ func totalText(t agent.UsageTotal, source bool) string {
 	return s + " · " + est + humanize.Tokens(t.CompletionTokens) + " out · " + cost
 }
 
+// costText is the session's cost for the status bar: "$0.0042", "≈$1.20"
+// when part of it is an estimate or some calls have no price; "" when no
+// call has a known price, or a local server's calls cost nothing.
+func (l *usageLedger) costText() string {
+	t := l.session
+	if t.Calls == 0 || t.Unpriced == t.Calls || t.CostFrom == agent.CostLocal && t.Cost == 0 {
+		return ""
+	}
+	s := humanize.Cost(t.Cost)
+	if t.CostFrom == agent.CostTable || t.CostFrom == agent.CostMixed || t.Unpriced > 0 {
+		s = "≈" + s
+	}
+	return s
+}
+
 // showUsage shows the session's usage in the chat (/usage, /cost).
 func (m *Model) showUsage() tea.Cmd {
 	m.chat.addNotice(m.usage.report())

@@ -78,6 +78,11 @@ type Config struct {
 	// selection works and tick's (drag to select, wheel to scroll) does
 	// not; nil means on.
 	Mouse *bool `toml:"mouse"`
+	// Theme picks the full-screen app's colours: "auto" (or "") follows
+	// the terminal's background (asked, else COLORFGBG, else dark);
+	// "light" and "dark" fix them, for terminals that do not answer. The
+	// environment's TICK_THEME wins over it.
+	Theme string `toml:"theme"`
 	// MaxParallelTasks caps how many task calls of one answer run at the
 	// same time (1 to MaxParallelTasksLimit); 0 leaves it to tick: 3 for
 	// a hosted provider, else the slots the local server reports, else 1.
@@ -240,6 +245,11 @@ func (c Config) validate() (key string, err error) {
 	case "", SandboxReadOnly, SandboxWorkspaceWrite, SandboxFullAccess:
 	default:
 		return "sandbox", fmt.Errorf("sandbox = %q: want %q, %q or %q", c.Sandbox, SandboxReadOnly, SandboxWorkspaceWrite, SandboxFullAccess)
+	}
+	switch c.Theme {
+	case "", "auto", "light", "dark":
+	default:
+		return "theme", fmt.Errorf("theme = %q: want \"auto\", \"light\" or \"dark\"", c.Theme)
 	}
 	if c.Network != "" && c.Network != NetworkLoopback {
 		return "network", fmt.Errorf("network = %q: want \"\" (none) or %q", c.Network, NetworkLoopback)

@@ -139,7 +139,7 @@ func (s *Settings) mergeUser(f *file) {
 		"reasoning_effort":  c.ReasoningEffort != "",
 		"mcp_start_timeout": c.MCPStartTimeout != "",
 		"max_turns":         c.MaxTurns != 0, "max_parallel_tasks": c.MaxParallelTasks != 0, "max_cost": c.MaxCost != 0, "max_time": c.MaxTime != "",
-		"completion_reminder": c.CompletionReminder != nil, "mouse": c.Mouse != nil, "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
+		"completion_reminder": c.CompletionReminder != nil, "mouse": c.Mouse != nil, "theme": c.Theme != "", "mcp_servers": len(c.MCPServers) > 0, "hooks": !c.Hooks.Empty(),
 		"web.allow": c.Web.Allow != nil, "web.allow_private": c.Web.AllowPrivate != nil,
 		"verify": c.Verify != "", "verify_timeout": c.VerifyTimeout != "", "verify_attempts": c.VerifyAttempts != 0,
 	} {

@@ -27,6 +27,9 @@ type Run struct {
 	NoColor bool
 	// ColorFGBG is COLORFGBG, a fallback for the background colour.
 	ColorFGBG string
+	// ThemeEnv is TICK_THEME ("auto", "light", "dark"), which wins over
+	// the config's theme.
+	ThemeEnv string
 	// Trusted answers whether the user trusted the project file's pending
 	// settings (definition) for workspace (Options.Approved); nil
 	// approves nothing.
@@ -44,6 +47,7 @@ func Resolve(a Args, env func(string) string, trusted func(workspace string, def
 	}
 	r.NoColor = env("NO_COLOR") != "" || env("TERM") == "dumb"
 	r.ColorFGBG = env("COLORFGBG")
+	r.ThemeEnv = env("TICK_THEME")
 	ws, err := workspaceDir(a.Workspace)
 	if err != nil {
 		return r, err

@@ -57,9 +57,10 @@ func firstRun(cfg config, env func(string) string, stdin io.Reader, stdout, stde
 	}
 	servers := localServers(env)
 	var note string // what else to say of the save; RunSetup returns after it
+	dark, ask := ui.Theme(themeSetting(cfg), cfg.ColorFGBG)
 	sc := ui.SetupConfig{
-		Dark:          ui.GuessDark(cfg.ColorFGBG),
-		AskBackground: true,
+		Dark:          dark,
+		AskBackground: ask,
 		Version:       Version,
 		ConfigPath:    path,
 		FindLocal: func(ctx context.Context) []ui.SetupServer {

@@ -132,7 +132,7 @@ func (s *Session) Sessions() ([]ui.SessionInfo, error) {
 	out := make([]ui.SessionInfo, len(all))
 	for i, in := range all {
 		out[i] = ui.SessionInfo{
-			ID: in.ID, Started: in.Started, FirstPrompt: in.FirstPrompt,
+			ID: in.ID, Started: in.Started, FirstPrompt: in.FirstPrompt, Title: in.Title(),
 			Done: in.Done, Total: in.Total, Turns: in.Turns, Current: cur != "" && in.ID == cur,
 		}
 	}

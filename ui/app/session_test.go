@@ -98,7 +98,7 @@ func TestSessionNewAndResume(t *testing.T) {
 	f.turn(s, "second prompt", "Second answer.")
 
 	list, err := s.Sessions()
-	if err != nil || len(list) != 2 || !list[0].Current || list[0].FirstPrompt != "second prompt" || list[1].ID != firstID || list[1].Current {
+	if err != nil || len(list) != 2 || !list[0].Current || list[0].FirstPrompt != "second prompt" || list[0].Title != "second prompt" || list[1].ID != firstID || list[1].Current {
 		t.Fatalf("Sessions() = %+v, %v", list, err)
 	}
 

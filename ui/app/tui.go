@@ -132,6 +132,7 @@ func shellQuote(s string) string {
 // and its conversation (ts), the resumed session ld (nil: none), the
 // screen out, and drawn, called once the first frame is on screen.
 func tuiConfig(cfg config, ts *tuiSession, ag *agent.Agent, rec *session.Recorder, ld *session.Loaded, out *os.File, drawn func()) ui.Config {
+	dark, ask := ui.Theme(themeSetting(cfg), cfg.ColorFGBG)
 	uc := ui.Config{
 		Agent:         ag,
 		Model:         cfg.Settings.Model,
@@ -139,8 +140,8 @@ func tuiConfig(cfg config, ts *tuiSession, ag *agent.Agent, rec *session.Recorde
 		Yolo:          cfg.Yolo,
 		Sandbox:       sandboxStatus(cfg),
 		SandboxReady:  sandboxReady(cfg),
-		Dark:          ui.GuessDark(cfg.ColorFGBG),
-		AskBackground: true,
+		Dark:          dark,
+		AskBackground: ask,
 		FirstFrame:    drawn,
 		LateNotice:    cfg.served.lateNotice(),
 		ModelCheck:    modelCheck(cfg),
@@ -298,4 +299,15 @@ func afterDrawn(drawn, stop <-chan struct{}) bool {
 	case <-stop:
 		return false
 	}
+}
+
+// themeSetting is the theme asked for: TICK_THEME, else the config's.
+func themeSetting(cfg config) string {
+	if cfg.ThemeEnv != "" {
+		return cfg.ThemeEnv
+	}
+	if cfg.Settings == nil {
+		return ""
+	}
+	return cfg.Settings.Theme
 }

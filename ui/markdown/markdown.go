@@ -79,7 +79,18 @@ func (s Style) resolved() Style {
 // And in styles whose headings are coloured or bold, headings lose their
 // literal "#" prefixes ("## Plan" shows as "Plan"); styles without either
 // (ascii, notty) keep them, as they are the only mark of a heading there.
+// In Light and Dark every colour reads against the background (readable),
+// and code is highlighted with the style's own registered theme.
 func (s Style) config() ansi.StyleConfig {
+	cfg := s.withReadableColours()
+	if r := s.resolved(); r == Light || r == Dark {
+		cfg.CodeBlock.Theme, cfg.CodeBlock.Chroma = r.chromaTheme(), nil
+	}
+	return cfg
+}
+
+// withReadableColours is config with glamour's Chroma rules kept.
+func (s Style) withReadableColours() ansi.StyleConfig {
 	cfg := *styles.DefaultStyles[string(s.resolved())]
 	cfg.Document.Color = nil
 	if cfg.Heading.Color != nil || cfg.Heading.Bold != nil && *cfg.Heading.Bold {
@@ -88,6 +99,9 @@ func (s Style) config() ansi.StyleConfig {
 				h.Prefix = ""
 			}
 		}
+	}
+	if r := s.resolved(); r == Light || r == Dark {
+		cfg = readable(cfg, r.Background())
 	}
 	return cfg
 }

@@ -69,3 +69,23 @@ func TestStatusBarExactWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusBarCost: the session's cost sits beside the context share, is
+// dropped before it when the bar is narrow, and an unknown cost ("")
+// leaves no field behind.
+func TestStatusBarCost(t *testing.T) {
+	st := style.DefaultStyles(true)
+	bar := NewBar(&st)
+	info := Info{Model: "gpt-4.1-mini", Workspace: "~/w", Ctx: Context{Used: 31000, Window: 128000}, Cost: "$0.0042"}
+	if s := ansi.Strip(View(bar, info, 120)); !strings.Contains(s, "24% · $0.0042") {
+		t.Fatalf("the cost is not beside the share: %q", s)
+	}
+	narrow := ansi.Strip(View(bar, info, 40))
+	if strings.Contains(narrow, "$") || !strings.Contains(narrow, "24%") {
+		t.Fatalf("at 40 cells the cost should go before the share: %q", narrow)
+	}
+	info.Cost = ""
+	if s := ansi.Strip(View(bar, info, 120)); strings.Contains(s, "$") || strings.Contains(s, "24% ·  ") {
+		t.Fatalf("an unknown cost left a trace: %q", s)
+	}
+}

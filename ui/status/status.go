@@ -47,6 +47,7 @@ type Info struct {
 	Quiet            time.Duration // a model call's silence, once past QuietAfter
 	Running          bool
 	Ctx              Context // the context in use (window 0: no share known)
+	Cost             string  // the session's cost ("$0.0042", "≈$1.20"); "" when unknown
 	Queued           int
 	Steering         int
 	Yolo             bool   // approvals are off (--yolo)
@@ -121,6 +122,7 @@ const (
 	prioModeDetail        // the sandbox's status beside the mode
 	prioMCP               // the MCP servers starting
 	prioTokens            // the context's token count
+	prioCost              // the session's cost, beside the context
 	prioWorkspace         // the workspace, shortened first
 	prioHelpHint          // "? help" on an idle screen
 )
@@ -258,12 +260,15 @@ func stateField(st *Bar, s Info) statusField {
 // statusToolMax is the most cells of a tool's name in a shortened state.
 const statusToolMax = 16
 
-// rightFields are the fields at the right of the bar: tokens, mode, MCP,
+// rightFields are the fields at the right of the bar: tokens, cost, mode, MCP,
 // the steering and queued counts, and a notice or the key to press.
 func rightFields(st *Bar, s Info) []statusField {
 	var right []statusField
 	if f, ok := contextField(st, s); ok {
 		right = append(right, f)
+	}
+	if s.Cost != "" {
+		right = append(right, statusField{parts: []statusPart{{s.Cost, st.dim}}, prio: prioCost})
 	}
 	if s.Mode != "" {
 		mode, detail, _ := strings.Cut(s.Mode, " · ")

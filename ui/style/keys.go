@@ -16,6 +16,7 @@ type KeyMap struct {
 	Interrupt   key.Binding // stop the running turn
 	Quit        key.Binding // interrupt, clear the input, or quit (pressed twice)
 	Exit        key.Binding // quit on an empty idle input (ctrl+d, as in a shell)
+	Suspend     key.Binding // suspend to the shell (ctrl+z); fg brings tick back
 	Retry       key.Binding // send the failed turn again
 	TogglePanel key.Binding // expand or collapse the todo panel
 	CycleMode   key.Binding // switch the agent's mode: auto, plan, ask
@@ -68,6 +69,7 @@ func DefaultKeyMap() KeyMap {
 		Interrupt:   b(k("esc"), h("esc", "interrupt")),
 		Quit:        b(k("ctrl+c"), h("ctrl+c", "interrupt · clear · quit ×2")),
 		Exit:        b(k("ctrl+d"), h("ctrl+d", "quit (empty input)")),
+		Suspend:     b(k("ctrl+z"), h("ctrl+z", "suspend (fg resumes)")),
 		Retry:       b(k("ctrl+r"), h("ctrl+r", "retry the failed turn")),
 		TogglePanel: b(k("ctrl+t"), h("ctrl+t", "todo panel")),
 		CycleMode:   b(k("shift+tab"), h("shift+tab", "mode: auto · plan · ask")),

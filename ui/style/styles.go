@@ -152,17 +152,18 @@ func DefaultGlyphs() Glyphs {
 
 // DefaultStyles returns the styles for a dark (dark=true) or light terminal
 // background. The caller decides the background once, before the program
-// starts.
+// starts. Every text colour reads at 4.5:1 or more against its background,
+// rules and borders at 3:1 (TestPaletteContrast).
 func DefaultStyles(dark bool) Styles {
 	ld := lipgloss.LightDark(dark)
 	var (
 		text    = ld(lipgloss.Color("#1F1F1F"), lipgloss.Color("#E4E4E4"))
-		dim     = ld(lipgloss.Color("#7A7A7A"), lipgloss.Color("#8A8A8A"))
-		faint   = ld(lipgloss.Color("#A8A8A8"), lipgloss.Color("#5C5C5C"))
+		dim     = ld(lipgloss.Color("#666666"), lipgloss.Color("#959595"))
+		faint   = ld(lipgloss.Color("#8F8F8F"), lipgloss.Color("#5C5C5C"))
 		accent  = ld(lipgloss.Color("#5A3FD6"), lipgloss.Color("#A58BFF"))
 		green   = ld(lipgloss.Color("#1A7F37"), lipgloss.Color("#5FD787"))
 		red     = ld(lipgloss.Color("#C62828"), lipgloss.Color("#FF6B6B"))
-		yellow  = ld(lipgloss.Color("#9A6700"), lipgloss.Color("#E5C07B"))
+		yellow  = ld(lipgloss.Color("#845800"), lipgloss.Color("#E5C07B"))
 		blue    = ld(lipgloss.Color("#0B62C4"), lipgloss.Color("#61AFEF"))
 		barBG   = ld(lipgloss.Color("#ECECEC"), lipgloss.Color("#262626"))
 		dialogB = ld(lipgloss.Color("#5A3FD6"), lipgloss.Color("#A58BFF"))

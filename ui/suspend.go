@@ -1,0 +1,73 @@
+package ui
+
+import (
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+)
+
+// Suspending: ctrl+z, and a SIGTSTP from outside (kill -TSTP), hand the
+// terminal back as it was before tick started (cooked mode, the main
+// screen, no mouse reporting, the cursor shown) and stop the job, as any
+// full-screen program does; on SIGCONT (fg) tick takes the terminal again
+// and repaints. Bubble Tea's own tea.Suspend is not enough: tick's first
+// frame put the terminal in raw mode before Bubble Tea saved its state, so
+// Bubble Tea would "restore" raw mode; and a SIGTSTP from outside would
+// stop the process with the terminal still taken.
+
+// suspendCmd asks Run's suspender to suspend the program; without one
+// (no shell to go back to, the tests) a toast says so.
+func (m *Model) suspendCmd() tea.Cmd {
+	req := m.suspendReq
+	if req == nil {
+		return m.toast(noteNoSuspend, toastFor)
+	}
+	return func() tea.Msg {
+		select {
+		case req <- struct{}{}:
+		default: // a suspension is already asked for
+		}
+		return nil
+	}
+}
+
+// noteNoSuspend says why ctrl+z did not suspend.
+const noteNoSuspend = "ctrl+z: no shell to suspend to (tick runs without job control)"
+
+// releaser is what the suspender needs of the program (a *tea.Program).
+type releaser interface {
+	ReleaseTerminal() error
+	RestoreTerminal() error
+	Send(tea.Msg)
+}
+
+// terminalState is the terminal to hand back on suspend: its file and its
+// mode from before tick changed it.
+type terminalState struct {
+	fd     uintptr
+	cooked *term.State
+}
+
+// savedTerminal reads the terminal's mode before tick changes it; nil
+// when there is no terminal.
+func savedTerminal(f term.File) *terminalState {
+	if f == nil {
+		return nil
+	}
+	st, err := term.GetState(f.Fd())
+	if err != nil {
+		return nil
+	}
+	return &terminalState{fd: f.Fd(), cooked: st}
+}
+
+// suspendOnce releases the terminal, restores its mode, stops the job
+// with stop, and once it continues takes the terminal back and repaints.
+func suspendOnce(p releaser, ts *terminalState, stop func()) {
+	_ = p.ReleaseTerminal()
+	if ts != nil {
+		_ = term.Restore(ts.fd, ts.cooked)
+	}
+	stop() // returns once the job continues (fg)
+	_ = p.RestoreTerminal()
+	p.Send(tea.ResumeMsg{})
+}
