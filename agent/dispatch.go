@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tick-agent/tick/agent/tools"
@@ -53,18 +54,20 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 		l.approvalWait, l.refused, l.blocked = 0, false, false
 		r := l.execute(ctx, c)
 		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: r.out, IsError: r.isErr, Duration: time.Since(start) - l.approvalWait,
-			ExitCode: r.code, Refused: l.refused, Blocked: l.blocked})
+			ExitCode: r.code, Refused: l.refused, Blocked: l.blocked, Diff: r.diff})
 		l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: r.out})
 	}
 	return usedTodo
 }
 
 // callResult is what one tool call gave the model: its result, whether
-// it failed, and a command's exit status (nil for other tools).
+// it failed, and a command's exit status (nil for other tools); and what
+// it gave the front-ends: a file change's diff.
 type callResult struct {
 	out   string
 	isErr bool
 	code  *int
+	diff  string
 }
 
 // execute runs one call with its live output and its post-tool hook,
@@ -72,6 +75,9 @@ type callResult struct {
 // nonzero too.
 func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
 	live := newLiveOutput(c.ID, l.emit)
+	var diffs []string // a call reports at most one; more are joined
+	var mu sync.Mutex
+	ctx = tools.WithDiff(ctx, func(d string) { mu.Lock(); diffs = append(diffs, d); mu.Unlock() })
 	out, isErr := l.call(tools.WithProgress(withCallID(ctx, c.ID), live), c)
 	live.stop() // no ToolOutput after ToolEnd
 	if ctx.Err() != nil && !isErr {
@@ -85,7 +91,10 @@ func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
 	code := ExitCodeOf(c.Name, out)
 	isErr = isErr || failedCommand(code)
 	l.postToolHook(ctx, c, out, isErr)
-	return callResult{out: out, isErr: isErr, code: code}
+	mu.Lock()
+	diff := tools.CutDiff(strings.Join(diffs, ""), tools.MaxShownDiff)
+	mu.Unlock()
+	return callResult{out: out, isErr: isErr, code: code, diff: diff}
 }
 
 // call runs one tool call and returns the result text for the model. A

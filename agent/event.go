@@ -76,7 +76,11 @@ type ToolStart struct {
 // call was not run because it needed an approval nobody could give
 // (headless without --yolo); a deny rule or a hook's block is the user's
 // policy and does not set it. Blocked
-// is set when the sandbox blocked the command (the result says so).
+// is set when the sandbox blocked the command (the result says so). Diff
+// is, for an edit_file or write_file call that changed a file, the
+// change as a unified diff (a new file's against /dev/null; at most
+// tools.MaxShownDiff bytes), for the front-ends to draw: it is not part
+// of what the model sees.
 type ToolEnd struct {
 	ID       string        `json:"id"`
 	Name     string        `json:"name"`
@@ -86,6 +90,7 @@ type ToolEnd struct {
 	ExitCode *int          `json:"exit_code,omitempty"`
 	Refused  bool          `json:"refused,omitempty"`
 	Blocked  bool          `json:"sandbox_blocked,omitempty"`
+	Diff     string        `json:"diff,omitempty"`
 }
 
 // TodoUpdate carries the whole todo list after an accepted todo call, or
