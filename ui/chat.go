@@ -286,6 +286,7 @@ func finishTool(t *toolCall, ev agent.ToolEnd) {
 	}
 	t.dur = ev.Duration
 	t.output = style.Sanitize(ev.Output)
+	t.diff = ev.Diff // sanitised as it is drawn (style.DiffLines)
 	t.live = ""
 }
 

@@ -64,6 +64,7 @@ type toolCall struct {
 	start             time.Time
 	dur               time.Duration
 	output            string // sanitized tool result
+	diff              string // the file change of an edit (agent.ToolEnd.Diff), drawn by style.DiffLines
 	live              string // sanitized output so far, while it runs (ToolOutput)
 	expanded          bool   // show all of the output (and every child)
 
@@ -79,6 +80,7 @@ type toolCall struct {
 // Limits of what a tool entry shows.
 const (
 	previewLines  = 3   // output lines under a collapsed tool call
+	diffLines     = 8   // diff lines under a collapsed edit
 	expandedLines = 500 // output lines under an expanded tool call
 	liveChildren  = 5   // nested calls shown under a running task
 	reasoningTail = 3   // lines of reasoning shown while it streams
@@ -242,6 +244,9 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 	if t.state == toolRunning && t.live != "" {
 		return t.liveLines(st, w, indent)
 	}
+	if t.diff != "" && t.state == toolOK {
+		return t.diffLines(st, w, indent)
+	}
 	if strings.TrimSpace(t.output) == "" {
 		return nil
 	}
@@ -270,4 +275,50 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 		out = append(out, cont+st.ToolMeta.Render(fmt.Sprintf("%s +%s%s", g.Ellipsis, style.Plural(more, "line"), hint)))
 	}
 	return out
+}
+
+// diffLines shows an edit's change: a count of the added and removed
+// lines, then the diff (style.DiffLines, the approval dialog's renderer),
+// its first diffLines lines unless expanded, with the count of the rest.
+func (t *toolCall) diffLines(st *Styles, w int, indent string) []string {
+	g := st.Glyphs
+	pre := indent + "  " + st.ToolMeta.Render(g.ToolOutput)
+	cont := indent + "    "
+	tw := max(w-ansi.StringWidth(indent)-4, 1)
+	add, del := diffCounts(t.diff)
+	out := []string{pre + st.ToolOutput.Render(ansi.Truncate(style.Plural(add, "line")+" added, "+style.Itoa(del)+" removed", tw, g.Ellipsis))}
+	lines := style.DiffLines(st, t.diff, tw)
+	limit := diffLines
+	if t.expanded {
+		limit = expandedLines
+	}
+	more := 0
+	if len(lines) > limit {
+		lines, more = lines[:limit], len(lines)-limit
+	}
+	for _, l := range lines {
+		out = append(out, cont+l)
+	}
+	if more > 0 {
+		hint := ""
+		if !t.expanded {
+			hint = " (ctrl+o to expand)"
+		}
+		out = append(out, cont+st.ToolMeta.Render(fmt.Sprintf("%s +%s%s", g.Ellipsis, style.Plural(more, "line"), hint)))
+	}
+	return out
+}
+
+// diffCounts counts the added and removed lines of a unified diff.
+func diffCounts(diff string) (add, del int) {
+	for _, l := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "):
+		case strings.HasPrefix(l, "+"):
+			add++
+		case strings.HasPrefix(l, "-"):
+			del++
+		}
+	}
+	return add, del
 }

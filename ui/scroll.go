@@ -295,5 +295,5 @@ func (c *chat) toggleTool() bool {
 
 // expandable reports whether expanding the call shows more.
 func (t *toolCall) expandable() bool {
-	return t.output != "" || t.live != "" || len(t.children) > 0
+	return t.output != "" || t.live != "" || t.diff != "" || len(t.children) > 0
 }
