@@ -40,6 +40,7 @@ type entry struct {
 	tool *toolCall // tool call
 
 	start, end time.Time // reasoning: when it started and ended
+	open       bool      // reasoning: show the whole thought (ctrl+o)
 
 	lines []string // rendered lines, including the blank line above (not for answers)
 	width int      // width of lines; 0 means never rendered
@@ -142,10 +143,21 @@ func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
 func (e *entry) renderReasoning(st *Styles, w int, now time.Time) []string {
 	g := st.Glyphs
 	if !e.end.IsZero() {
-		return []string{st.Thinking.Render(g.Thinking + " Thought for " + style.Duration(e.end.Sub(e.start)))}
+		head := g.Thinking + " Thought for " + style.Duration(e.end.Sub(e.start))
+		if !e.open {
+			if strings.TrimSpace(e.text) != "" {
+				head += " (ctrl+o to open)"
+			}
+			return []string{st.Thinking.Render(head)}
+		}
+		out := []string{st.Thinking.Render(head)}
+		for _, l := range style.WrapText(strings.TrimSpace(style.Sanitize(e.text)), w-2) {
+			out = append(out, st.Thinking.Render("  "+l))
+		}
+		return out
 	}
 	out := []string{st.Thinking.Render(g.Thinking + " Thinking…")}
-	lines := style.WrapText(style.LastLines(e.text, reasoningTail), w-2)
+	lines := style.WrapText(style.LastLines(style.Sanitize(e.text), reasoningTail), w-2)
 	if len(lines) > reasoningTail {
 		lines = lines[len(lines)-reasoningTail:]
 	}

@@ -75,3 +75,21 @@ func TestE2EPipeEditDiffInStreamJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestE2EThoughtOpens: a model's reasoning shows as "Thought for"; ctrl+o
+// opens its text and closes it again (issue 35 §3).
+func TestE2EThoughtOpens(t *testing.T) {
+	srv := providertest.New(t)
+	script(t, srv, step{reply: providertest.Reply{Reasoning: "weighing the squirrel option against the otter option", Text: "Otters."}})
+	p := startApp(t, srv)
+	p.prompt("which animal")
+	s := p.waitFor("Otters.", "Thought for", "ctrl+o to open")
+	if strings.Contains(s, "squirrel option") {
+		t.Fatalf("the thought is open before ctrl+o:\n%s", s)
+	}
+	p.send("C-o")
+	p.waitFor("weighing the squirrel option against the otter option")
+	p.send("C-o")
+	p.waitGone("squirrel option")
+	p.quit()
+}
