@@ -24,6 +24,8 @@ type scriptAgent struct {
 	steers  []string
 	refuse  bool // Steer returns false
 	running bool
+	// sessionDiff answers SessionDiff (nil: ErrNoUndo).
+	sessionDiff func(since string) (agent.ItemChanges, error)
 }
 
 type scriptRun struct {
@@ -122,6 +124,13 @@ func (a *scriptAgent) Rewind(context.Context, string, agent.RewindScope) (agent.
 
 func (a *scriptAgent) ItemDiff(context.Context, string) (agent.ItemChanges, error) {
 	return agent.ItemChanges{}, agent.ErrNoUndo
+}
+
+func (a *scriptAgent) SessionDiff(_ context.Context, since string) (agent.ItemChanges, error) {
+	if a.sessionDiff == nil {
+		return agent.ItemChanges{}, agent.ErrNoUndo
+	}
+	return a.sessionDiff(since)
 }
 
 func (a *scriptAgent) last() *scriptRun {
