@@ -93,3 +93,36 @@ func TestE2EThoughtOpens(t *testing.T) {
 	p.waitGone("squirrel option")
 	p.quit()
 }
+
+// TestE2ESessionDiff: /diff lists the two files the session changed (in a
+// workspace without git: from the undo points), enter opens a file's
+// hunks, esc goes back and closes (issue 35 §2).
+func TestE2ESessionDiff(t *testing.T) {
+	srv := providertest.New(t)
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "conf.txt"), []byte("name = tick\nport = 80\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(map[string]string{"path": "notes.md", "content": "# Notes\nfirst note\n"})
+	script(t, srv,
+		editStep(t, "conf.txt", "port = 80", "port = 8080"),
+		step{reply: providertest.Reply{ToolCalls: []providertest.Call{{Name: "write_file", Args: string(b)}}}},
+		textStep("both done"))
+	p := startAppAt(t, srv, t.TempDir(), ws, "--yolo")
+	p.prompt("change the port and add notes")
+	p.waitFor("both done")
+	p.prompt("/diff")
+	p.waitFor("Changes since", "changed  conf.txt", "created  notes.md")
+	p.send("Enter")
+	p.waitFor("2 - port = 80", "2 + port = 8080")
+	p.send("Escape") // keys one at a time: tmux reads esc then a key as alt+key
+	p.waitFor("Changes since", "created  notes.md")
+	p.send("Down")
+	p.send("Enter")
+	p.waitFor("1 + # Notes", "2 + first note")
+	p.send("Escape")
+	p.waitFor("Changes since")
+	p.send("Escape")
+	p.waitGone("Changes since")
+	p.quit()
+}
