@@ -40,7 +40,7 @@ type entry struct {
 	tool *toolCall // tool call
 
 	start, end time.Time // reasoning: when it started and ended
-	open       bool      // reasoning: show the whole thought (ctrl+o)
+	open       bool      // reasoning, a long user message: show all of it (ctrl+o)
 
 	lines []string // rendered lines, including the blank line above (not for answers)
 	width int      // width of lines; 0 means never rendered
@@ -100,12 +100,19 @@ func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
 	switch e.kind {
 	case entryUser:
 		pw := ansi.StringWidth(g.UserPrompt)
-		for i, l := range style.WrapText(e.text, w-pw) {
+		text, folded := e.text, ""
+		if !e.open && isLarge(text) { // a long paste stays folded once sent
+			text, folded = foldedUser(text, st)
+		}
+		for i, l := range style.WrapText(text, w-pw) {
 			p := strings.Repeat(" ", pw)
 			if i == 0 {
 				p = st.UserPrompt.Render(g.UserPrompt)
 			}
 			out = append(out, p+st.UserText.Render(l))
+		}
+		if folded != "" {
+			out = append(out, strings.Repeat(" ", pw)+st.ToolMeta.Render(ansi.Truncate(folded, max(w-pw, 1), g.Ellipsis)))
 		}
 	case entryAssistant:
 		if !e.visible {
@@ -268,6 +275,15 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 		limit = expandedLines
 	}
 	lines, more := style.HeadLines(t.output, limit)
+	if more == 1 { // one hidden line costs as much as its hint
+		lines, more = style.HeadLines(t.output, limit+1)
+	}
+	status := ""
+	if more > 0 {
+		if status = exitStatusLine(t.output); status != "" {
+			more-- // shown below the hint, not hidden behind it
+		}
+	}
 	pre := indent + "  " + st.ToolMeta.Render(g.ToolOutput)
 	cont := indent + "    "
 	tw := max(w-ansi.StringWidth(indent)-4, 1)
@@ -286,7 +302,25 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 		}
 		out = append(out, cont+st.ToolMeta.Render(fmt.Sprintf("%s +%s%s", g.Ellipsis, style.Plural(more, "line"), hint)))
 	}
+	if status != "" {
+		s := st.ToolOutput
+		if t.state == toolFailed {
+			s = st.ToolError
+		}
+		out = append(out, cont+s.Render(ansi.Truncate(status, tw, g.Ellipsis)))
+	}
 	return out
+}
+
+// exitStatusLine is a command's last line when it gives the exit status
+// ("exit status N", "killed by signal: X"), else "".
+func exitStatusLine(out string) string {
+	l := out[strings.LastIndexByte(strings.TrimRight(out, "\n"), '\n')+1:]
+	l = strings.TrimRight(l, "\n")
+	if strings.HasPrefix(l, "exit status ") || strings.HasPrefix(l, "killed by signal: ") {
+		return l
+	}
+	return ""
 }
 
 // diffLines shows an edit's change: a count of the added and removed
@@ -333,4 +367,20 @@ func diffCounts(diff string) (add, del int) {
 		}
 	}
 	return add, del
+}
+
+// userFoldLines is how many lines of a long message show while folded.
+const userFoldLines = 2
+
+// foldedUser is what a folded long message shows: its first lines, and
+// the line that says how long it is and how to open it.
+func foldedUser(text string, st *Styles) (head, fold string) {
+	lines, _ := style.HeadLines(text, userFoldLines)
+	for i, l := range lines { // a one-line paste is long too
+		if len(l) > 200 {
+			lines[i] = strings.ToValidUTF8(l[:200], "") + st.Glyphs.Ellipsis
+		}
+	}
+	n := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
+	return strings.Join(lines, "\n"), st.Glyphs.Ellipsis + " [pasted " + style.Plural(n, "line") + "] (ctrl+o to open)"
 }

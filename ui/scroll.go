@@ -288,7 +288,8 @@ func (c *chat) toggleTool() bool {
 			switch {
 			case e.kind == entryTool && e.tool.expandable():
 				e.tool.expanded = !e.tool.expanded
-			case e.kind == entryReasoning && !e.end.IsZero() && strings.TrimSpace(e.text) != "":
+			case e.kind == entryReasoning && !e.end.IsZero() && strings.TrimSpace(e.text) != "",
+				e.kind == entryUser && isLarge(e.text):
 				e.open = !e.open
 			default:
 				continue
