@@ -333,15 +333,11 @@ func (t *toolCall) diffLines(st *Styles, w int, indent string) []string {
 	tw := max(w-ansi.StringWidth(indent)-4, 1)
 	add, del := diffCounts(t.diff)
 	out := []string{pre + st.ToolOutput.Render(ansi.Truncate(style.Plural(add, "line")+" added, "+style.Itoa(del)+" removed", tw, g.Ellipsis))}
-	lines := style.DiffLines(st, t.diff, tw)
 	limit := diffLines
 	if t.expanded {
 		limit = expandedLines
 	}
-	more := 0
-	if len(lines) > limit {
-		lines, more = lines[:limit], len(lines)-limit
-	}
+	lines, more := style.DiffLinesUpTo(st, t.diff, tw, limit)
 	for _, l := range lines {
 		out = append(out, cont+l)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // DiffLines renders a unified diff (tools.UnifiedDiff's text: "---" and
@@ -18,13 +19,23 @@ import (
 // unified diff (a command, a note) is drawn as it is, wrapped. diff is
 // sanitised here; the result is safe to draw.
 func DiffLines(st *Styles, diff string, w int) []string {
+	out, _ := DiffLinesUpTo(st, diff, w, -1)
+	return out
+}
+
+// DiffLinesUpTo is DiffLines drawing only the first n lines (all for n <
+// 0) and counting the rest, so a folded diff costs what it shows.
+func DiffLinesUpTo(st *Styles, diff string, w, n int) (lines []string, more int) {
 	w = max(w, 1)
 	src := strings.Split(strings.TrimSuffix(Sanitize(diff), "\n"), "\n")
 	num := lineNumberWidth(src)
 	var out []string
 	oldN, newN, hunks := 0, 0, 0
 	inHunk := false
-	for _, l := range src {
+	for k, l := range src {
+		if n >= 0 && len(out) >= n {
+			return out[:n], len(out) - n + restRows(src[k:], w-num-3, hunks > 0)
+		}
 		switch {
 		case !inHunk && (strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "+++ ")):
 			continue
@@ -61,7 +72,31 @@ func DiffLines(st *Styles, diff string, w int) []string {
 			out = append(out, DiffStyle(st, l).Render(piece))
 		}
 	}
-	return out
+	if n >= 0 && len(out) > n {
+		return out[:n], len(out) - n
+	}
+	return out, 0
+}
+
+// restRows counts the rows the lines of a diff not drawn would take at w
+// cells of text: each line one row a w cells; a hunk header one row (the
+// parting line), none before the first hunk (seen false).
+func restRows(src []string, w int, seen bool) int {
+	w = max(w, 1)
+	rows := 0
+	for _, l := range src {
+		switch {
+		case strings.HasPrefix(l, "@@"):
+			if seen {
+				rows++
+			}
+			seen = true
+		case !seen && (strings.HasPrefix(l, "--- ") || strings.HasPrefix(l, "+++ ")):
+		default:
+			rows += max((ansi.StringWidth(l)-1+w-1)/w, 1)
+		}
+	}
+	return rows
 }
 
 // diffRow renders one line of a hunk: the number, the sign and the text in

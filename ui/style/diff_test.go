@@ -66,3 +66,46 @@ func TestDiffLinesNotADiff(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// BenchmarkDiffLines draws the diff of 200 changes in a 20,000-line file
+// (the size a chat edit is bounded to, 64 KiB, and more) at 120 columns.
+func BenchmarkDiffLines(b *testing.B) {
+	for _, n := range []int{-1, 8} {
+		b.Run("first_"+style.Itoa(n), func(b *testing.B) { benchDiffLines(b, n) })
+	}
+}
+
+// benchDiffLines draws the first n lines (all for -1).
+func benchDiffLines(b *testing.B, n int) {
+	var old, new strings.Builder
+	for i := range 20000 {
+		l := "line " + style.Itoa(i) + " of the file, long enough to look like code\n"
+		old.WriteString(l)
+		if i%100 == 0 {
+			l = "changed " + l
+		}
+		new.WriteString(l)
+	}
+	d := tools.UnifiedDiff("a/f", "b/f", old.String(), new.String())
+	st := style.DefaultStyles(true)
+	b.SetBytes(int64(len(d)))
+	b.ResetTimer()
+	for range b.N {
+		style.DiffLinesUpTo(&st, d, 120, n)
+	}
+}
+
+// TestDiffLinesUpTo: drawing the first n lines counts the rest as
+// DiffLines would draw them.
+func TestDiffLinesUpTo(t *testing.T) {
+	st := style.DefaultStyles(true)
+	for _, w := range []int{40, 80, 120} {
+		all := style.DiffLines(&st, goldenDiff(), w)
+		for _, n := range []int{0, 3, 8, len(all), len(all) + 5} {
+			got, more := style.DiffLinesUpTo(&st, goldenDiff(), w, n)
+			if len(got) != min(n, len(all)) || len(got)+more != len(all) {
+				t.Errorf("w %d n %d: %d lines and %d more, want %d in all", w, n, len(got), more, len(all))
+			}
+		}
+	}
+}
