@@ -54,18 +54,20 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 		l.approvalWait, l.refused, l.refusedGit, l.blocked = 0, false, false, false
 		r := l.execute(ctx, c)
 		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: r.out, IsError: r.isErr, Duration: time.Since(start) - l.approvalWait,
-			ExitCode: r.code, Refused: l.refused, GitWrite: l.refusedGit, Blocked: l.blocked})
+			ExitCode: r.code, Refused: l.refused, GitWrite: l.refusedGit, Blocked: l.blocked, Diff: r.diff})
 		l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: r.out})
 	}
 	return usedTodo
 }
 
 // callResult is what one tool call gave the model: its result, whether
-// it failed, and a command's exit status (nil for other tools).
+// it failed, and a command's exit status (nil for other tools); and what
+// it gave the front-ends: a file change's diff.
 type callResult struct {
 	out   string
 	isErr bool
 	code  *int
+	diff  string
 }
 
 // exitStatus is the last exit status a call's process reported
@@ -93,6 +95,9 @@ func (s *exitStatus) get() *int {
 func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
 	live := newLiveOutput(c.ID, l.a.redactEvents(l.emit))
 	var st exitStatus
+	var diffs []string // a call reports at most one; more are joined
+	var mu sync.Mutex
+	ctx = tools.WithDiff(ctx, func(d string) { mu.Lock(); diffs = append(diffs, d); mu.Unlock() })
 	out, isErr := l.call(tools.WithExitStatus(tools.WithProgress(withCallID(ctx, c.ID), live), st.set), c)
 	live.stop()           // no ToolOutput after ToolEnd
 	out = l.a.redact(out) // before the model, the front-end and the session see it
@@ -107,7 +112,10 @@ func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
 	code := st.get() // from the process, never read back out of its text
 	isErr = isErr || failedCommand(code)
 	l.postToolHook(ctx, c, out, isErr)
-	return callResult{out: out, isErr: isErr, code: code}
+	mu.Lock()
+	diff := l.a.redact(tools.CutDiff(strings.Join(diffs, ""), tools.MaxShownDiff)) // it goes to the events
+	mu.Unlock()
+	return callResult{out: out, isErr: isErr, code: code, diff: diff}
 }
 
 // call runs one tool call and returns the result text for the model. A

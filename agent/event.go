@@ -78,7 +78,11 @@ type ToolStart struct {
 // policy and does not set it. GitWrite is set with Refused when the call
 // wrote into .git: nothing allows that without a person approving the
 // very write (not --yolo, not a rule). Blocked is set when the sandbox
-// blocked the command (the result says so).
+// blocked the command (the result says so). Diff is, for an edit_file or
+// write_file call that changed a file, the change as a unified diff (a
+// new file's against /dev/null; at most tools.MaxShownDiff bytes, the
+// key masked), for the front-ends to draw: it is not part of what the
+// model sees.
 type ToolEnd struct {
 	ID       string        `json:"id"`
 	Name     string        `json:"name"`
@@ -89,6 +93,7 @@ type ToolEnd struct {
 	Refused  bool          `json:"refused,omitempty"`
 	GitWrite bool          `json:"git_write,omitempty"`
 	Blocked  bool          `json:"sandbox_blocked,omitempty"`
+	Diff     string        `json:"diff,omitempty"`
 }
 
 // TodoUpdate carries the whole todo list after an accepted todo call, or

@@ -93,6 +93,10 @@ type History interface {
 	RewindPoints(ctx context.Context) ([]agent.RewindPoint, error)
 	Rewind(ctx context.Context, id string, scope agent.RewindScope) (agent.Rewound, error)
 	ItemDiff(ctx context.Context, item string) (agent.ItemChanges, error)
+	// SessionDiff says what changed since the session's start (since
+	// ""), message N ("N") or item N ("#N"), for /diff; off the update
+	// loop.
+	SessionDiff(ctx context.Context, since string) (agent.ItemChanges, error)
 }
 
 // noAgent is the agent of an app without a model: it runs no turn (its
@@ -133,6 +137,9 @@ func (noAgent) Rewind(context.Context, string, agent.RewindScope) (agent.Rewound
 	return agent.Rewound{}, errNoAgent
 }
 func (noAgent) ItemDiff(context.Context, string) (agent.ItemChanges, error) {
+	return agent.ItemChanges{}, errNoAgent
+}
+func (noAgent) SessionDiff(context.Context, string) (agent.ItemChanges, error) {
 	return agent.ItemChanges{}, errNoAgent
 }
 

@@ -34,6 +34,7 @@ type approval struct {
 	summary  string   // shown above the detail when the detail does not hold it
 	task     string   // "task DESC · item #N" for a subagent's request, sanitized
 	detail   []string // the detail's lines, sanitized (or the summary's)
+	diff     bool     // the detail is a unified diff, drawn by style.DiffLines
 	shown    time.Time
 	diverted bool // keys typed while it was open went to the input
 
@@ -49,8 +50,9 @@ type approval struct {
 
 // wrapLine is one line of the wrapped detail and the source line's style.
 type wrapLine struct {
-	text string
-	src  string // the unwrapped line, for its diff style
+	text   string
+	src    string // the unwrapped line, for its diff style
+	styled bool   // text is styled already (a line of style.DiffLines)
 }
 
 // newApproval returns the dialog for req, shown at now.
@@ -71,7 +73,11 @@ func newApproval(st *Styles, req agent.ApprovalRequest, now time.Time) *approval
 	case !strings.Contains(style.OneLine(d), strings.TrimSuffix(strings.TrimSuffix(sum, "…"), " ")):
 		a.summary = sum
 	}
-	if d != "" {
+	switch {
+	case strings.HasPrefix(d, "--- ") && strings.Contains(d, "\n@@ "):
+		a.diff, a.detail = true, strings.Split(d, "\n")
+		a.summary = sum // DiffLines leaves out the file headers
+	case d != "":
 		a.detail = termsafe.CollapseBlank(strings.Split(d, "\n"))
 	}
 	return a
@@ -272,11 +278,17 @@ func (a *approval) scroll(n int) {
 }
 
 // wrap returns the detail wrapped at w cells, computed once per width.
-func (a *approval) wrap(w int) []wrapLine {
+func (a *approval) wrap(st *Styles, w int) []wrapLine {
 	if w == a.wrapW && a.wrapped != nil {
 		return a.wrapped
 	}
 	a.wrapW, a.wrapped = w, a.wrapped[:0]
+	if a.diff { // the chat's renderer: numbered, signed, coloured
+		for _, l := range style.DiffLines(st, strings.Join(a.detail, "\n"), w) {
+			a.wrapped = append(a.wrapped, wrapLine{text: l, styled: true})
+		}
+		return a.wrapped
+	}
 	for _, l := range a.detail {
 		for _, piece := range style.WrapHard(l, w) {
 			a.wrapped = append(a.wrapped, wrapLine{text: piece, src: l})
@@ -357,7 +369,7 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 		foot = append(foot, ansi.Truncate(a.reason.View(), iw, ""))
 	}
 	foot = append(foot, style.FootLines(st, a.footKeys(keys), iw)...)
-	body := a.wrap(iw)
+	body := a.wrap(st, iw)
 	room := h - 2 - len(head) - 1 - len(foot) // borders, the blank line before the keys
 	a.total = len(body)
 	lines := append([]string(nil), head...)
@@ -375,6 +387,10 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 		a.off = max(min(a.off, len(body)-room), 0)
 		end := min(a.off+room, len(body))
 		for _, l := range body[a.off:end] {
+			if l.styled {
+				lines = append(lines, l.text)
+				continue
+			}
 			lines = append(lines, style.DiffStyle(st, l.src).Render(l.text))
 		}
 		if note {

@@ -211,9 +211,16 @@ func (c *chat) appendReasoning(s string) {
 		c.reasoning = c.add(&entry{kind: entryReasoning, start: c.now})
 	}
 	e := c.entries[c.reasoning]
+	if room := maxThought - len(e.text); room < len(s) { // bounded: the rest is dropped
+		s = strings.ToValidUTF8(s[:max(room, 0)], "")
+	}
 	e.text += s
 	e.dirty = true
 }
+
+// maxThought bounds the text of one thought the chat keeps (and opens
+// with ctrl+o); a longer one is kept up to here.
+const maxThought = 256 << 10
 
 // assistantDone ends one model response. text is shown only when no delta
 // carried it.
@@ -286,6 +293,7 @@ func finishTool(t *toolCall, ev agent.ToolEnd) {
 	}
 	t.dur = ev.Duration
 	t.output = style.Sanitize(ev.Output)
+	t.diff = ev.Diff // sanitised as it is drawn (style.DiffLines)
 	t.live = ""
 }
 

@@ -40,6 +40,7 @@ type entry struct {
 	tool *toolCall // tool call
 
 	start, end time.Time // reasoning: when it started and ended
+	open       bool      // reasoning, a long user message: show all of it (ctrl+o)
 
 	lines []string // rendered lines, including the blank line above (not for answers)
 	width int      // width of lines; 0 means never rendered
@@ -64,6 +65,7 @@ type toolCall struct {
 	start             time.Time
 	dur               time.Duration
 	output            string // sanitized tool result
+	diff              string // the file change of an edit (agent.ToolEnd.Diff), drawn by style.DiffLines
 	live              string // sanitized output so far, while it runs (ToolOutput)
 	expanded          bool   // show all of the output (and every child)
 
@@ -79,6 +81,7 @@ type toolCall struct {
 // Limits of what a tool entry shows.
 const (
 	previewLines  = 3   // output lines under a collapsed tool call
+	diffLines     = 8   // diff lines under a collapsed edit
 	expandedLines = 500 // output lines under an expanded tool call
 	liveChildren  = 5   // nested calls shown under a running task
 	reasoningTail = 3   // lines of reasoning shown while it streams
@@ -97,12 +100,19 @@ func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
 	switch e.kind {
 	case entryUser:
 		pw := ansi.StringWidth(g.UserPrompt)
-		for i, l := range style.WrapText(e.text, w-pw) {
+		text, folded := e.text, ""
+		if !e.open && isLarge(text) { // a long paste stays folded once sent
+			text, folded = foldedUser(text, st)
+		}
+		for i, l := range style.WrapText(text, w-pw) {
 			p := strings.Repeat(" ", pw)
 			if i == 0 {
 				p = st.UserPrompt.Render(g.UserPrompt)
 			}
 			out = append(out, p+st.UserText.Render(l))
+		}
+		if folded != "" {
+			out = append(out, strings.Repeat(" ", pw)+st.ToolMeta.Render(ansi.Truncate(folded, max(w-pw, 1), g.Ellipsis)))
 		}
 	case entryAssistant:
 		if !e.visible {
@@ -140,10 +150,21 @@ func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
 func (e *entry) renderReasoning(st *Styles, w int, now time.Time) []string {
 	g := st.Glyphs
 	if !e.end.IsZero() {
-		return []string{st.Thinking.Render(g.Thinking + " Thought for " + style.Duration(e.end.Sub(e.start)))}
+		head := g.Thinking + " Thought for " + style.Duration(e.end.Sub(e.start))
+		if !e.open {
+			if strings.TrimSpace(e.text) != "" {
+				head += " (ctrl+o to open)"
+			}
+			return []string{st.Thinking.Render(head)}
+		}
+		out := []string{st.Thinking.Render(head)}
+		for _, l := range style.WrapText(strings.TrimSpace(style.Sanitize(e.text)), w-2) {
+			out = append(out, st.Thinking.Render("  "+l))
+		}
+		return out
 	}
 	out := []string{st.Thinking.Render(g.Thinking + " Thinking…")}
-	lines := style.WrapText(style.LastLines(e.text, reasoningTail), w-2)
+	lines := style.WrapText(style.LastLines(style.Sanitize(e.text), reasoningTail), w-2)
 	if len(lines) > reasoningTail {
 		lines = lines[len(lines)-reasoningTail:]
 	}
@@ -242,6 +263,9 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 	if t.state == toolRunning && t.live != "" {
 		return t.liveLines(st, w, indent)
 	}
+	if t.diff != "" && t.state == toolOK {
+		return t.diffLines(st, w, indent)
+	}
 	if strings.TrimSpace(t.output) == "" {
 		return nil
 	}
@@ -251,6 +275,15 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 		limit = expandedLines
 	}
 	lines, more := style.HeadLines(t.output, limit)
+	if more == 1 { // one hidden line costs as much as its hint
+		lines, more = style.HeadLines(t.output, limit+1)
+	}
+	status := ""
+	if more > 0 {
+		if status = exitStatusLine(t.output); status != "" {
+			more-- // shown below the hint, not hidden behind it
+		}
+	}
 	pre := indent + "  " + st.ToolMeta.Render(g.ToolOutput)
 	cont := indent + "    "
 	tw := max(w-ansi.StringWidth(indent)-4, 1)
@@ -283,5 +316,81 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 	case cut:
 		out = append(out, cont+st.ToolMeta.Render(g.Ellipsis+" line cut (ctrl+o to expand)"))
 	}
+	if status != "" {
+		s := st.ToolOutput
+		if t.state == toolFailed {
+			s = st.ToolError
+		}
+		out = append(out, cont+s.Render(ansi.Truncate(status, tw, g.Ellipsis)))
+	}
 	return out
+}
+
+// exitStatusLine is a command's last line when it gives the exit status
+// ("exit status N", "killed by signal: X"), else "".
+func exitStatusLine(out string) string {
+	l := out[strings.LastIndexByte(strings.TrimRight(out, "\n"), '\n')+1:]
+	l = strings.TrimRight(l, "\n")
+	if strings.HasPrefix(l, "exit status ") || strings.HasPrefix(l, "killed by signal: ") {
+		return l
+	}
+	return ""
+}
+
+// diffLines shows an edit's change: a count of the added and removed
+// lines, then the diff (style.DiffLines, the approval dialog's renderer),
+// its first diffLines lines unless expanded, with the count of the rest.
+func (t *toolCall) diffLines(st *Styles, w int, indent string) []string {
+	g := st.Glyphs
+	pre := indent + "  " + st.ToolMeta.Render(g.ToolOutput)
+	cont := indent + "    "
+	tw := max(w-ansi.StringWidth(indent)-4, 1)
+	add, del := diffCounts(t.diff)
+	out := []string{pre + st.ToolOutput.Render(ansi.Truncate(style.Plural(add, "line")+" added, "+style.Itoa(del)+" removed", tw, g.Ellipsis))}
+	limit := diffLines
+	if t.expanded {
+		limit = expandedLines
+	}
+	lines, more := style.DiffLinesUpTo(st, t.diff, tw, limit)
+	for _, l := range lines {
+		out = append(out, cont+l)
+	}
+	if more > 0 {
+		hint := ""
+		if !t.expanded {
+			hint = " (ctrl+o to expand)"
+		}
+		out = append(out, cont+st.ToolMeta.Render(fmt.Sprintf("%s +%s%s", g.Ellipsis, style.Plural(more, "line"), hint)))
+	}
+	return out
+}
+
+// diffCounts counts the added and removed lines of a unified diff.
+func diffCounts(diff string) (add, del int) {
+	for _, l := range strings.Split(diff, "\n") {
+		switch {
+		case strings.HasPrefix(l, "+++ "), strings.HasPrefix(l, "--- "):
+		case strings.HasPrefix(l, "+"):
+			add++
+		case strings.HasPrefix(l, "-"):
+			del++
+		}
+	}
+	return add, del
+}
+
+// userFoldLines is how many lines of a long message show while folded.
+const userFoldLines = 2
+
+// foldedUser is what a folded long message shows: its first lines, and
+// the line that says how long it is and how to open it.
+func foldedUser(text string, st *Styles) (head, fold string) {
+	lines, _ := style.HeadLines(text, userFoldLines)
+	for i, l := range lines { // a one-line paste is long too
+		if len(l) > 200 {
+			lines[i] = strings.ToValidUTF8(l[:200], "") + st.Glyphs.Ellipsis
+		}
+	}
+	n := strings.Count(strings.TrimRight(text, "\n"), "\n") + 1
+	return strings.Join(lines, "\n"), st.Glyphs.Ellipsis + " [pasted " + style.Plural(n, "line") + "] (ctrl+o to open)"
 }

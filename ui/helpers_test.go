@@ -25,6 +25,8 @@ type scriptAgent struct {
 	refuse  bool // Steer returns false
 	running bool
 	verify  string // SetVerify's command
+	// sessionDiff answers SessionDiff (nil: ErrNoUndo).
+	sessionDiff func(since string) (agent.ItemChanges, error)
 }
 
 type scriptRun struct {
@@ -127,6 +129,13 @@ func (a *scriptAgent) Rewind(context.Context, string, agent.RewindScope) (agent.
 
 func (a *scriptAgent) ItemDiff(context.Context, string) (agent.ItemChanges, error) {
 	return agent.ItemChanges{}, agent.ErrNoUndo
+}
+
+func (a *scriptAgent) SessionDiff(_ context.Context, since string) (agent.ItemChanges, error) {
+	if a.sessionDiff == nil {
+		return agent.ItemChanges{}, agent.ErrNoUndo
+	}
+	return a.sessionDiff(since)
 }
 
 func (a *scriptAgent) last() *scriptRun {

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -275,19 +277,25 @@ func (c *chat) visibleRange() (from, to int) {
 	return from, to
 }
 
-// toggleTool expands or collapses the output of the lowest tool call on
-// screen (or else the last one of the transcript). It reports whether
-// there was one.
+// toggleTool expands or collapses the lowest tool call's output or
+// finished thought on screen (or else the last one of the transcript). It
+// reports whether there was one.
 func (c *chat) toggleTool() bool {
 	from, to := c.visibleRange()
 	for _, r := range [][2]int{{to - 1, from}, {len(c.entries) - 1, 0}} {
 		for i := r[0]; i >= r[1] && i >= 0; i-- {
 			e := c.entries[i]
-			if e.kind == entryTool && e.tool.expandable() {
+			switch {
+			case e.kind == entryTool && e.tool.expandable():
 				e.tool.expanded = !e.tool.expanded
-				e.dirty = true
-				return true
+			case e.kind == entryReasoning && !e.end.IsZero() && strings.TrimSpace(e.text) != "",
+				e.kind == entryUser && isLarge(e.text):
+				e.open = !e.open
+			default:
+				continue
 			}
+			e.dirty = true
+			return true
 		}
 	}
 	return false
@@ -295,5 +303,5 @@ func (c *chat) toggleTool() bool {
 
 // expandable reports whether expanding the call shows more.
 func (t *toolCall) expandable() bool {
-	return t.output != "" || t.live != "" || len(t.children) > 0
+	return t.output != "" || t.live != "" || t.diff != "" || len(t.children) > 0
 }

@@ -306,7 +306,7 @@ func TestApprovalDiffAndInterrupt(t *testing.T) {
 	diff := "--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n-old line\n+new line\n"
 	events(t, m, agent.ApprovalRequest{ID: "1", Tool: "edit_file", Summary: "x.go", Detail: diff, Reply: reply})
 	s := screen(m)
-	for _, want := range []string{"Allow edit_file?", "x.go", "-old line", "+new line"} {
+	for _, want := range []string{"Allow edit_file?", "x.go", "1 - old line", "1 + new line"} {
 		if !strings.Contains(s, want) {
 			t.Fatalf("diff dialog lacks %q:\n%s", want, s)
 		}

@@ -294,6 +294,8 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		cmd = m.handleExportAsk(msg)
 	case rewindPointsMsg, rewoundMsg, itemDiffMsg:
 		cmd = m.handleRewindMsg(msg)
+	case sessionDiffMsg:
+		m.handleSessionDiff(msg)
 	case mcpChangedMsg:
 		cmd = watchMCP(m.cfg.MCP)
 	case ResetMsg:

@@ -140,7 +140,8 @@ func (e *EditFile) Preview(raw json.RawMessage) (summary, detail string, err err
 	return c.rel, UnifiedDiff("a/"+c.rel, "b/"+c.rel, c.before, c.after), nil
 }
 
-// Run makes the edit and writes the file atomically, keeping its mode. The
+// Run makes the edit and writes the file atomically, keeping its mode, and
+// hands the edit's unified diff to the context's WithDiff func. The
 // result says how many replacements were made and shows the lines around
 // the first one, numbered like read_file's output.
 func (e *EditFile) Run(ctx context.Context, raw json.RawMessage) (string, error) {
@@ -154,6 +155,7 @@ func (e *EditFile) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	if err := writeAtomic(c.abs, []byte(c.after), c.mode); err != nil {
 		return "", fmt.Errorf("edit file %q: %w", c.path, err)
 	}
+	showDiff(ctx, UnifiedDiff("a/"+c.rel, "b/"+c.rel, c.before, c.after))
 	var b strings.Builder
 	if c.count == 1 {
 		fmt.Fprintf(&b, "Edited %s: replaced 1 occurrence. The changed lines now read:\n", c.rel)

@@ -123,7 +123,9 @@ func (w *WriteFile) Preview(raw json.RawMessage) (summary, detail string, err er
 }
 
 // Run writes the file and says whether it was created or overwritten, with
-// its size in bytes and lines. An existing file keeps its permissions.
+// its size in bytes and lines. An existing file keeps its permissions. The
+// change's unified diff (a new file's against /dev/null; none over a
+// binary or very large file) goes to the context's WithDiff func.
 func (w *WriteFile) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 	c, err := w.prepare(raw)
 	if err != nil {
@@ -137,6 +139,12 @@ func (w *WriteFile) Run(ctx context.Context, raw json.RawMessage) (string, error
 	}
 	if err := writeAtomic(c.abs, []byte(c.content), c.mode); err != nil {
 		return "", fmt.Errorf("write file %q: %w", c.path, err)
+	}
+	switch {
+	case !c.exists:
+		showDiff(ctx, UnifiedDiff("/dev/null", "b/"+c.rel, "", c.content))
+	case !c.oldBinary:
+		showDiff(ctx, UnifiedDiff("a/"+c.rel, "b/"+c.rel, c.old, c.content))
 	}
 	size := fmt.Sprintf("%s, %s", plural(len(c.content), "byte"), plural(countLines(c.content), "line"))
 	switch {

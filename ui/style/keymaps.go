@@ -190,3 +190,25 @@ func DefaultUndoKeyMap() UndoKeyMap {
 		Cancel:  b(k("n", "N", "esc"), h("n/esc", "cancel")),
 	}
 }
+
+// DiffKeyMap are the /diff dialog's keys: move over the files, open one's
+// hunks, scroll them, go back to the list, close.
+type DiffKeyMap struct {
+	Up, Down         key.Binding // the file above or below; a line of the hunks
+	PageUp, PageDown key.Binding
+	Open             key.Binding // show the selected file's hunks
+	Back             key.Binding // from the hunks to the list; from the list, close
+}
+
+// DefaultDiffKeyMap returns the /diff dialog's keys.
+func DefaultDiffKeyMap() DiffKeyMap {
+	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
+	return DiffKeyMap{
+		Up:       b(k("up", "k"), h("↑", "up")),
+		Down:     b(k("down", "j"), h("↓", "down")),
+		PageUp:   b(k("pgup"), h("pgup", "page up")),
+		PageDown: b(k("pgdown", "space"), h("pgdn", "page down")),
+		Open:     b(k("enter"), h("enter", "open the file's hunks")),
+		Back:     b(k("esc"), h("esc", "back / close")),
+	}
+}

@@ -50,6 +50,7 @@ type KeyMap struct {
 	Proposal ProposalKeyMap
 	Undo     UndoKeyMap
 	Rewind   RewindKeyMap // /rewind's list and choice; the item diff's esc
+	Diff     DiffKeyMap   // the /diff dialog
 	Fork     key.Binding  // copy a session open in another tick into a new one
 
 	// The help overlay: scrolling and closing it.
@@ -99,6 +100,7 @@ func DefaultKeyMap() KeyMap {
 		Proposal:   DefaultProposalKeyMap(),
 		Undo:       DefaultUndoKeyMap(),
 		Rewind:     DefaultRewindKeyMap(),
+		Diff:       DefaultDiffKeyMap(),
 		HelpScreen: DefaultHelpKeyMap(),
 		Fork:       b(k("f"), h("f", "fork it into a new session")),
 	}
