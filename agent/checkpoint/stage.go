@@ -12,8 +12,10 @@ import (
 )
 
 // Staging: a snapshot is the workspace's files as git's index of the
-// shadow repository sees them after `git add -A`, with three things git
-// alone gets wrong for undo. A directory holding a repository of its own
+// shadow repository sees them after `git add -A` (done as `ls-files
+// --others`, `add -u` and the untracked files added by name, so that
+// the workspace is walked once and its tracked files stat'ed once), with
+// three things git alone gets wrong for undo. A directory holding a repository of its own
 // (a `git init` kept, a vendored clone) would be recorded as a gitlink, or
 // fail outright when it has no commit: such a directory is excluded from
 // `git add` and its files are staged one by one instead, its .git left
