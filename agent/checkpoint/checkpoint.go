@@ -231,10 +231,34 @@ func (s *Store) Save(ctx context.Context, label string) (Checkpoint, error) {
 		return Checkpoint{}, err
 	}
 	id := strings.TrimSpace(string(out))
-	if _, err := s.run(ctx, nil, "update-ref", "refs/tick/"+id, id); err != nil {
+	if err := s.keep(id); err != nil {
 		return Checkpoint{}, err
 	}
 	return Checkpoint{ID: id, Skipped: skipped}, nil
+}
+
+// keep writes the loose ref refs/tick/<id> naming the commit id, so that
+// no gc of the shadow repository loses it: the file git's update-ref
+// would write, written here without a git process (one fewer per
+// snapshot). The file is written aside and renamed into place, so a
+// reader never sees it half written. The caller holds the lock.
+func (s *Store) keep(id string) error {
+	if len(id) != 40 || strings.Trim(id, "0123456789abcdef") != "" {
+		return fmt.Errorf("checkpoint: commit-tree printed %q, not a commit id", id)
+	}
+	dir := filepath.Join(s.dir, "refs", "tick")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("checkpoint: keep %s: %w", id, err)
+	}
+	tmp := filepath.Join(dir, id+".tmp")
+	if err := os.WriteFile(tmp, []byte(id+"\n"), 0o600); err != nil {
+		return fmt.Errorf("checkpoint: keep %s: %w", id, err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, id)); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("checkpoint: keep %s: %w", id, err)
+	}
+	return nil
 }
 
 // subcommand is the git command args run, after any "-c key=value".

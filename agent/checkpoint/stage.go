@@ -12,8 +12,10 @@ import (
 )
 
 // Staging: a snapshot is the workspace's files as git's index of the
-// shadow repository sees them after `git add -A`, with three things git
-// alone gets wrong for undo. A directory holding a repository of its own
+// shadow repository sees them after `git add -A` (done as `ls-files
+// --others`, `add -u` and the untracked files added by name, so that
+// the workspace is walked once and its tracked files stat'ed once), with
+// three things git alone gets wrong for undo. A directory holding a repository of its own
 // (a `git init` kept, a vendored clone) would be recorded as a gitlink, or
 // fail outright when it has no commit: such a directory is excluded from
 // `git add` and its files are staged one by one instead, its .git left
@@ -54,11 +56,11 @@ func (s *Store) tree(ctx context.Context) (tree string, skipped []Skip, err erro
 	if err := s.dropGitlinks(ctx); err != nil {
 		return "", nil, err
 	}
-	skipped, nested, plain, err := s.prepare(ctx)
+	skipped, nested, plain, fresh, err := s.prepare(ctx)
 	if err != nil {
 		return "", nil, err
 	}
-	more, err := s.addAll(ctx)
+	more, err := s.addAll(ctx, fresh)
 	if err != nil {
 		return "", nil, err
 	}
@@ -84,18 +86,20 @@ func (s *Store) tree(ctx context.Context) (tree string, skipped []Skip, err erro
 // excludes, the untracked files larger than MaxFileSize and the
 // directories holding a repository of their own (listed by git as "dir/"),
 // then .git entries and their quarantines at any depth. It returns the
-// large files, as skipped, the nested repositories' directories, and the
-// exclude file without them (for addNested).
-func (s *Store) prepare(ctx context.Context) (large []Skip, nested []string, plain string, err error) {
+// large files, as skipped, the nested repositories' directories, the
+// exclude file without them (for addNested), and the other untracked
+// files, NUL-separated (for addAll).
+func (s *Store) prepare(ctx context.Context) (large []Skip, nested []string, plain string, fresh []byte, err error) {
 	tail := ".git\n" + quarantinePattern + "\n" // last: no pattern above re-includes them
 	base := s.userExcludes(ctx) + tail
 	if err := s.writeInfo(base); err != nil {
-		return nil, nil, "", err
+		return nil, nil, "", nil, err
 	}
 	out, err := s.run(ctx, nil, "ls-files", "-z", "--others", "--exclude-standard")
 	if err != nil {
-		return nil, nil, "", err
+		return nil, nil, "", nil, err
 	}
+	var add bytes.Buffer
 	for _, p := range strings.Split(string(out), "\x00") {
 		switch {
 		case p == "":
@@ -104,11 +108,13 @@ func (s *Store) prepare(ctx context.Context) (large []Skip, nested []string, pla
 		default:
 			if fi, err := os.Lstat(filepath.Join(s.work, p)); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
 				large = append(large, Skip{Path: p, Why: overCap(fi.Size())})
+				continue
 			}
+			add.WriteString(p + "\x00")
 		}
 	}
 	if len(large) == 0 && len(nested) == 0 {
-		return nil, nil, base, nil
+		return nil, nil, base, add.Bytes(), nil
 	}
 	var b strings.Builder
 	b.WriteString(base)
@@ -120,7 +126,7 @@ func (s *Store) prepare(ctx context.Context) (large []Skip, nested []string, pla
 		b.WriteString("/" + escapePattern(d) + "/\n")
 	}
 	b.WriteString(tail)
-	return large, nested, plain, s.writeInfo(b.String())
+	return large, nested, plain, add.Bytes(), s.writeInfo(b.String())
 }
 
 // overCap says how far a file is over MaxFileSize.
@@ -143,14 +149,19 @@ func humanSize(n int64) string {
 	return fmt.Sprintf("%.0f %s", f, units[u])
 }
 
-// addAll runs `git add -A`. When it fails because a tracked file is no
-// longer a regular file, link or directory (a FIFO, a socket, a device),
-// those files are taken out of the index, returned as skipped, and the
-// add runs again.
-func (s *Store) addAll(ctx context.Context) ([]Skip, error) {
-	_, err := s.run(ctx, nil, "add", "-A", "--ignore-errors", ".")
+// addAll stages the workspace: `git add -u` for the files the index
+// tracks (the one pass that stats them all), then the untracked files
+// fresh (NUL-separated, as prepare listed them: not ignored, not too
+// large) with `git update-index --add`, which walks no directory again.
+// When that fails (a file unreadable, gone meanwhile), `git add -A` does
+// both instead, leaving out what it cannot read. When the update fails
+// because a tracked file is no longer a regular file, link or directory
+// (a FIFO, a socket, a device), those files are taken out of the index,
+// returned as skipped, and the add runs again.
+func (s *Store) addAll(ctx context.Context, fresh []byte) ([]Skip, error) {
+	_, err := s.run(ctx, nil, "add", "-u", "--ignore-errors", ".")
 	if err == nil {
-		return nil, nil
+		return nil, s.addFresh(ctx, fresh)
 	}
 	out, lerr := s.run(ctx, nil, "ls-files", "-z", "--modified")
 	if lerr != nil {
@@ -177,6 +188,20 @@ func (s *Store) addAll(ctx context.Context) ([]Skip, error) {
 		return nil, err
 	}
 	return special, nil
+}
+
+// addFresh adds the untracked files fresh (NUL-separated) to the index,
+// or, when git cannot add one of them, runs `git add -A` instead, which
+// leaves out what it cannot read.
+func (s *Store) addFresh(ctx context.Context, fresh []byte) error {
+	if len(fresh) == 0 {
+		return nil
+	}
+	if _, err := s.run(ctx, fresh, "update-index", "--add", "--replace", "-z", "--stdin"); err == nil {
+		return nil
+	}
+	_, err := s.run(ctx, nil, "add", "-A", "--ignore-errors", ".")
+	return err
 }
 
 // isSpecial reports whether m is neither a regular file, a link nor a
