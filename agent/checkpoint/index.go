@@ -72,7 +72,11 @@ func parseIndex(b []byte) ([]indexEntry, []byte, error) {
 		if nul >= end {
 			return nil, nil, fmt.Errorf("%w: entry %d name", errIndexFormat, i)
 		}
-		e.path = prev[:len(prev)-strip] + string(b[p:nul])
+		if ver == 4 {
+			e.path = prev[:len(prev)-strip] + string(b[p:nul]) // prefix-compressed against the previous path
+		} else {
+			e.path = string(b[p:nul])
+		}
 		if ver == 4 {
 			off = nul + 1
 		} else {
