@@ -173,10 +173,26 @@ func stat(path string) (st state, ok bool, err error) {
 		target, err := os.Readlink(path)
 		return state{mode: fs.ModeSymlink, link: target}, true, err
 	case info.Mode().IsRegular():
-		b, err := os.ReadFile(path)
-		return state{mode: info.Mode().Perm(), sum: sha256.Sum256(b)}, true, err
+		f, err := os.Open(path)
+		if err != nil {
+			return state{}, true, err
+		}
+		defer f.Close()
+		st := state{mode: info.Mode().Perm()}
+		st.sum, err = sumOf(f)
+		return st, true, err
 	}
 	return state{mode: info.Mode()}, true, nil // a directory or a special file
+}
+
+// sumOf returns the SHA-256 of what r holds, read as a stream (a huge
+// file costs no memory).
+func sumOf(r io.Reader) ([32]byte, error) {
+	var sum [32]byte
+	h := sha256.New()
+	_, err := io.Copy(h, r)
+	copy(sum[:], h.Sum(nil))
+	return sum, err
 }
 
 // now returns the current states of the copy's files.
