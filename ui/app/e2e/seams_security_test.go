@@ -1,6 +1,10 @@
 package e2e
 
 import (
+	"encoding/json"
+	"fmt"
+	"time"
+
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/tick-agent/tick/provider/providertest"
+	"github.com/tick-agent/tick/ui/app"
 )
 
 // TestE2EProtectedLinkApp: protected path + git guard + the approval
@@ -46,5 +51,71 @@ func TestE2EProtectedLinkApp(t *testing.T) {
 	}
 	if res := toolResults(srv.Requests()); len(res) != 1 || !strings.Contains(res[0], "could not move aside") {
 		t.Errorf("tool results %q, want a note that the created path could not be moved aside", res)
+	}
+}
+
+// TestE2EHiddenDirsInParallelTasks: hidden dirs + parallel tasks + -p.
+// Two tasks side by side, each in its own copy with a runner of its own,
+// run `cat` of the user's config file (where the key is) and of a session
+// file: their commands get nothing, and the key reaches no request the
+// model sees. The files lie under the real home, as a user's do.
+func TestE2EHiddenDirsInParallelTasks(t *testing.T) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := os.MkdirTemp(home, ".tick-e2e-hidden-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	const key = "sk-proj-e2eTASKsecret0123456789"
+	srv := providertest.New(t)
+	conf := filepath.Join(base, "config", "tick", "config.toml")
+	session := filepath.Join(base, "state", "tick", "sessions", "old.jsonl")
+	for p, body := range map[string]string{
+		conf:    "provider = \"fake\"\nmodel = \"m\"\nmax_parallel_tasks = 2\n[providers.fake]\nbase_url = \"" + srv.URL + "\"\napi_key = \"" + key + "\"\n",
+		session: "{\"note\":\"" + key + "\"}\n",
+	} {
+		os.MkdirAll(filepath.Dir(p), 0o700)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		n, isChild := strings.CutPrefix(r.Messages[1].Content, "CHILD ")
+		switch {
+		case isChild && r.Last().Role == "user":
+			srv.WaitOpen(2, 5*time.Second) // side by side where the machine allows
+			return call("bash", map[string]any{"command": "cat " + conf + "; cat " + session + "; echo task " + n})
+		case isChild:
+			return providertest.Reply{Text: "report " + n}
+		case r.Last().Role == "user":
+			var cs []providertest.Call
+			for i := 1; i <= 2; i++ {
+				b, _ := json.Marshal(map[string]any{"description": fmt.Sprintf("part %d", i), "prompt": fmt.Sprintf("CHILD %d", i)})
+				cs = append(cs, providertest.Call{Name: "task", Args: string(b)})
+			}
+			return providertest.Reply{ToolCalls: cs}
+		}
+		return providertest.Reply{Text: "done"}
+	})
+	env := map[string]string{"XDG_CONFIG_HOME": filepath.Join(base, "config"), "XDG_STATE_HOME": filepath.Join(base, "state")}
+	r := tick(t, env, "", "-p", "two parts", "-C", t.TempDir(), "--no-session")
+	if r.code != app.ExitOK {
+		t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+	}
+	var all []string
+	for _, req := range srv.Requests() { // the tasks' requests too
+		all = append(all, toolResults([]providertest.Request{req})...)
+	}
+	res := strings.Join(all, "\n")
+	if !strings.Contains(res, "task 1") || !strings.Contains(res, "task 2") {
+		t.Fatalf("the tasks' commands did not both run:\n%s", res)
+	}
+	for where, text := range map[string]string{"the model": res, "stdout": r.stdout, "stderr": r.stderr} {
+		if strings.Contains(text, key) || strings.Contains(text, "api_key") {
+			t.Errorf("%s got tick's config through a task:\n%s", where, text)
+		}
 	}
 }
