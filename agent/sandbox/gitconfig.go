@@ -137,8 +137,7 @@ func configPaths(key, value string) []string {
 			return nil // the built-in daemon, or none
 		}
 		var out []string
-		for i, w := range strings.Fields(value) {
-			w = strings.Trim(w, `'"`)
+		for i, w := range ShellWords(value) {
 			if i == 0 || !strings.HasPrefix(w, "-") && (strings.Contains(w, "/") || strings.LastIndexByte(w, '.') > 0) {
 				out = append(out, w) // the program (where git looks), or a script it is given
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/tick-agent/tick/agent/hooks"
 	"github.com/tick-agent/tick/agent/mcp"
 	"github.com/tick-agent/tick/agent/permission"
+	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/ui"
@@ -415,7 +416,7 @@ func hookConfig(in tickcfg.Hooks, check func(dir string, words []string) func(st
 			}
 			hk := hooks.Hook{Matcher: h.Matcher, Command: h.Command, Timeout: d}
 			if check != nil {
-				hk.Check = check("", tickcfg.ShellWords(h.Command))
+				hk.Check = check("", sandbox.ShellWords(h.Command))
 			}
 			out = append(out, hk)
 		}
