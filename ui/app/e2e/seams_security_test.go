@@ -119,3 +119,62 @@ func TestE2EHiddenDirsInParallelTasks(t *testing.T) {
 		}
 	}
 }
+
+// TestE2ELinkedWorkspaceHeadless: protected paths + git guard + -p in a
+// workspace named through a symbolic link (tick -C ~/src/app where app
+// is a link). A sandboxed command writes a hook into core.hooksPath
+// (named by an included ../.gitconfig), rewrites the project's .tick and
+// creates a repository: the writes are refused and the repository is
+// removed, as in a workspace named by its real path.
+func TestE2ELinkedWorkspaceHeadless(t *testing.T) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := os.MkdirTemp(home, ".tick-e2e-linked-") // the sandbox hides /tmp
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	real, ws := filepath.Join(base, "data", "app"), filepath.Join(base, "app")
+	for name, body := range map[string]string{".gitconfig": "[core]\n\thooksPath = .githooks\n", ".githooks/pre-push": "exit 0\n", ".tick/commands/x.md": "x\n"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(real, name)), 0o755)
+		if err := os.WriteFile(filepath.Join(real, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"config", "include.path", "../.gitconfig"}} {
+		if out, err := exec.Command("git", append([]string{"-C", real}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	if err := os.Symlink(real, ws); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(base, "ran")
+	srv := providertest.New(t)
+	srv.Enqueue(
+		call("bash", map[string]any{"command": "echo 'touch " + marker + "' > .githooks/pre-commit; echo evil >> .tick/commands/x.md; mkdir sub && " + plantFsmonitorIn("sub", marker) + "; echo finished"}),
+		providertest.Reply{Text: "done"})
+	r := tick(t, map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(base, "state")}, "", "-p", "go", "--base-url", srv.URL, "-C", ws, "--no-session")
+	if r.code != app.ExitOK {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	if _, err := os.Lstat(filepath.Join(real, ".githooks", "pre-commit")); err == nil {
+		t.Error("a hook was planted in core.hooksPath")
+	}
+	if b, _ := os.ReadFile(filepath.Join(real, ".tick", "commands", "x.md")); string(b) != "x\n" {
+		t.Errorf(".tick was rewritten: %q", b)
+	}
+	if userGitRan(filepath.Join(real, "sub"), marker) {
+		t.Error("the user's git ran the core.fsmonitor of a repository a sandboxed command created")
+	}
+	if !strings.Contains(r.stderr, "removed git metadata a sandboxed command created: sub/.git") {
+		t.Errorf("stderr does not say sub/.git was removed:\n%s", r.stderr)
+	}
+}
+
+// plantFsmonitorIn is plantFsmonitor run in the directory dir.
+func plantFsmonitorIn(dir, marker string) string {
+	return "(cd " + dir + " && " + plantFsmonitor(marker) + ")"
+}
