@@ -67,8 +67,12 @@ type Change struct {
 }
 
 // New copies the workspace root into a new directory under parent (""
-// means the system's temporary directory).
+// means the system's temporary directory). A root named through a
+// symbolic link is copied from where the link leads.
 func New(root, parent string) (*Copy, error) {
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real // the walk does not follow links, the root's own either
+	}
 	dir, err := os.MkdirTemp(parent, "tick-task-")
 	if err != nil {
 		return nil, fmt.Errorf("make the task's copy of %s: %w", root, err)
