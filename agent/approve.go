@@ -48,11 +48,6 @@ func (l *loop) callSubject(name string, args json.RawMessage) string {
 	return filepath.ToSlash(p)
 }
 
-// inGit reports whether a workspace-relative path is git metadata or lies
-// in it (of the workspace or of a repository nested in it): the sandbox's
-// own predicate, so the file tools and commands agree on what .git is.
-func inGit(rel string) bool { return sandbox.InGitMeta(rel) }
-
 // runner is the sandbox runner of the loop's base tools (a task's own,
 // with its own watch of git metadata), or nil.
 func (l *loop) runner() *sandbox.Runner {
@@ -94,7 +89,7 @@ func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approv
 	if eg, ok := ap.(tools.Egress); ok {
 		return l.approveEgress(ctx, c, eg, args)
 	}
-	gitWrite := fileTools[c.Name] && (inGit(subject) || l.protectedWrite(subject))
+	gitWrite := fileTools[c.Name] && l.protectedWrite(subject)
 	mode := l.a.cfg.Approval
 	every := alwaysAsk(ap) // plan mode's bash: it runs read-only in the sandbox, or asks every time
 	if every && l.confined(ctx) {

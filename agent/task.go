@@ -92,6 +92,9 @@ func (t *taskTool) Run(ctx context.Context, raw json.RawMessage) (string, error)
 	tctx, end := parent.a.tasks.start(ctx, id, item) // StopTask and a cancel of item end tctx alone
 	final := child.run(tctx)
 	how := end()
+	if child.sbx != nil {
+		child.sbx.Close() // its watches of the copy's directories, now
+	}
 	res, err := taskResult(final, lastAssistantText(*child.hist), how, item)
 	parent.recordTask(id, item, *child.hist)
 	if wc != nil {

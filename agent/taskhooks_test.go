@@ -66,7 +66,7 @@ func TestTaskHooksRunInItsCopy(t *testing.T) {
 }
 
 // A project's hook runs in a task's copy only when the script it runs
-// there is the trusted one (CheckIn): a task that rewrote its copy's
+// there is the trusted one (Check asked about the copy): a task that rewrote its copy's
 // script does not get it run outside the sandbox.
 func TestTaskHookChangedScriptNotRun(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
@@ -75,8 +75,10 @@ func TestTaskHookChangedScriptNotRun(t *testing.T) {
 		trusted := "#!/bin/sh\necho trusted > \"$OUT/ran\"\n"
 		r, err := hooks.New(hooks.Options{Dir: c.Workspace, Environ: append(os.Environ(), "OUT="+out), Hooks: hooks.Config{
 			PostToolUse: []hooks.Hook{{Matcher: "write_file", Command: "sh fmt.sh",
-				Check: func() error { return nil },
-				CheckIn: func(dir string) error {
+				Check: func(dir string) error {
+					if dir == "" {
+						return nil // the workspace's is the trusted one
+					}
 					if b, _ := os.ReadFile(filepath.Join(dir, "fmt.sh")); string(b) != trusted {
 						return errors.New("fmt.sh changed since it was trusted")
 					}

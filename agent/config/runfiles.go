@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tick-agent/tick/agent/internal/safefile"
+	"github.com/tick-agent/tick/agent/sandbox"
 )
 
 // ProjectDirName is the project's tick directory in a workspace: its
@@ -92,7 +93,7 @@ func findRunFiles(workspace string, hooks Hooks, servers map[string]MCPServer) R
 	}
 	for _, hs := range [][]Hook{hooks.PreToolUse, hooks.PostToolUse, hooks.UserPromptSubmit, hooks.Stop} {
 		for _, h := range hs {
-			add("", ShellWords(h.Command))
+			add("", sandbox.ShellWords(h.Command))
 		}
 	}
 	for _, s := range servers {
@@ -134,7 +135,7 @@ func namedIn(workspace, base string, words []string, depth int) []string {
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		if depth < 2 && strings.ContainsAny(w, " \t\n;&|") {
-			out = append(out, namedIn(workspace, base, ShellWords(w), depth+1)...)
+			out = append(out, namedIn(workspace, base, sandbox.ShellWords(w), depth+1)...)
 			continue
 		}
 		if w == "cd" && i+1 < len(words) {
@@ -205,49 +206,4 @@ func digestFile(path string) string {
 		return "unreadable"
 	}
 	return fmt.Sprintf("sha256:%s:%d", hex.EncodeToString(h.Sum(nil)), st.Size())
-}
-
-// ShellWords splits a shell command line into words the way sh would for
-// a plain command: quotes and backslashes are taken out, and the
-// operators ; & | < > ( ) end a word. It does not expand anything.
-func ShellWords(line string) []string {
-	var words []string
-	var cur strings.Builder
-	in := false // a word is open
-	var quote rune
-	flush := func() {
-		if in {
-			words = append(words, cur.String())
-			cur.Reset()
-			in = false
-		}
-	}
-	rs := []rune(line)
-	for i := 0; i < len(rs); i++ {
-		r := rs[i]
-		switch {
-		case quote != 0 && r == quote:
-			quote = 0
-		case quote == '\'':
-			cur.WriteRune(r)
-		case quote == '"' && r == '\\' && i+1 < len(rs) && strings.ContainsRune("\"\\$`", rs[i+1]):
-			i++
-			cur.WriteRune(rs[i])
-		case quote != 0:
-			cur.WriteRune(r)
-		case r == '\'' || r == '"':
-			quote, in = r, true
-		case r == '\\' && i+1 < len(rs):
-			i++
-			cur.WriteRune(rs[i])
-			in = true
-		case strings.ContainsRune(" \t\n;&|<>()", r):
-			flush()
-		default:
-			cur.WriteRune(r)
-			in = true
-		}
-	}
-	flush()
-	return words
 }

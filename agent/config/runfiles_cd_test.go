@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/tick-agent/tick/agent/sandbox"
 )
 
 // TestRunFilesThroughCd: a hook that changes directory first
@@ -26,7 +28,7 @@ func TestRunFilesThroughCd(t *testing.T) {
 		{`bash -c "python3 tools/lint.py"`, []string{"tools/lint.py"}},
 		{"sh scripts/fmt.sh", []string{"scripts/fmt.sh"}},
 	} {
-		if got := namedFiles(ws, "", ShellWords(tt.line)); !reflect.DeepEqual(got, tt.want) {
+		if got := namedFiles(ws, "", sandbox.ShellWords(tt.line)); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("namedFiles(%q) = %q, want %q", tt.line, got, tt.want)
 		}
 	}

@@ -20,7 +20,7 @@ func TestCheckFailureSkipsHook(t *testing.T) {
 	ran := filepath.Join(dir, "ran")
 	var changed error = errors.New(".tick/hooks/lint.sh changed since you trusted this project's hooks")
 	r := newRunner(t, Config{PostToolUse: []Hook{
-		{Command: "echo checked >> " + ran, Check: func() error { return changed }},
+		{Command: "echo checked >> " + ran, Check: func(string) error { return changed }},
 		{Command: "echo other >> " + ran},
 	}})
 	out := r.Run(context.Background(), agent.HookInput{Event: agent.HookPostToolUse, Tool: "bash"})

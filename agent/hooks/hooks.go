@@ -21,9 +21,9 @@
 //     script unchanged); otherwise it is a failure and is not run.
 //   - A hook for a task's tool call (HookInput.Dir set: the task's copy of
 //     the workspace) runs there, with "workspace" naming the copy and
-//     "task" the task. A project's hook then also needs CheckIn to pass
-//     for the copy: the scripts it runs there must be the trusted ones
-//     (a task may have changed its copy's), else it is not run.
+//     "task" the task. A project's hook's Check is then asked about the
+//     copy too: the scripts it runs there must be the trusted ones (a
+//     task may have changed its copy's), else it is not run.
 package hooks
 
 import (
@@ -52,14 +52,12 @@ type Hook struct {
 	Matcher string        // regular expression on the tool name; "" or "*" is every tool
 	Command string        // run with sh -c
 	Timeout time.Duration // 0 is DefaultTimeout
-	// Check, when set, is asked before every run: an error (a file the
-	// hook runs changed since the user trusted it) means the hook is not
-	// run and is reported as a failure with that error.
-	Check func() error `json:"-"`
-	// CheckIn, when set, is asked before a run in another directory (a
-	// task's copy of the workspace): an error (a file the hook runs
-	// differs there from the trusted one) means the hook is not run.
-	CheckIn func(dir string) error `json:"-"`
+	// Check, when set, is asked before every run, with the directory
+	// the hook runs in when that is another one (a task's copy of the
+	// workspace), else "": an error (a file the hook runs changed since
+	// the user trusted it, or differs in dir from the trusted one) means
+	// the hook is not run and is reported as a failure with that error.
+	Check func(dir string) error `json:"-"`
 }
 
 // Config holds the hooks of each event, in the order they run.
@@ -204,23 +202,12 @@ func (r *Runner) exec(ctx context.Context, h Hook, dir string, payload []byte) (
 	return 0, stderr, nil
 }
 
-// check asks the hook's Check and, for a run in dir (a task's copy),
-// its CheckIn; a hook with a Check but no CheckIn is not run in a copy,
-// whose scripts it cannot vouch for.
+// check asks the hook's Check, if any, about a run in dir.
 func (h compiled) check(dir string) error {
 	if h.Check == nil {
 		return nil
 	}
-	if err := h.Check(); err != nil {
-		return err
-	}
-	if dir == "" {
-		return nil
-	}
-	if h.CheckIn == nil {
-		return fmt.Errorf("a project's hook cannot be checked in the task's copy %s", dir)
-	}
-	return h.CheckIn(dir)
+	return h.Check(dir)
 }
 
 // withStderr appends the hook's stderr to msg.

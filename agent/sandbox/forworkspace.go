@@ -12,3 +12,9 @@ func (r *Runner) ForWorkspace(dir string) *Runner {
 	p.Workspace = dir
 	return newRunner(p, r.support, r.gitConf) // the same repository's config, the same relative paths
 }
+
+// Close releases what the runner's watch of git metadata holds of the
+// kernel (see GitMeta.Close): call it when no more commands run through
+// it (a task's runner, once the task ended), so that its watches do not
+// count against the user's until it is garbage. The runner stays usable.
+func (r *Runner) Close() { r.git.Close() }

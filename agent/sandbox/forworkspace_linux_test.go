@@ -6,23 +6,34 @@ import (
 	"testing"
 )
 
-// TestForWorkspaceConfinesToTheCopy: a runner for a task's copy of the
-// workspace lets commands write the copy, and no longer the workspace.
-func TestForWorkspaceConfinesToTheCopy(t *testing.T) {
-	r, ws := testRunner(t, WorkspaceWrite)
-	cp := t.TempDir()
-	rc := r.ForWorkspace(cp)
-	if got := rc.Policy().Workspace; got != cp {
-		t.Fatalf("the copy's runner has workspace %q, want %q", got, cp)
+// TestRunnerCloseReleasesWatches: a task's runner (ForWorkspace) watches
+// its copy's directories from its first command; Close gives the
+// watches back at once, and the runner still reports what a later
+// command plants (by a stat of each directory).
+func TestRunnerCloseReleasesWatches(t *testing.T) {
+	ws, dir := t.TempDir(), t.TempDir()
+	parent := newRunner(Policy{Mode: WorkspaceWrite, Workspace: ws}, Support{}, nil)
+	r := parent.ForWorkspace(dir)
+	r.git.Before()
+	r.git.After()
+	r.git.mu.Lock()
+	watching := r.git.notify != nil
+	r.git.mu.Unlock()
+	if !watching {
+		t.Fatal("no inotify watch after the first scan")
 	}
-	out, code := runIn(t, rc, "", `echo ok > in-copy && echo escaped > `+filepath.Join(ws, "escaped"))
-	if _, err := os.Stat(filepath.Join(cp, "in-copy")); err != nil {
-		t.Errorf("a command could not write the copy (exit %d): %s", code, out)
+	r.Close()
+	r.git.mu.Lock()
+	watching = r.git.notify != nil
+	r.git.mu.Unlock()
+	if watching {
+		t.Fatal("the watches are still held after Close")
 	}
-	if _, err := os.Stat(filepath.Join(ws, "escaped")); err == nil {
-		t.Error("a command confined to the copy wrote the workspace")
+	r.git.Before()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	if code == 0 {
-		t.Errorf("the write outside the copy did not fail: %s", out)
+	if rep := r.git.After(); len(rep.Planted) != 1 || rep.Planted[0] != ".git" {
+		t.Errorf("after Close: planted %v, want .git", rep.Planted)
 	}
 }

@@ -12,7 +12,7 @@ import (
 	"time"
 )
 
-// gitConfigTimeout bounds the two git commands GitConfigPaths runs.
+// gitConfigTimeout bounds each git command GitConfigPaths runs.
 const gitConfigTimeout = 5 * time.Second
 
 // gitConfigMax bounds what GitConfigPaths reads of git's answer.
@@ -44,10 +44,7 @@ func GitConfigPaths(ws string) []string {
 	if out == nil {
 		return nil
 	}
-	top := ws
-	if t := strings.TrimSpace(string(gitOutput(ws, "rev-parse", "--show-toplevel"))); t != "" && filepath.IsAbs(t) {
-		top = filepath.Clean(t)
-	}
+	top := topOnce(ws)
 	home, _ := os.UserHomeDir()
 	seen := map[string]bool{}
 	fields := bytes.Split(out, []byte{0})
@@ -66,10 +63,28 @@ func GitConfigPaths(ws string) []string {
 	return paths
 }
 
+// topOnce returns the function that gives the working tree's top of the
+// repository at ws (`git rev-parse --show-toplevel`, ws when git does not
+// say), asking git the first time only: most configurations name no
+// path relative to it, and then git runs once, not twice.
+func topOnce(ws string) func() string {
+	top := ""
+	return func() string {
+		if top == "" {
+			top = ws
+			if t := strings.TrimSpace(string(gitOutput(ws, "rev-parse", "--show-toplevel"))); t != "" && filepath.IsAbs(t) {
+				top = filepath.Clean(t)
+			}
+		}
+		return top
+	}
+}
+
 // addConfigPath adds to seen the workspace-relative path(s) p names, a
-// path the config entry key (from the file origin) holds.
-func addConfigPath(ws, top, home, origin, key, p string, seen map[string]bool) {
-	base := top
+// path the config entry key (from the file origin) holds; top gives the
+// working tree's top, which the keys other than includes are relative to.
+func addConfigPath(ws string, top func() string, home, origin, key, p string, seen map[string]bool) {
+	var base string
 	if strings.HasSuffix(strings.ToLower(key), ".path") && (strings.HasPrefix(strings.ToLower(key), "include.") || strings.HasPrefix(strings.ToLower(key), "includeif.")) {
 		f, ok := strings.CutPrefix(origin, "file:")
 		if !ok {
@@ -79,6 +94,8 @@ func addConfigPath(ws, top, home, origin, key, p string, seen map[string]bool) {
 			f = filepath.Join(ws, f)
 		}
 		base = filepath.Dir(f)
+	} else if !filepath.IsAbs(p) && !(strings.HasPrefix(p, "~/") && home != "") {
+		base = top()
 	}
 	abs := resolveConfigPath(base, home, p)
 	if rel := insideWorkspace(ws, abs); rel != "" && !InGitMeta(rel) {
@@ -120,8 +137,7 @@ func configPaths(key, value string) []string {
 			return nil // the built-in daemon, or none
 		}
 		var out []string
-		for i, w := range strings.Fields(value) {
-			w = strings.Trim(w, `'"`)
+		for i, w := range ShellWords(value) {
 			if i == 0 || !strings.HasPrefix(w, "-") && (strings.Contains(w, "/") || strings.LastIndexByte(w, '.') > 0) {
 				out = append(out, w) // the program (where git looks), or a script it is given
 			}

@@ -113,8 +113,9 @@ type GitMeta struct {
 	notify   *dirNotify          // which directories changed; nil: stat them all
 }
 
-// NewGitMeta returns the watch of the workspace root (absolute, clean).
-// It costs nothing until the first Before.
+// NewGitMeta returns the watch of the workspace root (absolute; the
+// first scan follows its own symbolic links). It costs nothing until the
+// first Before.
 func NewGitMeta(root string) *GitMeta {
 	return &GitMeta{root: filepath.Clean(root), limit: maxWatchDirs}
 }
@@ -205,6 +206,9 @@ func (g *GitMeta) abs(rel string) string { return filepath.Join(g.root, filepath
 func (g *GitMeta) rescan() {
 	start := time.Now()
 	if !g.built {
+		if real, err := filepath.EvalSymlinks(g.root); err == nil {
+			g.root = real // named through a link (cd ~/src/app): the walk does not follow links
+		}
 		g.dirs, g.ents = map[string]dirStamp{}, map[string]bool{}
 		g.notify = newDirNotify(g, g.watches)
 		g.walk(".", start)

@@ -25,11 +25,17 @@ type Quarantined struct {
 // Runner.GitChanges), aside, to a name next to it that git ignores (and
 // tick: a .tick moved aside is no project directory), and returns
 // those it moved. It does not follow a symbolic link in the last element
-// (a link named .git is moved itself). The first failure ends it, with
-// the entries moved so far.
+// (a link named .git is moved itself), and refuses a path that is not
+// local or whose directory is reached through a link: a command that
+// replaced a directory by a link would have tick move (and remove) a
+// file outside the workspace. The first failure ends it, with the
+// entries moved so far.
 func Quarantine(root string, rels []string) ([]Quarantined, error) {
 	var out []Quarantined
 	for _, rel := range rels {
+		if err := linkFree(root, rel); err != nil {
+			return out, fmt.Errorf("move %s aside: %w", rel, err)
+		}
 		from := filepath.Join(root, filepath.FromSlash(rel))
 		aside, err := freeName(from + quarantineSuffix)
 		if err != nil {
@@ -42,6 +48,31 @@ func Quarantine(root string, rels []string) ([]Quarantined, error) {
 		out = append(out, Quarantined{Path: rel, Aside: filepath.ToSlash(r), root: root})
 	}
 	return out, nil
+}
+
+// linkFree returns an error unless the slash-separated rel is local and
+// its directory, under root, is reached without a symbolic link.
+func linkFree(root, rel string) error {
+	rel = filepath.FromSlash(rel)
+	if !filepath.IsLocal(rel) {
+		return errors.New("not a path inside the workspace")
+	}
+	dir := filepath.Dir(rel)
+	if dir == "." {
+		return nil
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(realRoot, dir))
+	if err != nil {
+		return err
+	}
+	if real != filepath.Join(realRoot, dir) {
+		return errors.New("a symbolic link stands on its path")
+	}
+	return nil
 }
 
 // freeName returns base, or base.N for the first N that names nothing.

@@ -19,9 +19,13 @@ import (
 // moving conf aside and making a new conf/inc would otherwise swap an
 // included conf/inc. A path outside the workspace is left alone; a
 // symbolic link is protected at its target when that lies in the
-// workspace.
+// workspace. The workspace's own links are followed first: it may be
+// named through one.
 func protectPaths(p Policy) error {
 	ws := filepath.Clean(p.Workspace)
+	if real, err := filepath.EvalSymlinks(ws); err == nil {
+		ws = real // named through a link (cd ~/src/app): the paths resolve under its real location
+	}
 	var leaves []string
 	pinned := map[string]bool{}
 	var pins []string

@@ -46,10 +46,6 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // secret by its shape (URL credentials, known tokens), whatever its name.
 func IsSecretValue(v string) bool { return len(secretShapes(v, 1)) > 0 }
 
-// SecretShapes returns the parts of s that look like secrets by their
-// shape (URL userinfo, known tokens), for masking, in order.
-func SecretShapes(s string) []string { return secretShapes(s, -1) }
-
 // secretShapes returns up to n (all when n < 0) secret-shaped parts of s,
 // leftmost first, not overlapping.
 func secretShapes(s string, n int) []string {

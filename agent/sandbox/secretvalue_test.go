@@ -35,12 +35,12 @@ func TestSecretShapesMatchTheRule(t *testing.T) {
 	}
 	for _, s := range cases {
 		want := secretValueRE.FindAllString(s, -1)
-		got := SecretShapes(s)
+		got := secretShapes(s, -1)
 		if len(want) == 0 && len(got) == 0 {
 			continue
 		}
 		if !reflect.DeepEqual(got, want) {
-			t.Fatalf("SecretShapes(%q) = %q, the rule finds %q", s, got, want)
+			t.Fatalf("secretShapes(%q) = %q, the rule finds %q", s, got, want)
 		}
 		if IsSecretValue(s) != (len(want) > 0) {
 			t.Fatalf("IsSecretValue(%q) = %v", s, !(len(want) > 0))

@@ -3,10 +3,8 @@
 package workcopy
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -64,36 +62,10 @@ func (t *tree) dir(rel string, create bool, made *[]string) (int, error) {
 	return len(t.paths) - 1, nil
 }
 
-// lstatAt returns what name in the directory fd is.
-func (t *tree) lstatAt(fd int, name string) (st state, ok bool, err error) {
-	p := filepath.Join(t.paths[fd], name)
-	info, err := os.Lstat(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return state{}, false, nil
-	} else if err != nil {
-		return state{}, false, err
-	}
-	switch {
-	case info.Mode()&fs.ModeSymlink != 0:
-		target, err := os.Readlink(p)
-		return state{mode: fs.ModeSymlink, link: target}, true, err
-	case info.Mode().IsRegular():
-		f, err := os.Open(p)
-		if err != nil {
-			return state{}, true, err
-		}
-		defer f.Close()
-		h := sha256.New()
-		if _, err := io.Copy(h, f); err != nil {
-			return state{}, true, err
-		}
-		st := state{mode: info.Mode().Perm()}
-		copy(st.sum[:], h.Sum(nil))
-		return st, true, nil
-	case info.IsDir():
-		return state{mode: fs.ModeDir}, true, nil
-	}
-	return state{mode: fs.ModeIrregular}, true, nil
+// lstatAt returns what name in the directory fd is (see stat; a
+// directory's or a special file's state never equals a file's).
+func (t *tree) lstatAt(fd int, name string) (state, bool, error) {
+	return stat(filepath.Join(t.paths[fd], name))
 }
 
 // createAt makes the new file name in fd with perm.

@@ -3,10 +3,8 @@
 package workcopy
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -118,13 +116,9 @@ func (t *tree) lstatAt(fd int, name string) (st state, ok bool, err error) {
 			return state{}, true, err
 		}
 		defer f.Close()
-		h := sha256.New()
-		if _, err := io.Copy(h, f); err != nil {
-			return state{}, true, err
-		}
 		st := state{mode: fs.FileMode(s.Mode & 0o777)}
-		copy(st.sum[:], h.Sum(nil))
-		return st, true, nil
+		st.sum, err = sumOf(f)
+		return st, true, err
 	case unix.S_IFDIR:
 		return state{mode: fs.ModeDir}, true, nil
 	}

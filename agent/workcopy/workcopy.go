@@ -67,8 +67,12 @@ type Change struct {
 }
 
 // New copies the workspace root into a new directory under parent (""
-// means the system's temporary directory).
+// means the system's temporary directory). A root named through a
+// symbolic link is copied from where the link leads.
 func New(root, parent string) (*Copy, error) {
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real // the walk does not follow links, the root's own either
+	}
 	dir, err := os.MkdirTemp(parent, "tick-task-")
 	if err != nil {
 		return nil, fmt.Errorf("make the task's copy of %s: %w", root, err)
@@ -173,10 +177,26 @@ func stat(path string) (st state, ok bool, err error) {
 		target, err := os.Readlink(path)
 		return state{mode: fs.ModeSymlink, link: target}, true, err
 	case info.Mode().IsRegular():
-		b, err := os.ReadFile(path)
-		return state{mode: info.Mode().Perm(), sum: sha256.Sum256(b)}, true, err
+		f, err := os.Open(path)
+		if err != nil {
+			return state{}, true, err
+		}
+		defer f.Close()
+		st := state{mode: info.Mode().Perm()}
+		st.sum, err = sumOf(f)
+		return st, true, err
 	}
 	return state{mode: info.Mode()}, true, nil // a directory or a special file
+}
+
+// sumOf returns the SHA-256 of what r holds, read as a stream (a huge
+// file costs no memory).
+func sumOf(r io.Reader) ([32]byte, error) {
+	var sum [32]byte
+	h := sha256.New()
+	_, err := io.Copy(h, r)
+	copy(sum[:], h.Sum(nil))
+	return sum, err
 }
 
 // now returns the current states of the copy's files.

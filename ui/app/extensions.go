@@ -18,6 +18,7 @@ import (
 	"github.com/tick-agent/tick/agent/hooks"
 	"github.com/tick-agent/tick/agent/mcp"
 	"github.com/tick-agent/tick/agent/permission"
+	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/ui"
@@ -64,7 +65,7 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 	if err != nil {
 		return nil, err
 	}
-	hcfg, err := hookConfig(s.Hooks, nil, nil)
+	hcfg, err := hookConfig(s.Hooks, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +87,7 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 				return nil, err
 			}
 			servers = append(servers, ps...)
-			ph, err := hookConfig(x.pending.Hooks, x.checkRun, x.checkRunIn)
+			ph, err := hookConfig(x.pending.Hooks, x.checkRun)
 			if err != nil {
 				return nil, err
 			}
@@ -124,28 +125,24 @@ func newExtensions(cfg config, env func(string) string, startServers bool) (*ext
 
 // checkRun returns the check of one trusted project hook or server whose
 // command line is words, run in dir: the files it names must be as the
-// user trusted them. A file that changed makes the whole project wait
+// user trusted them, in the workspace and, for a run in another
+// directory (in, a task's copy of the workspace; "" for none), there
+// too. A file that changed in the workspace makes the whole project wait
 // for /trust again (which reads the files anew), and the hook or server
 // does not run.
-func (x *extensions) checkRun(dir string, words []string) func() error {
-	return func() error {
+func (x *extensions) checkRun(dir string, words []string) func(in string) error {
+	return func(in string) error {
 		x.mu.Lock()
 		defer x.mu.Unlock()
-		err := x.pending.RunFiles.Sub(x.project, dir, words).Check(x.project)
-		if err != nil {
+		sub := x.pending.RunFiles.Sub(x.project, dir, words)
+		if err := sub.Check(x.project); err != nil {
 			x.untrusted = true
+			return err
 		}
-		return err
-	}
-}
-
-// checkRunIn is checkRun for a run in another directory (a task's copy of
-// the workspace): the files the words name there must be the trusted ones.
-func (x *extensions) checkRunIn(words []string) func(dir string) error {
-	return func(dir string) error {
-		x.mu.Lock()
-		defer x.mu.Unlock()
-		return x.pending.RunFiles.Sub(x.project, "", words).Check(dir)
+		if in == "" {
+			return nil
+		}
+		return sub.Check(in)
 	}
 }
 
@@ -382,7 +379,7 @@ func (x *extensions) uiCustom() []ui.CustomCommand {
 
 // mcpServers converts the config's servers; check is nil for the user's
 // own, else the project's (see checkRun).
-func mcpServers(in map[string]tickcfg.MCPServer, check func(dir string, words []string) func() error) ([]mcp.Server, error) {
+func mcpServers(in map[string]tickcfg.MCPServer, check func(dir string, words []string) func(string) error) ([]mcp.Server, error) {
 	var out []mcp.Server
 	for name, s := range in {
 		var timeout time.Duration
@@ -395,7 +392,8 @@ func mcpServers(in map[string]tickcfg.MCPServer, check func(dir string, words []
 		}
 		srv := mcp.Server{Name: name, Command: s.Command, Args: s.Args, Env: s.Env, Cwd: s.Cwd, URL: s.URL, Headers: s.Headers, Timeout: timeout, Project: check != nil}
 		if check != nil && s.URL == "" {
-			srv.Check = check(s.Cwd, append([]string{s.Command}, s.Args...))
+			c := check(s.Cwd, append([]string{s.Command}, s.Args...))
+			srv.Check = func() error { return c("") }
 		}
 		out = append(out, srv)
 	}
@@ -403,9 +401,9 @@ func mcpServers(in map[string]tickcfg.MCPServer, check func(dir string, words []
 	return out, nil
 }
 
-// hookConfig converts the config's hooks; check and checkIn are nil for
-// the user's own, else the project's (see checkRun, checkRunIn).
-func hookConfig(in tickcfg.Hooks, check func(dir string, words []string) func() error, checkIn func(words []string) func(string) error) (hooks.Config, error) {
+// hookConfig converts the config's hooks; check is nil for the user's
+// own, else the project's (see checkRun).
+func hookConfig(in tickcfg.Hooks, check func(dir string, words []string) func(string) error) (hooks.Config, error) {
 	conv := func(event string, hs []tickcfg.Hook) ([]hooks.Hook, error) {
 		var out []hooks.Hook
 		for i, h := range hs {
@@ -418,8 +416,7 @@ func hookConfig(in tickcfg.Hooks, check func(dir string, words []string) func() 
 			}
 			hk := hooks.Hook{Matcher: h.Matcher, Command: h.Command, Timeout: d}
 			if check != nil {
-				hk.Check = check("", tickcfg.ShellWords(h.Command))
-				hk.CheckIn = checkIn(tickcfg.ShellWords(h.Command))
+				hk.Check = check("", sandbox.ShellWords(h.Command))
 			}
 			out = append(out, hk)
 		}
