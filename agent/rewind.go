@@ -380,18 +380,28 @@ type ItemChanges struct {
 // ErrNoDiff is returned by ItemDiff when the store cannot diff two points.
 var ErrNoDiff = errors.New("this checkpoint store cannot show diffs")
 
+// diffPoints returns the ready points (readyPoints) and the store that
+// diffs them, for ItemDiff and SessionDiff: ErrNoDiff when it cannot.
+func (a *Agent) diffPoints(ctx context.Context) ([]*undoPoint, differ, error) {
+	pts, err := a.readyPoints(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, ok := a.cfg.Checkpoints.(differ)
+	if !ok {
+		return nil, nil, ErrNoDiff
+	}
+	return pts, d, nil
+}
+
 // ItemDiff returns what item changed (see ItemChanges), for a front-end
 // to show when the user opens an item of the plan. It returns ErrNoUndo
 // when the item has no undo point (it never started in this run).
 func (a *Agent) ItemDiff(ctx context.Context, item string) (ItemChanges, error) {
 	item = strings.TrimPrefix(item, "#")
-	pts, err := a.readyPoints(ctx)
+	pts, d, err := a.diffPoints(ctx)
 	if err != nil {
 		return ItemChanges{}, err
-	}
-	d, ok := a.cfg.Checkpoints.(differ)
-	if !ok {
-		return ItemChanges{}, ErrNoDiff
 	}
 	for i, p := range pts {
 		if p.kind != PointItem || p.item != item {

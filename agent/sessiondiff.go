@@ -17,13 +17,9 @@ import (
 // workspace without git as in a repository. It returns ErrNoUndo when
 // there is no such point, ErrNoDiff when the store cannot diff.
 func (a *Agent) SessionDiff(ctx context.Context, since string) (ItemChanges, error) {
-	pts, err := a.readyPoints(ctx)
+	pts, d, err := a.diffPoints(ctx)
 	if err != nil {
 		return ItemChanges{}, err
-	}
-	d, ok := a.cfg.Checkpoints.(differ)
-	if !ok {
-		return ItemChanges{}, ErrNoDiff
 	}
 	start, what, err := sincePoint(pts, strings.TrimSpace(since))
 	if err != nil {
