@@ -302,13 +302,13 @@ func undoNote(u undoPlan, cs []checkpoint.Change) string {
 
 // onlyChanges returns the changes of cs whose path is one of paths.
 func onlyChanges(cs []checkpoint.Change, paths []string) []checkpoint.Change {
-	keep := map[string]bool{}
-	for _, p := range only(cs, paths) {
-		keep[p] = true
+	want := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		want[p] = true
 	}
 	out := []checkpoint.Change{}
 	for _, c := range cs {
-		if keep[c.Path] {
+		if want[c.Path] {
 			out = append(out, c)
 		}
 	}
