@@ -1,11 +1,13 @@
 package agent_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider/providertest"
 )
 
@@ -71,5 +73,61 @@ func TestSeamParallelTasksGitGuardHeadless(t *testing.T) {
 	}
 	if got := readFile(t, h.dir, "ok.txt"); got != "fine" {
 		t.Errorf("ok.txt = %q, want the other task's change merged", got)
+	}
+}
+
+// rewindPointOf is the id of the rewind point of the message text.
+func rewindPointOf(t *testing.T, h *harness, text string) string {
+	t.Helper()
+	pts, err := h.ag.RewindPoints(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pts {
+		if p.Kind == agent.PointTurn && p.Text == text {
+			return p.ID
+		}
+	}
+	t.Fatalf("no rewind point for %q: %+v", text, pts)
+	return ""
+}
+
+// Seam: rewind pruning the plan's authority, the user's plan edits and a
+// resumed session. The user rewords #2, then rewinds the conversation to
+// before the edit: the list has #2's old text again, and the wording binds
+// the model no more, neither now nor after the session is resumed (the
+// pruned authority is what was saved, and RestorePlan does not bring the
+// stale wording back).
+func TestSeamRewoundEditStaysGoneAfterResume(t *testing.T) {
+	dir := t.TempDir()
+	var rec *session.Recorder
+	h := newHarness(t, noReminder, withStore(t), func(c *agent.Config) {
+		rec = session.NewRecorder(dir, c.Workspace, "test-model")
+		c.Recorder = rec
+	})
+	h.srv.Enqueue(calls(call("todo", startList)), providertest.Reply{Text: "started"}, providertest.Reply{Text: "going on"})
+	h.run("start")
+	h.run("again")
+	if _, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanText, ID: "2", Text: "BRAVO carefully"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.ag.Rewind(context.Background(), rewindPointOf(t, h, "again"), agent.RewindConversation); err != nil {
+		t.Fatal(err)
+	}
+	l := h.ag.Todos()
+	if i := l.Find("2"); i < 0 || l.Items[i].Text != "BRAVO" {
+		t.Fatalf("the list after the rewind: %+v; want #2 with its old text", l)
+	}
+
+	h2, ld, _ := resumed(t, rec, dir, h.dir)
+	if _, ok := ld.Plan.Text["2"]; ok {
+		t.Errorf("the saved plan state still has the rewound wording of #2: %+v", ld.Plan)
+	}
+	h2.srv.Enqueue(calls(call("todo", startList)), providertest.Reply{Text: "ok"})
+	evs := h2.run("go on")
+	h2.checkValid()
+	ends := toolEnds(evs)
+	if len(ends) != 1 || ends[0].IsError {
+		t.Fatalf("the model's list keeping #2's old text after the rewind and resume: %+v; want it accepted", ends)
 	}
 }
