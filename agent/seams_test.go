@@ -131,3 +131,54 @@ func TestSeamRewoundEditStaysGoneAfterResume(t *testing.T) {
 		t.Fatalf("the model's list keeping #2's old text after the rewind and resume: %+v; want it accepted", ends)
 	}
 }
+
+// Seam: plan replacement and undo. A finished plan's #1 has an undo
+// point; the model's next plan, with another goal, reuses the id #1 for
+// new work. Undoing #1 then takes back the new #1's work alone: the
+// archived plan's point is not the new item's (its first start in the new
+// plan makes a point of its own).
+func TestSeamUndoAfterPlanReplacedReusesID(t *testing.T) {
+	h := newHarness(t, noReminder, withStore(t))
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		answers := 0
+		for _, m := range r.Messages {
+			if m.Role == "assistant" {
+				answers++
+			}
+		}
+		steps := map[int]providertest.Reply{
+			0: calls(call("todo", `{"goal":"Build it","items":[{"id":"1","text":"Build","status":"in_progress"}]}`)),
+			1: calls(call("write_file", `{"path":"a.txt","content":"a"}`)),
+			2: calls(call("todo", `{"goal":"Build it","items":[{"id":"1","text":"Build","status":"completed"}]}`)),
+			4: calls(call("todo", `{"goal":"Ship it","items":[{"id":"1","text":"Deploy","status":"in_progress"}]}`)),
+			5: calls(call("write_file", `{"path":"b.txt","content":"b"}`)),
+		}
+		if rep, ok := steps[answers]; ok {
+			return rep
+		}
+		return providertest.Reply{Text: "done"}
+	})
+	h.run("build")
+	h.run("ship")
+	h.checkValid()
+	if l := h.ag.Todos(); len(l.Items) != 1 || l.Items[0].Text != "Deploy" || len(h.ag.Archived()) != 1 {
+		t.Fatalf("list %+v, archived %d; want the new plan's #1 and the old plan archived", l, len(h.ag.Archived()))
+	}
+	pre, err := h.ag.PreviewUndo(context.Background(), "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, c := range pre.Changes {
+		files = append(files, c.Path)
+	}
+	if pre.Text != "Deploy" || strings.Join(files, ",") != "b.txt" {
+		t.Fatalf("/undo 1 would undo %q changing %v; want the new #1 \"Deploy\" and b.txt alone", pre.Text, files)
+	}
+	if _, _, err := h.ag.Undo(context.Background(), "1"); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := readFile(t, h.dir, "a.txt"), readFile(t, h.dir, "b.txt"); a != "a" || b != "<missing>" {
+		t.Errorf("after /undo 1: a.txt %q, b.txt %q; want the old plan's a.txt kept and b.txt gone", a, b)
+	}
+}

@@ -55,7 +55,7 @@ func (l *loop) checkpointBefore(ctx context.Context, it todo.Item, before todo.L
 	a := l.a
 	a.mu.Lock()
 	for _, p := range a.undo.points {
-		if p.kind == PointItem && p.item == it.ID {
+		if p.isItem(it.ID, a.undo.gen) {
 			a.mu.Unlock()
 			return nil // its first start counts
 		}
@@ -126,7 +126,7 @@ func (a *Agent) undoTarget(item string) (int, itemCheckpoint, error) {
 	item = strings.TrimPrefix(item, "#")
 	found := -1
 	for i, p := range a.undo.points {
-		if p.kind == PointItem && (item == "" || p.item == item) {
+		if p.isItem(item, a.undo.gen) {
 			found = i
 		}
 	}
