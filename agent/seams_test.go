@@ -9,6 +9,7 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider/providertest"
+	"github.com/tick-agent/tick/todo"
 )
 
 // subagentToolEnds returns the ToolEnd events of the subagents' calls,
@@ -180,5 +181,44 @@ func TestSeamUndoAfterPlanReplacedReusesID(t *testing.T) {
 	}
 	if a, b := readFile(t, h.dir, "a.txt"), readFile(t, h.dir, "b.txt"); a != "a" || b != "<missing>" {
 		t.Errorf("after /undo 1: a.txt %q, b.txt %q; want the old plan's a.txt kept and b.txt gone", a, b)
+	}
+}
+
+// Seam: undo and the user's plan edits. The user cancelled #2 after it
+// started; undoing #1 takes #2's work back too, but #2 stays cancelled,
+// as the user left it: an undo never re-opens what the user cancelled,
+// and the model's next list keeping it cancelled is accepted.
+func TestSeamUndoKeepsUserCancel(t *testing.T) {
+	h := newHarness(t, noReminder, withStore(t))
+	two := func(s1, s2 string) providertest.Reply {
+		return calls(call("todo", `{"items":[{"id":"1","text":"One","status":"`+s1+`"},{"id":"2","text":"Two","status":"`+s2+`"}]}`))
+	}
+	h.srv.Enqueue(
+		two("in_progress", "pending"),
+		calls(call("write_file", `{"path":"a.txt","content":"a"}`)),
+		two("completed", "in_progress"),
+		calls(call("write_file", `{"path":"b.txt","content":"b"}`)),
+		providertest.Reply{Text: "paused"},
+	)
+	h.run("do both")
+	if _, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanCancel, ID: "2", Reason: "not wanted"}); err != nil {
+		t.Fatal(err)
+	}
+	pre, _, err := h.ag.Undo(context.Background(), "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := readFile(t, h.dir, "a.txt"), readFile(t, h.dir, "b.txt"); a != "<missing>" || b != "<missing>" {
+		t.Fatalf("after /undo 1: a.txt %q, b.txt %q; want both taken back (undone %v)", a, b, pre.Undone)
+	}
+	l := h.ag.Todos()
+	if i := l.Find("2"); i < 0 || l.Items[i].Status != todo.Cancelled {
+		t.Fatalf("after /undo 1 the list is %+v; want #2 still cancelled by the user", l)
+	}
+	h.srv.Enqueue(calls(call("todo", `{"items":[{"id":"1","text":"One","status":"in_progress"},{"id":"2","text":"Two","status":"cancelled","note":"not wanted"}]}`)), providertest.Reply{Text: "ok"})
+	evs := h.run("go on")
+	h.checkValid()
+	if ends := toolEnds(evs); len(ends) != 1 || ends[0].IsError {
+		t.Fatalf("the model's list keeping #2 cancelled: %+v; want it accepted", ends)
 	}
 }

@@ -194,12 +194,17 @@ func (a *Agent) PreviewUndo(ctx context.Context, item string) (UndoPreview, erro
 // undoneFrom lists the items an undo to point i takes back: those whose
 // points are at index i or later, then those the list before it (then)
 // did not have completed that are completed or in progress now (an item
-// completed without starting, by the same todo call as another).
+// completed without starting, by the same todo call as another). An item
+// the user cancelled stays cancelled (its files go back all the same),
+// unless it is point i's own, which the user asked to undo.
 func (a *Agent) undoneFrom(i int, then todo.List) []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var ids []string
 	seen := map[string]bool{}
+	for id := range a.plan.cancelled {
+		seen[id] = id != a.undo.points[i].item
+	}
 	for _, p := range a.undo.points[i:] {
 		if p.kind == PointItem && !seen[p.item] {
 			ids, seen[p.item] = append(ids, p.item), true
@@ -261,6 +266,7 @@ func (a *Agent) markUndone(u undoPlan, cs []checkpoint.Change) TodoUpdate {
 		if j := a.todos.Find(id); j >= 0 {
 			a.todos.Items[j].Status, a.todos.Items[j].Note = todo.Pending, "undone by the user"
 		}
+		delete(a.plan.cancelled, id) // the user undid it: their cancel gives way (see undoneFrom)
 	}
 	a.plan.rev++
 	a.plan.undone = append(a.plan.undone, undoNote(u, cs))
