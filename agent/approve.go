@@ -105,7 +105,8 @@ func (l *loop) approve(ctx context.Context, c provider.ToolCall, ap tools.Approv
 		return "Error: " + err.Error(), false
 	}
 	if mode == ApproveNone || l.a.cfg.Headless {
-		l.refused, l.refusedGit = true, gitWrite // nobody could approve it: the work may be undone
+		o := outcomeOf(ctx)
+		o.refused, o.gitWrite = true, gitWrite // nobody could approve it: the work may be undone
 		return l.refusal(c.Name, gitWrite), false
 	}
 	req := ApprovalRequest{ID: c.ID, Tool: c.Name, Summary: summary, Detail: detail, Once: gitWrite}
@@ -140,7 +141,7 @@ func (l *loop) approveEgress(ctx context.Context, c provider.ToolCall, eg tools.
 		return "Error: " + err.Error(), false
 	}
 	if l.a.cfg.Approval == ApproveNone || l.a.cfg.Headless {
-		l.refused = true // nobody could approve it: the work may be undone
+		outcomeOf(ctx).refused = true // nobody could approve it: the work may be undone
 		return fmt.Sprintf("Error: %s was not run: it reaches the network from outside the sandbox, which needs the user's approval unless the host is in [web] allow of the config, and tick -p cannot ask. Do what you can without it, and tell the user to add the host to [web] allow or rerun with --yolo.", c.Name), false
 	}
 	_, msg, ok := l.ask(ctx, ApprovalRequest{ID: c.ID, Tool: c.Name, Summary: summary, Detail: detail, Once: true})
@@ -198,7 +199,7 @@ func (l *loop) ask(ctx context.Context, req ApprovalRequest) (ans Approval, msg 
 	reply := make(chan Approval, 1)
 	req.Reply = reply
 	start := time.Now()
-	defer func() { l.approvalWait += time.Since(start) }()
+	defer func() { outcomeOf(ctx).wait += time.Since(start) }()
 	l.emitApproval(req)
 	select {
 	case <-ctx.Done():

@@ -84,9 +84,6 @@ func (s *spend) spentUSD() float64 {
 // call when a budget is used up, else nil.
 func (l *loop) overBudget() error {
 	b := l.a.cfg.Budget
-	if l.spent == nil {
-		return nil
-	}
 	switch cost := l.spent.spentUSD(); {
 	case b.MaxCost > 0 && cost >= b.MaxCost:
 		return fmt.Errorf("%w: --max-cost $%.4g (spent $%.4g); send a message to continue", errBudget, b.MaxCost, cost)
@@ -161,7 +158,7 @@ func PriceOf(model string, promptTokens, completionTokens int) (float64, bool) {
 // roundCapError is the error of a loop that reached its cap of model
 // calls: a turn's cap is the --max-turns budget, a subagent's its own.
 func (l *loop) roundCapError() error {
-	if l.child && l.spent != nil && !l.spent.within(l.a.cfg.MaxRounds) {
+	if l.child && !l.spent.within(l.a.cfg.MaxRounds) {
 		return fmt.Errorf("%w: the turn's --max-turns budget of %d model calls (its subagents' included) is used up", errBudget, l.a.cfg.MaxRounds)
 	}
 	if l.child {

@@ -29,14 +29,12 @@ func (l *loop) compactChild(ctx context.Context) error {
 	l.mu.Lock()
 	hist := append([]provider.Message(nil), (*l.hist)...)
 	l.mu.Unlock()
-	old, kept := compact.Split(hist, compact.KeepTurns, window*compact.KeepPercent/100)
-	if len(old) > 0 && !l.compactFailed {
+	if !l.compactFailed {
 		before := l.estimate()
-		summary, err := compact.Summarize(ctx, l.a.client(), l.a.ModelName(), old, window*compact.SummaryPercent/100)
+		rebuilt, _, err := l.a.fold(ctx, hist, todo.List{})
 		switch {
+		case errors.Is(err, errNothingToCompact):
 		case err == nil:
-			kept = append(compact.Pinned(old, kept), kept...)
-			rebuilt := compact.Rebuild(summary, todo.List{}, kept)
 			l.mu.Lock()
 			*l.hist = rebuilt
 			l.mu.Unlock()

@@ -6,6 +6,8 @@ import (
 	"fmt"
 
 	"github.com/tick-agent/tick/agent/compact"
+	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/todo"
 )
 
 // errNothingToCompact is returned when the history is too short to compact.
@@ -66,18 +68,11 @@ const specOverhead = 8
 // file keeps the full history; only what is sent to the model changes.
 func (l *loop) compact(ctx context.Context) (Compacted, error) {
 	a := l.a
-	window := a.window()
 	before := compact.Estimate(l.messages())
-	old, kept := compact.Split(a.History(), compact.KeepTurns, window*compact.KeepPercent/100)
-	if len(old) == 0 {
-		return Compacted{}, errNothingToCompact
-	}
-	summary, err := compact.Summarize(ctx, a.client(), a.ModelName(), old, window*compact.SummaryPercent/100)
+	hist, summary, err := a.fold(ctx, a.History(), a.Todos())
 	if err != nil {
-		return Compacted{}, fmt.Errorf("summarise %d messages: %w", len(old), err)
+		return Compacted{}, err
 	}
-	kept = append(compact.Pinned(old, kept), kept...)
-	hist := compact.Rebuild(summary, a.Todos(), kept)
 	a.mu.Lock()
 	a.folded += len(a.history) - len(hist)
 	a.history = hist
@@ -91,6 +86,25 @@ func (l *loop) compact(ctx context.Context) (Compacted, error) {
 	ev := Compacted{Before: before, After: compact.Estimate(l.messages())}
 	l.emit(ev)
 	return ev, nil
+}
+
+// fold has the model summarise the older messages of hist and returns
+// the history rebuilt from that summary, list and the messages kept (the
+// pinned ones first), with the summary: the one compaction of the
+// parent's conversation (compact) and a subagent's (compactChild). It
+// returns errNothingToCompact when no message is old enough to fold.
+func (a *Agent) fold(ctx context.Context, hist []provider.Message, list todo.List) ([]provider.Message, string, error) {
+	window := a.window()
+	old, kept := compact.Split(hist, compact.KeepTurns, window*compact.KeepPercent/100)
+	if len(old) == 0 {
+		return nil, "", errNothingToCompact
+	}
+	summary, err := compact.Summarize(ctx, a.client(), a.ModelName(), old, window*compact.SummaryPercent/100)
+	if err != nil {
+		return nil, "", fmt.Errorf("summarise %d messages: %w", len(old), err)
+	}
+	kept = append(compact.Pinned(old, kept), kept...)
+	return compact.Rebuild(summary, list, kept), summary, nil
 }
 
 // Compact compacts the conversation now (the /compact command), as a turn

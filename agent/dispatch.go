@@ -51,10 +51,8 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 		}
 		l.emit(toolStart(c))
 		start := time.Now()
-		l.approvalWait, l.refused, l.refusedGit, l.blocked = 0, false, false, false
 		r := l.execute(ctx, c)
-		l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: r.out, IsError: r.isErr, Duration: time.Since(start) - l.approvalWait,
-			ExitCode: r.code, Refused: l.refused, GitWrite: l.refusedGit, Blocked: l.blocked, Diff: r.diff})
+		l.emit(r.end(c, start))
 		l.add(provider.Message{Role: provider.RoleTool, ToolCallID: c.ID, Content: r.out})
 	}
 	return usedTodo
@@ -62,12 +60,42 @@ func (l *loop) dispatch(ctx context.Context, calls []provider.ToolCall) (usedTod
 
 // callResult is what one tool call gave the model: its result, whether
 // it failed, and a command's exit status (nil for other tools); and what
-// it gave the front-ends: a file change's diff.
+// it gave the front-ends: a file change's diff and how it went (outcome).
 type callResult struct {
-	out   string
-	isErr bool
-	code  *int
-	diff  string
+	out     string
+	isErr   bool
+	code    *int
+	diff    string
+	outcome callOutcome
+}
+
+// end is the ToolEnd of call c, started at start, that gave r; the time
+// it waited for the user is not counted in its duration.
+func (r callResult) end(c provider.ToolCall, start time.Time) ToolEnd {
+	o := r.outcome
+	return ToolEnd{ID: c.ID, Name: c.Name, Output: r.out, IsError: r.isErr, Duration: time.Since(start) - o.wait,
+		ExitCode: r.code, Refused: o.refused, GitWrite: o.gitWrite, Blocked: o.blocked, Diff: r.diff}
+}
+
+// callOutcome is how one call went beyond its result, set by the steps
+// that decide it (approve, ask, afterSandbox) through the call's context
+// (outcomeOf), so that calls side by side each keep their own.
+type callOutcome struct {
+	wait     time.Duration // time the call waited for the user
+	refused  bool          // it was refused (not run): nobody could approve it
+	gitWrite bool          // ... and it was a write into .git, which nothing allows unasked
+	blocked  bool          // the sandbox blocked it
+}
+
+type outcomeKey struct{}
+
+// outcomeOf returns the outcome of the call ctx runs, or a throwaway one
+// outside a call.
+func outcomeOf(ctx context.Context) *callOutcome {
+	if o, ok := ctx.Value(outcomeKey{}).(*callOutcome); ok {
+		return o
+	}
+	return &callOutcome{}
 }
 
 // exitStatus is the last exit status a call's process reported
@@ -95,6 +123,8 @@ func (s *exitStatus) get() *int {
 func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
 	live := newLiveOutput(c.ID, l.a.redactEvents(l.emit))
 	var st exitStatus
+	var o callOutcome
+	ctx = context.WithValue(ctx, outcomeKey{}, &o)
 	var diffs []string // a call reports at most one; more are joined
 	var mu sync.Mutex
 	ctx = tools.WithDiff(ctx, func(d string) { mu.Lock(); diffs = append(diffs, d); mu.Unlock() })
@@ -115,7 +145,7 @@ func (l *loop) execute(ctx context.Context, c provider.ToolCall) callResult {
 	mu.Lock()
 	diff := l.a.redact(tools.CutDiff(strings.Join(diffs, ""), tools.MaxShownDiff)) // it goes to the events
 	mu.Unlock()
-	return callResult{out: out, isErr: isErr, code: code, diff: diff}
+	return callResult{out: out, isErr: isErr, code: code, diff: diff, outcome: o}
 }
 
 // call runs one tool call and returns the result text for the model. A

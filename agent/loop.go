@@ -56,13 +56,9 @@ type loop struct {
 	rejected      string          // why this turn's last todo call was refused; "" when accepted
 	passed        map[string]bool // gates the model walked past and the user let it go on from
 
-	approvalWait time.Duration // time the current call waited for the user
-	refused      bool          // the current call was refused (not run)
-	refusedGit   bool          // ... and it was a write into .git, which nothing allows unasked
-	spent        *spend        // what the turn has used, shared with its subagents
-	blocked      bool          // the sandbox blocked the current call
-	verifyRuns   int           // how many times the verify check ran this turn
-	used         int           // a subagent's tokens of its last request and answer
+	spent      *spend // what the turn has used, shared with its subagents (set on every loop that runs)
+	verifyRuns int    // how many times the verify check ran this turn
+	used       int    // a subagent's tokens of its last request and answer
 }
 
 // turn runs one parent turn and delivers its events on out.
@@ -137,7 +133,7 @@ func (l *loop) run(ctx context.Context) TurnEnd {
 		if ctx.Err() != nil {
 			return TurnEnd{Reason: ReasonInterrupted}
 		}
-		if round >= l.maxRounds || (l.spent != nil && !l.spent.call(l.a.cfg.MaxRounds)) {
+		if round >= l.maxRounds || !l.spent.call(l.a.cfg.MaxRounds) {
 			return TurnEnd{Reason: ReasonError, Err: l.roundCapError()}
 		}
 		if err := l.overBudget(); err != nil {

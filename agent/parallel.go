@@ -77,7 +77,7 @@ func (l *loop) runGroup(ctx context.Context, calls []provider.ToolCall, idx []in
 			l.emit(toolStart(c))
 			start := time.Now()
 			r := l.execute(ctx, c)
-			l.emit(ToolEnd{ID: c.ID, Name: c.Name, Output: r.out, IsError: r.isErr, Duration: time.Since(start), ExitCode: r.code, Diff: r.diff})
+			l.emit(r.end(c, start))
 			results[n] = r
 		}()
 	}

@@ -135,22 +135,14 @@ func (a *Agent) RestorePlan(up todo.UserPlan) error {
 		return ErrBusy
 	}
 	p := &a.plan
-	in := func(id string) bool { return a.todos.Find(id) >= 0 }
 	for _, id := range up.Added {
-		if in(id) {
-			p.added[id] = true
-		}
+		p.added[id] = true
 	}
 	for _, id := range up.Cancelled {
-		if in(id) {
-			p.cancelled[id] = true
-		}
+		p.cancelled[id] = true
 	}
-	for id, text := range up.Text {
-		if in(id) {
-			p.text[id] = text
-		}
-	}
+	maps.Copy(p.text, up.Text)
+	a.dropGoneLocked()
 	for _, it := range a.todos.Items {
 		if it.StopAfter {
 			p.stopAfter[it.ID] = true
@@ -213,26 +205,26 @@ func (a *Agent) Pending() []Event {
 // the user wrote, binds the model no more. a.mu is held.
 func (a *Agent) prunePlanLocked() {
 	p := &a.plan
-	text := func(id string) (string, bool) {
-		if i := a.todos.Find(id); i >= 0 {
-			return a.todos.Items[i].Text, true
-		}
-		return "", false
-	}
 	for id, want := range p.text {
-		if got, ok := text(id); !ok || got != want {
+		if i := a.todos.Find(id); i >= 0 && a.todos.Items[i].Text != want {
 			delete(p.text, id)
 			delete(p.added, id)
 		}
 	}
-	for _, m := range []map[string]bool{p.added, p.cancelled, p.stopAfter} {
-		for id := range m {
-			if _, ok := text(id); !ok {
-				delete(m, id)
-			}
-		}
-	}
+	a.dropGoneLocked()
 	if p.proposal != nil && a.todos.Empty() {
 		p.proposal = nil
 	}
+}
+
+// dropGoneLocked drops the user's authority (added, cancelled, worded,
+// gates) over ids no longer in the list, so that it never locks the model
+// out of an item that is not there. a.mu is held.
+func (a *Agent) dropGoneLocked() {
+	p := &a.plan
+	gone := func(id string) bool { return a.todos.Find(id) < 0 }
+	for _, m := range []map[string]bool{p.added, p.cancelled, p.stopAfter} {
+		maps.DeleteFunc(m, func(id string, _ bool) bool { return gone(id) })
+	}
+	maps.DeleteFunc(p.text, func(id, _ string) bool { return gone(id) })
 }

@@ -220,6 +220,7 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 		a.history = append([]provider.Message(nil), p.hist...)
 		a.folded = p.folded
 		a.todos = p.todos.Clone()
+		a.undo.gen = p.gen
 		a.prunePlanLocked()
 		a.failed = false
 		if p.kind == PointTurn {
@@ -380,21 +381,34 @@ type ItemChanges struct {
 // ErrNoDiff is returned by ItemDiff when the store cannot diff two points.
 var ErrNoDiff = errors.New("this checkpoint store cannot show diffs")
 
+// diffPoints returns the ready points (readyPoints), the plan's
+// generation (undoState.gen) and the store that diffs them, for ItemDiff
+// and SessionDiff: ErrNoDiff when it cannot.
+func (a *Agent) diffPoints(ctx context.Context) ([]*undoPoint, int, differ, error) {
+	pts, err := a.readyPoints(ctx)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	d, ok := a.cfg.Checkpoints.(differ)
+	if !ok {
+		return nil, 0, nil, ErrNoDiff
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return pts, a.undo.gen, d, nil
+}
+
 // ItemDiff returns what item changed (see ItemChanges), for a front-end
 // to show when the user opens an item of the plan. It returns ErrNoUndo
 // when the item has no undo point (it never started in this run).
 func (a *Agent) ItemDiff(ctx context.Context, item string) (ItemChanges, error) {
 	item = strings.TrimPrefix(item, "#")
-	pts, err := a.readyPoints(ctx)
+	pts, gen, d, err := a.diffPoints(ctx)
 	if err != nil {
 		return ItemChanges{}, err
 	}
-	d, ok := a.cfg.Checkpoints.(differ)
-	if !ok {
-		return ItemChanges{}, ErrNoDiff
-	}
 	for i, p := range pts {
-		if p.kind != PointItem || p.item != item {
+		if !p.isItem(item, gen) {
 			continue
 		}
 		to := p.after // a task's item: its patch alone

@@ -47,7 +47,7 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 	case blameNotSandbox:
 		return res + "\n(not the sandbox: tick cannot write there either; the file or its file system is read-only)"
 	}
-	l.blocked = true
+	outcomeOf(ctx).blocked = true
 	note := sandboxReason(res, l.workspace(), l.runner().Mode(mode), l.runner().Describe(mode))
 	if l.a.cfg.Approval != ApproveAsk || l.a.cfg.Headless || mode == sandbox.ReadOnly {
 		return res + "\n" + note + ": " + sandboxAllows(l.runner().Mode(mode)) + "; --sandbox danger-full-access lifts it"
@@ -68,7 +68,7 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 		l.a.outside = append(l.a.outside, permission.Rule{Tool: c.Name, Pattern: strings.TrimSpace(subject)})
 		l.a.mu.Unlock()
 	}
-	l.blocked = false // the user let it run outside
+	outcomeOf(ctx).blocked = false // the user let it run outside
 	again, err := t.Run(sandbox.WithMode(ctx, sandbox.FullAccess), args)
 	if err != nil {
 		return res + "\n" + note + "; running it again outside the sandbox failed: " + err.Error()

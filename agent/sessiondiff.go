@@ -17,15 +17,11 @@ import (
 // workspace without git as in a repository. It returns ErrNoUndo when
 // there is no such point, ErrNoDiff when the store cannot diff.
 func (a *Agent) SessionDiff(ctx context.Context, since string) (ItemChanges, error) {
-	pts, err := a.readyPoints(ctx)
+	pts, gen, d, err := a.diffPoints(ctx)
 	if err != nil {
 		return ItemChanges{}, err
 	}
-	d, ok := a.cfg.Checkpoints.(differ)
-	if !ok {
-		return ItemChanges{}, ErrNoDiff
-	}
-	start, what, err := sincePoint(pts, strings.TrimSpace(since))
+	start, what, err := sincePoint(pts, gen, strings.TrimSpace(since))
 	if err != nil {
 		return ItemChanges{}, err
 	}
@@ -43,14 +39,14 @@ func (a *Agent) SessionDiff(ctx context.Context, since string) (ItemChanges, err
 }
 
 // sincePoint finds the index in pts of the point since names (see
-// SessionDiff) and says which it is.
-func sincePoint(pts []*undoPoint, since string) (int, string, error) {
+// SessionDiff; an item of the plan of generation gen) and says which it is.
+func sincePoint(pts []*undoPoint, gen int, since string) (int, string, error) {
 	if since == "" {
 		return 0, "the start of this session", nil
 	}
 	if item, ok := strings.CutPrefix(since, "#"); ok {
 		for i, p := range pts {
-			if p.kind == PointItem && p.item == item {
+			if p.isItem(item, gen) {
 				return i, fmt.Sprintf("item #%s %q", item, p.text), nil
 			}
 		}

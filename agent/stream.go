@@ -79,7 +79,7 @@ func (l *loop) reportUsage(req provider.Request, resp *provider.Response, took t
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
 	}
 	u = l.a.priced(u)
-	if u.CostFrom != "" && l.spent != nil {
+	if u.CostFrom != "" {
 		l.spent.add(u.CostUSD)
 	}
 	if !l.child {

@@ -55,7 +55,7 @@ func (l *loop) checkpointBefore(ctx context.Context, it todo.Item, before todo.L
 	a := l.a
 	a.mu.Lock()
 	for _, p := range a.undo.points {
-		if p.kind == PointItem && p.item == it.ID {
+		if p.isItem(it.ID, a.undo.gen) {
 			a.mu.Unlock()
 			return nil // its first start counts
 		}
@@ -126,7 +126,7 @@ func (a *Agent) undoTarget(item string) (int, itemCheckpoint, error) {
 	item = strings.TrimPrefix(item, "#")
 	found := -1
 	for i, p := range a.undo.points {
-		if p.kind == PointItem && (item == "" || p.item == item) {
+		if p.isItem(item, a.undo.gen) {
 			found = i
 		}
 	}
@@ -194,12 +194,17 @@ func (a *Agent) PreviewUndo(ctx context.Context, item string) (UndoPreview, erro
 // undoneFrom lists the items an undo to point i takes back: those whose
 // points are at index i or later, then those the list before it (then)
 // did not have completed that are completed or in progress now (an item
-// completed without starting, by the same todo call as another).
+// completed without starting, by the same todo call as another). An item
+// the user cancelled stays cancelled (its files go back all the same),
+// unless it is point i's own, which the user asked to undo.
 func (a *Agent) undoneFrom(i int, then todo.List) []string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var ids []string
 	seen := map[string]bool{}
+	for id := range a.plan.cancelled {
+		seen[id] = id != a.undo.points[i].item
+	}
 	for _, p := range a.undo.points[i:] {
 		if p.kind == PointItem && !seen[p.item] {
 			ids, seen[p.item] = append(ids, p.item), true
@@ -261,6 +266,7 @@ func (a *Agent) markUndone(u undoPlan, cs []checkpoint.Change) TodoUpdate {
 		if j := a.todos.Find(id); j >= 0 {
 			a.todos.Items[j].Status, a.todos.Items[j].Note = todo.Pending, "undone by the user"
 		}
+		delete(a.plan.cancelled, id) // the user undid it: their cancel gives way (see undoneFrom)
 	}
 	a.plan.rev++
 	a.plan.undone = append(a.plan.undone, undoNote(u, cs))
@@ -302,13 +308,13 @@ func undoNote(u undoPlan, cs []checkpoint.Change) string {
 
 // onlyChanges returns the changes of cs whose path is one of paths.
 func onlyChanges(cs []checkpoint.Change, paths []string) []checkpoint.Change {
-	keep := map[string]bool{}
-	for _, p := range only(cs, paths) {
-		keep[p] = true
+	want := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		want[p] = true
 	}
 	out := []checkpoint.Change{}
 	for _, c := range cs {
-		if keep[c.Path] {
+		if want[c.Path] {
 			out = append(out, c)
 		}
 	}

@@ -53,6 +53,14 @@ type undoPoint struct {
 	err    error
 	skip   []checkpoint.Skip // files the snapshot left out (too large, special)
 	folded int               // Agent.folded when it was made
+	gen    int               // undoState.gen when it was made: the plan its item is of
+}
+
+// isItem reports whether p is the undo point of item id ("": any item)
+// of the plan of generation gen: an item point of a plan put aside since
+// does not answer for its id, which a later plan may use for new work.
+func (p *undoPoint) isItem(id string, gen int) bool {
+	return p.kind == PointItem && p.gen == gen && (id == "" || p.item == id)
 }
 
 // wait returns the point's checkpoint once its snapshot is done.
@@ -70,13 +78,14 @@ type undoState struct {
 	points []*undoPoint
 	seq    int
 	turn   *undoPoint // the running turn's point, until a change waited for it
+	gen    int        // bumped when a plan is put aside (archiveLocked); a rewind sets it back
 }
 
 // addPointLocked appends a point made now; a.mu is held.
 func (a *Agent) addPointLocked(kind PointKind, item, text string, hist []provider.Message, list todo.List) *undoPoint {
 	a.undo.seq++
 	p := &undoPoint{seq: a.undo.seq, kind: kind, item: item, text: text, at: time.Now(),
-		hist: hist[:len(hist):len(hist)], todos: list.Clone(), done: make(chan struct{}), folded: a.folded}
+		hist: hist[:len(hist):len(hist)], todos: list.Clone(), done: make(chan struct{}), folded: a.folded, gen: a.undo.gen}
 	a.undo.points = append(a.undo.points, p)
 	if n := len(a.undo.points); n > maxPoints {
 		a.undo.points = append([]*undoPoint(nil), a.undo.points[n-maxPoints:]...)

@@ -105,17 +105,12 @@ func orItems(by string) string {
 	return "the later changes"
 }
 
-// only returns the changes of cs whose path is one of paths.
+// only returns the paths of the changes of cs whose path is one of
+// paths (onlyChanges), sorted.
 func only(cs []checkpoint.Change, paths []string) []string {
-	want := make(map[string]bool, len(paths))
-	for _, p := range paths {
-		want[p] = true
-	}
 	var out []string
-	for _, c := range cs {
-		if want[c.Path] {
-			out = append(out, c.Path)
-		}
+	for _, c := range onlyChanges(cs, paths) {
+		out = append(out, c.Path)
 	}
 	sort.Strings(out)
 	return out
