@@ -1,0 +1,72 @@
+package e2e
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tick-agent/tick/provider/providertest"
+	"github.com/tick-agent/tick/ui/app"
+)
+
+// Seams of the provider's features with -p: a call written as text runs
+// in the sandbox and its markup is never printed; a server that
+// echoes the key has it masked on stderr.
+
+// TestHeadlessRecoveredCallSandboxed: in -p without --yolo, a call the
+// model wrote as text (Hermes, streamed in small pieces) is recovered and
+// runs in the sandbox: its write outside the workspace fails, its write
+// inside lands, stdout carries the answer alone and stderr no markup.
+func TestHeadlessRecoveredCallSandboxed(t *testing.T) {
+	srv := providertest.New(t)
+	args, ws := headless(t, srv, "make a file")
+	outside := filepath.Join(filepath.Dir(ws), "escaped-"+filepath.Base(ws))
+	t.Cleanup(func() { os.Remove(outside) })
+	command := "echo x > " + outside + "; echo inside > made-by-text-call"
+	srv.Enqueue(
+		providertest.Reply{Text: "Making it.\n<tool_call>\n{\"name\": \"bash\", \"arguments\": {\"command\": \"" + command + "\"}}\n</tool_call>", ChunkSize: 3},
+		providertest.Reply{Text: "Made."},
+	)
+	r := tick(t, nil, "", args...)
+	if r.code != app.ExitOK {
+		t.Fatalf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	if r.stdout != "Made.\n" || strings.Contains(r.stderr, `"arguments"`) || strings.Contains(r.stderr, "</tool_call>") {
+		t.Errorf("stdout = %q, want the answer alone; stderr (no markup wanted):\n%s", r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(ws, "made-by-text-call")); err != nil {
+		t.Errorf("the recovered call did not run: %v", err)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Error("the recovered call wrote outside the workspace in -p")
+	}
+	checkValid(t, srv)
+}
+
+// TestHeadlessServerEchoMasked: a server that refuses the key and echoes
+// it back (as it is and base64-encoded in a Basic credential) has it
+// masked in what -p prints, text and --json alike.
+func TestHeadlessServerEchoMasked(t *testing.T) {
+	const key = "sk-e2e-secret-0123456789abcdef"
+	basic := base64.StdEncoding.EncodeToString([]byte("user:" + key))
+	for _, extra := range [][]string{nil, {"--json"}} {
+		t.Run(strings.Join(append([]string{"text"}, extra...), " "), func(t *testing.T) {
+			srv := providertest.New(t)
+			srv.Enqueue(providertest.Reply{Status: 401, Body: `{"error":{"message":"Incorrect API key provided: ` + key + ` (Authorization: Basic ` + basic + `)"}}`})
+			args, _ := headless(t, srv, "hi", extra...)
+			r := tick(t, map[string]string{"OPENAI_API_KEY": key}, "", args...)
+			if r.code != app.ExitAuth {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", r.code, app.ExitAuth, r.stderr)
+			}
+			out := r.stdout + r.stderr
+			if strings.Contains(out, key) || strings.Contains(out, basic) || strings.Contains(out, key[8:]) {
+				t.Errorf("the key reached the output:\n%s", out)
+			}
+			if !strings.Contains(out, "Incorrect API key provided: sk-****") {
+				t.Errorf("the server's message is not shown masked:\n%s", out)
+			}
+		})
+	}
+}
