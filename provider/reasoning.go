@@ -43,11 +43,20 @@ func reasoningOf(raw []byte) string {
 		if ch.Index != 0 {
 			continue
 		}
-		for _, r := range []json.RawMessage{ch.Delta.Reasoning, ch.Message.Reasoning} {
-			var s string
-			if len(r) > 0 && json.Unmarshal(r, &s) == nil && s != "" {
-				return s
-			}
+		if s := firstText(ch.Delta.Reasoning, ch.Message.Reasoning); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// firstText returns the first of rs that is a JSON string other than "",
+// decoded; "" when there is none.
+func firstText(rs ...json.RawMessage) string {
+	for _, r := range rs {
+		var s string
+		if len(r) > 0 && json.Unmarshal(r, &s) == nil && s != "" {
+			return s
 		}
 	}
 	return ""
@@ -113,11 +122,8 @@ func (sc *streamChunk) reasoning() string {
 		if len(ch.Message) > 0 {
 			_ = json.Unmarshal(ch.Message, &m)
 		}
-		for _, r := range []json.RawMessage{ch.Delta.Reasoning, m.Reasoning} {
-			var s string
-			if len(r) > 0 && json.Unmarshal(r, &s) == nil && s != "" {
-				return s
-			}
+		if s := firstText(ch.Delta.Reasoning, m.Reasoning); s != "" {
+			return s
 		}
 	}
 	return ""
