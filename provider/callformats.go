@@ -300,28 +300,14 @@ func unquote(s string) string {
 
 // parseGemma reads Gemma 4's <|tool_call>call:NAME{key:<|"|>text<|"|>,n:1}<tool_call|>,
 // calls written one after the other.
-func parseGemma(t string, tools []ToolSpec) (calls []textCall, format, rest string, ok bool) {
-	r := t
-	for len(calls) < maxRecoveredCall {
-		r = strings.TrimLeft(r, wsChars)
-		if !strings.HasPrefix(r, gemmaOpen) {
-			break
-		}
-		body, after, closed := strings.Cut(r[len(gemmaOpen):], gemmaClose)
-		if !closed {
-			after = ""
-		}
-		body = strings.TrimSpace(body)
+func parseGemma(t string, tools []ToolSpec) ([]textCall, string, string, bool) {
+	return blockCalls(t, gemmaOpen, gemmaClose, func(body string) ([]textCall, string, string, bool) {
 		name, args, ok1 := strings.Cut(strings.TrimPrefix(body, "call:"), "{")
 		name = strings.TrimSpace(name)
 		obj, ok2 := gemmaArgs(strings.TrimSuffix(args, "}"))
-		if !strings.HasPrefix(body, "call:") || !ok1 || !strings.HasSuffix(args, "}") || !ok2 || !known(name, tools) {
-			return nil, "", t, false
-		}
-		calls = append(calls, textCall{name: name, args: obj})
-		r = after
-	}
-	return calls, FormatGemma, r, len(calls) > 0
+		ok := strings.HasPrefix(body, "call:") && ok1 && strings.HasSuffix(args, "}") && ok2 && known(name, tools)
+		return []textCall{{name: name, args: obj}}, FormatGemma, "", ok
+	})
 }
 
 // parseLFM2 reads LFM2's <|tool_call_start|>[f(x=…)]<|tool_call_end|>.
@@ -336,27 +322,13 @@ func parseLFM2(t string, tools []ToolSpec) ([]textCall, string, string, bool) {
 
 // parseLMStudio reads LM Studio's [TOOL_REQUEST]{"name": …, "arguments": {…}}[END_TOOL_REQUEST],
 // one or more.
-func parseLMStudio(t string, tools []ToolSpec) (calls []textCall, format, rest string, ok bool) {
-	for len(calls) < maxRecoveredCall {
-		r := strings.TrimLeft(t, wsChars)
-		if !strings.HasPrefix(r, lmsOpen) {
-			break
-		}
-		body, after, closed := strings.Cut(r[len(lmsOpen):], lmsClose)
-		body = strings.TrimSpace(body)
+func parseLMStudio(t string, tools []ToolSpec) ([]textCall, string, string, bool) {
+	return blockCalls(t, lmsOpen, lmsClose, func(body string) ([]textCall, string, string, bool) {
 		raw, left, found := firstJSON(body)
 		if !found {
 			raw, left = json.RawMessage(body), ""
 		}
 		c, ok := parseJSONCall(string(raw), tools, "arguments", "parameters")
-		if !ok || (closed && strings.TrimSpace(left) != "") {
-			return nil, "", t, false
-		}
-		if !closed {
-			after = left
-		}
-		calls = append(calls, c)
-		t = after
-	}
-	return calls, FormatLMStudio, t, len(calls) > 0
+		return []textCall{c}, FormatLMStudio, left, ok
+	})
 }
