@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,4 +70,38 @@ func TestHeadlessServerEchoMasked(t *testing.T) {
 			}
 		})
 	}
+}
+
+// oddTailWebP is a WebP with a canvas over the side tick sends (so its
+// frame is inspected before decoding) whose last chunk has an odd length
+// and no pad byte: the frame walk stepped past the end of the file and
+// panicked.
+func oddTailWebP() []byte {
+	canvas := []byte{0, 0, 0, 0, 0xff, 0x0f, 0, 0, 0, 0} // 4096×1
+	body := append([]byte("WEBP"), riffChunk("VP8X", canvas)...)
+	body = append(body, binary.LittleEndian.AppendUint32([]byte("ALPH"), 3)...)
+	body = append(body, 1, 2, 3)
+	return append(binary.LittleEndian.AppendUint32([]byte("RIFF"), uint32(len(body))), body...)
+}
+
+// TestHeadlessOddChunkImage: image bounds with -p: that file, mentioned
+// with @ and then read with read_file, is refused both ways with a message
+// naming it; tick does not crash and the turn ends.
+func TestHeadlessOddChunkImage(t *testing.T) {
+	srv := providertest.New(t)
+	srv.Enqueue(call("read_file", map[string]any{"path": "odd.webp"}), providertest.Reply{Text: "It is damaged."})
+	args, ws := headless(t, srv, "what is in @odd.webp?", "--no-session")
+	writeFile(t, ws, "odd.webp", oddTailWebP())
+	r := tick(t, nil, "", args...)
+	if r.code != app.ExitOK || !strings.Contains(r.stderr, "odd.webp (image not attached: image odd.webp: ") {
+		t.Fatalf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || !strings.Contains(reqs[0].LastUser(), "(an image tick could not attach: image odd.webp: ") {
+		t.Fatalf("the model got %+v", reqs)
+	}
+	if res := toolResults(reqs); len(res) != 1 || !strings.HasPrefix(res[0], "Error: read image \"odd.webp\": image odd.webp: ") {
+		t.Errorf("read_file's result = %q, want a refusal naming the file", res)
+	}
+	checkValid(t, srv)
 }
