@@ -142,3 +142,38 @@ func TestTasksRecoverTextCallsRedacted(t *testing.T) {
 		}
 	}
 }
+
+// TestRecoveredTodoCallHonoursPlanEdits: after the user cancelled an item
+// of the plan, a todo call the model wrote as text (Gemma's format, read
+// from its thoughts) that re-opens it is refused like a real call: the
+// user's edit stands, and the model is told why.
+func TestRecoveredTodoCallHonoursPlanEdits(t *testing.T) {
+	h := newHarness(t, noReminder)
+	h.srv.Enqueue(
+		calls(call("todo", `{"goal":"Two steps","items":[{"id":"1","text":"ALPHA","status":"in_progress"},{"id":"2","text":"BRAVO","status":"pending"}]}`)),
+		providertest.Reply{Text: "planned"},
+	)
+	end(t, h.run("plan it"))
+	if _, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanCancel, ID: "2", Reason: "not needed"}); err != nil {
+		t.Fatal(err)
+	}
+	reopen := `<|tool_call>call:todo{items:[{id:<|"|>1<|"|>,text:<|"|>ALPHA<|"|>,status:<|"|>completed<|"|>},{id:<|"|>2<|"|>,text:<|"|>BRAVO<|"|>,status:<|"|>in_progress<|"|>}]}<tool_call|>`
+	h.srv.Enqueue(
+		providertest.Reply{Reasoning: "Next, BRAVO.\n" + reopen, ChunkSize: 6},
+		providertest.Reply{Text: "Understood."},
+	)
+	evs := h.run("go on")
+	if te := end(t, evs); te.Reason != agent.ReasonDone {
+		t.Fatalf("turn ended %s: %v", te.Reason, te.Err)
+	}
+	h.checkValid()
+	if n := recoveredNotices(evs); len(n) != 1 || !strings.Contains(n[0], "Gemma") {
+		t.Fatalf("notices %q, want the todo call recovered", n)
+	}
+	if ends := toolEnds(evs); len(ends) != 1 || !ends[0].IsError || !strings.Contains(ends[0].Output, "#2 was cancelled by the user") {
+		t.Errorf("tool ends %+v, want the recovered call refused for the user's cancel", ends)
+	}
+	if got := h.ag.Todos().Render(); !strings.Contains(got, "#2: BRAVO (cancelled: not needed)") {
+		t.Errorf("the plan after the refused call:\n%s", got)
+	}
+}
