@@ -3,18 +3,24 @@ package e2e
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tick-agent/tick/provider/providertest"
 	"github.com/tick-agent/tick/ui/app"
 )
 
-// Seams of the provider's features with -p: a call written as text runs
-// in the sandbox and its markup is never printed; a server that
-// echoes the key has it masked on stderr.
+// Seams of the provider's features and of the tools' bounds with -p: a
+// call written as text runs in the sandbox and its markup is never
+// printed; a server that echoes the key has it masked; a crafted image is
+// refused, mentioned or read; a task's web_fetch refusal counts.
 
 // TestHeadlessRecoveredCallSandboxed: in -p without --yolo, a call the
 // model wrote as text (Hermes, streamed in small pieces) is recovered and
@@ -102,6 +108,61 @@ func TestHeadlessOddChunkImage(t *testing.T) {
 	}
 	if res := toolResults(reqs); len(res) != 1 || !strings.HasPrefix(res[0], "Error: read image \"odd.webp\": image odd.webp: ") {
 		t.Errorf("read_file's result = %q, want a refusal naming the file", res)
+	}
+	checkValid(t, srv)
+}
+
+// TestHeadlessTaskWebFetchRefused: web_fetch refusals with parallel tasks
+// in -p: a task's web_fetch of a host not on [web] allow is refused
+// without reaching the host (the subagent told of [web] allow), while the
+// other task's call runs; the refusal counts in -p's exit status like the
+// parent's own would.
+func TestHeadlessTaskWebFetchRefused(t *testing.T) {
+	var hits atomic.Int32
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		hits.Add(1)
+		_, _ = w.Write([]byte("secret intranet page"))
+	}))
+	defer site.Close()
+	srv := providertest.New(t)
+	srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if n, ok := strings.CutPrefix(r.Messages[1].Content, "CHILD "); ok {
+			switch {
+			case r.Last().Role != "user":
+				return providertest.Reply{Text: "report " + n}
+			case n == "1":
+				return call("web_fetch", map[string]any{"url": site.URL + "/notes"})
+			}
+			return call("read_file", map[string]any{"path": "notes.txt"})
+		}
+		if r.Last().Role == "user" {
+			var cs []providertest.Call
+			for i := 1; i <= 2; i++ {
+				b, _ := json.Marshal(map[string]any{"description": fmt.Sprintf("part %d", i), "prompt": fmt.Sprintf("CHILD %d", i)})
+				cs = append(cs, providertest.Call{Name: "task", Args: string(b)})
+			}
+			return providertest.Reply{ToolCalls: cs}
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	args, ws := headless(t, srv, "two parts", "--no-session")
+	writeFile(t, ws, "notes.txt", []byte("local notes\n"))
+	r := tick(t, map[string]string{"XDG_CONFIG_HOME": t.TempDir()}, "", args...)
+	if r.code != app.ExitRefused || !strings.Contains(r.stderr, "refused") {
+		t.Fatalf("exit %d, want %d (a task's call refused); stderr:\n%s", r.code, app.ExitRefused, r.stderr)
+	}
+	if hits.Load() != 0 {
+		t.Errorf("the refused web_fetch reached the host %d times", hits.Load())
+	}
+	var fetched, read bool
+	for _, req := range srv.Requests() {
+		for _, m := range req.Messages {
+			fetched = fetched || m.Role == "tool" && strings.Contains(m.Content, "[web] allow")
+			read = read || m.Role == "tool" && strings.Contains(m.Content, "local notes")
+		}
+	}
+	if !fetched || !read {
+		t.Errorf("the subagents were told of the refusal %v, read the file %v; want both", fetched, read)
 	}
 	checkValid(t, srv)
 }
