@@ -4,7 +4,6 @@ import (
 	"github.com/tick-agent/tick/agent/humanize"
 
 	"fmt"
-	"strconv"
 
 	"github.com/tick-agent/tick/provider"
 )
@@ -43,7 +42,7 @@ func hasCutCall(m provider.Message) bool {
 // place of its key argument.
 func cutSummary(cut ArgsCut) string {
 	if cut.Calls > 0 {
-		return fmt.Sprintf("%s more calls in one answer, over the limit of %d: not run", groupDigits(cut.Calls), cut.Limit)
+		return fmt.Sprintf("%s more calls in one answer, over the limit of %d: not run", humanize.Digits(int64(cut.Calls)), cut.Limit)
 	}
 	return fmt.Sprintf("arguments too large: %s, over the limit of %s", humanize.Bytes(int64(cut.Size)), humanize.Bytes(int64(cut.Limit)))
 }
@@ -53,10 +52,10 @@ func cutSummary(cut ArgsCut) string {
 func cutResult(name string, cut ArgsCut) string {
 	if cut.Calls > 0 {
 		return fmt.Sprintf("Error: this answer held %s more tool calls past the limit of %d calls in one answer; none of those was run (only the first %d were taken). Make fewer calls in one answer, at most %d.",
-			groupDigits(cut.Calls), cut.Limit, cut.Limit, cut.Limit)
+			humanize.Digits(int64(cut.Calls)), cut.Limit, cut.Limit, cut.Limit)
 	}
 	return fmt.Sprintf("Error: the arguments of %s were %s bytes, over the limit of %s for one call; nothing was run. %s",
-		name, groupDigits(cut.Size), humanize.Bytes(int64(cut.Limit)), cutAdvice(name))
+		name, humanize.Digits(int64(cut.Size)), humanize.Bytes(int64(cut.Limit)), cutAdvice(name))
 }
 
 // cutAdvice says how to get the work of an over-large call done in calls
@@ -73,22 +72,4 @@ func cutAdvice(name string) string {
 		return "Send a shorter command: put long input or a long script in a file first (write_file a first part, then edit_file to append the rest), then run that file with bash."
 	}
 	return fmt.Sprintf("Send smaller arguments: split the work into several %s calls, each well under the limit.", name)
-}
-
-// groupDigits writes n with a comma between groups of three digits:
-// 3145728 -> "3,145,728".
-func groupDigits(n int) string {
-	s := strconv.Itoa(n)
-	neg := ""
-	if n < 0 {
-		neg, s = "-", s[1:]
-	}
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return neg + string(out)
 }

@@ -189,44 +189,52 @@ func parseGranite(t string, tools []ToolSpec) ([]textCall, string, string, bool)
 	return calls, FormatGranite, rest, ok
 }
 
+// taggedCalls reads calls written OPEN head SEP body END, one after the
+// other with white space between, at the start of r, each made by read;
+// ok false when none came, or one is cut or read refuses it.
+func taggedCalls(r, open, sep, end string, read func(head, body string) (textCall, bool)) (calls []textCall, rest string, ok bool) {
+	for len(calls) < maxRecoveredCall {
+		r = strings.TrimLeft(r, wsChars)
+		head, after, found := cutTag(r, open, sep)
+		if !found {
+			break
+		}
+		body, after, closed := strings.Cut(after, end)
+		if !closed {
+			return nil, r, false
+		}
+		c, ok := read(head, body)
+		if !ok {
+			return nil, r, false
+		}
+		calls = append(calls, c)
+		r = after
+	}
+	return calls, r, len(calls) > 0
+}
+
 // parseKimi reads Kimi-K2's section of calls:
 // <|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>{…}<|tool_call_end|>…
 // The name is the id up to ":", after its last ".".
-func parseKimi(t string, tools []ToolSpec) (calls []textCall, format, rest string, ok bool) {
+func parseKimi(t string, tools []ToolSpec) ([]textCall, string, string, bool) {
 	_, r, _ := strings.Cut(t, "|>")
-	for len(calls) < maxRecoveredCall {
-		r = strings.TrimLeft(r, wsChars)
-		id, after, ok1 := cutTag(r, kimiCall, kimiArgs)
-		args, after, ok2 := strings.Cut(after, kimiCallEnd)
-		if !ok1 {
-			break
-		}
+	calls, r, ok := taggedCalls(r, kimiCall, kimiArgs, kimiCallEnd, func(id, args string) (textCall, bool) {
 		id, _, _ = strings.Cut(strings.TrimSpace(id), ":")
 		name := id[strings.LastIndex(id, ".")+1:]
-		obj, ok3 := argsObject(json.RawMessage(args))
-		if !ok2 || !ok3 || !known(name, tools) {
-			return nil, "", t, false
-		}
-		calls = append(calls, textCall{name: name, args: obj})
-		r = after
-	}
+		obj, ok := argsObject(json.RawMessage(args))
+		return textCall{name: name, args: obj}, ok && known(name, tools)
+	})
 	r = strings.TrimLeft(r, wsChars)
 	r = strings.TrimPrefix(strings.TrimPrefix(r, kimiSectionEnd), kimiSectionEnd1)
-	return calls, FormatKimi, r, len(calls) > 0
+	return calls, FormatKimi, r, ok
 }
 
 // parseDeepSeek reads DeepSeek's calls: V3 writes
 // <｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{…}\n```<｜tool▁call▁end｜>,
 // V3.1 <｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>.
-func parseDeepSeek(t string, tools []ToolSpec) (calls []textCall, format, rest string, ok bool) {
-	r, format := t[len(dsCalls):], FormatDeepSeek31
-	for len(calls) < maxRecoveredCall {
-		r = strings.TrimLeft(r, wsChars)
-		head, after, ok1 := cutTag(r, dsCall, dsSep)
-		body, after, ok2 := strings.Cut(after, dsCallEnd)
-		if !ok1 {
-			break
-		}
+func parseDeepSeek(t string, tools []ToolSpec) ([]textCall, string, string, bool) {
+	format := FormatDeepSeek31
+	calls, r, ok := taggedCalls(t[len(dsCalls):], dsCall, dsSep, dsCallEnd, func(head, body string) (textCall, bool) {
 		name, args := strings.TrimSpace(head), body
 		if name == "function" {
 			format = FormatDeepSeekV3
@@ -235,40 +243,24 @@ func parseDeepSeek(t string, tools []ToolSpec) (calls []textCall, format, rest s
 			args = strings.TrimSpace(fencedArgs)
 			args = strings.TrimSuffix(strings.TrimPrefix(args, "```json"), "```")
 		}
-		obj, ok3 := argsObject(json.RawMessage(args))
-		if !ok2 || !ok3 || !known(name, tools) {
-			return nil, "", t, false
-		}
-		calls = append(calls, textCall{name: name, args: obj})
-		r = after
-	}
+		obj, ok := argsObject(json.RawMessage(args))
+		return textCall{name: name, args: obj}, ok && known(name, tools)
+	})
 	r = strings.TrimPrefix(strings.TrimLeft(r, wsChars), dsCallsEnd)
 	r = strings.TrimPrefix(strings.TrimLeft(r, wsChars), dsEOS)
-	return calls, format, r, len(calls) > 0
+	return calls, format, r, ok
 }
 
 // parseMiniMax reads MiniMax-M2's
 // <minimax:tool_call><invoke name="NAME"><parameter name="K">V</parameter>…</invoke>…</minimax:tool_call>.
 // Values are text, JSON when the schema gives the parameter another type
 // and the value parses.
-func parseMiniMax(t string, tools []ToolSpec) (calls []textCall, format, rest string, ok bool) {
-	r := t[len(mmOpen):]
-	for len(calls) < maxRecoveredCall {
-		r = strings.TrimLeft(r, wsChars)
-		head, body, ok1 := cutTag(r, mmInvoke, ">")
-		body, after, ok2 := strings.Cut(body, mmInvokeEnd)
-		if !ok1 {
-			break
-		}
-		c, ok3 := miniMaxInvoke(unquote(head), body, tools)
-		if !ok2 || !ok3 {
-			return nil, "", t, false
-		}
-		calls = append(calls, c)
-		r = after
-	}
+func parseMiniMax(t string, tools []ToolSpec) ([]textCall, string, string, bool) {
+	calls, r, ok := taggedCalls(t[len(mmOpen):], mmInvoke, ">", mmInvokeEnd, func(head, body string) (textCall, bool) {
+		return miniMaxInvoke(unquote(head), body, tools)
+	})
 	r = strings.TrimPrefix(strings.TrimLeft(r, wsChars), mmClose)
-	return calls, FormatMiniMax, r, len(calls) > 0
+	return calls, FormatMiniMax, r, ok
 }
 
 // miniMaxInvoke reads the parameters of one <invoke>.
@@ -308,28 +300,14 @@ func unquote(s string) string {
 
 // parseGemma reads Gemma 4's <|tool_call>call:NAME{key:<|"|>text<|"|>,n:1}<tool_call|>,
 // calls written one after the other.
-func parseGemma(t string, tools []ToolSpec) (calls []textCall, format, rest string, ok bool) {
-	r := t
-	for len(calls) < maxRecoveredCall {
-		r = strings.TrimLeft(r, wsChars)
-		if !strings.HasPrefix(r, gemmaOpen) {
-			break
-		}
-		body, after, closed := strings.Cut(r[len(gemmaOpen):], gemmaClose)
-		if !closed {
-			after = ""
-		}
-		body = strings.TrimSpace(body)
+func parseGemma(t string, tools []ToolSpec) ([]textCall, string, string, bool) {
+	return blockCalls(t, gemmaOpen, gemmaClose, func(body string) ([]textCall, string, string, bool) {
 		name, args, ok1 := strings.Cut(strings.TrimPrefix(body, "call:"), "{")
 		name = strings.TrimSpace(name)
 		obj, ok2 := gemmaArgs(strings.TrimSuffix(args, "}"))
-		if !strings.HasPrefix(body, "call:") || !ok1 || !strings.HasSuffix(args, "}") || !ok2 || !known(name, tools) {
-			return nil, "", t, false
-		}
-		calls = append(calls, textCall{name: name, args: obj})
-		r = after
-	}
-	return calls, FormatGemma, r, len(calls) > 0
+		ok := strings.HasPrefix(body, "call:") && ok1 && strings.HasSuffix(args, "}") && ok2 && known(name, tools)
+		return []textCall{{name: name, args: obj}}, FormatGemma, "", ok
+	})
 }
 
 // parseLFM2 reads LFM2's <|tool_call_start|>[f(x=…)]<|tool_call_end|>.
@@ -344,27 +322,13 @@ func parseLFM2(t string, tools []ToolSpec) ([]textCall, string, string, bool) {
 
 // parseLMStudio reads LM Studio's [TOOL_REQUEST]{"name": …, "arguments": {…}}[END_TOOL_REQUEST],
 // one or more.
-func parseLMStudio(t string, tools []ToolSpec) (calls []textCall, format, rest string, ok bool) {
-	for len(calls) < maxRecoveredCall {
-		r := strings.TrimLeft(t, wsChars)
-		if !strings.HasPrefix(r, lmsOpen) {
-			break
-		}
-		body, after, closed := strings.Cut(r[len(lmsOpen):], lmsClose)
-		body = strings.TrimSpace(body)
+func parseLMStudio(t string, tools []ToolSpec) ([]textCall, string, string, bool) {
+	return blockCalls(t, lmsOpen, lmsClose, func(body string) ([]textCall, string, string, bool) {
 		raw, left, found := firstJSON(body)
 		if !found {
 			raw, left = json.RawMessage(body), ""
 		}
 		c, ok := parseJSONCall(string(raw), tools, "arguments", "parameters")
-		if !ok || (closed && strings.TrimSpace(left) != "") {
-			return nil, "", t, false
-		}
-		if !closed {
-			after = left
-		}
-		calls = append(calls, c)
-		t = after
-	}
-	return calls, FormatLMStudio, t, len(calls) > 0
+		return []textCall{c}, FormatLMStudio, left, ok
+	})
 }

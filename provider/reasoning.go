@@ -43,11 +43,20 @@ func reasoningOf(raw []byte) string {
 		if ch.Index != 0 {
 			continue
 		}
-		for _, r := range []json.RawMessage{ch.Delta.Reasoning, ch.Message.Reasoning} {
-			var s string
-			if len(r) > 0 && json.Unmarshal(r, &s) == nil && s != "" {
-				return s
-			}
+		if s := firstText(ch.Delta.Reasoning, ch.Message.Reasoning); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// firstText returns the first of rs that is a JSON string other than "",
+// decoded; "" when there is none.
+func firstText(rs ...json.RawMessage) string {
+	for _, r := range rs {
+		var s string
+		if len(r) > 0 && json.Unmarshal(r, &s) == nil && s != "" {
+			return s
 		}
 	}
 	return ""
@@ -113,11 +122,8 @@ func (sc *streamChunk) reasoning() string {
 		if len(ch.Message) > 0 {
 			_ = json.Unmarshal(ch.Message, &m)
 		}
-		for _, r := range []json.RawMessage{ch.Delta.Reasoning, m.Reasoning} {
-			var s string
-			if len(r) > 0 && json.Unmarshal(r, &s) == nil && s != "" {
-				return s
-			}
+		if s := firstText(ch.Delta.Reasoning, m.Reasoning); s != "" {
+			return s
 		}
 	}
 	return ""
@@ -152,7 +158,7 @@ const (
 type thinkSplit struct {
 	mode    int
 	held    string
-	tail    string        // the end of the answer so far, to find an opening tag cut in two
+	tail    tagTail       // the end of the answer so far, to find an opening tag cut in two
 	close   string        // the tag that ends the thoughts ("" for </think>)
 	label   bool          // Gemma's "thought\n" may still start the thoughts
 	harmony *harmonySplit // the answer is written in gpt-oss's Harmony
@@ -194,7 +200,7 @@ func (t *thinkSplit) feed(s string) (answer, thought string, moved bool) {
 			a, th := t.harmony.feed(s)
 			return answer + a, thought + th, moved
 		case thinkOut:
-			if strings.Contains(t.tail+s, thinkOpen) {
+			if t.tail.contains(s, thinkOpen) {
 				t.mode = thinkDone // an answer that writes about tags
 				continue
 			}
@@ -203,10 +209,10 @@ func (t *thinkSplit) feed(s string) (answer, thought string, moved bool) {
 				k := len(s) - partialTag(s, thinkClose)
 				t.held = s[k:]
 				answer += s[:k]
-				t.tail = lastBytes(t.tail+s[:k], len(thinkOpen)-1)
+				t.tail.push(s[:k])
 				return answer, thought, moved
 			}
-			if before := lastBytes(t.tail+s[:i], 1); before != "" && strings.Contains("`'\"", before) {
+			if before, ok := t.tail.byteBefore(s, i); ok && strings.IndexByte("`'\"", before) >= 0 {
 				t.mode = thinkDone // the tag quoted in prose, not a tag
 				continue
 			}
@@ -303,10 +309,44 @@ func partialTag(s, tag string) int {
 	return 0
 }
 
-// lastBytes returns the last n bytes of s.
-func lastBytes(s string, n int) string {
-	if len(s) > n {
-		return s[len(s)-n:]
+// tagTail keeps the last bytes of a text, fewer than an opening tag's, in
+// place: following a streamed answer costs no allocation per piece.
+type tagTail struct {
+	b [len(thinkOpen) - 1]byte
+	n int
+}
+
+// push adds s to the end of the text.
+func (t *tagTail) push(s string) {
+	if len(s) >= len(t.b) {
+		t.n = copy(t.b[:], s[len(s)-len(t.b):])
+		return
 	}
-	return s
+	keep := min(t.n, len(t.b)-len(s))
+	copy(t.b[:], t.b[t.n-keep:t.n])
+	t.n = keep + copy(t.b[keep:], s)
+}
+
+// contains reports whether tag (no longer than an opening tag) occurs in
+// the text followed by s.
+func (t *tagTail) contains(s, tag string) bool {
+	if strings.Contains(s, tag) {
+		return true
+	}
+	var joint [2 * len(t.b)]byte
+	n := copy(joint[:], t.b[:t.n])
+	n += copy(joint[n:], s)
+	return strings.Contains(string(joint[:n]), tag)
+}
+
+// byteBefore returns the byte before s[i] in the text followed by s, and
+// false when there is none.
+func (t *tagTail) byteBefore(s string, i int) (byte, bool) {
+	switch {
+	case i > 0:
+		return s[i-1], true
+	case t.n > 0:
+		return t.b[t.n-1], true
+	}
+	return 0, false
 }

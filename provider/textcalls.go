@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"strings"
 )
@@ -214,14 +215,26 @@ func mayBeList(r string) bool {
 // GLM's NAME<arg_key>…</arg_key><arg_value>…</arg_value>. A missing last
 // closing tag is allowed (the model stopped on it); then the text after a
 // JSON call is the text after the calls.
-func parseHermes(t string, tools []ToolSpec) (calls []textCall, format, rest string, ok bool) {
+func parseHermes(t string, tools []ToolSpec) ([]textCall, string, string, bool) {
+	return blockCalls(t, hermesOpen, hermesClose, func(body string) ([]textCall, string, string, bool) {
+		return hermesBody(body, tools)
+	})
+}
+
+// blockCalls reads one or more OPEN…CLOSE blocks with nothing but white
+// space between them at the start of t, what each holds (trimmed) read
+// by read: the calls, their format, and the text after them in the
+// block, which must be white space when the block is closed; a last
+// block not closed (the model stopped on it) ends with the calls, and
+// that text is the text after them.
+func blockCalls(t, open, close string, read func(body string) ([]textCall, string, string, bool)) (calls []textCall, format, rest string, ok bool) {
 	for len(calls) < maxRecoveredCall {
 		r := strings.TrimLeft(t, wsChars)
-		if !strings.HasPrefix(r, hermesOpen) {
+		if !strings.HasPrefix(r, open) {
 			break
 		}
-		body, after, closed := strings.Cut(r[len(hermesOpen):], hermesClose)
-		cs, f, left, ok := hermesBody(strings.TrimSpace(body), tools)
+		body, after, closed := strings.Cut(r[len(open):], close)
+		cs, f, left, ok := read(strings.TrimSpace(body))
 		if !ok || (closed && strings.TrimSpace(left) != "") {
 			return nil, "", t, false
 		}
@@ -229,9 +242,7 @@ func parseHermes(t string, tools []ToolSpec) (calls []textCall, format, rest str
 			after = left
 		}
 		calls = append(calls, cs...)
-		if format == "" {
-			format = f
-		}
+		format = cmp.Or(format, f)
 		t = after
 	}
 	return calls, format, t, len(calls) > 0

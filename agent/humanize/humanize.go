@@ -46,6 +46,24 @@ func Size(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
+// Digits writes an exact count with a comma between groups of three
+// digits: 3145728 -> "3,145,728", -12345 -> "-12,345".
+func Digits(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := ""
+	if n < 0 {
+		neg, s = "-", s[1:]
+	}
+	out := make([]byte, 0, len(s)+len(s)/3)
+	for i := range len(s) {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, s[i])
+	}
+	return neg + string(out)
+}
+
 // Tokens writes a token count: 950, 12.3k, 1.2M.
 func Tokens(n int) string {
 	switch {

@@ -60,3 +60,16 @@ func TestCost(t *testing.T) {
 		}
 	}
 }
+
+func TestDigits(t *testing.T) {
+	for _, tt := range []struct {
+		in   int64
+		want string
+	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {1234567, "1,234,567"}, {-12345, "-12,345"}} {
+		t.Run(tt.want, func(t *testing.T) {
+			if got := Digits(tt.in); got != tt.want {
+				t.Errorf("Digits(%d) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
+	}
+}

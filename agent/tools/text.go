@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tick-agent/tick/agent/humanize"
 )
 
 // headTail is an io.Writer that keeps the first and the last bytes written
@@ -93,26 +95,8 @@ func (h *headTail) String() string {
 		b.WriteByte('\n')
 	}
 	fmt.Fprintf(&b, "\n... [%s bytes (%s lines) cut from the middle of the output] ...\n\n",
-		groupDigits(cut), groupDigits(cutLines))
+		humanize.Digits(cut), humanize.Digits(cutLines))
 	b.Write(tail)
-	return b.String()
-}
-
-// groupDigits formats n with thousands separators: 1234567 -> "1,234,567".
-func groupDigits(n int64) string {
-	s := fmt.Sprint(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
 	return b.String()
 }
 

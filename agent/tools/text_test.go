@@ -96,16 +96,3 @@ func TestLooksBinary(t *testing.T) {
 		})
 	}
 }
-
-func TestGroupDigits(t *testing.T) {
-	for _, tt := range []struct {
-		in   int64
-		want string
-	}{{0, "0"}, {999, "999"}, {1000, "1,000"}, {1234567, "1,234,567"}, {-12345, "-12,345"}} {
-		t.Run(tt.want, func(t *testing.T) {
-			if got := groupDigits(tt.in); got != tt.want {
-				t.Errorf("groupDigits(%d) = %q, want %q", tt.in, got, tt.want)
-			}
-		})
-	}
-}

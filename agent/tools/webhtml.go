@@ -135,30 +135,22 @@ func cleanHTML(page string) (clean string, deepest int, cut bool) {
 	}
 }
 
-// htmlText returns a page's text without its tags, scripts and styles,
-// one line for each block, in one linear pass.
+// htmlText returns the text of a page cleanHTML cleaned (no scripts or
+// styles left) without its tags, one line for each block, in one linear
+// pass.
 func htmlText(page string) string {
 	z := html.NewTokenizer(strings.NewReader(page))
 	var b strings.Builder
-	skip := 0 // inside script or style
 	for {
 		switch z.Next() {
 		case html.ErrorToken:
 			return b.String()
 		case html.TextToken:
-			if skip == 0 {
-				b.WriteString(strings.Join(strings.Fields(string(z.Text())), " "))
-				b.WriteByte(' ')
-			}
+			b.WriteString(strings.Join(strings.Fields(string(z.Text())), " "))
+			b.WriteByte(' ')
 		case html.StartTagToken, html.EndTagToken:
 			name, _ := z.TagName()
 			switch string(name) {
-			case "script", "style":
-				if z.Token().Type == html.StartTagToken {
-					skip++
-				} else if skip > 0 {
-					skip--
-				}
 			case "p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "section", "article":
 				b.WriteByte('\n')
 			}

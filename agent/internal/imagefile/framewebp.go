@@ -44,7 +44,7 @@ func webpFrame(data []byte) (frame, error) {
 			}
 			return f, nil
 		}
-		rest = rest[8+n+n&1:]
+		rest = rest[min(8+n+n&1, int64(len(rest))):] // a last chunk may lack its pad byte
 	}
 	return frame{}, fmt.Errorf("%w: no VP8 or VP8L frame", errFrame)
 }

@@ -77,6 +77,13 @@ func vp8lChunk(w, h int) []byte {
 	return riffChunk("VP8L", append(binary.LittleEndian.AppendUint32([]byte{0x2f}, bits), 0x88, 0x88, 0x08))
 }
 
+// oddTailWebP is a WebP whose canvas is over MaxSide (so its frame is
+// inspected) and whose last chunk has an odd length and no pad byte after
+// it: the walk over its chunks stepped past the end of the file.
+func oddTailWebP() []byte {
+	return webpFile(riffChunk("VP8X", vp8x(4096, 1, false)), append(binary.LittleEndian.AppendUint32([]byte("ALPH"), 3), 1, 2, 3))
+}
+
 // losslessWebP is a lossless WebP of w×h of one colour.
 func losslessWebP(w, h int) []byte { return webpFile(vp8lChunk(w, h)) }
 
@@ -116,6 +123,7 @@ func TestPrepareHostile(t *testing.T) {
 		{"progressive scan bomb", scanBombJPEG(8192, 2000), "2001 scans is more than tick decodes"},
 		{"lossless, too large to decode in memory", losslessWebP(8000, 8000), "about 750 MiB, more than tick spends on an image"},
 		{"fewer scans, each of many blocks", scanBombJPEG(8192, 40), "41 scans walk 41 million blocks"},
+		{"a last chunk of odd length without its pad byte (panicked)", oddTailWebP(), "no VP8 or VP8L frame"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var before, after runtime.MemStats
