@@ -45,9 +45,6 @@ type itemDiff struct {
 // openItemDiff asks the agent what item changed.
 func (m *Model) openItemDiff(item string) tea.Cmd {
 	ia, ctx := m.cfg.Agent, m.ctx
-	if ia == nil {
-		return nil
-	}
 	return func() tea.Msg {
 		ch, err := ia.ItemDiff(ctx, item)
 		return itemDiffMsg{item: item, ch: ch, err: err}

@@ -70,17 +70,13 @@ func (m *Model) proposal() *proposal { return overlayOf[*proposal](m) }
 // the editor; enter on an empty input continues a paused turn. (A
 // proposal's y and e are the proposal overlay's.)
 func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	pa := m.cfg.Agent
-	if pa == nil {
-		return nil, false
-	}
 	switch {
 	case key.Matches(k, m.keys.OpenPlan):
 		m.openEditor()
 	case m.plan.paused != "" && m.running() && m.input.empty() && key.Matches(k, m.keys.Send):
 		m.plan.paused = ""
 		m.unpause()
-		pa.Continue()
+		m.cfg.Agent.Continue()
 	default:
 		return nil, false
 	}

@@ -59,10 +59,6 @@ type rewoundMsg struct {
 // rewindCommand runs /rewind: it lists the points once no turn runs.
 func (m *Model) rewindCommand() tea.Cmd {
 	ra := m.cfg.Agent
-	if ra == nil {
-		m.chat.addNotice("/rewind: " + errNoAgent.Error())
-		return nil
-	}
 	if m.turn != nil {
 		m.chat.addNotice("/rewind waits for the running turn: press esc to interrupt it first")
 		return nil
