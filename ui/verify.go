@@ -83,7 +83,7 @@ func verifyNotice(e agent.Verified) string {
 // the check is.
 func (m *Model) verifyCommand(args string) tea.Cmd {
 	ta := m.cfg.Agent
-	if ta == nil {
+	if m.agentless() {
 		m.chat.addNotice(errNoAgent.Error())
 		return nil
 	}
@@ -123,8 +123,5 @@ func joinNonEmpty(sep string, parts ...string) string {
 
 // initialVerify is the verify check of the agent the app starts with.
 func initialVerify(a Agent) verifyState {
-	if a == nil {
-		return verifyState{}
-	}
 	return verifyState{command: a.Verify().Command}
 }
