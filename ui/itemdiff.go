@@ -79,7 +79,7 @@ func newItemDiff(st *Styles, ch agent.ItemChanges) *itemDiff {
 	}
 	d.lines = append(d.lines, st.DialogText.Render(style.Plural(len(ch.Files), "file")+":"))
 	for _, c := range ch.Files {
-		d.lines = append(d.lines, st.DialogText.Render("  "+string(c.Kind)+"  "+dialog.TermText(c.Path)))
+		d.lines = append(d.lines, st.DialogText.Render("  "+string(c.Kind)+"  "+style.TermText(c.Path)))
 	}
 	d.lines = append(d.lines, "")
 	patch := strings.Split(strings.TrimRight(ch.Patch, "\n"), "\n")

@@ -52,7 +52,7 @@ func (r *Replace) Update(c Context, msg tea.Msg) (Action, bool) {
 	case yes:
 		return Seq{Close{}, FocusInput{}, Run{r.replace}}, true
 	case no:
-		return Seq{Close{}, FocusInput{}, Notice{"/export cancelled: " + TermText(r.path) + " left as it was"}}, true
+		return Seq{Close{}, FocusInput{}, Notice{"/export cancelled: " + style.TermText(r.path) + " left as it was"}}, true
 	}
 	return act, true
 }
@@ -61,7 +61,7 @@ func (r *Replace) Update(c Context, msg tea.Msg) (Action, bool) {
 func (r *Replace) View(c Context, w, h int) []string {
 	st := c.St
 	iw := max(w-4, 10)
-	lines := []string{st.DialogTitle.Render(ansi.Truncate("Replace "+TermText(r.path)+"?", iw, st.Glyphs.Ellipsis))}
+	lines := []string{st.DialogTitle.Render(ansi.Truncate("Replace "+style.TermText(r.path)+"?", iw, st.Glyphs.Ellipsis))}
 	lines = append(lines, GuardLines(st, r.diverted, iw)...)
 	lines = append(lines, st.DialogText.Render("The file exists. Yes writes the conversation over it (its mode is kept); no leaves it as it is."))
 	lines = append(lines, style.HelpLine(st, r.keys.Confirm, r.keys.Cancel))
