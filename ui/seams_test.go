@@ -10,6 +10,7 @@ import (
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/checkpoint"
+	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/ui/dialog"
 )
@@ -208,5 +209,41 @@ func TestSeamCostWithParallelTasks(t *testing.T) {
 	}
 	if !strings.Contains(bar, "25%") {
 		t.Fatalf("the tasks' calls changed the context share (want the parent's 25%%): %q", bar)
+	}
+}
+
+// TestSeamEditDiffsInParallelTasks: edits made by tasks running side by
+// side show as diffs under their own task call while they run, each with
+// its own removed and added lines, as the parent's edits do.
+func TestSeamEditDiffsInParallelTasks(t *testing.T) {
+	m, _ := newTestModel(t, 120, 50)
+	edit := func(task, id, file, from, to string) []agent.Event {
+		diff := tools.UnifiedDiff("a/"+file, "b/"+file, "keep\n"+from+"\n", "keep\n"+to+"\n")
+		return []agent.Event{
+			agent.Subagent{ParentID: task, Event: agent.ToolStart{ID: id, Name: "edit_file", Summary: file}},
+			agent.Subagent{ParentID: task, Event: agent.ToolEnd{ID: id, Name: "edit_file", Output: "Edited " + file, Diff: diff}},
+		}
+	}
+	submit(m, "split the work")
+	evs := []agent.Event{agent.TodoUpdate{List: plan("g", "> Build", "> Test")},
+		agent.ToolStart{ID: "t1", Name: agent.TaskTool, Summary: "build part", Item: "1"},
+		agent.ToolStart{ID: "t2", Name: agent.TaskTool, Summary: "test part", Item: "2"}}
+	evs = append(evs, edit("t1", "c1", "a.go", "port = 80", "port = 8080")...)
+	evs = append(evs, edit("t2", "c2", "b.go", "debug = false", "debug = true")...)
+	events(t, m, evs...)
+	lines := strings.Split(screen(m), "\n")
+	at := func(s string) int {
+		for i, l := range lines {
+			if strings.Contains(l, s) {
+				return i
+			}
+		}
+		t.Fatalf("the chat lacks %q:\n%s", s, strings.Join(lines, "\n"))
+		return -1
+	}
+	b1, d1, a1 := at("task  build part"), at("2 - port = 80"), at("2 + port = 8080")
+	b2, d2, a2 := at("task  test part"), at("2 - debug = false"), at("2 + debug = true")
+	if !(b1 < d1 && d1 < a1 && a1 < b2 && b2 < d2 && d2 < a2) {
+		t.Fatalf("each task's diff is not under its own call (lines %d %d %d, %d %d %d):\n%s", b1, d1, a1, b2, d2, a2, strings.Join(lines, "\n"))
 	}
 }
