@@ -247,3 +247,24 @@ func TestSeamEditDiffsInParallelTasks(t *testing.T) {
 		t.Fatalf("each task's diff is not under its own call (lines %d %d %d, %d %d %d):\n%s", b1, d1, a1, b2, d2, a2, strings.Join(lines, "\n"))
 	}
 }
+
+// TestSeamThemeOverEditApproval: an edit's approval shows its diff in the
+// palette's diff colours; the terminal's background answer, arriving
+// while it is open, draws the diff in the new palette too.
+func TestSeamThemeOverEditApproval(t *testing.T) {
+	diff := tools.UnifiedDiff("a/conf.txt", "b/conf.txt", "name = tick\nport = 80\n", "name = tick\nport = 8080\n")
+	open := func(dark bool) *Model {
+		m := backgroundModel(t, dark)
+		submit(m, "go")
+		events(t, m, agent.ApprovalRequest{Tool: "edit_file", Summary: "conf.txt", Detail: diff, Reply: make(chan agent.Approval, 1)})
+		if !strings.Contains(stripANSI(dialogBox(m)), "2 + port = 8080") {
+			t.Fatalf("the approval shows no diff:\n%s", screen(m))
+		}
+		return m
+	}
+	m := open(true)
+	update(m, tea.BackgroundColorMsg{Color: color.White})
+	if got, want := dialogBox(m), dialogBox(open(false)); got != want {
+		t.Errorf("the restyled edit approval differs from one opened in the light styles:\n%q\nwant\n%q", got, want)
+	}
+}
