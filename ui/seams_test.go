@@ -268,3 +268,35 @@ func TestSeamThemeOverEditApproval(t *testing.T) {
 		t.Errorf("the restyled edit approval differs from one opened in the light styles:\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestSeamVerifyAcrossSessionSwitch: after a switch to another
+// conversation with its own agent (/sessions, /new), the panel's last
+// line and the status bar both show the new agent's check, not the old
+// one's failure. The panel kept the old line: it was a copy of the state
+// set apart from it.
+func TestSeamVerifyAcrossSessionSwitch(t *testing.T) {
+	old := &scriptAgent{verify: "make check"}
+	mv := New(Config{Agent: old, Model: "m", Workspace: "/tmp/ws", Dark: true})
+	m := &mv
+	update(m, tea.WindowSizeMsg{Width: 140, Height: 30})
+	submit(m, "fix it")
+	code := 2
+	events(t, m, agent.TodoUpdate{List: plan("g", "x Fix")},
+		agent.VerifyStarted{Command: "make check", Attempt: 3, Max: 3},
+		agent.Verified{Command: "make check", Attempt: 3, Max: 3, ExitCode: &code, Final: true})
+	endTurn(t, m, old, agent.TurnEnd{Reason: agent.ReasonDone})
+	if s := screen(m); !strings.Contains(s, "verify ✗ exit 2 · 3/3") {
+		t.Fatalf("the failure is not shown:\n%s", s)
+	}
+	update(m, ResetMsg{Agent: &scriptAgent{verify: "go vet ./..."}, Todos: plan("other", "> Build")})
+	if !m.panel.open() {
+		press(m, "ctrl+t") // the panel's last line is the check's
+	}
+	s := screen(m)
+	if strings.Contains(s, "exit 2") || strings.Contains(s, "make check") {
+		t.Errorf("the old conversation's check is still shown:\n%s", s)
+	}
+	if strings.Count(s, "verify: go vet ./...") < 2 {
+		t.Errorf("the panel and the status bar do not both name the new check:\n%s", s)
+	}
+}

@@ -132,10 +132,9 @@ func New(cfg Config) Model {
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
 		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
 		think:    cfg.Agent.Effort(),
-		verify:   initialVerify(cfg.Agent),
 	}
 	m.now = m.clock()
-	m.panel.verify = m.verify.text()
+	m.setVerify(initialVerify(cfg.Agent))
 	m.addConfigCommands()
 	m.replay(cfg.History, cfg.Todos)
 	switch {
