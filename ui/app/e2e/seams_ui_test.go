@@ -46,3 +46,48 @@ func TestE2ESuspendOverApproval(t *testing.T) {
 		t.Fatalf("y after fg did not allow the command: %v\n%s", err, p.screen())
 	}
 }
+
+// TestE2EDiffAfterUndo: /diff after /undo of the last item lists what the
+// session still changed (the first item's new file), not the file the
+// undone item edited and the undo restored.
+func TestE2EDiffAfterUndo(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	ws := t.TempDir()
+	if err := os.WriteFile(filepath.Join(ws, "conf.txt"), []byte("name = tick\nport = 80\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	items := func(first, second string) []todoItem {
+		return []todoItem{{ID: "1", Text: "Write ALPHA", Status: first}, {ID: "2", Text: "Edit CONF", Status: second}}
+	}
+	script(t, srv,
+		todoStep("Two steps", items("in_progress", "pending")...),
+		step{reply: call("write_file", map[string]any{"path": "alpha.txt", "content": "alpha\n"})},
+		todoStep("Two steps", items("completed", "in_progress")...),
+		editStep(t, "conf.txt", "port = 80", "port = 8080"),
+		todoStep("Two steps", items("completed", "completed")...),
+		textStep("Both done."))
+	p := startAppAt(t, srv, t.TempDir(), ws, "--yolo")
+	p.prompt("do both")
+	p.waitFor("Both done.")
+	p.prompt("/diff")
+	p.waitFor("Changes since", "created  alpha.txt", "changed  conf.txt")
+	p.send("Escape")
+	p.waitGone("Changes since")
+	p.prompt("/undo")
+	p.waitFor("Undo #2 Edit CONF", "conf.txt")
+	time.Sleep(deliberatePause)
+	p.send("y")
+	p.waitFor("undid #2")
+	if b, _ := os.ReadFile(filepath.Join(ws, "conf.txt")); string(b) != "name = tick\nport = 80\n" {
+		t.Fatalf("the undo did not restore conf.txt: %q", b)
+	}
+	p.prompt("/diff")
+	scr := p.waitFor("Changes since", "created  alpha.txt")
+	if strings.Contains(scr, "changed  conf.txt") {
+		t.Fatalf("/diff after the undo still lists the restored file:\n%s", scr)
+	}
+	p.send("Escape")
+	p.waitGone("Changes since")
+	p.quit()
+}
