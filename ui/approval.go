@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/tick-agent/tick/ui/dialog"
+	"strconv"
 
 	"github.com/tick-agent/tick/ui/status"
 
@@ -396,7 +397,7 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 			lines = append(lines, style.DiffStyle(st, l.src).Render(l.text))
 		}
 		if note {
-			n := "scrolls: ↑/↓ pgup/pgdn · lines " + style.Itoa(a.off+1) + "–" + style.Itoa(end) + " of " + style.Itoa(len(body))
+			n := "scrolls: ↑/↓ pgup/pgdn · lines " + strconv.Itoa(a.off+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(body))
 			lines = append(lines, st.DialogDesc.Render(ansi.Truncate(n, iw, g.Ellipsis)))
 		}
 	}

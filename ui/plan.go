@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/tick-agent/tick/ui/style"
+	"strconv"
 
 	"errors"
 	"strings"
@@ -33,7 +33,7 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 		if len(ev.Items) == 1 {
 			noun = " open item ("
 		}
-		m.chat.addInterrupted("Ended with " + style.Itoa(len(ev.Items)) + noun + strings.Join(ids, ", ") + ") · the plan stays open")
+		m.chat.addInterrupted("Ended with " + strconv.Itoa(len(ev.Items)) + noun + strings.Join(ids, ", ") + ") · the plan stays open")
 		m.panel.hold = true
 	case agent.PlanProposed:
 		m.panel.update(ev.List, m.now)

@@ -1,6 +1,7 @@
 package dialog
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -146,7 +147,7 @@ func (d *Diff) list(st *style.Styles, iw int) []string {
 			mark, s = st.Glyphs.Selected+" ", st.DialogTitle
 		}
 		row := s.Render(mark+f.Kind+"  "+ansi.Truncate(style.OneLine(f.Path), max(iw-30, 8), st.Glyphs.Ellipsis)) +
-			"  " + st.DiffAdd.Render(st.Glyphs.Added+style.Itoa(add)) + " " + st.DiffDel.Render(st.Glyphs.Removed+style.Itoa(del))
+			"  " + st.DiffAdd.Render(st.Glyphs.Added+strconv.Itoa(add)) + " " + st.DiffDel.Render(st.Glyphs.Removed+strconv.Itoa(del))
 		out = append(out, row)
 	}
 	return out

@@ -155,9 +155,6 @@ func HelpLine(st *Styles, bs ...key.Binding) string {
 	return strings.Join(parts, "   ")
 }
 
-// Itoa is strconv.Itoa, short for the views.
-func Itoa(n int) string { return strconv.Itoa(n) }
-
 // Truncate cuts s to n runes with an ellipsis.
 func Truncate(s string, n int) string {
 	r := []rune(s)
