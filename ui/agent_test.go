@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/tick-agent/tick/ui/style"
+	"strconv"
 
 	"strings"
 	"testing"
@@ -148,8 +148,8 @@ func TestAgentErrorKeepsAppUsable(t *testing.T) {
 func talk(t *testing.T, m *Model, srv *providertest.Server, n int) {
 	t.Helper()
 	for i := range n {
-		srv.Enqueue(providertest.Reply{Text: "Answer " + style.Itoa(i) + "."})
-		submit(m, "question "+style.Itoa(i))
+		srv.Enqueue(providertest.Reply{Text: "Answer " + strconv.Itoa(i) + "."})
+		submit(m, "question "+strconv.Itoa(i))
 		pump(t, m, idle(m))
 	}
 }

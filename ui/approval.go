@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/tick-agent/tick/ui/dialog"
+	"strconv"
 
 	"github.com/tick-agent/tick/ui/status"
 
@@ -44,8 +45,9 @@ type approval struct {
 	typing bool
 	reason textinput.Model
 
-	wrapW   int        // width the wrapped lines are for
-	wrapped []wrapLine // detail wrapped at wrapW
+	wrapW    int        // width the wrapped lines are for
+	wrapped  []wrapLine // detail wrapped at wrapW
+	wrapDark bool       // the palette a diff's wrapped lines are drawn in
 }
 
 // wrapLine is one line of the wrapped detail and the source line's style.
@@ -277,12 +279,13 @@ func (a *approval) scroll(n int) {
 	a.off = max(min(a.off+n, a.total-a.room), 0)
 }
 
-// wrap returns the detail wrapped at w cells, computed once per width.
+// wrap returns the detail wrapped at w cells, computed once per width
+// and palette (a diff is drawn in the palette's colours).
 func (a *approval) wrap(st *Styles, w int) []wrapLine {
-	if w == a.wrapW && a.wrapped != nil {
+	if w == a.wrapW && st.Dark == a.wrapDark && a.wrapped != nil {
 		return a.wrapped
 	}
-	a.wrapW, a.wrapped = w, a.wrapped[:0]
+	a.wrapW, a.wrapDark, a.wrapped = w, st.Dark, a.wrapped[:0]
 	if a.diff { // the chat's renderer: numbered, signed, coloured
 		for _, l := range style.DiffLines(st, strings.Join(a.detail, "\n"), w) {
 			a.wrapped = append(a.wrapped, wrapLine{text: l, styled: true})
@@ -394,7 +397,7 @@ func (a *approval) view(st *Styles, keys KeyMap, w, h int) []string {
 			lines = append(lines, style.DiffStyle(st, l.src).Render(l.text))
 		}
 		if note {
-			n := "scrolls: ↑/↓ pgup/pgdn · lines " + style.Itoa(a.off+1) + "–" + style.Itoa(end) + " of " + style.Itoa(len(body))
+			n := "scrolls: ↑/↓ pgup/pgdn · lines " + strconv.Itoa(a.off+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(body))
 			lines = append(lines, st.DialogDesc.Render(ansi.Truncate(n, iw, g.Ellipsis)))
 		}
 	}

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/tick-agent/tick/ui/style"
+	"strconv"
 
 	"strings"
 	"testing"
@@ -140,7 +140,7 @@ func TestApprovalScope(t *testing.T) {
 func TestApprovalLongCommand(t *testing.T) {
 	cmd := "echo start && " + strings.Repeat("true && ", 60) + "rm -rf ~/DANGER-TAIL"
 	for _, size := range [][2]int{{80, 24}, {60, 20}, {120, 40}} {
-		t.Run(style.Itoa(size[0])+"x"+style.Itoa(size[1]), func(t *testing.T) {
+		t.Run(strconv.Itoa(size[0])+"x"+strconv.Itoa(size[1]), func(t *testing.T) {
 			m, c, reply := openApproval(t, size[0], size[1], agent.ApprovalRequest{ID: "1", Tool: "bash", Summary: cmd[:200] + " …", Detail: cmd})
 			s := screen(m)
 			for _, want := range []string{"y allow once", "a allow every bash call", "n deny", "esc deny", "echo start"} {

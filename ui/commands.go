@@ -163,7 +163,7 @@ func (m *Model) reset(msg ResetMsg) {
 	if msg.Agent != nil {
 		m.cfg.Agent = msg.Agent
 		m.think = msg.Agent.Effort()
-		m.verify = initialVerify(msg.Agent)
+		m.setVerify(initialVerify(msg.Agent))
 	}
 	if msg.Model != "" {
 		m.cfg.Model = msg.Model

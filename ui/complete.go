@@ -38,6 +38,12 @@ func (m *Model) matches(raw string) []cmdMatch {
 	if prefix != "" && !isCommandName(prefix) {
 		return nil
 	}
+	return m.commandsFrom(prefix)
+}
+
+// commandsFrom lists the commands whose names start with prefix, sorted
+// by name ("" lists them all).
+func (m *Model) commandsFrom(prefix string) []cmdMatch {
 	var out []cmdMatch
 	for name, c := range m.commands {
 		if strings.HasPrefix(name, prefix) {

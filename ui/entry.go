@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/tick-agent/tick/ui/style"
+	"strconv"
 
 	"fmt"
 	"strings"
@@ -346,7 +347,7 @@ func (t *toolCall) diffLines(st *Styles, w int, indent string) []string {
 	cont := indent + "    "
 	tw := max(w-ansi.StringWidth(indent)-4, 1)
 	add, del := diffCounts(t.diff)
-	out := []string{pre + st.ToolOutput.Render(ansi.Truncate(style.Plural(add, "line")+" added, "+style.Itoa(del)+" removed", tw, g.Ellipsis))}
+	out := []string{pre + st.ToolOutput.Render(ansi.Truncate(style.Plural(add, "line")+" added, "+strconv.Itoa(del)+" removed", tw, g.Ellipsis))}
 	limit := diffLines
 	if t.expanded {
 		limit = expandedLines

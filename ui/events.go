@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/tick-agent/tick/ui/status"
+	"strconv"
 
 	"github.com/tick-agent/tick/ui/style"
 
@@ -306,7 +307,7 @@ func retryText(ev agent.Retry) string {
 	}
 	s += "; retrying"
 	if ev.Max > 0 {
-		s += " " + style.Itoa(ev.Attempt) + "/" + style.Itoa(ev.Max)
+		s += " " + strconv.Itoa(ev.Attempt) + "/" + strconv.Itoa(ev.Max)
 	}
 	if ev.Wait > 0 {
 		s += " in " + style.Duration(ev.Wait)

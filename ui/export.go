@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
 	"github.com/tick-agent/tick/ui/style"
 
 	"errors"
@@ -38,6 +39,28 @@ func (m *Model) exportCommand(args string) tea.Cmd {
 		}
 		return NoticeMsg{Text: "exported the conversation to " + path}
 	}
+}
+
+// exportAskMsg says that /export's file exists: the user is asked before
+// it is replaced.
+type exportAskMsg struct {
+	dir, name string // as /export was given them
+	path      string // the file that exists
+	text      string // the conversation to write
+}
+
+// handleExportAsk opens the question (dialog.Replace); yes writes the
+// file over the one that exists.
+func (m *Model) handleExportAsk(msg exportAskMsg) tea.Cmd {
+	m.over.push(dialog.NewReplace(m.keys.Undo, msg.path, m.now, func() tea.Msg {
+		path, err := writeExport(msg.dir, msg.name, []byte(msg.text), true)
+		if err != nil {
+			return NoticeMsg{Text: "/export: " + err.Error()}
+		}
+		return NoticeMsg{Text: "exported the conversation to " + path + " (replaced)"}
+	}))
+	m.input.blur()
+	return nil
 }
 
 // exportName is the default file name of /export: "tick-SESSION-DATE.md",

@@ -40,3 +40,17 @@ func TestHelpDescribesEveryCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpListsCommandsAfterPopupClosed: the help lists the commands
+// whatever the / popup's state: after "/" and esc closed the popup, the
+// help opened with ctrl+g listed none (it took the list from the popup's
+// matches, which are empty once it is closed).
+func TestHelpListsCommandsAfterPopupClosed(t *testing.T) {
+	m, _ := newTestModel(t, 120, 40)
+	typeText(m, "/")
+	press(m, "esc")
+	press(m, "ctrl+g")
+	if s := screen(m); !strings.Contains(s, "/help") || !strings.Contains(s, "/undo") {
+		t.Fatalf("the help lists no commands after the popup was closed:\n%s", s)
+	}
+}

@@ -45,9 +45,6 @@ type itemDiff struct {
 // openItemDiff asks the agent what item changed.
 func (m *Model) openItemDiff(item string) tea.Cmd {
 	ia, ctx := m.cfg.Agent, m.ctx
-	if ia == nil {
-		return nil
-	}
 	return func() tea.Msg {
 		ch, err := ia.ItemDiff(ctx, item)
 		return itemDiffMsg{item: item, ch: ch, err: err}
@@ -82,7 +79,7 @@ func newItemDiff(st *Styles, ch agent.ItemChanges) *itemDiff {
 	}
 	d.lines = append(d.lines, st.DialogText.Render(style.Plural(len(ch.Files), "file")+":"))
 	for _, c := range ch.Files {
-		d.lines = append(d.lines, st.DialogText.Render("  "+string(c.Kind)+"  "+dialog.TermText(c.Path)))
+		d.lines = append(d.lines, st.DialogText.Render("  "+string(c.Kind)+"  "+style.TermText(c.Path)))
 	}
 	d.lines = append(d.lines, "")
 	patch := strings.Split(strings.TrimRight(ch.Patch, "\n"), "\n")

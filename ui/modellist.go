@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/tick-agent/tick/ui/style"
+	"strconv"
 
 	"strings"
 	"unicode/utf8"
@@ -138,7 +139,7 @@ func (l *modelList) lines(st *Styles, w, rows int) []string {
 		}
 	}
 	if n := len(l.shown); n > rows {
-		out = append(out, st.DialogDesc.Render(style.Itoa(l.sel+1)+"/"+style.Itoa(n)))
+		out = append(out, st.DialogDesc.Render(strconv.Itoa(l.sel+1)+"/"+strconv.Itoa(n)))
 	}
 	return out
 }

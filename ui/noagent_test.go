@@ -12,7 +12,7 @@ import (
 // none of them reaches a nil agent (/rewind and the plan editor's item
 // diff called it off the update loop and panicked).
 func TestNoAgentCommands(t *testing.T) {
-	for _, cmd := range []string{"/rewind", "/undo", "/plan clear", "/think high", "hello", "/compact"} {
+	for _, cmd := range []string{"/rewind", "/undo", "/plan clear", "/think high", "/verify go test ./...", "hello", "/compact"} {
 		t.Run(cmd, func(t *testing.T) {
 			m := New(Config{Model: "none", Workspace: "/tmp/ws", Dark: true})
 			mp := &m

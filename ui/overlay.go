@@ -117,7 +117,7 @@ func (m *Model) overlayBoxes(w, h int) [][]string {
 
 // dialogContext is what a dialog may read of the model.
 func (m *Model) dialogContext(lastKey time.Time) dialog.Context {
-	cmds := m.matches("/")
+	cmds := m.commandsFrom("") // all of them, whatever the / popup shows
 	list := make([]dialog.Command, len(cmds))
 	for i, c := range cmds {
 		list[i] = dialog.Command{Name: c.name, Desc: c.desc}

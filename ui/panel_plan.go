@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/tick-agent/tick/ui/style"
+	"strconv"
 
 	"fmt"
 	"strings"
@@ -147,7 +148,7 @@ func (p *panel) subLine(s *subTask, ind string, w int, spin string, sel bool) st
 
 // taskMeta is a running task's figures: "3 tools · 1.2k tok · 12s".
 func taskMeta(tools, tokens int, d time.Duration) string {
-	tok := style.Itoa(tokens)
+	tok := strconv.Itoa(tokens)
 	if tokens >= 1000 {
 		tok = fmt.Sprintf("%.1fk", float64(tokens)/1000)
 	}
@@ -155,7 +156,7 @@ func taskMeta(tools, tokens int, d time.Duration) string {
 	if tools == 1 {
 		unit = " tool"
 	}
-	return style.Itoa(tools) + unit + " · " + tok + " tok · " + style.Duration(d)
+	return strconv.Itoa(tools) + unit + " · " + tok + " tok · " + style.Duration(d)
 }
 
 // removedLines are a revised proposal's removed items.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/tick-agent/tick/ui/dialog"
+	"strconv"
 
 	"github.com/tick-agent/tick/ui/style"
 
@@ -267,7 +268,7 @@ func (p *picker) box(st *Styles, hm help.Model, keys KeyMap, w, h int) string {
 
 	title := st.DialogTitle.Render("Sessions") + st.DialogDesc.Render(g.Separator+"this workspace")
 	if len(p.list) > p.rows {
-		title += st.DialogDesc.Render(g.Separator + style.Itoa(p.sel+1) + "/" + style.Itoa(len(p.list)))
+		title += st.DialogDesc.Render(g.Separator + strconv.Itoa(p.sel+1) + "/" + strconv.Itoa(len(p.list)))
 	}
 	lines := []string{ansi.Truncate(title, iw, g.Ellipsis), ""}
 	cols := sessionColumns(p.list)
@@ -334,7 +335,7 @@ func todoText(s SessionInfo) string {
 	if s.Total == 0 {
 		return "-"
 	}
-	return style.Itoa(s.Done) + "/" + style.Itoa(s.Total)
+	return strconv.Itoa(s.Done) + "/" + strconv.Itoa(s.Total)
 }
 
 // pickerKeys is the help line of the picker.

@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"github.com/tick-agent/tick/ui/style"
+	"strconv"
 
 	"errors"
 	"strings"
@@ -33,7 +33,7 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 		if len(ev.Items) == 1 {
 			noun = " open item ("
 		}
-		m.chat.addInterrupted("Ended with " + style.Itoa(len(ev.Items)) + noun + strings.Join(ids, ", ") + ") · the plan stays open")
+		m.chat.addInterrupted("Ended with " + strconv.Itoa(len(ev.Items)) + noun + strings.Join(ids, ", ") + ") · the plan stays open")
 		m.panel.hold = true
 	case agent.PlanProposed:
 		m.panel.update(ev.List, m.now)
@@ -70,17 +70,13 @@ func (m *Model) proposal() *proposal { return overlayOf[*proposal](m) }
 // the editor; enter on an empty input continues a paused turn. (A
 // proposal's y and e are the proposal overlay's.)
 func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	pa := m.cfg.Agent
-	if pa == nil {
-		return nil, false
-	}
 	switch {
 	case key.Matches(k, m.keys.OpenPlan):
 		m.openEditor()
 	case m.plan.paused != "" && m.running() && m.input.empty() && key.Matches(k, m.keys.Send):
 		m.plan.paused = ""
 		m.unpause()
-		pa.Continue()
+		m.cfg.Agent.Continue()
 	default:
 		return nil, false
 	}

@@ -59,10 +59,6 @@ type rewoundMsg struct {
 // rewindCommand runs /rewind: it lists the points once no turn runs.
 func (m *Model) rewindCommand() tea.Cmd {
 	ra := m.cfg.Agent
-	if ra == nil {
-		m.chat.addNotice("/rewind: " + errNoAgent.Error())
-		return nil
-	}
 	if m.turn != nil {
 		m.chat.addNotice("/rewind waits for the running turn: press esc to interrupt it first")
 		return nil
@@ -315,12 +311,12 @@ func filesSummary(p agent.RewindPoint) string {
 			if i == 8 {
 				break
 			}
-			names = append(names, dialog.TermText(c.Path))
+			names = append(names, style.TermText(c.Path))
 		}
 		sum = style.Plural(len(p.Files), "file") + ": " + strings.Join(names, ", ")
 	}
 	for _, k := range p.NotKept {
-		sum += "; " + dialog.TermText(k.Path) + " " + dialog.TermText(k.Why)
+		sum += "; " + style.TermText(k.Path) + " " + style.TermText(k.Why)
 	}
 	return sum
 }
@@ -366,7 +362,7 @@ func (r *rewindDialog) confirmLines(st *Styles, w, h int) []string {
 		out = append(out, st.DialogText.Render("The workspace goes back to its state then:"))
 		out = append(out, dialog.ChangeLines(st, p.Files, w, max(h-4-len(out)-len(p.NotKept), 1), "  no file changed since")...)
 		for _, k := range p.NotKept { // left as they are: say so, not "no file changed"
-			out = append(out, st.DialogDesc.Render(ansi.Truncate("  "+dialog.TermText(k.Path)+"  "+dialog.TermText(k.Why), w, st.Glyphs.Ellipsis)))
+			out = append(out, st.DialogDesc.Render(ansi.Truncate("  "+style.TermText(k.Path)+"  "+style.TermText(k.Why), w, st.Glyphs.Ellipsis)))
 		}
 	}
 	yes := key.NewBinding(key.WithHelp(r.confirm.Confirm.Help().Key, "rewind"))

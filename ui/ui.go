@@ -132,10 +132,9 @@ func New(cfg Config) Model {
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
 		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
 		think:    cfg.Agent.Effort(),
-		verify:   initialVerify(cfg.Agent),
 	}
 	m.now = m.clock()
-	m.panel.verify = m.verify.text()
+	m.setVerify(initialVerify(cfg.Agent))
 	m.addConfigCommands()
 	m.replay(cfg.History, cfg.Todos)
 	switch {
@@ -333,11 +332,15 @@ func (m *Model) handleKey(k tea.KeyPressMsg) tea.Cmd {
 	return tea.Batch(flushed, m.dispatchKey(k, lastKey))
 }
 
-// dispatchKey routes a key that came after a key at lastKey: the overlay
-// on top first (overlay.go), then the plan's keys, the input's popups and
+// dispatchKey routes a key that came after a key at lastKey: ctrl+z
+// first (it suspends whatever is open, as the terminal's own would), then
+// the overlay on top (overlay.go), the plan's keys, the input's popups and
 // idle keys, the global keys, and finally the input.
 func (m *Model) dispatchKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 	keys := m.keys
+	if key.Matches(k, keys.Suspend) {
+		return m.suspendCmd()
+	}
 	if cmd, ok := m.routeOverlay(k, lastKey); ok {
 		return cmd
 	}
@@ -353,8 +356,6 @@ func (m *Model) dispatchKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 	switch {
 	case key.Matches(k, keys.Quit):
 		return m.ctrlC()
-	case key.Matches(k, keys.Suspend):
-		return m.suspendCmd()
 	case key.Matches(k, keys.Interrupt):
 		if m.running() {
 			m.interrupt()

@@ -2,8 +2,7 @@ package ui
 
 import (
 	"github.com/tick-agent/tick/ui/dialog"
-
-	"github.com/tick-agent/tick/ui/style"
+	"strconv"
 
 	"strings"
 	"testing"
@@ -24,7 +23,7 @@ func TestTinyTerminals(t *testing.T) {
 		{59, 15, true}, {60, 14, true}, {60, 15, false}, {61, 16, false}, {120, 40, false}, {300, 100, false},
 	}
 	for _, tt := range tests {
-		t.Run(style.Itoa(tt.w)+"x"+style.Itoa(tt.h), func(t *testing.T) {
+		t.Run(strconv.Itoa(tt.w)+"x"+strconv.Itoa(tt.h), func(t *testing.T) {
 			m, a := newTestModel(t, tt.w, tt.h)
 			// Exercise every part of the screen at this size.
 			submit(m, "go")

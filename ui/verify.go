@@ -62,7 +62,7 @@ func (m *Model) verifyEvent(ev agent.Event) bool {
 		return false
 	}
 	v.glyphsOK, v.glyphsNo = m.st.Glyphs.ToolOK, m.st.Glyphs.ToolError
-	m.panel.verify = v.text()
+	m.setVerify(*v)
 	return true
 }
 
@@ -83,7 +83,7 @@ func verifyNotice(e agent.Verified) string {
 // the check is.
 func (m *Model) verifyCommand(args string) tea.Cmd {
 	ta := m.cfg.Agent
-	if ta == nil {
+	if m.agentless() {
 		m.chat.addNotice(errNoAgent.Error())
 		return nil
 	}
@@ -100,8 +100,7 @@ func (m *Model) verifyCommand(args string) tea.Cmd {
 		cmd = ""
 	}
 	ta.SetVerify(cmd)
-	m.verify = verifyState{command: cmd}
-	m.panel.verify = m.verify.text()
+	m.setVerify(verifyState{command: cmd})
 	if cmd == "" {
 		m.chat.addNotice("verify: off")
 		return nil
@@ -123,8 +122,12 @@ func joinNonEmpty(sep string, parts ...string) string {
 
 // initialVerify is the verify check of the agent the app starts with.
 func initialVerify(a Agent) verifyState {
-	if a == nil {
-		return verifyState{}
-	}
 	return verifyState{command: a.Verify().Command}
+}
+
+// setVerify makes v the verify state the status bar and the panel's last
+// line show.
+func (m *Model) setVerify(v verifyState) {
+	m.verify = v
+	m.panel.verify = v.text()
 }

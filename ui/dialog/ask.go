@@ -3,8 +3,6 @@ package dialog
 import (
 	"github.com/tick-agent/tick/agent/checkpoint"
 
-	"github.com/tick-agent/tick/ui/termsafe"
-
 	"fmt"
 
 	"strings"
@@ -84,7 +82,7 @@ func ChangeLines(st *style.Styles, cs []checkpoint.Change, w, room int, none str
 		case checkpoint.Deleted:
 			look, what = st.DiffAdd, "restored (deleted since)"
 		}
-		out = append(out, look.Render(ansi.Truncate("  "+TermText(c.Path)+"  "+what, w, st.Glyphs.Ellipsis)))
+		out = append(out, look.Render(ansi.Truncate("  "+style.TermText(c.Path)+"  "+what, w, st.Glyphs.Ellipsis)))
 	}
 	if len(out) == 0 {
 		out = append(out, st.DialogDesc.Render(none))
@@ -93,18 +91,6 @@ func ChangeLines(st *style.Styles, cs []checkpoint.Change, w, room int, none str
 		out = append(out[:room-1], st.DialogDesc.Render(fmt.Sprintf("  %s %d more", st.Glyphs.Ellipsis, len(out)-room+1)))
 	}
 	return out
-}
-
-// TermText makes a file name safe to draw: control characters become "?"
-// (so that an escape sequence stays visible as text), and invisible ones
-// are shown as termsafe shows them.
-func TermText(s string) string {
-	return termsafe.Text(strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '?'
-		}
-		return r
-	}, s))
 }
 
 // TypeAside hands a key typed while a question waits to the input.

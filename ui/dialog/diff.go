@@ -1,6 +1,7 @@
 package dialog
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -37,11 +38,16 @@ type Diff struct {
 	off   int // the first line shown
 	room  int // lines the last view had room for
 	total int // lines of the last view's body
+
+	hunks      []string // the open file's hunks as drawn, hunksWidth cells wide
+	hunksOf    int      // the file they are of; -1 for none
+	hunksWidth int
+	hunksDark  bool // the palette they are drawn in
 }
 
 // NewDiff returns the dialog for data, on its list.
 func NewDiff(keys style.DiffKeyMap, data DiffData) *Diff {
-	return &Diff{keys: keys, data: data, open: -1}
+	return &Diff{keys: keys, data: data, open: -1, hunksOf: -1}
 }
 
 // Layer puts it with the pickers.
@@ -97,7 +103,7 @@ func (d *Diff) View(c Context, w, h int) []string {
 	} else {
 		f := d.data.Files[d.open]
 		title = f.Kind + " " + style.OneLine(f.Path)
-		body = style.DiffLines(st, hunksOf(f.Patch), iw)
+		body = d.drawnHunks(st, iw)
 	}
 	foot := style.FootLines(st, d.footKeys(), iw)
 	d.room = max(h-2-2-len(foot), 1) // borders, title and the blank line above the keys
@@ -117,6 +123,17 @@ func (d *Diff) View(c Context, w, h int) []string {
 	return strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")
 }
 
+// drawnHunks is the open file's hunks drawn in iw cells, drawn again
+// only when the file, the width or the palette changed (View runs on
+// every frame while the dialog is open, a turn's stream included).
+func (d *Diff) drawnHunks(st *style.Styles, iw int) []string {
+	if d.hunksOf != d.open || d.hunksWidth != iw || d.hunksDark != st.Dark {
+		d.hunks = style.DiffLines(st, hunksOf(d.data.Files[d.open].Patch), iw)
+		d.hunksOf, d.hunksWidth, d.hunksDark = d.open, iw, st.Dark
+	}
+	return d.hunks
+}
+
 // list is the files, one a row: the kind, the path, +added −removed.
 func (d *Diff) list(st *style.Styles, iw int) []string {
 	if len(d.data.Files) == 0 {
@@ -130,7 +147,7 @@ func (d *Diff) list(st *style.Styles, iw int) []string {
 			mark, s = st.Glyphs.Selected+" ", st.DialogTitle
 		}
 		row := s.Render(mark+f.Kind+"  "+ansi.Truncate(style.OneLine(f.Path), max(iw-30, 8), st.Glyphs.Ellipsis)) +
-			"  " + st.DiffAdd.Render(st.Glyphs.Added+style.Itoa(add)) + " " + st.DiffDel.Render(st.Glyphs.Removed+style.Itoa(del))
+			"  " + st.DiffAdd.Render(st.Glyphs.Added+strconv.Itoa(add)) + " " + st.DiffDel.Render(st.Glyphs.Removed+strconv.Itoa(del))
 		out = append(out, row)
 	}
 	return out

@@ -2,6 +2,7 @@ package dialog
 
 import (
 	"github.com/tick-agent/tick/ui/style"
+	"strconv"
 
 	"strings"
 
@@ -119,7 +120,7 @@ func (h *Help) foot(st *style.Styles, iw int, scrolls bool, from, to, total int)
 	if !scrolls {
 		return []string{st.DialogDesc.Render(ansi.Truncate("any key closes this help", iw, st.Glyphs.Ellipsis))}
 	}
-	n := style.Itoa(total)
+	n := strconv.Itoa(total)
 	arrow, pos := "↑↓", "more · lines "+n+"–"+n+" of "+n
 	if from > 0 {
 		switch {
@@ -128,7 +129,7 @@ func (h *Help) foot(st *style.Styles, iw int, scrolls bool, from, to, total int)
 		case to >= total:
 			arrow = h.keys.Up.Help().Key
 		}
-		pos = "more · lines " + style.Itoa(from) + "–" + style.Itoa(to) + " of " + style.Itoa(total)
+		pos = "more · lines " + strconv.Itoa(from) + "–" + strconv.Itoa(to) + " of " + strconv.Itoa(total)
 	}
 	k := h.keys
 	return style.FootLines(st, [][2]string{

@@ -12,7 +12,7 @@ type Context struct {
 // ContextText says the context in use: "31k/128k · 24%", and with when
 // "· compacts at 102k" (or "· compacts next" once past it).
 func ContextText(c Context, when bool) string {
-	s := ShortTokens(c.Used) + "/" + ShortTokens(c.Window) + " · " + strconv.Itoa(Percent(c)) + "%"
+	s := shortTokens(c.Used) + "/" + shortTokens(c.Window) + " · " + strconv.Itoa(percent(c)) + "%"
 	if c.Estimated {
 		s = "~" + s
 	}
@@ -20,22 +20,22 @@ func ContextText(c Context, when bool) string {
 		if c.Used >= c.CompactAt {
 			return s + " · compacts next"
 		}
-		return s + " · compacts at " + ShortTokens(c.CompactAt)
+		return s + " · compacts at " + shortTokens(c.CompactAt)
 	}
 	return s
 }
 
-// Percent is the share of the window in use, 0 to 999.
-func Percent(c Context) int {
+// percent is the share of the window in use, 0 to 999.
+func percent(c Context) int {
 	if c.Window <= 0 {
 		return 0
 	}
 	return min(c.Used*100/c.Window, 999)
 }
 
-// ShortTokens shows a token count in at most four cells: 950, 1.5k, 31k,
+// shortTokens shows a token count in at most four cells: 950, 1.5k, 31k,
 // 128k, 1.0M.
-func ShortTokens(n int) string {
+func shortTokens(n int) string {
 	switch {
 	case n < 1000:
 		return strconv.Itoa(n)

@@ -2,6 +2,7 @@ package status
 
 import (
 	"github.com/tick-agent/tick/ui/style"
+	"strconv"
 
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func TestStatusBarNarrowKeepsCounts(t *testing.T) {
 		{120, []string{"gpt-4.1-mini", "1m23s", "sandbox: workspace-write", "esc to interrupt"}, []string{"~/", "tokens"}},
 	}
 	for _, tt := range tests {
-		t.Run(style.Itoa(tt.w), func(t *testing.T) {
+		t.Run(strconv.Itoa(tt.w), func(t *testing.T) {
 			line := View(bar, info, tt.w)
 			if n := ansi.StringWidth(line); n != tt.w {
 				t.Fatalf("the bar is %d cells wide, want %d", n, tt.w)

@@ -315,10 +315,10 @@ func contextField(st *Bar, s Info) (statusField, bool) {
 		return statusField{parts: []statusPart{{tok, st.dim}}, prio: prioTokens}, true
 	}
 	look := st.dim
-	if Percent(c) >= WarnAt {
+	if percent(c) >= WarnAt {
 		look = st.warn
 	}
-	pct := strconv.Itoa(Percent(c)) + "%"
+	pct := strconv.Itoa(percent(c)) + "%"
 	return statusField{
 		parts: []statusPart{{ContextText(c, true), look}},
 		alts:  plainAlts(look, ContextText(c, false), pct),

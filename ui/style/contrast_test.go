@@ -2,11 +2,12 @@ package style
 
 import (
 	"image/color"
-	"math"
 	"reflect"
 	"testing"
 
 	"charm.land/lipgloss/v2"
+
+	"github.com/tick-agent/tick/ui/markdown"
 )
 
 // The backgrounds the palettes are checked against: what a light and a
@@ -20,28 +21,6 @@ var (
 // they need the 3:1 of a non-text element (WCAG 1.4.11), not 4.5:1.
 func decorations() map[string]bool {
 	return map[string]bool{"PanelRule": true, "InputRule": true, "HelpSep": true}
-}
-
-// luminance is the relative luminance of c (WCAG 2).
-func luminance(c color.Color) float64 {
-	r, g, b, _ := c.RGBA()
-	lin := func(v uint32) float64 {
-		s := float64(v) / 0xFFFF
-		if s <= 0.03928 {
-			return s / 12.92
-		}
-		return math.Pow((s+0.055)/1.055, 2.4)
-	}
-	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
-}
-
-// contrast is the WCAG contrast ratio of a and b, 1 to 21.
-func contrast(a, b color.Color) float64 {
-	la, lb := luminance(a), luminance(b)
-	if la < lb {
-		la, lb = lb, la
-	}
-	return (la + 0.05) / (lb + 0.05)
 }
 
 // isSet reports whether a style's colour is set (not lipgloss.NoColor).
@@ -73,7 +52,7 @@ func TestPaletteContrast(t *testing.T) {
 				back = bg
 			}
 			if bc := s.GetBorderTopForeground(); isSet(bc) {
-				if r := contrast(bc, back); r < 3 {
+				if r := markdown.Contrast(bc, back); r < 3 {
 					t.Errorf("dark=%v %s: border %v on %v is %.2f:1, want 3:1", dark, name, bc, back, r)
 				}
 			}
@@ -85,7 +64,7 @@ func TestPaletteContrast(t *testing.T) {
 			if decorations()[name] {
 				want = 3
 			}
-			if r := contrast(fg, back); r < want {
+			if r := markdown.Contrast(fg, back); r < want {
 				t.Errorf("dark=%v %s: %v on %v is %.2f:1, want %.1f:1", dark, name, fg, back, r, want)
 			}
 		}

@@ -1,6 +1,7 @@
 package style_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,7 +18,7 @@ import (
 func goldenDiff() string {
 	var old, new []string
 	for i := 1; i <= 30; i++ {
-		old = append(old, "line "+style.Itoa(i))
+		old = append(old, "line "+strconv.Itoa(i))
 	}
 	new = append(new, old...)
 	new[2] = "line 3 changed\twith a tab and \x1b[31mred\x1b[m from the file"
@@ -30,7 +31,7 @@ func TestGoldenDiffLines(t *testing.T) {
 	newFile := tools.UnifiedDiff("/dev/null", "b/new.go", "", "package main\n\nfunc main() {}\n")
 	for _, w := range []int{80, 120} {
 		for name, d := range map[string]string{"edit": goldenDiff(), "new": newFile} {
-			t.Run(name+"_"+style.Itoa(w), func(t *testing.T) {
+			t.Run(name+"_"+strconv.Itoa(w), func(t *testing.T) {
 				lines := style.DiffLines(&st, d, w)
 				for _, l := range lines {
 					if ansi.StringWidth(l) > w {
@@ -71,7 +72,7 @@ func TestDiffLinesNotADiff(t *testing.T) {
 // (the size a chat edit is bounded to, 64 KiB, and more) at 120 columns.
 func BenchmarkDiffLines(b *testing.B) {
 	for _, n := range []int{-1, 8} {
-		b.Run("first_"+style.Itoa(n), func(b *testing.B) { benchDiffLines(b, n) })
+		b.Run("first_"+strconv.Itoa(n), func(b *testing.B) { benchDiffLines(b, n) })
 	}
 }
 
@@ -79,7 +80,7 @@ func BenchmarkDiffLines(b *testing.B) {
 func benchDiffLines(b *testing.B, n int) {
 	var old, new strings.Builder
 	for i := range 20000 {
-		l := "line " + style.Itoa(i) + " of the file, long enough to look like code\n"
+		l := "line " + strconv.Itoa(i) + " of the file, long enough to look like code\n"
 		old.WriteString(l)
 		if i%100 == 0 {
 			l = "changed " + l

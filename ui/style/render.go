@@ -54,6 +54,18 @@ func Sanitize(s string) string {
 	return strings.ReplaceAll(termsafe.Text(s), "\t", "    ")
 }
 
+// TermText makes a file name safe to draw: control characters become "?"
+// (so that an escape sequence stays visible as text), and invisible ones
+// are shown as termsafe shows them.
+func TermText(s string) string {
+	return termsafe.Text(strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, s))
+}
+
 // FirstLine returns the first line of s.
 func FirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
@@ -142,9 +154,6 @@ func HelpLine(st *Styles, bs ...key.Binding) string {
 	}
 	return strings.Join(parts, "   ")
 }
-
-// Itoa is strconv.Itoa, short for the views.
-func Itoa(n int) string { return strconv.Itoa(n) }
 
 // Truncate cuts s to n runes with an ellipsis.
 func Truncate(s string, n int) string {
