@@ -23,7 +23,6 @@ import (
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/ui"
-	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // runTUI opens the full-screen app on the terminal until the user quits.
@@ -70,7 +69,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		curAg = ag
 	}
 	if line := curAg.StopMerges(); line != "" { // a task's patch is all or nothing
-		fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(indentLines(line)))
+		fmt.Fprint(stderr, exitLine(line))
 	}
 	if cur != nil && !term {
 		if line := resumeHint(cur.ID(), cfg.Workspace); line != "" {
