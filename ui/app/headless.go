@@ -85,13 +85,9 @@ func RunHeadless(h Headless, ag *agent.Agent, sigs <-chan os.Signal, stdout, std
 	if before != nil && !out.Abandoned {
 		res.FilesChanged = filesChanged(before, workspaceFiles(h.Workspace))
 	}
-	var code int
-	var reason, msg string
+	code, reason, msg := classify(out.End, res, out.Signal)
 	if out.Abandoned {
-		code, reason, _ = classify(out.End, res, out.Signal)
 		msg = "interrupted again; exiting without waiting for the turn to end"
-	} else {
-		code, reason, msg = classify(out.End, res, out.Signal)
 	}
 	if out.Err != nil && code == ExitOK {
 		code, reason, msg = ExitError, ReasonError, out.Err.Error()
