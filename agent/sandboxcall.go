@@ -56,7 +56,7 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 	req := ApprovalRequest{
 		ID: c.ID, Tool: c.Name, Rerun: true,
 		Summary: "run it again without the sandbox? " + firstLineOf(subject),
-		Detail:  note + "; run it again without the sandbox?\n\n" + subject + "\n\n" + tail(res, 12),
+		Detail:  note + "; run it again without the sandbox?\n\n" + subject + "\n\n" + tail(l.a.redact(res), 12), // execute masks the result later
 		Scope:   firstLineOf(subject) + " (outside the sandbox)",
 	}
 	ans, _, ok := l.ask(ctx, req)
