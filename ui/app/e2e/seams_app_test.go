@@ -2,12 +2,16 @@ package e2e
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/provider/providertest"
 	"github.com/tick-agent/tick/ui/app"
+	"github.com/tick-agent/tick/ui/app/apptest"
 )
 
 // switchedSession saves a session of workspace ws (under env's state
@@ -55,5 +59,100 @@ func TestResumedProviderFailureIsOneJSONObject(t *testing.T) {
 	}
 	if len(mine.Requests()) != 0 {
 		t.Errorf("the run's own server got %d requests: the session's provider was not kept", len(mine.Requests()))
+	}
+}
+
+// twoTasks answers the parent's first request with two tasks side by
+// side whose prompts are "CHILD 1" and "CHILD 2"; each child, once both
+// are under way (so both copies are made), runs child(n) as its one
+// bash command, then reports. The parent then answers "done".
+func twoTasks(srv *providertest.Server, child func(n string) string) {
+	srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		switch n, isChild := strings.CutPrefix(r.Messages[1].Content, "CHILD "); {
+		case isChild && r.Last().Role == "user":
+			srv.WaitOpen(2, 10*time.Second)
+			return call("bash", map[string]any{"command": child(n)})
+		case isChild:
+			return providertest.Reply{Text: "report " + n}
+		case r.Last().Role == "user":
+			return providertest.Reply{ToolCalls: []providertest.Call{
+				{Name: "task", Args: `{"description":"one","prompt":"CHILD 1"}`},
+				{Name: "task", Args: `{"description":"two","prompt":"CHILD 2"}`},
+			}}
+		}
+		return providertest.Reply{Text: "done"}
+	})
+}
+
+// parallelWorkspace returns a workspace whose project config lets two
+// tasks run at once (the fake server reports no slots).
+func parallelWorkspace(t *testing.T) string {
+	t.Helper()
+	ws := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(ws, ".tick"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, ".tick", "config.toml"), []byte("max_parallel_tasks = 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return ws
+}
+
+// TestVerifyPassedTaskNotApplied (seam: --verify × parallel tasks × the
+// task_not_applied exit, -p): two tasks write the same new file; the
+// second one's patch conflicts and its copy is kept. The check passes on
+// the file the first one wrote, yet the run is not done: it exits 4,
+// task_not_applied, naming the kept copy, with the passed check in the
+// object.
+func TestVerifyPassedTaskNotApplied(t *testing.T) {
+	srv := providertest.New(t)
+	twoTasks(srv, func(n string) string { return "echo " + n + " > f.txt" })
+	ws := parallelWorkspace(t)
+	env, _ := apptest.StateEnv(t)
+	r := tick(t, env, "", "-p", "two tasks", "--base-url", srv.URL, "-C", ws, "--yolo", "--output-format", "json", "--verify", "test -s f.txt")
+	obj := resultOf(t, r)
+	kept, _ := obj["kept_copies"].([]any)
+	for _, k := range kept {
+		defer os.RemoveAll(k.(string))
+	}
+	v, _ := obj["verify"].(map[string]any)
+	if r.code != app.ExitUnfinished || obj["exit_reason"] != app.ReasonNotApplied || len(kept) != 1 || v["passed"] != true {
+		t.Fatalf("exit %d, reason %v, kept %v, verify %v; want 4, %s, one copy, passed\nstderr:\n%s", r.code, obj["exit_reason"], kept, v, app.ReasonNotApplied, r.stderr)
+	}
+	if msg, _ := obj["message"].(string); !strings.Contains(msg, kept[0].(string)) {
+		t.Errorf("message %q does not name the kept copy %s", msg, kept[0])
+	}
+}
+
+// TestSecretsMaskedInParallelTasks (seam: secrets scrub × parallel tasks
+// × -p stream-json): tasks' commands print tick's API key (from a file); it reaches
+// neither the model (the tasks' requests or the parent's) nor stdout.
+func TestSecretsMaskedInParallelTasks(t *testing.T) {
+	const key = "sk-task-key-0123456789abcdef"
+	srv := providertest.New(t)
+	twoTasks(srv, func(string) string { return "cat key.txt" })
+	ws := parallelWorkspace(t)
+	if err := os.WriteFile(filepath.Join(ws, "key.txt"), []byte("key="+key+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env, _ := apptest.StateEnv(t)
+	env["OPENAI_API_KEY"] = key
+	r := tick(t, env, "", "-p", "two tasks", "--base-url", srv.URL, "-C", ws, "--yolo", "--output-format", "stream-json")
+	var all []string // every tool result any request carried: the tasks' and the parent's
+	for _, req := range srv.Requests() {
+		for _, m := range req.Messages {
+			if m.Role == "tool" && strings.Contains(m.Content, "key=") {
+				all = append(all, m.Content)
+			}
+		}
+	}
+	results := strings.Join(all, "\n")
+	if r.code != app.ExitOK || strings.Count(results, "key=[redacted by tick]") < 2 {
+		t.Fatalf("exit %d; want both tasks' commands run and masked; tool results:\n%s\nstderr:\n%s", r.code, results, r.stderr)
+	}
+	for where, text := range map[string]string{"the model": results, "stdout": r.stdout} {
+		if strings.Contains(text, key) {
+			t.Errorf("%s saw the key", where)
+		}
 	}
 }
