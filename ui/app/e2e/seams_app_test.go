@@ -156,3 +156,39 @@ func TestSecretsMaskedInParallelTasks(t *testing.T) {
 		}
 	}
 }
+
+// TestResumedProviderCarriesIntoTasks (seam: resume carrying the model
+// and provider × tasks, -p): the tasks of a run resumed on the session's
+// switched provider talk to that provider with its model, as the parent
+// does; the run's own server hears nothing.
+func TestResumedProviderCarriesIntoTasks(t *testing.T) {
+	mine, theirs := providertest.New(t), providertest.New(t)
+	conf := "provider = \"mine\"\nmodel = \"m\"\n[providers.mine]\nbase_url = \"" + mine.URL + "\"\n[providers.theirs]\nbase_url = \"" + theirs.URL + "\"\n"
+	env, _ := userConfig(t, conf)
+	env["XDG_STATE_HOME"] = t.TempDir()
+	env["HOME"] = t.TempDir()
+	ws := t.TempDir()
+	switchedSession(t, env, ws, "theirs", "their-model")
+	theirs.SetFunc(func(r providertest.Request) providertest.Reply {
+		switch {
+		case r.Messages[1].Content == "look around":
+			return providertest.Reply{Text: "looked"} // the task
+		case r.Last().Role == "user":
+			return providertest.Reply{ToolCalls: []providertest.Call{{Name: "task", Args: `{"description":"look","prompt":"look around"}`}}}
+		}
+		return providertest.Reply{Text: "done"}
+	})
+	r := tick(t, env, "", "-p", "go on", "-C", ws, "-c", "--yolo")
+	reqs := theirs.Requests()
+	if r.code != app.ExitOK || len(reqs) != 3 {
+		t.Fatalf("exit %d, %d requests to the session's provider (want the parent's two and the task's)\nstderr:\n%s", r.code, len(reqs), r.stderr)
+	}
+	for _, req := range reqs {
+		if req.Model != "their-model" {
+			t.Errorf("a request asked for model %q, want their-model", req.Model)
+		}
+	}
+	if n := len(mine.Requests()); n != 0 {
+		t.Errorf("the run's own server got %d requests", n)
+	}
+}
