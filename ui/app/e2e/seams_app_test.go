@@ -192,3 +192,28 @@ func TestResumedProviderCarriesIntoTasks(t *testing.T) {
 		t.Errorf("the run's own server got %d requests", n)
 	}
 }
+
+// TestE2EBudgetStopsAnOpenDialog (seam: the stop words after a budget ×
+// an open approval dialog, in the full-screen app): the time budget runs
+// out while "Allow bash?" waits; the dialog goes, the command never runs,
+// and the model is told next turn that the time budget stopped the call
+// while it waited for approval, never that the user interrupted it.
+func TestE2EBudgetStopsAnOpenDialog(t *testing.T) {
+	t.Parallel()
+	srv := providertest.New(t)
+	script(t, srv, bashStep("touch ran"), textStep("Carried on."))
+	ws := t.TempDir()
+	p := startAppAt(t, srv, t.TempDir(), ws, "--sandbox", "danger-full-access", "--max-time", "2s")
+	p.prompt("start")
+	p.waitFor("Allow bash?")
+	p.waitGone("Allow bash?") // the budget, not a key, closes it
+	p.prompt("go on")
+	p.waitFor("Carried on.")
+	if _, err := os.Stat(filepath.Join(ws, "ran")); err == nil {
+		t.Error("the command waiting for approval ran")
+	}
+	res := toolResults(srv.Requests())
+	if len(res) != 1 || !strings.Contains(res[0], "stopped by the time budget") || !strings.Contains(res[0], "waiting for approval") || strings.Contains(res[0], "user") {
+		t.Fatalf("tool results %q: want the time budget named, the wait for approval, no word of the user", res)
+	}
+}
