@@ -169,7 +169,7 @@ func start(cfg *config, client *provider.Client, env func(string) string, stdin 
 		if cfg.Verbose && cfg.instructionsLine != "" {
 			fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(cfg.instructionsLine)) // names a repository's files
 		}
-		return runHeadless(*cfg, ag, rec, ld, stdin, stdout, stderr), nil
+		return runHeadless(*cfg, ag, rec, ld, stdin, stdout, stderr)
 	}
 	if !cfg.NoSession {
 		cfg.historyFile = promptHistoryFile(env, cfg.Workspace)
