@@ -217,3 +217,16 @@ func TestE2EBudgetStopsAnOpenDialog(t *testing.T) {
 		t.Fatalf("tool results %q: want the time budget named, the wait for approval, no word of the user", res)
 	}
 }
+
+// TestEmptyStdinPromptIsOneJSONObject: -p - reading an empty stdin is a
+// usage error reported as the one result object, like every failure
+// before the turn.
+func TestEmptyStdinPromptIsOneJSONObject(t *testing.T) {
+	srv := providertest.New(t)
+	env, _ := apptest.StateEnv(t)
+	r := tick(t, env, "", "-p", "-", "--base-url", srv.URL, "-C", t.TempDir(), "--output-format", "json")
+	obj := resultOf(t, r)
+	if r.code != app.ExitUsage || obj["exit_reason"] != app.ReasonUsage || !strings.Contains(obj["message"].(string), "empty prompt") {
+		t.Fatalf("exit %d, result %v", r.code, obj)
+	}
+}
