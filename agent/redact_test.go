@@ -60,3 +60,36 @@ func TestToolOutputRedacted(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretMaskedInSandboxRerunDialog (seam: secrets scrub × the
+// sandbox × an open approval dialog): the question to run a blocked
+// command again outside the sandbox quotes the end of its output; tick's
+// own key in that output is masked there too, as in the result.
+func TestSecretMaskedInSandboxRerunDialog(t *testing.T) {
+	const key = "sk-tick-own-key-0123456789"
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside, err := os.MkdirTemp(home, ".tick-redact-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(outside) })
+	h := newHarness(t, func(c *agent.Config) { c.Secrets, c.Approval = []string{key}, agent.ApproveAsk }, withSandbox(t))
+	if err := os.WriteFile(filepath.Join(h.dir, "key.txt"), []byte(key+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.Enqueue(calls(call("bash", `{"command":"cat key.txt; echo x > `+filepath.Join(outside, "made")+`"}`)), providertest.Reply{Text: "ok"})
+	reqs, ends := turn(t, h, func(agent.ApprovalRequest) agent.Approval { return agent.Approval{} })
+	var rerun bool
+	for _, r := range reqs {
+		rerun = rerun || r.Rerun
+		if strings.Contains(r.Detail+r.Summary+r.Scope, key) {
+			t.Errorf("the approval request shows the key: %+v", r)
+		}
+	}
+	if !rerun || len(ends) != 1 || !strings.Contains(ends[0].Output, "[redacted by tick]") {
+		t.Fatalf("want a rerun request and a masked result; requests %+v, ends %+v", reqs, ends)
+	}
+}

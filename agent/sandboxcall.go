@@ -41,14 +41,14 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 		return res
 	}
 	mode := sandbox.ModeFrom(ctx)
-	switch sandboxBlame(res, l.workspace(), l.policy(mode), writableOutside) {
+	verdict, note := sandboxBlame(res, l.policy(mode), writableOutside)
+	switch verdict {
 	case blameNone:
 		return res
 	case blameNotSandbox:
 		return res + "\n(not the sandbox: tick cannot write there either; the file or its file system is read-only)"
 	}
 	outcomeOf(ctx).blocked = true
-	note := sandboxReason(res, l.workspace(), l.runner().Mode(mode), l.runner().Describe(mode))
 	if l.a.cfg.Approval != ApproveAsk || l.a.cfg.Headless || mode == sandbox.ReadOnly {
 		return res + "\n" + note + ": " + sandboxAllows(l.runner().Mode(mode)) + "; --sandbox danger-full-access lifts it"
 	}
@@ -56,7 +56,7 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 	req := ApprovalRequest{
 		ID: c.ID, Tool: c.Name, Rerun: true,
 		Summary: "run it again without the sandbox? " + firstLineOf(subject),
-		Detail:  note + "; run it again without the sandbox?\n\n" + subject + "\n\n" + tail(res, 12),
+		Detail:  note + "; run it again without the sandbox?\n\n" + subject + "\n\n" + tail(l.a.redact(res), 12), // execute masks the result later
 		Scope:   firstLineOf(subject) + " (outside the sandbox)",
 	}
 	ans, _, ok := l.ask(ctx, req)
@@ -75,9 +75,6 @@ func (l *loop) afterSandbox(ctx context.Context, c provider.ToolCall, t tools.To
 	}
 	return "(" + note + "; run again outside the sandbox with the user's approval)\n" + again
 }
-
-// workspace returns the directory the loop's commands run in: a task's
-// copy of the workspace, or the workspace.
 
 // policy returns what a command of the loop run in mode m may touch.
 func (l *loop) policy(m sandbox.Mode) sandbox.Policy {

@@ -268,7 +268,7 @@ func openFile(ws *Workspace, path, action, missingHint string) (*sniffedFile, er
 		return nil, fmt.Errorf("%s %q: %w", action, path, err)
 	}
 	if fi.IsDir() {
-		return nil, fmt.Errorf("%s %q: it is a directory, not a file; list it with bash (ls %s)", action, path, shellQuote(ws.Rel(abs)))
+		return nil, fmt.Errorf("%s %q: it is a directory, not a file; list it with bash (ls %s)", action, path, ShellQuote(ws.Rel(abs)))
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s %q: not a regular file (%s)", action, path, fi.Mode().Type())
@@ -298,8 +298,9 @@ func (f *sniffedFile) asText() (int64, error) {
 	return f.fi.Size(), nil
 }
 
-// shellQuote quotes s for bash when it needs it.
-func shellQuote(s string) string {
+// ShellQuote returns s as one word for a POSIX shell: as it is when it
+// has only letters, digits and -_./+,:@, else in single quotes.
+func ShellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./+,:@") == "" {
 		return s
 	}

@@ -78,20 +78,16 @@ func RunHeadless(h Headless, ag *agent.Agent, sigs <-chan os.Signal, stdout, std
 	out := p.RunTurn(ag, h.Prompt, sigs)
 	if out.Abandoned {
 		if line := ag.StopMerges(); line != "" { // a task's patch is all or nothing
-			fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(indentLines(line)))
+			fmt.Fprint(stderr, exitLine(line))
 		}
 	}
 	res := p.Result()
 	if before != nil && !out.Abandoned {
 		res.FilesChanged = filesChanged(before, workspaceFiles(h.Workspace))
 	}
-	var code int
-	var reason, msg string
+	code, reason, msg := classify(out.End, res, out.Signal)
 	if out.Abandoned {
-		code, reason, _ = classify(out.End, res, out.Signal)
 		msg = "interrupted again; exiting without waiting for the turn to end"
-	} else {
-		code, reason, msg = classify(out.End, res, out.Signal)
 	}
 	if out.Err != nil && code == ExitOK {
 		code, reason, msg = ExitError, ReasonError, out.Err.Error()
@@ -123,9 +119,10 @@ func sessionID(h Headless, stderr io.Writer) string {
 	return id
 }
 
-// exitLine is the line on stderr that says why a run did not do its work.
+// exitLine is a "tick: " line on stderr about how a run ended: why it did
+// not do its work, how a task's patch being applied went (StopMerges).
 // Its text may quote the model (open items) or a server: it is made safe
-// for the terminal.
+// for the terminal, and its later lines indented.
 func exitLine(msg string) string { return "tick: " + indentLines(termsafe.Text(msg)) + "\n" }
 
 // indentLines returns msg (an error's text, which may quote a server)

@@ -22,11 +22,12 @@ const maxStdinPrompt = 10 << 20
 // RunHeadless). The first SIGINT or SIGTERM interrupts the turn and
 // tick exits 130 or 143 once the turn has ended; a second one exits at
 // once. ld, when not nil, is the resumed session (already restored into
-// ag); rec is the session being saved (may be nil).
-func runHeadless(cfg config, ag *agent.Agent, rec *session.Recorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) int {
+// ag); rec is the session being saved (may be nil). An error is a prompt
+// that could not be read, before the turn (start returns it).
+func runHeadless(cfg config, ag *agent.Agent, rec *session.Recorder, ld *session.Loaded, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	prompt, err := readPrompt(cfg.Prompt, stdin)
 	if err != nil {
-		return failJSON(cfg, stdout, stderr, err)
+		return 0, err
 	}
 	h := Headless{
 		Prompt:    prompt,
@@ -43,7 +44,7 @@ func runHeadless(cfg config, ag *agent.Agent, rec *session.Recorder, ld *session
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
-	return RunHeadless(h, ag, sigs, stdout, stderr)
+	return RunHeadless(h, ag, sigs, stdout, stderr), nil
 }
 
 // readPrompt returns the -p prompt, reading stdin when it is "-"; with a

@@ -24,9 +24,9 @@ import (
 // the agent to the headless run or the full-screen app.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
 	cfg, err := parseConfig(args, env)
-	fail := func(w io.Writer, err error) int { return failJSON(cfg, stdout, w, err) } // -p JSON: an error event too
+	fail := func(err error) int { return failJSON(cfg, stdout, stderr, err) } // -p JSON: the result object too
 	if err != nil {
-		return fail(stderr, err)
+		return fail(err)
 	}
 	if code, done := runSubcommand(cfg, env, stdout, stderr); done {
 		return code
@@ -39,16 +39,20 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(str
 		}
 	}
 	if err := cfg.CheckModel(); err != nil {
-		return fail(stderr, err)
+		return fail(err)
 	}
 	if err := checkCostBudget(cfg); err != nil {
-		return fail(stderr, err)
+		return fail(err)
 	}
 	client, err := prepare(&cfg, env, stdin, stdout)
 	if err != nil {
-		return fail(stderr, err)
+		return fail(err)
 	}
-	return start(cfg, client, env, stdin, stdout, stderr)
+	code, err := start(&cfg, client, env, stdin, stdout, stderr)
+	if err != nil {
+		return fail(err)
+	}
+	return code
 }
 
 // runSubcommand runs --help, --version or the subcommand cfg names, and
@@ -115,60 +119,62 @@ func prepare(cfg *config, env func(string) string, stdin io.Reader, stdout io.Wr
 
 // start wires the extensions, the session, the sandbox runner, undo and
 // the agent, runs the headless turn or the full-screen app, and stops
-// what it started before it returns.
-func start(cfg config, client *provider.Client, env func(string) string, stdin io.Reader, stdout, stderr io.Writer) int {
-	x, err := newExtensions(cfg, env, true) // servers start in the background
+// what it started before it returns. An error is a failure before the
+// run, for Main to report (failJSON) with cfg as start left it (the
+// resumed session's model).
+func start(cfg *config, client *provider.Client, env func(string) string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	x, err := newExtensions(*cfg, env, true) // servers start in the background
 	if err != nil {
-		return failJSON(cfg, stdout, stderr, err)
+		return 0, err
 	}
 	defer x.close()
 	cfg.ext = x
-	rec, ld, err := startSession(cfg, env, stderr)
+	rec, ld, err := startSession(*cfg, env, stderr)
 	if err != nil {
-		return failJSON(cfg, stdout, stderr, err)
+		return 0, err
 	}
 	if rec != nil {
 		defer rec.Close()
 	}
-	if useSessionModel(&cfg, ld) {
-		if client, err = provider.New(clientConfig(&cfg)); err != nil {
-			return fail(stderr, &usageError{Msg: err.Error()})
+	if useSessionModel(cfg, ld) {
+		if client, err = provider.New(clientConfig(cfg)); err != nil {
+			return 0, &usageError{Msg: err.Error()}
 		}
 	}
-	runner, cleanup, err := newSandbox(cfg, env)
+	runner, cleanup, err := newSandbox(*cfg, env)
 	if err != nil {
-		return failJSON(cfg, stdout, stderr, err)
+		return 0, err
 	}
 	defer cleanup()
 	cfg.runner = runner
 	if cfg.Headless {
-		warnSandbox(cfg, stderr)
+		warnSandbox(*cfg, stderr)
 	} else {
-		stop := openUndo(&cfg, env)
+		stop := openUndo(cfg, env)
 		defer stop()
 		cfg.pasteDir = pastedImagesDir(env)
 	}
-	ag, err := newAgent(cfg, client, rec)
+	ag, err := newAgent(*cfg, client, rec)
 	if err != nil {
-		return failJSON(cfg, stdout, stderr, err)
+		return 0, err
 	}
 	if ld != nil {
 		// -p cannot switch modes or approve a plan: its flags decide.
 		if err := Restore(ag, ld, cfg.Plan || cfg.Headless); err != nil {
-			return failJSON(cfg, stdout, stderr, fmt.Errorf("restore session %s: %w", ld.Info.ID, err))
+			return 0, fmt.Errorf("restore session %s: %w", ld.Info.ID, err)
 		}
 	}
 	if cfg.Headless {
-		printWarnings(cfg, stderr)
+		printWarnings(*cfg, stderr)
 		if cfg.Verbose && cfg.instructionsLine != "" {
 			fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(cfg.instructionsLine)) // names a repository's files
 		}
-		return runHeadless(cfg, ag, rec, ld, stdin, stdout, stderr)
+		return runHeadless(*cfg, ag, rec, ld, stdin, stdout, stderr)
 	}
 	if !cfg.NoSession {
 		cfg.historyFile = promptHistoryFile(env, cfg.Workspace)
 	}
-	return runTUI(cfg, client, ag, rec, ld, stdin, stdout, stderr)
+	return runTUI(*cfg, client, ag, rec, ld, stdin, stdout, stderr), nil
 }
 
 // newAgent returns an agent for cfg talking to client, saving through rec

@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"sync"
 	"syscall"
 
@@ -22,8 +21,8 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/mention"
 	"github.com/tick-agent/tick/agent/session"
+	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/ui"
-	"github.com/tick-agent/tick/ui/termsafe"
 )
 
 // runTUI opens the full-screen app on the terminal until the user quits.
@@ -70,7 +69,7 @@ func runTUI(cfg config, client agent.Streamer, ag *agent.Agent, rec *session.Rec
 		curAg = ag
 	}
 	if line := curAg.StopMerges(); line != "" { // a task's patch is all or nothing
-		fmt.Fprintf(stderr, "tick: %s\n", termsafe.Text(indentLines(line)))
+		fmt.Fprint(stderr, exitLine(line))
 	}
 	if cur != nil && !term {
 		if line := resumeHint(cur.ID(), cfg.Workspace); line != "" {
@@ -108,7 +107,7 @@ func resumeHint(id, workspace string) string {
 	}
 	where := ""
 	if wd, err := os.Getwd(); err != nil || !sameDir(wd, workspace) {
-		where = " -C " + shellQuote(workspace)
+		where = " -C " + tools.ShellQuote(workspace)
 	}
 	return fmt.Sprintf("To carry on with this conversation: tick -c%s   (or: tick --resume %s%s)", where, id, where)
 }
@@ -118,14 +117,6 @@ func sameDir(a, b string) bool {
 	sa, err1 := os.Stat(a)
 	sb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(sa, sb)
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // tuiConfig is the full-screen app's configuration for cfg: the agent

@@ -130,13 +130,11 @@ func (p *Printer) Run(events <-chan agent.Event) (agent.TurnEnd, error) {
 		if r, ok := ev.(agent.ApprovalRequest); ok {
 			deny(r)
 		}
-		if !p.printEvent(&t, ev, events) {
+		printed, ok := p.printEvent(&t, ev, events)
+		if !ok {
 			continue
 		}
-		if e, ok := ev.(agent.TurnEnd); ok {
-			if e.Err != nil && e.Error == "" {
-				e.Error = e.Err.Error()
-			}
+		if e, ok := printed.(agent.TurnEnd); ok {
 			end, seen = termsafe.Strings(e), true
 		}
 	}
@@ -153,12 +151,13 @@ func (p *Printer) Run(events <-chan agent.Event) (agent.TurnEnd, error) {
 }
 
 // printEvent observes and prints one event, unless the run was abandoned
-// (then it reports false).
-func (p *Printer) printEvent(t *turn, ev agent.Event, events <-chan agent.Event) bool {
+// (then it reports false), and returns it as printed (a TurnEnd with its
+// Error set from its Err).
+func (p *Printer) printEvent(t *turn, ev agent.Event, events <-chan agent.Event) (agent.Event, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.abandoned {
-		return false
+		return ev, false
 	}
 	if e, ok := ev.(agent.TurnEnd); ok && e.Err != nil && e.Error == "" {
 		e.Error = e.Err.Error()
@@ -173,7 +172,7 @@ func (p *Printer) printEvent(t *turn, ev agent.Event, events <-chan agent.Event)
 	if len(events) == 0 {
 		p.flush()
 	}
-	return true
+	return ev, true
 }
 
 // safeEvent returns ev with every string made safe for the terminal

@@ -297,7 +297,6 @@ func (p *Printer) Begin(s Start) {
 func (p *Printer) Finish(r *Result) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r.NumTurns = r.Rounds
 	switch p.format() {
 	case FormatJSON:
 		p.out.Write(r.JSON(false))
