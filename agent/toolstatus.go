@@ -16,19 +16,32 @@ func ExitCodeOf(tool, out string) *int {
 	if tool != "bash" {
 		return nil
 	}
-	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
-	for i := len(lines) - 1; i >= 0 && i >= len(lines)-4; i-- {
-		if s, ok := strings.CutPrefix(lines[i], "exit status "); ok {
-			if n, err := strconv.Atoi(s); err == nil {
-				return &n
-			}
-		}
-		if name, ok := strings.CutPrefix(lines[i], "killed by signal: "); ok {
-			n := 128 + signalNumber(name)
+	line, _ := StatusLine(out)
+	if s, ok := strings.CutPrefix(line, "exit status "); ok {
+		if n, err := strconv.Atoi(s); err == nil {
 			return &n
 		}
 	}
+	if name, ok := strings.CutPrefix(line, "killed by signal: "); ok {
+		n := 128 + signalNumber(name)
+		return &n
+	}
 	return nil
+}
+
+// StatusLine finds the line of a command's result that gives its exit
+// status ("exit status N", "killed by signal: X"): the last such line
+// among the result's last four, where tick's notes (the sandbox's, a
+// cut) may follow it. fromEnd counts the lines after it (0: it is the
+// last). It returns "" when there is none.
+func StatusLine(out string) (line string, fromEnd int) {
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	for i := len(lines) - 1; i >= 0 && i >= len(lines)-4; i-- {
+		if strings.HasPrefix(lines[i], "exit status ") || strings.HasPrefix(lines[i], "killed by signal: ") {
+			return lines[i], len(lines) - 1 - i
+		}
+	}
+	return "", 0
 }
 
 // failedCommand reports whether an exit status (ExitCodeOf's) says the

@@ -281,8 +281,10 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 	}
 	status := ""
 	if more > 0 {
-		if status = exitStatusLine(t.output); status != "" {
-			more-- // shown below the hint, not hidden behind it
+		line, fromEnd := agent.StatusLine(t.output)
+		if line != "" && fromEnd < more { // hidden: shown below the hint instead
+			status = line
+			more--
 		}
 	}
 	pre := indent + "  " + st.ToolMeta.Render(g.ToolOutput)
@@ -325,17 +327,6 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 		out = append(out, cont+s.Render(ansi.Truncate(status, tw, g.Ellipsis)))
 	}
 	return out
-}
-
-// exitStatusLine is a command's last line when it gives the exit status
-// ("exit status N", "killed by signal: X"), else "".
-func exitStatusLine(out string) string {
-	l := out[strings.LastIndexByte(strings.TrimRight(out, "\n"), '\n')+1:]
-	l = strings.TrimRight(l, "\n")
-	if strings.HasPrefix(l, "exit status ") || strings.HasPrefix(l, "killed by signal: ") {
-		return l
-	}
-	return ""
 }
 
 // diffLines shows an edit's change: a count of the added and removed

@@ -37,7 +37,8 @@ func TestLongPasteStaysFolded(t *testing.T) {
 
 // TestCommandPreviewKeepsExitStatus: a failed command's preview shows its
 // exit status, not "+1 line"; a result one line over the preview shows
-// whole (issue 35 §7).
+// whole (issue 35 §7); a note tick adds after the status (the
+// sandbox's) does not hide it.
 func TestCommandPreviewKeepsExitStatus(t *testing.T) {
 	tests := []struct {
 		name, out    string
@@ -47,6 +48,10 @@ func TestCommandPreviewKeepsExitStatus(t *testing.T) {
 		{"status hidden", "a\nb\nc\nd\ne\nexit status 2", true, []string{"+2 lines (ctrl+o to expand)", "exit status 2"}, []string{"+3 lines"}},
 		{"one over", "a\nb\nc\nexit status 1", true, []string{"exit status 1"}, []string{"+1 line"}},
 		{"short", "ok", false, []string{"ok"}, []string{"+"}},
+		// seam with the sandbox: its note follows the status line
+		{"sandbox note after it", "a\nb\nc\nd\nexit status 1\nsandbox: refused a write outside the workspace, to /tmp/x", true,
+			[]string{"+2 lines (ctrl+o to expand)", "exit status 1"}, []string{"+3 lines"}},
+		{"status shown, note hidden", "a\nexit status 1\nsandbox: refused\nsee above\nmore", true, []string{"exit status 1", "+2 lines"}, []string{"+1 line"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
