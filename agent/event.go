@@ -202,6 +202,10 @@ type Notice struct {
 	// KeptCopy, when set, is a task's copy of the workspace kept with
 	// changes that were not applied (the text says why).
 	KeptCopy string `json:"kept_copy,omitempty"`
+	// Transient marks a passing state ("finishing the undo point…"), true
+	// for a moment only: the TUI shows it as a toast that fades, not as a
+	// line of the chat; -p prints it like any notice.
+	Transient bool `json:"transient,omitempty"`
 }
 
 // Compacted reports that older history was replaced by a summary before a

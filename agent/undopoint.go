@@ -148,7 +148,7 @@ func (l *loop) awaitTurnPoint(ctx context.Context) {
 	select {
 	case <-p.done:
 	default:
-		l.emit(Notice{Text: "finishing the undo point of this message before the first change…"})
+		l.emit(Notice{Text: "finishing the undo point of this message before the first change…", Transient: true})
 	}
 	if _, err := p.wait(ctx); err != nil {
 		l.emit(Notice{Text: fmt.Sprintf("no undo point for this message: %v", err)})

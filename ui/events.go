@@ -229,6 +229,9 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.handed.delivered(ev.ID)
 		m.chat.addUser(ev.Text)
 	case agent.Notice:
+		if ev.Transient {
+			return m.toast(style.OneLine(ev.Text), toastFor)
+		}
 		m.chat.addNotice(ev.Text)
 	case agent.HookFailed:
 		m.chat.addNotice(agent.HookFailureText(ev))

@@ -93,3 +93,37 @@ func TestQuitArmExpires(t *testing.T) {
 		t.Fatal("ctrl+c quit after the hint had faded")
 	}
 }
+
+// TestTransientNoticeIsAToast: a notice of a passing state (the undo
+// point still being finished before the first change) shows in the status
+// bar and fades, adding no chat line, even over an open approval dialog,
+// which it leaves open and unanswered; a lasting notice stays a chat line.
+// Fails on code where "finishing the undo point…" stayed in the chat.
+func TestTransientNoticeIsAToast(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	var done tea.Msg
+	m.after = func(_ time.Duration, msg tea.Msg) tea.Cmd { done = msg; return nil }
+	reply := askApproval(t, m)
+	before := len(m.chat.entries)
+	events(t, m, agent.Notice{Text: "finishing the undo point of this message before the first change…", Transient: true})
+	if len(m.chat.entries) != before {
+		t.Errorf("the transient notice added %d chat entries", len(m.chat.entries)-before)
+	}
+	if bar := statusLine(m); !strings.Contains(bar, "finishing the undo point") {
+		t.Fatalf("the transient notice is not in the status bar: %q", bar)
+	}
+	if _, ok := answered(reply); ok || !strings.Contains(screen(m), "Allow bash?") {
+		t.Fatalf("the notice touched the approval:\n%s", screen(m))
+	}
+	if done == nil {
+		t.Fatal("the transient notice set no timer to fade")
+	}
+	update(m, done)
+	if bar := statusLine(m); strings.Contains(bar, "finishing") {
+		t.Fatalf("the transient notice stayed: %q", bar)
+	}
+	events(t, m, agent.Notice{Text: "the undo point of this message leaves out big.bin"})
+	if len(m.chat.entries) != before+1 {
+		t.Errorf("a lasting notice added %d chat entries, want 1", len(m.chat.entries)-before)
+	}
+}
