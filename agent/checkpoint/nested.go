@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/tick-agent/tick/agent/internal/safefile"
 )
 
 // gitlinkMode is the mode git gives an index entry that records a nested
@@ -46,7 +48,7 @@ func (s *Store) addNested(ctx context.Context, dirs []string, plain string) ([]S
 			switch {
 			case err != nil:
 			case isSpecial(fi.Mode()):
-				skipped = append(skipped, Skip{Path: rel, Why: "not kept: " + kindName(fi.Mode())})
+				skipped = append(skipped, Skip{Path: rel, Why: "not kept: " + safefile.Kind(fi.Mode())})
 			case fi.Mode().IsRegular() && fi.Size() > MaxFileSize:
 				skipped = append(skipped, Skip{Path: rel, Why: overCap(fi.Size())})
 			default:

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/tick-agent/tick/agent/internal/safefile"
 )
 
 // Staging: a snapshot is the workspace's files as git's index of the
@@ -174,7 +176,7 @@ func (s *Store) addAll(ctx context.Context, fresh []byte) ([]Skip, error) {
 			continue
 		}
 		if fi, err := os.Lstat(filepath.Join(s.work, p)); err == nil && isSpecial(fi.Mode()) {
-			special = append(special, Skip{Path: p, Why: "not kept: " + kindName(fi.Mode())})
+			special = append(special, Skip{Path: p, Why: "not kept: " + safefile.Kind(fi.Mode())})
 			paths.WriteString(p + "\x00")
 		}
 	}
@@ -208,19 +210,6 @@ func (s *Store) addFresh(ctx context.Context, fresh []byte) error {
 // directory.
 func isSpecial(m fs.FileMode) bool {
 	return !m.IsRegular() && !m.IsDir() && m&fs.ModeSymlink == 0
-}
-
-// kindName names the kind of a special file for a note.
-func kindName(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe (FIFO)"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
 }
 
 // escapePattern escapes the characters gitignore patterns treat specially.

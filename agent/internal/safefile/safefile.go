@@ -80,7 +80,7 @@ func Open(root, path string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, fmt.Errorf("open %s: %w", path, err)
 	}
 	if !st.Mode().IsRegular() { // refused before open: opening a device can act
-		return nil, nil, &Error{Path: path, Reason: ErrNotRegular, Detail: kind(st.Mode())}
+		return nil, nil, &Error{Path: path, Reason: ErrNotRegular, Detail: Kind(st.Mode())}
 	}
 	f, err := os.OpenFile(real, os.O_RDONLY|openFlags, 0)
 	if err != nil {
@@ -93,7 +93,7 @@ func Open(root, path string) (*os.File, fs.FileInfo, error) {
 	}
 	if !st.Mode().IsRegular() { // swapped between the check and the open
 		f.Close()
-		return nil, nil, &Error{Path: path, Reason: ErrNotRegular, Detail: kind(st.Mode())}
+		return nil, nil, &Error{Path: path, Reason: ErrNotRegular, Detail: Kind(st.Mode())}
 	}
 	if root != "" {
 		if p, ok := openedPath(f); ok { // a parent swapped for a link
@@ -166,7 +166,7 @@ func ReadDir(root, dir string, limit int) ([]fs.DirEntry, error) {
 		return nil, fmt.Errorf("list %s: %w", dir, err)
 	}
 	if !st.IsDir() {
-		return nil, &Error{Path: dir, Reason: ErrNotDir, Detail: kind(st.Mode())}
+		return nil, &Error{Path: dir, Reason: ErrNotDir, Detail: Kind(st.Mode())}
 	}
 	f, err := os.OpenFile(real, os.O_RDONLY|dirFlags, 0)
 	if err != nil {
@@ -202,8 +202,9 @@ func tooLarge(path string, size, limit int64) error {
 	return &Error{Path: path, Reason: ErrTooLarge, Detail: fmt.Sprintf("%s, over %s", humanize.Bytes(size), humanize.Bytes(limit))}
 }
 
-// kind names a file type for a message.
-func kind(m fs.FileMode) string {
+// Kind names the type of a file that is not what was wanted, for a
+// message: "a named pipe", "a socket", "a directory"...
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
