@@ -167,3 +167,37 @@ func TestNoFollow(t *testing.T) {
 		t.Errorf("List = %+v, want only the real file", all)
 	}
 }
+
+// TestLockOfAGoneHolder: a lock still held while the pid file names a
+// process that is gone (a killed tick's command still starting holds a
+// copy of the file until its exec) is tried again until it is released,
+// instead of refusing at once with a dead pid. Fails on code that refused
+// on the first try.
+func TestLockOfAGoneHolder(t *testing.T) {
+	msgs, list := conversation()
+	path := newSession(t, msgs, &list)
+	holder, _, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path+".lock", []byte(fmt.Sprintf("%d\n", dead.Process.Pid)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	released := make(chan error, 1)
+	go func() {
+		time.Sleep(staleWait / 4)
+		released <- holder.Close()
+	}()
+	st, _, err := Open(path)
+	if err != nil {
+		t.Fatalf("Open while a gone holder's lock is released: %v", err)
+	}
+	defer st.Close()
+	if err := <-released; err != nil {
+		t.Fatal(err)
+	}
+}

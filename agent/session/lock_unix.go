@@ -17,3 +17,8 @@ func openFile(path string, flag int, perm ...os.FileMode) (*os.File, error) {
 	}
 	return os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, mode)
 }
+
+// gone reports whether no process has the pid.
+func gone(pid int) bool {
+	return syscall.Kill(pid, 0) == syscall.ESRCH
+}

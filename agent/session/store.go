@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/tick-agent/tick/agent/internal/flock"
 	"github.com/tick-agent/tick/provider"
@@ -386,14 +387,27 @@ var ErrLocked = errors.New("the session is open in another tick")
 // this process's pid next to it (path + ".lock"), for a second tick's
 // error message; it returns that file's path. It fails with a
 // *LockedError when another open file holds the lock.
+//
+// A holder whose pid is gone is a tick that was killed while one of its
+// commands was starting: until that command's exec closes it, the child
+// holds a copy of the file and so the lock. The lock is tried again for
+// up to staleWait then, instead of naming a process that is gone.
 func lock(f *os.File, path string) (pidFile string, err error) {
-	ok, err := flock.Try(f)
-	if err != nil {
-		return "", fmt.Errorf("lock session %s: %w", path, err)
-	}
 	pidFile = path + ".lock"
-	if !ok {
-		return "", &LockedError{Path: path, PID: readPID(pidFile)}
+	deadline := time.Now().Add(staleWait)
+	for {
+		ok, err := flock.Try(f)
+		if err != nil {
+			return "", fmt.Errorf("lock session %s: %w", path, err)
+		}
+		if ok {
+			break
+		}
+		pid := readPID(pidFile)
+		if pid <= 0 || !gone(pid) || time.Now().After(deadline) {
+			return "", &LockedError{Path: path, PID: pid}
+		}
+		time.Sleep(staleWait / 20)
 	}
 	pf, err := openFile(pidFile, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
 	if err != nil {
@@ -403,6 +417,9 @@ func lock(f *os.File, path string) (pidFile string, err error) {
 	_ = pf.Close()
 	return pidFile, nil
 }
+
+// staleWait is how long a lock whose holder is gone is tried again.
+const staleWait = 2 * time.Second
 
 // readPID reads the pid a lock holder wrote; 0 when there is none.
 func readPID(pidFile string) int {
