@@ -1,6 +1,10 @@
 package ui
 
 import (
+	"bytes"
+	"runtime"
+	"time"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 )
@@ -64,10 +68,31 @@ func savedTerminal(f term.File) *terminalState {
 // with stop, and once it continues takes the terminal back and repaints.
 func suspendOnce(p releaser, ts *terminalState, stop func()) {
 	_ = p.ReleaseTerminal()
+	renderLoopEnded(time.Second)
 	if ts != nil {
 		_ = term.Restore(ts.fd, ts.cooked)
 	}
 	stop() // returns once the job continues (fg)
 	_ = p.RestoreTerminal()
 	p.Send(tea.ResumeMsg{})
+}
+
+// renderLoop is how Bubble Tea's frame loop shows in a goroutine's stack.
+const renderLoop = "(*Program).startRenderer.func"
+
+// renderLoopEnded waits, for at most limit, until Bubble Tea's frame loop
+// has ended after ReleaseTerminal. That loop stops the frame ticker only
+// after it has taken the stop signal, and the ticker is the one that
+// RestoreTerminal restarts: a loop slow to get there (a busy machine,
+// the job stopped right after the release) stopped the restarted ticker
+// once the job continued, and tick never painted again after fg. Bubble
+// Tea gives no way to wait for its loop, so this looks for the loop's
+// goroutine; should the loop's name change, it finds none and returns.
+func renderLoopEnded(limit time.Duration) {
+	buf := make([]byte, 1<<20)
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if !bytes.Contains(buf[:runtime.Stack(buf, true)], []byte(renderLoop)) {
+			return
+		}
+	}
 }

@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"bytes"
+	"io"
+	"runtime"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// blankModel is the least a Program needs to render frames; it closes
+// started on the first message it gets.
+type blankModel struct{ started chan struct{} }
+
+// startedMsg is sent to see that the program runs.
+type startedMsg struct{}
+
+func (blankModel) Init() tea.Cmd { return nil }
+func (m blankModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(startedMsg); ok {
+		close(m.started)
+	}
+	return m, nil
+}
+func (blankModel) View() tea.View { return tea.NewView("frame") }
+
+// renderLoops counts the goroutines that run Bubble Tea's frame loop.
+func renderLoops() int {
+	buf := make([]byte, 1<<20)
+	return bytes.Count(buf[:runtime.Stack(buf, true)], []byte(renderLoop))
+}
+
+// TestRenderLoopEndedFindsTheLoop: suspendOnce waits for Bubble Tea's
+// frame loop to end after ReleaseTerminal, found by its name in the
+// goroutines' stacks (else the loop, slow to stop the shared ticker,
+// stopped the one RestoreTerminal restarted, and tick never painted again
+// after fg: TestE2ESuspendAndResume failed so on a busy machine). This
+// holds the name to the Bubble Tea in go.mod: a running program has one
+// loop, none once released and waited for, one again once restored.
+func TestRenderLoopEndedFindsTheLoop(t *testing.T) {
+	m := blankModel{started: make(chan struct{})}
+	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(40, 10))
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	defer func() { p.Quit(); <-done }()
+	p.Send(startedMsg{})
+	<-m.started // the program has set itself up
+	waitLoops := func(want int) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); renderLoops() != want; time.Sleep(5 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d frame loops running, want %d (is %q still Bubble Tea's name for it?)", renderLoops(), want, renderLoop)
+			}
+		}
+	}
+	waitLoops(1)
+	if err := p.ReleaseTerminal(); err != nil {
+		t.Fatal(err)
+	}
+	renderLoopEnded(10 * time.Second)
+	if n := renderLoops(); n != 0 {
+		t.Fatalf("%d frame loops after the release and the wait, want 0", n)
+	}
+	if err := p.RestoreTerminal(); err != nil {
+		t.Fatal(err)
+	}
+	waitLoops(1)
+}
