@@ -1,10 +1,8 @@
 package e2e
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -64,21 +62,4 @@ func TestE2ESuspendAndResume(t *testing.T) {
 			p.waitReady() // it answers keys again
 		}()
 	}
-}
-
-// childOf is the pid of a child process of pid (0 when none).
-func childOf(pid int) int {
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, st := range stats {
-		b, err := os.ReadFile(st)
-		if err != nil {
-			continue
-		}
-		rest := string(b[bytes.LastIndexByte(b, ')')+1:])
-		if f := strings.Fields(rest); len(f) > 1 && f[1] == strconv.Itoa(pid) {
-			c, _ := strconv.Atoi(filepath.Base(filepath.Dir(st)))
-			return c
-		}
-	}
-	return 0
 }

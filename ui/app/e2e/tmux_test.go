@@ -217,6 +217,11 @@ func (p *tmuxPane) program() int {
 	if err != nil {
 		return 0
 	}
+	return childOf(shell)
+}
+
+// childOf is the pid of a child process of pid (0 when none).
+func childOf(pid int) int {
 	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
 	for _, st := range stats {
 		b, err := os.ReadFile(st)
@@ -225,9 +230,9 @@ func (p *tmuxPane) program() int {
 		}
 		// pid (comm) state ppid ...: comm may hold spaces and parentheses.
 		rest := string(b[bytes.LastIndexByte(b, ')')+1:])
-		if f := strings.Fields(rest); len(f) > 1 && f[1] == strconv.Itoa(shell) {
-			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(st)))
-			return pid
+		if f := strings.Fields(rest); len(f) > 1 && f[1] == strconv.Itoa(pid) {
+			c, _ := strconv.Atoi(filepath.Base(filepath.Dir(st)))
+			return c
 		}
 	}
 	return 0
