@@ -1,0 +1,161 @@
+package style
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Cells measures, cuts and pads lines the way Bubble Tea's renderer draws
+// them, so that what tick lays out is what lands on the screen.
+//
+// The renderer counts cells per codepoint (wcwidth, ansi.WcWidth) until
+// the terminal reports grapheme clustering (mode 2027); then it counts per
+// grapheme cluster (ansi.GraphemeWidth), as lipgloss and the rest of the
+// ui always measure. The two disagree on emoji sequences: "👍🏽" is 2
+// clusters wide and 4 wcwidth cells, "❤️" 2 and 1, "👨‍👩‍👧" 2 and 6 — and a
+// terminal without mode 2027 (tmux 3.3 among them) follows neither rule
+// throughout (it joins the family into 2 cells but leaves the thumb at 4).
+// So under WcWidth, Fold rewrites those sequences, and only those, into a
+// form every terminal draws at the width the layout gave them.
+//
+// The zero Cells is WcWidth: what Bubble Tea draws with until the terminal
+// answers. A Cells is a value; the model holds the one for its terminal.
+type Cells struct {
+	Method ansi.Method
+}
+
+// ForModeReport is the Cells for a terminal's answer about mode 2027,
+// decided as Bubble Tea's renderer decides it: any answer but "not
+// recognised" or "permanently reset" turns grapheme clustering on.
+func ForModeReport(v ansi.ModeSetting) Cells {
+	if v == ansi.ModeReset || v == ansi.ModeSet || v == ansi.ModePermanentlySet {
+		return Cells{Method: ansi.GraphemeWidth}
+	}
+	return Cells{Method: ansi.WcWidth}
+}
+
+// Width is the number of cells s takes on the screen (after Fold).
+func (c Cells) Width(s string) int {
+	return c.Method.StringWidth(c.Fold(s))
+}
+
+// Cut folds s and cuts it to at most w cells, escape sequences kept.
+func (c Cells) Cut(s string, w int) string {
+	s = c.Fold(s)
+	if len(s) <= w { // a cell takes at least a byte
+		return s
+	}
+	if c.Method.StringWidth(s) > w {
+		return c.Method.Truncate(s, max(w, 0), "")
+	}
+	return s
+}
+
+// Fit folds s and cuts or pads it to exactly w cells.
+func (c Cells) Fit(s string, w int) string {
+	s = c.Fold(s)
+	n := c.Method.StringWidth(s)
+	switch {
+	case n > w:
+		s = c.Method.Truncate(s, max(w, 0), "")
+		n = c.Method.StringWidth(s) // a wide cell at the edge leaves one short
+	case n == w:
+		return s
+	}
+	return s + strings.Repeat(" ", max(w-n, 0))
+}
+
+// Fold returns s with every emoji sequence the renderer would measure
+// unlike the layout (see Cells) rewritten to its first emoji, without
+// variation selectors, skin tones, tags or what a zero-width joiner adds,
+// padded with spaces to the cells the layout counted ("❤️" becomes "❤ ",
+// "👍🏽" "👍", "👨‍👩‍👧" "👨"). The width of s by the layout's measure
+// (ansi.StringWidth) does not change. Under GraphemeWidth, and for any s
+// without such a sequence (nearly every line), s comes back as it is.
+func (c Cells) Fold(s string) string {
+	if c.Method == ansi.GraphemeWidth || !hasJoiner(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	var state byte
+	for len(s) > 0 {
+		seq, w, n, next := ansi.DecodeSequence(s, state, nil)
+		state = next
+		if n == 1 && w == 1 && len(s) > 1 && s[1] >= 0xc0 {
+			// The decoder takes printable ASCII alone; a keycap ("1️⃣")
+			// is the digit and what follows it, as StringWidth counts it.
+			seq, w = ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+			n = len(seq)
+		}
+		s = s[n:]
+		if w == 0 || !hasJoiner(seq) || ansi.StringWidthWc(seq) == w && !strings.ContainsRune(seq, zwj) {
+			b.WriteString(seq) // an escape sequence, or a cluster both measures agree on
+			continue
+		}
+		base := foldCluster(seq)
+		if bw := ansi.StringWidthWc(base); bw <= w {
+			b.WriteString(base)
+			b.WriteString(strings.Repeat(" ", w-bw))
+		} else {
+			b.WriteString(strings.Repeat("?", w)) // no narrower form of it
+		}
+	}
+	return b.String()
+}
+
+// zwj is the zero-width joiner that glues emoji into one picture.
+const zwj = '\u200d'
+
+// foldCluster keeps a cluster's runes up to its first zero-width joiner,
+// dropping the variation selectors, skin-tone modifiers and tag characters
+// among them.
+func foldCluster(seq string) string {
+	var b strings.Builder
+	for i, r := range seq {
+		switch {
+		case r == zwj:
+			return b.String()
+		case i > 0 && joiner(r):
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// joiner reports whether r is one of the runes that build an emoji
+// sequence whose width terminals disagree on: the zero-width joiner,
+// variation selectors 15 and 16, the skin-tone modifiers, the regional
+// indicators of flags, and the tag characters of subdivision flags.
+func joiner(r rune) bool {
+	switch {
+	case r == zwj, r == '\ufe0e', r == '\ufe0f':
+		return true
+	case r >= 0x1f3fb && r <= 0x1f3ff: // skin tones
+		return true
+	case r >= 0x1f1e6 && r <= 0x1f1ff: // regional indicators
+		return true
+	case r >= 0xe0020 && r <= 0xe007f: // tags
+		return true
+	}
+	return false
+}
+
+// hasJoiner reports whether s holds a joiner rune (see joiner). It skips
+// ASCII and every lead byte no joiner starts with, so a plain line costs
+// one pass over its bytes.
+func hasJoiner(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case 0xe2, 0xef, 0xf0, 0xf3: // U+2000.., U+F000.., U+10000.., U+C0000..
+			r, _ := utf8.DecodeRuneInString(s[i:])
+			if joiner(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
