@@ -27,7 +27,7 @@ func TestE2EEmojiKeepsBorders(t *testing.T) {
 	script(t, srv,
 		todoStep("Ship 👍🏽 the ❤️ release",
 			todoItem{ID: "1", Text: "1 café ☺️ opened", Status: "completed"},
-			todoItem{ID: "2", Text: "Family 👨‍👩‍👧 photos 👍🏽 sorted", Status: "in_progress"},
+			todoItem{ID: "2", Text: "Family 👨‍👩‍👧 photos 👍🏽 sorted by 👩‍💻 and ❤️ by the year", ActiveForm: "Sorting 👨‍👩‍👧 photos 👍🏽 by 👩‍💻 and ❤️ by the year they were taken", Status: "in_progress"},
 			todoItem{ID: "3", Text: "Step 1️⃣ then 🏳️‍🌈 flags", Status: "pending"}),
 		textStep("Here it is: "+emojiLine+"\n\n- "+emojiLine+"\n- plain ZULU line"),
 	)
@@ -50,20 +50,23 @@ func TestE2EEmojiKeepsBorders(t *testing.T) {
 			t.Errorf("row %d is %d columns on a screen of 80: %q", i, n, r)
 		}
 	}
-	for _, want := range []string{"1 café", "opened", "sorted", "flags"} {
+	for _, want := range []string{"1 café", "opened", "taken", "flags"} {
 		if !strings.Contains(scr, want) {
 			t.Errorf("the panel's items are cut at 80 columns (no %q):\n%s", want, scr)
 		}
 	}
 }
 
-// checkRule fails unless every row of the screen scr that shows the
-// panel's rule has it at the same column by tmux's widths, on a screen w
-// wide, with the rows holding emoji among them.
+// checkRule fails unless no row of the screen scr is wider than w by
+// tmux's widths and every row that shows the panel's rule has it at the
+// same column, with rows holding emoji among them.
 func checkRule(t *testing.T, tw tmuxWidths, scr string, w int) {
 	t.Helper()
 	col, rows, emoji := -1, 0, 0
 	for i, r := range strings.Split(scr, "\n") {
+		if n := tw.cols(strings.TrimRight(r, " ")); n > w {
+			t.Errorf("row %d is %d columns on a screen of %d: %q", i, n, w, r)
+		}
 		left, _, ok := strings.Cut(r, "│")
 		if !ok {
 			continue
