@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -61,7 +63,10 @@ func (c *widthCache) width(l string) int {
 // cells.
 func (c *widthCache) fit(l string, w int) string {
 	l = c.cells.Fold(l)
-	if n := c.width(l); n != w {
+	switch n := c.width(l); {
+	case n < w:
+		return l + strings.Repeat(" ", w-n)
+	case n > w:
 		return c.cells.Fit(l, w)
 	}
 	return l

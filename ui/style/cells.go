@@ -2,7 +2,6 @@ package style
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -144,15 +143,27 @@ func joiner(r rune) bool {
 	return false
 }
 
-// hasJoiner reports whether s holds a joiner rune (see joiner). It skips
-// ASCII and every lead byte no joiner starts with, so a plain line costs
-// one pass over its bytes.
+// hasJoiner reports whether s holds a joiner rune (see joiner), by their
+// UTF-8 bytes: a plain line costs one pass over its bytes and no decoding
+// (the box-drawing glyphs tick draws share the joiner's lead byte 0xe2).
 func hasJoiner(s string) bool {
-	for i := 0; i < len(s); i++ {
+	for i := 0; i+2 < len(s); i++ {
 		switch s[i] {
-		case 0xe2, 0xef, 0xf0, 0xf3: // U+2000.., U+F000.., U+10000.., U+C0000..
-			r, _ := utf8.DecodeRuneInString(s[i:])
-			if joiner(r) {
+		case 0xe2: // U+200D
+			if s[i+1] == 0x80 && s[i+2] == 0x8d {
+				return true
+			}
+		case 0xef: // U+FE0E, U+FE0F
+			if s[i+1] == 0xb8 && (s[i+2] == 0x8e || s[i+2] == 0x8f) {
+				return true
+			}
+		case 0xf0: // U+1F1E6..U+1F1FF, U+1F3FB..U+1F3FF
+			if i+3 < len(s) && s[i+1] == 0x9f &&
+				(s[i+2] == 0x87 && s[i+3] >= 0xa6 || s[i+2] == 0x8f && s[i+3] >= 0xbb) {
+				return true
+			}
+		case 0xf3: // U+E0020..U+E007F
+			if i+3 < len(s) && s[i+1] == 0xa0 && (s[i+2] == 0x80 && s[i+3] >= 0xa0 || s[i+2] == 0x81) {
 				return true
 			}
 		}

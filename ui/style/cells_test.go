@@ -103,3 +103,20 @@ func BenchmarkCellsFoldPlain(b *testing.B) {
 		_ = c.Fold(line)
 	}
 }
+
+// TestHasJoiner: the byte scan finds every joiner rune and nothing else
+// around them.
+func TestHasJoiner(t *testing.T) {
+	for r := rune(0x80); r <= 0xe00ff; r++ {
+		if r >= 0xd800 && r < 0xe000 {
+			continue
+		}
+		s := "a" + string(r) + "b"
+		if got := hasJoiner(s); got != joiner(r) {
+			t.Errorf("hasJoiner(%q) = %v, joiner(%U) = %v", s, got, r, joiner(r))
+		}
+	}
+	if hasJoiner("\xe2\x80") || hasJoiner("\xf0\x9f\x8f") {
+		t.Error("a cut sequence at the end is taken for a joiner")
+	}
+}
