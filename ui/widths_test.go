@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -24,6 +25,7 @@ var grapheme2027 = tea.ModeReportMsg{Mode: ansi.ModeUnicodeCore, Value: ansi.Mod
 func emojiModel(t *testing.T, w, h int, msgs ...tea.Msg) *Model {
 	t.Helper()
 	m, _ := newTestModel(t, w, h)
+	m.clock = func() time.Time { return goldenT0 } // the elapsed times stay put
 	update(m, msgs...)
 	submit(m, "plan it "+emojiText)
 	events(t, m, agent.TodoUpdate{List: plan("Ship 👍🏽 the ❤️ release",

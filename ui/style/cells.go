@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// Cells measures, cuts and pads lines the way Bubble Tea's renderer draws
+// Cells cuts and pads lines the way Bubble Tea's renderer draws
 // them, so that what tick lays out is what lands on the screen.
 //
 // The renderer counts cells per codepoint (wcwidth, ansi.WcWidth) until
@@ -33,23 +33,6 @@ func ForModeReport(v ansi.ModeSetting) Cells {
 		return Cells{Method: ansi.GraphemeWidth}
 	}
 	return Cells{Method: ansi.WcWidth}
-}
-
-// Width is the number of cells s takes on the screen (after Fold).
-func (c Cells) Width(s string) int {
-	return c.Method.StringWidth(c.Fold(s))
-}
-
-// Cut folds s and cuts it to at most w cells, escape sequences kept.
-func (c Cells) Cut(s string, w int) string {
-	s = c.Fold(s)
-	if len(s) <= w { // a cell takes at least a byte
-		return s
-	}
-	if c.Method.StringWidth(s) > w {
-		return c.Method.Truncate(s, max(w, 0), "")
-	}
-	return s
 }
 
 // Fit folds s and cuts or pads it to exactly w cells.
