@@ -109,6 +109,9 @@ func (m *Model) render() {
 	}
 	lines = append(lines, in...)
 	lines = append(lines, status.View(m.bar, m.statusInfo(), w))
+	for i, l := range lines {
+		lines[i] = m.widths.cut(l, w) // no line wider than the screen, as the renderer counts
+	}
 	m.frame = strings.Join(lines, "\n")
 	if len(boxes) == 0 {
 		if c := m.input.cursor(); c != nil {
@@ -137,16 +140,11 @@ func (m *Model) renderBase(lines []string, w int) []string {
 			if i < len(right) {
 				r = right[i]
 			}
-			lines = append(lines, m.widths.fit(l, g.chatW)+sep+ansi.Truncate(r, g.panelW, ""))
+			lines = append(lines, m.widths.fit(l, g.chatW)+sep+m.widths.cut(r, g.panelW))
 		}
 		return lines
 	}
-	for _, l := range left {
-		if m.widths.width(l) > w {
-			l = ansi.Truncate(l, w, "")
-		}
-		lines = append(lines, l)
-	}
+	lines = append(lines, left...) // cut to w with the rest of the frame (render)
 	if g.panelH > 0 {
 		lines = append(lines, m.st.PanelRule.Render(strings.Repeat(m.st.Glyphs.Rule, w)))
 		lines = append(lines, m.panel.view(w, g.panelH-1, m.spin.View())...)
@@ -202,39 +200,4 @@ func tooSmall(st *Styles, w, h int) string {
 		lines[i] = st.TooSmall.Render(ansi.Truncate(l, w, ""))
 	}
 	return strings.Join(lines, "\n")
-}
-
-// widthCache remembers the display width of lines drawn in recent frames:
-// the chat's lines are the same strings from frame to frame, and hashing
-// one is much cheaper than measuring it.
-type widthCache map[string]int
-
-// widthCacheMax bounds the cache; it is emptied when full.
-const widthCacheMax = 4096
-
-func (c *widthCache) width(l string) int {
-	if len(l) < 16 {
-		return ansi.StringWidth(l)
-	}
-	if n, ok := (*c)[l]; ok {
-		return n
-	}
-	if *c == nil || len(*c) >= widthCacheMax {
-		*c = make(widthCache, 256)
-	}
-	n := ansi.StringWidth(l)
-	(*c)[l] = n
-	return n
-}
-
-// fit cuts or pads a line to exactly w cells.
-func (c *widthCache) fit(l string, w int) string {
-	n := c.width(l)
-	switch {
-	case n > w:
-		return ansi.Truncate(l, w, "")
-	case n < w:
-		return l + strings.Repeat(" ", w-n)
-	}
-	return l
 }

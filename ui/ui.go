@@ -303,6 +303,10 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		m.handleSessions(msg)
 	case resumedMsg:
 		m.handleResumed(msg)
+	case tea.ModeReportMsg:
+		if !m.widthReport(msg) {
+			return nil, true
+		}
 	case tea.BackgroundColorMsg:
 		m.setBackground(msg)
 	case tea.MouseMsg, tea.KeyReleaseMsg, tea.FocusMsg, tea.BlurMsg:
