@@ -1,0 +1,136 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/tick-agent/tick/agent"
+)
+
+// find returns the screen cell where the n-th (from 0) occurrence of s
+// starts in the chat pane of the last frame.
+func find(t *testing.T, m *Model, s string, n int) cell {
+	t.Helper()
+	for y, l := range m.shownChat {
+		plain := ansi.Strip(l)
+		for i := strings.Index(plain, s); i >= 0; {
+			if n == 0 {
+				return cell{ansi.StringWidth(plain[:i]), y}
+			}
+			n--
+			j := strings.Index(plain[i+len(s):], s)
+			if j < 0 {
+				break
+			}
+			i += len(s) + j
+		}
+	}
+	t.Fatalf("%q is not in the chat:\n%s", s, strings.Join(m.shownChat, "\n"))
+	return cell{}
+}
+
+// dragCopy drags from a to b in the chat and returns what was copied.
+func dragCopy(t *testing.T, m *Model, a, b cell) string {
+	t.Helper()
+	update(m, mouseAt("press", a.x, a.y), mouseAt("drag", b.x, b.y))
+	got, ok := osc52Text(runCmds(update(m, mouseAt("release", b.x, b.y))))
+	if !ok {
+		t.Fatalf("a drag from %v to %v copied nothing", a, b)
+	}
+	return got
+}
+
+// showAnswer is a 60×40 model that shows md as the answer to "go".
+func showAnswer(t *testing.T, md string) *Model {
+	t.Helper()
+	m, a := newTestModel(t, 60, 40)
+	submit(m, "go")
+	events(t, m, agent.AssistantDone{Text: md, Final: true})
+	endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
+	return m
+}
+
+const wrapped = "Alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo."
+
+// TestMouseCopyLogicalText (issue 35 §11): a mouse copy gives the text,
+// not the screen's cells: a wrapped paragraph is one line, a quote has no
+// bars, code is as written (tabs, no margin), a list item wrapped is one
+// line, the selection's ends inside a line copy the part selected.
+func TestMouseCopyLogicalText(t *testing.T) {
+	code := "func main() {\n\tfmt.Println(\"hi\") // a comment long enough to be cut at the edge of the pane\n\n\treturn\n}"
+	tests := []struct {
+		name     string
+		md       string
+		from, to string // the first and last words dragged over (to: its first cell)
+		lines    bool   // from the start of from's line to the end of to's
+		want     string
+	}{
+		{"wrapped paragraph", wrapped, "Alpha", "romeo.", true, wrapped},
+		{"middle of a paragraph", wrapped, "charlie", "oscar", false, "charlie delta echo foxtrot golf hotel india juliet kilo lima mike november o"},
+		{"quote", "> " + wrapped + "\n> second line", "Alpha", "second", true, wrapped + " second line"},
+		{"quote from a word", "> " + wrapped, "juliet", "romeo.", true, "juliet kilo lima mike november oscar papa quebec romeo."},
+		{"fenced code", "```go\n" + code + "\n```", "func", "}", true, code},
+		{"code from an indented line", "```go\n" + code + "\n```", "fmt", "return", true, "\tfmt.Println(\"hi\") // a comment long enough to be cut at the edge of the pane\n\n\treturn"},
+		{"list", "- " + wrapped + "\n- two", "Alpha", "two", true, "• " + wrapped + "\n• two"},
+		{"list from a word", "- " + wrapped + "\n- two", "Alpha", "two", false, wrapped + "\n• t"},
+		{"two blocks", "First para here.\n\n" + wrapped, "First", "romeo.", true, "First para here.\n\n" + wrapped},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := showAnswer(t, tt.md)
+			a, b := find(t, m, tt.from, 0), find(t, m, tt.to, 0)
+			if tt.lines {
+				a.x, b.x = 0, m.geo.chatW-1
+			}
+			got := dragCopy(t, m, a, b)
+			if got != tt.want {
+				t.Errorf("copied\n%q\nwant\n%q\nscreen:\n%s", got, tt.want, screen(m))
+			}
+		})
+	}
+}
+
+// TestMouseCopyToolOutput: a tool's output is copied as its lines: no
+// gutter, a line cut at the pane's edge whole, the hint of hidden lines
+// left out, the status line kept; the call's own line as shown.
+func TestMouseCopyToolOutput(t *testing.T) {
+	m, a := newTestModel(t, 60, 30)
+	submit(m, "go")
+	long := "first output line that is much longer than the pane is wide, so it is cut at its edge"
+	out := long + "\nsecond\nthird\nfourth\nfifth\nexit status 1"
+	events(t, m, agent.ToolStart{ID: "1", Name: "bash", Summary: "make"},
+		agent.ToolEnd{ID: "1", Name: "bash", Output: out, IsError: true})
+	endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
+	from := find(t, m, "first", 0)
+	to := find(t, m, "exit", 0)
+	got := dragCopy(t, m, from, cell{to.x + 20, to.y})
+	want := long + "\nsecond\nthird\nexit status 1"
+	if got != want {
+		t.Errorf("copied\n%q\nwant\n%q\nscreen:\n%s", got, want, screen(m))
+	}
+	// From the call's line: it is copied as shown, the output as text.
+	head := find(t, m, "bash", 0)
+	got = dragCopy(t, m, cell{0, head.y}, cell{m.geo.chatW - 1, head.y + 1})
+	if !strings.Contains(got, "bash  make") || !strings.HasSuffix(got, "\n"+long) {
+		t.Errorf("the call's line and its first output line copied as %q", got)
+	}
+}
+
+// TestMouseCopyAcrossEntries: a selection from the user's wrapped message
+// into the answer copies both as text, without the prompt, a blank line
+// between them as on the screen.
+func TestMouseCopyAcrossEntries(t *testing.T) {
+	m, a := newTestModel(t, 60, 30)
+	msg := "please explain the meaning of these words to me in some detail now"
+	submit(m, msg)
+	events(t, m, agent.AssistantDone{Text: wrapped, Final: true})
+	endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
+	from := find(t, m, "please", 0)
+	to := find(t, m, "quebec", 0)
+	got := dragCopy(t, m, cell{0, from.y}, cell{to.x + 5, to.y})
+	want := msg + "\n\n" + strings.TrimSuffix(wrapped, " romeo.")
+	if got != want {
+		t.Errorf("copied\n%q\nwant\n%q\nscreen:\n%s", got, want, screen(m))
+	}
+}
