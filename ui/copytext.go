@@ -33,9 +33,9 @@ import (
 type rowKind uint8
 
 const (
-	rowShown rowKind = iota // copied as shown (the zero value)
-	rowText                 // shows the entry's logical text from column col
-	rowChrome               // a hint or a title: never copied
+	rowShown  rowKind = iota // copied as shown (the zero value)
+	rowText                  // shows the entry's logical text from column col
+	rowChrome                // a hint or a title: never copied
 )
 
 // rowInfo is what one rendered line of an entry shows of its logical text.
