@@ -56,14 +56,42 @@ func textRow(col int, first bool, line int) rowInfo {
 
 // rowsOut collects an entry's rendered lines with their rowInfo.
 type rowsOut struct {
-	lines []string
-	rows  []rowInfo
-	logic string
+	lines  []string
+	rows   []rowInfo
+	logic  string
+	nlines int // lines of logic added by join
 }
 
 func (r *rowsOut) add(line string, info rowInfo) {
 	r.lines = append(r.lines, line)
 	r.rows = append(r.rows, info)
+}
+
+// join appends lines that show text (their rows count its lines from 0)
+// after r's own: the logical texts a line apart. Lines that show no text
+// add none (text is then "").
+func (r *rowsOut) join(lines []string, rows []rowInfo, text string) {
+	base := r.nlines
+	for _, in := range rows {
+		if in.kind == rowText {
+			if r.nlines > 0 {
+				r.logic += "\n"
+			}
+			r.logic += text
+			r.nlines += strings.Count(text, "\n") + 1
+			break
+		}
+	}
+	for i, l := range lines {
+		in := rowInfo{}
+		if i < len(rows) {
+			in = rows[i]
+		}
+		if in.kind == rowText && in.line >= 0 {
+			in.line += base
+		}
+		r.add(l, in)
+	}
 }
 
 // mark is a cell of a rendered line that shows text[off:end] of a logical

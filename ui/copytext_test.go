@@ -134,3 +134,98 @@ func TestMouseCopyAcrossEntries(t *testing.T) {
 		t.Errorf("copied\n%q\nwant\n%q\nscreen:\n%s", got, want, screen(m))
 	}
 }
+
+// TestMouseCopyWithApprovalOpen (seam: an open approval dialog): a drag
+// while the dialog is open selects and copies nothing and answers
+// nothing; a drag begun before the dialog appeared copies the chat's text
+// when it is let go, and the dialog stays open, unanswered.
+func TestMouseCopyWithApprovalOpen(t *testing.T) {
+	req := agent.ApprovalRequest{ID: "1", Tool: "bash", Summary: "make", Detail: "make"}
+	m, _, reply := openApproval(t, 100, 30, req)
+	at := find(t, m, "edit", 0)
+	update(m, mouseAt("press", 0, at.y), mouseAt("drag", 20, at.y))
+	msgs := runCmds(update(m, mouseAt("release", 20, at.y)))
+	if _, ok := osc52Text(msgs); ok || m.sel.on {
+		t.Errorf("a drag under the open dialog selected or copied: %v", msgs)
+	}
+	if m.over.top() == nil || len(reply) != 0 {
+		t.Fatalf("the drag closed or answered the dialog (replies %d)", len(reply))
+	}
+
+	m, a := newTestModel(t, 100, 30)
+	submit(m, "please edit "+wrapped)
+	events(t, m, agent.ToolStart{ID: "1", Name: "bash", Summary: "make"})
+	from, to := find(t, m, "please", 0), find(t, m, "romeo.", 0)
+	update(m, mouseAt("press", 0, from.y), mouseAt("drag", 99, to.y))
+	ch := make(chan agent.Approval, 1)
+	req.Reply = ch
+	events(t, m, req)
+	if m.over.top() == nil {
+		t.Fatal("the approval dialog is not open")
+	}
+	got, ok := osc52Text(runCmds(update(m, mouseAt("release", 99, to.y))))
+	if want := "please edit " + wrapped; !ok || got != want {
+		t.Errorf("the drag begun before the dialog copied %q (%v), want %q", got, ok, want)
+	}
+	if m.over.top() == nil || len(ch) != 0 {
+		t.Errorf("letting the drag go closed or answered the dialog")
+	}
+	_ = a
+}
+
+// TestMouseCopyBesideThePanel (seam: the plan panel): rows of a wrapped
+// paragraph beside the panel, dragged into the panel, copy the paragraph
+// as one line and nothing of the panel.
+func TestMouseCopyBesideThePanel(t *testing.T) {
+	m, a := newTestModel(t, 140, 30)
+	submit(m, "go")
+	events(t, m, agent.TodoUpdate{List: plan("Greet", "> Wave hello", "p Say bye")},
+		agent.AssistantDone{Text: wrapped + " " + wrapped, Final: true})
+	endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
+	if !m.geo.panelWide {
+		press(m, "ctrl+t")
+	}
+	if !m.geo.panelWide {
+		t.Fatalf("the panel is not beside the chat:\n%s", screen(m))
+	}
+	from, to := find(t, m, "Alpha", 0), find(t, m, "romeo.", 1)
+	got := dragCopy(t, m, cell{0, from.y}, cell{m.geo.chatW + 10, to.y})
+	if want := wrapped + " " + wrapped; got != want {
+		t.Errorf("copied\n%q\nwant\n%q\nscreen:\n%s", got, want, screen(m))
+	}
+}
+
+// TestMouseCopyParallelTasks (seam: parallel tasks): over two running
+// tasks, the calls' lines are copied as shown and their subagents'
+// output as its text, one line each, without the output's gutter.
+func TestMouseCopyParallelTasks(t *testing.T) {
+	m, _ := newTestModel(t, 100, 30)
+	submit(m, "x")
+	long := "compiling the parser takes a while and says so in a line longer than the pane is wide for sure"
+	events(t, m, agent.TodoUpdate{List: plan("G", "> Parse", "> Lex"), Rev: 1},
+		agent.ToolStart{ID: "t1", Name: agent.TaskTool, Summary: "parse it", Item: "1"},
+		agent.ToolStart{ID: "t2", Name: agent.TaskTool, Summary: "lex it", Item: "2"},
+		agent.Subagent{ParentID: "t1", Event: agent.ToolStart{ID: "c1", Name: "bash", Summary: "make parser"}},
+		agent.Subagent{ParentID: "t1", Event: agent.ToolOutput{ID: "c1", Tail: long + "\nstill going\n", Total: int64(len(long) + 13)}},
+		agent.Subagent{ParentID: "t2", Event: agent.ToolStart{ID: "c2", Name: "bash", Summary: "make lexer"}},
+		agent.Subagent{ParentID: "t2", Event: agent.ToolEnd{ID: "c2", Name: "bash", Output: "lexed 3 files\nexit status 0"}})
+	from, to := find(t, m, "parse it", 0), find(t, m, "exit status 0", 0)
+	got := dragCopy(t, m, cell{0, from.y}, cell{99, to.y})
+	t.Logf("copied:\n%s", got)
+	lines := strings.Split(got, "\n")
+	for _, want := range []string{long, "still going", "lexed 3 files", "exit status 0"} {
+		found := false
+		for _, l := range lines {
+			found = found || l == want
+		}
+		if !found {
+			t.Errorf("the copy has no line %q:\n%s", want, got)
+		}
+	}
+	if !strings.Contains(got, "parse it") || !strings.Contains(got, "make lexer") {
+		t.Errorf("the calls' lines are not copied:\n%s", got)
+	}
+	if strings.Contains(got, m.st.Glyphs.ToolOutput) {
+		t.Errorf("the output's gutter was copied:\n%s", got)
+	}
+}

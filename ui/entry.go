@@ -221,7 +221,7 @@ func (t *toolCall) renderRows(st *Styles, w int, now time.Time) ([]string, []row
 func (t *toolCall) renderIndented(st *Styles, w int, now time.Time, indent string) ([]string, []rowInfo, string) {
 	g := st.Glyphs
 	iw := ansi.StringWidth(indent)
-	out := []string{indent + t.headline(st, w-iw, now)}
+	r := rowsOut{lines: []string{indent + t.headline(st, w-iw, now)}, rows: []rowInfo{{}}}
 	if t.name == agent.TaskTool && len(t.children) > 0 {
 		kids := t.children
 		hidden := 0
@@ -235,21 +235,20 @@ func (t *toolCall) renderIndented(st *Styles, w int, now time.Time, indent strin
 		}
 		nest := indent + "  " + st.ToolMeta.Render(g.Nested)
 		if hidden > 0 {
-			out = append(out, nest+st.ToolMeta.Render(fmt.Sprintf("%s %d earlier", g.Ellipsis, hidden)))
+			r.add(nest+st.ToolMeta.Render(fmt.Sprintf("%s %d earlier", g.Ellipsis, hidden)), rowInfo{kind: rowChrome})
 		}
 		for _, c := range kids {
-			out = append(out, c.render(st, w, now, nest)...)
+			r.join(c.renderIndented(st, w, now, nest))
 		}
 	}
-	rows := make([]rowInfo, len(out)) // copied as shown
 	if t.name == agent.TodoTool && t.state == toolOK && !t.expanded {
-		return out, rows, "" // the list lives in the panel
+		return r.lines, r.rows, r.logic // the list lives in the panel
 	}
 	if t.name == agent.TaskTool && t.state == toolRunning {
-		return out, rows, ""
+		return r.lines, r.rows, r.logic
 	}
-	lines, more, text := t.outputLines(st, w, indent)
-	return append(out, lines...), append(rows, more...), text
+	r.join(t.outputLines(st, w, indent))
+	return r.lines, r.rows, r.logic
 }
 
 // headline is the one-line summary: icon, name, key argument, meta.
