@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -227,5 +228,51 @@ func TestMouseCopyParallelTasks(t *testing.T) {
 	}
 	if strings.Contains(got, m.st.Glyphs.ToolOutput) {
 		t.Errorf("the output's gutter was copied:\n%s", got)
+	}
+}
+
+// richAnswer has one of each kind of Markdown block.
+const richAnswer = "# Heading with **bold** and `code`\n\n" +
+	"A paragraph with *emphasis*, `inline code`, a [link](https://example.com/x) and a very long word Pneumonoultramicroscopicsilicovolcanoconiosis-and-then-some-more-to-wrap.\n" +
+	"Its second source line.\n\n" +
+	"> A quote with **bold** that wraps over the edge of a narrow pane more than once at least.\n>\n> - a list in it\n\n" +
+	"1. first item that is long enough to wrap around a forty-cell pane\n2. second\n   - nested bullet\n\n" +
+	"- [ ] a task\n- [x] done task\n\n" +
+	"```python\ndef f(x):\n\tif x:  # a comment long enough to be cut at the edge of a narrow pane, surely\n\t\treturn 1\n\n\treturn 2\n```\n\n" +
+	"| name | value |\n|---|---|\n| alpha | 1 |\n| beta | 22 |\n\n" +
+	"---\n\n" +
+	"漢字のテキストも折り返されるはずです。漢字のテキストも折り返されるはずです。\n\n" +
+	"Last line."
+
+// TestMouseCopyWholeAnswer: a drag over all of a rich answer, at several
+// widths, copies each block's logical text (markdown.LogicalBlock), a
+// blank line between blocks: every character of it was found on the
+// screen, none is copied twice, nothing of the layout is.
+func TestMouseCopyWholeAnswer(t *testing.T) {
+	for _, w := range []int{minWidth, 80, 120} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			m, a := newTestModel(t, w, 80)
+			submit(m, "go")
+			events(t, m, agent.AssistantDone{Text: richAnswer, Final: true})
+			endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
+			e := m.chat.entries[len(m.chat.entries)-1]
+			var blocks []string
+			for i := range e.md.Blocks() {
+				blocks = append(blocks, e.md.LogicalBlock(i))
+			}
+			from, to := find(t, m, "Heading", 0), find(t, m, "Last line.", 0)
+			got := dragCopy(t, m, cell{0, from.y}, cell{w - 1, to.y})
+			if want := strings.Join(blocks, "\n\n"); got != want {
+				t.Errorf("copied\n%s\nwant\n%s\nscreen:\n%s", got, want, screen(m))
+			}
+			for _, bad := range []string{"│ A quote", "  def f", "# Heading", "\u00a0"} {
+				if strings.Contains(got, bad) {
+					t.Errorf("the copy has %q:\n%s", bad, got)
+				}
+			}
+			if !strings.Contains(got, "def f(x):\n\tif x:  # a comment long enough to be cut at the edge of a narrow pane, surely\n\t\treturn 1\n\n\treturn 2") {
+				t.Errorf("the code is not as written:\n%s", got)
+			}
+		})
 	}
 }
