@@ -276,3 +276,30 @@ func TestMouseCopyWholeAnswer(t *testing.T) {
 		})
 	}
 }
+
+// TestMouseCopyStreaming: a drag over an answer still streaming copies
+// its unfinished tail as text too, also when more text arrived while the
+// button was held (the frame waits for the next paint); lines that no
+// longer show what the frame showed are copied as the frame showed them,
+// never as other lines' text.
+func TestMouseCopyStreaming(t *testing.T) {
+	m, _ := newTestModel(t, 60, 30)
+	submit(m, "go")
+	events(t, m, agent.TextDelta{Text: "Done.\n\n" + wrapped})
+	from, to := find(t, m, "Alpha", 0), find(t, m, "romeo.", 0)
+	if got := dragCopy(t, m, cell{0, from.y}, cell{59, to.y}); got != wrapped {
+		t.Errorf("the streaming tail copied as %q", got)
+	}
+	update(m, mouseAt("press", 0, from.y), mouseAt("drag", 59, to.y))
+	update(m, eventsMsg{turn: m.turn.id, ch: m.turn.ch, events: []agent.Event{agent.TextDelta{Text: " More words"}}})
+	got, _ := osc52Text(runCmds(update(m, mouseAt("release", 59, to.y))))
+	if got != wrapped {
+		t.Errorf("a copy while text streamed in gave %q, want %q", got, wrapped)
+	}
+	// A frame that no longer matches the chat (drawn before a change).
+	update(m, mouseAt("press", 0, from.y), mouseAt("drag", 59, to.y))
+	m.shownChat[from.y] = "  Alpha bravo, as an older frame showed it"
+	if got, want := m.selectedText(), "  Alpha bravo, as an older frame showed it\n  juliet kilo lima mike november oscar papa quebec romeo."; got != want {
+		t.Errorf("a stale frame copied %q, want %q", got, want)
+	}
+}
