@@ -9,9 +9,10 @@ import (
 
 // selection is a range of the chat pane selected with the mouse, in cells
 // of the screen: from the press (a) to where the pointer is or was let go
-// (b). It selects what the frame shows there, and copies it when the
-// button is released; it never reaches across the panel, which sits
-// beside or below the chat.
+// (b). It highlights what the frame shows there and, when the button is
+// released, copies the text of what it covers (see copytext.go: wrapped
+// lines joined, without margins, bars or gutters); it never reaches
+// across the panel, which sits beside or below the chat.
 type selection struct {
 	on, dragging bool
 	a, b         cell
