@@ -303,3 +303,20 @@ func TestMouseCopyStreaming(t *testing.T) {
 		t.Errorf("a stale frame copied %q, want %q", got, want)
 	}
 }
+
+// BenchmarkMouseCopy measures what letting go of a selection over a whole
+// 120×40 screen of a rich answer costs: the logical text of every block
+// on it (a glamour render each) and the alignment.
+func BenchmarkMouseCopy(b *testing.B) {
+	m, a := newTestModel(b, 120, 40)
+	submit(m, "go")
+	events(b, m, agent.AssistantDone{Text: richAnswer + "\n\n" + richAnswer, Final: true})
+	endTurn(b, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
+	m.sel = selection{on: true, a: cell{0, 0}, b: cell{119, m.geo.chatH - 1}}
+	b.ResetTimer()
+	for range b.N {
+		if m.selectedText() == "" {
+			b.Fatal("nothing selected")
+		}
+	}
+}
