@@ -140,7 +140,7 @@ func (c *chat) view() []string {
 // shorter).
 func (c *chat) bottomLines(h int) []string {
 	var parts [][]string // from the bottom up
-	var at []anchor
+	at := make([]anchor, 0, 16) // the parts' anchors, likewise
 	n := 0
 	for a, ok := c.last(); ok && n < h; a, ok = c.prev(a) {
 		l := c.partLines(a)
