@@ -139,7 +139,7 @@ func (c *chat) view() []string {
 // bottomLines returns the last h lines of the transcript (fewer if it is
 // shorter).
 func (c *chat) bottomLines(h int) []string {
-	var parts [][]string // from the bottom up
+	var parts [][]string        // from the bottom up
 	at := make([]anchor, 0, 16) // the parts' anchors, likewise
 	n := 0
 	for a, ok := c.last(); ok && n < h; a, ok = c.prev(a) {
