@@ -333,13 +333,39 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) ([]string, []ro
 			more--
 		}
 	}
+	r, cut := t.previewRows(st, w, indent, lines)
+	cont := indent + "    "
+	tw := max(w-ansi.StringWidth(indent)-4, 1)
+	switch {
+	case more > 0:
+		hint := ""
+		if !t.expanded {
+			hint = " (ctrl+o to expand)"
+		}
+		r.add(cont+st.ToolMeta.Render(fmt.Sprintf("%s +%s%s", g.Ellipsis, style.Plural(more, "line"), hint)), rowInfo{kind: rowChrome})
+	case cut:
+		r.add(cont+st.ToolMeta.Render(g.Ellipsis+" line cut (ctrl+o to expand)"), rowInfo{kind: rowChrome})
+	}
+	if status != "" {
+		s := st.ToolOutput
+		if t.state == toolFailed {
+			s = st.ToolError
+		}
+		r.add(cont+s.Render(ansi.Truncate(status, tw, g.Ellipsis)), textRow(ansi.StringWidth(cont), true, len(lines)))
+		r.logic += "\n" + status
+	}
+	return r.lines, r.rows, r.logic
+}
+
+// previewRows lays out the output lines shown under a call: the first
+// after the gutter, each cut at the edge (wrapped when expanded); cut says
+// whether an end was hidden. The logical text is the lines, whole.
+func (t *toolCall) previewRows(st *Styles, w int, indent string, lines []string) (r rowsOut, cut bool) {
+	g := st.Glyphs
 	pre := indent + "  " + st.ToolMeta.Render(g.ToolOutput)
 	cont := indent + "    "
 	col := ansi.StringWidth(indent) + 4
 	tw := max(w-col, 1)
-	out := make([]string, 0, len(lines)+1)
-	rows := make([]rowInfo, 0, len(lines)+1)
-	cut := false // a line is wider than the room: its end is hidden
 	for k, l := range lines {
 		pieces := []string{ansi.Truncate(l, tw, g.Ellipsis)}
 		switch {
@@ -351,36 +377,14 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) ([]string, []ro
 		}
 		for i, piece := range pieces {
 			p := cont
-			if len(out) == 0 {
+			if len(r.lines) == 0 {
 				p = pre
 			}
-			out = append(out, p+st.ToolOutput.Render(piece))
-			rows = append(rows, textRow(col, i == 0, k))
+			r.add(p+st.ToolOutput.Render(piece), textRow(col, i == 0, k))
 		}
 	}
-	text := strings.Join(lines, "\n")
-	switch {
-	case more > 0:
-		hint := ""
-		if !t.expanded {
-			hint = " (ctrl+o to expand)"
-		}
-		out = append(out, cont+st.ToolMeta.Render(fmt.Sprintf("%s +%s%s", g.Ellipsis, style.Plural(more, "line"), hint)))
-		rows = append(rows, rowInfo{kind: rowChrome})
-	case cut:
-		out = append(out, cont+st.ToolMeta.Render(g.Ellipsis+" line cut (ctrl+o to expand)"))
-		rows = append(rows, rowInfo{kind: rowChrome})
-	}
-	if status != "" {
-		s := st.ToolOutput
-		if t.state == toolFailed {
-			s = st.ToolError
-		}
-		out = append(out, cont+s.Render(ansi.Truncate(status, tw, g.Ellipsis)))
-		rows = append(rows, textRow(col, true, len(lines)))
-		text += "\n" + status
-	}
-	return out, rows, text
+	r.logic = strings.Join(lines, "\n")
+	return r, cut
 }
 
 // diffLines shows an edit's change: a count of the added and removed
