@@ -320,3 +320,13 @@ func BenchmarkMouseCopy(b *testing.B) {
 		}
 	}
 }
+
+// TestMouseCopyFromABlankLine: a drag that starts on the blank line above
+// an answer copies no blank line before it.
+func TestMouseCopyFromABlankLine(t *testing.T) {
+	m := showAnswer(t, wrapped)
+	from, to := find(t, m, "Alpha", 0), find(t, m, "romeo.", 0)
+	if got := dragCopy(t, m, cell{0, from.y - 1}, cell{59, to.y + 2}); got != wrapped {
+		t.Errorf("copied %q, want %q", got, wrapped)
+	}
+}

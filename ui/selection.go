@@ -95,7 +95,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 
 // selectedText is the logical text of the chat lines the selection covers
 // in the last frame (see copytext.go): each run of lines from one part of
-// the chat copied as its text, blank lines kept, trailing ones dropped.
+// the chat copied as its text, blank lines kept but at either end.
 func (m *Model) selectedText() string {
 	var out []string
 	shown := m.chat.shown
@@ -125,7 +125,7 @@ func (m *Model) selectedText() string {
 		}
 		y = end
 	}
-	return strings.TrimRight(strings.Join(out, "\n"), "\n")
+	return strings.Trim(strings.Join(out, "\n"), "\n")
 }
 
 // noEntry copies lines [y0, y1) of the last frame that show no entry: the

@@ -70,9 +70,9 @@ func (p *Pool) entry(style Style, width int) *poolEntry {
 }
 
 // render renders md with glamour for (style, width); width plainWidth (0)
-// renders the logical text instead: unwrapped, in style.plainConfig. A glamour error or
-// panic comes back as an error (and the renderer is rebuilt next time),
-// never as a crash.
+// renders the logical text instead: unwrapped, in style.plainConfig. A
+// glamour error or panic comes back as an error (and the renderer is
+// rebuilt next time), never as a crash.
 func (p *Pool) render(style Style, width int, md string) (out string, err error) {
 	e := p.entry(style, width)
 	e.mu.Lock()
