@@ -34,8 +34,9 @@ type chat struct {
 	height  int
 	blank   []string // one empty line, the gap above an answer (never modified)
 
-	follow bool   // stick to the bottom
-	top    anchor // first line on screen when not following
+	follow bool     // stick to the bottom
+	top    anchor   // first line on screen when not following
+	shown  []anchor // where each line of the last view comes from (idx -1: none)
 
 	tools     map[string]*toolCall // running top-level and nested calls by id
 	toolEntry map[string]int       // top-level tool calls: entry index by id

@@ -45,8 +45,9 @@ func liveText(tail string, cut bool) string {
 
 // liveLines returns the last lines of a running call's output: a few when
 // collapsed, as many as were kept when expanded (ctrl+o), with a line
-// saying how to see more or that earlier output is not kept.
-func (t *toolCall) liveLines(st *Styles, w int, indent string) []string {
+// saying how to see more or that earlier output is not kept. The logical
+// text is the lines shown, whole.
+func (t *toolCall) liveLines(st *Styles, w int, indent string) ([]string, []rowInfo, string) {
 	g := st.Glyphs
 	limit := previewLines
 	if t.expanded {
@@ -56,10 +57,13 @@ func (t *toolCall) liveLines(st *Styles, w int, indent string) []string {
 	lines := all[max(len(all)-limit, 0):]
 	pre := indent + "  " + st.ToolMeta.Render(g.ToolOutput)
 	cont := indent + "    "
-	tw := max(w-ansi.StringWidth(indent)-4, 1)
+	col := ansi.StringWidth(indent) + 4
+	tw := max(w-col, 1)
 	out := make([]string, 0, len(lines)+1)
+	rows := make([]rowInfo, 0, len(lines)+1)
 	if hidden := len(all) - len(lines); hidden > 0 {
 		out = append(out, pre+st.ToolMeta.Render(fmt.Sprintf("%s %s above (ctrl+o shows all)", g.Ellipsis, style.Plural(hidden, "line"))))
+		rows = append(rows, rowInfo{kind: rowChrome})
 		pre = cont
 	}
 	for i, l := range lines {
@@ -68,6 +72,7 @@ func (t *toolCall) liveLines(st *Styles, w int, indent string) []string {
 			p = pre
 		}
 		out = append(out, p+st.ToolOutput.Render(ansi.Truncate(l, tw, g.Ellipsis)))
+		rows = append(rows, textRow(col, true, i))
 	}
-	return out
+	return out, rows, strings.Join(lines, "\n")
 }

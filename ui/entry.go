@@ -43,8 +43,10 @@ type entry struct {
 	start, end time.Time // reasoning: when it started and ended
 	open       bool      // reasoning, a long user message: show all of it (ctrl+o)
 
-	lines []string // rendered lines, including the blank line above (not for answers)
-	width int      // width of lines; 0 means never rendered
+	lines []string  // rendered lines, including the blank line above (not for answers)
+	rows  []rowInfo // what each of lines shows of logic (see copytext.go)
+	logic string    // the logical text lines show, for a copy: unwrapped, undecorated
+	width int       // width of lines; 0 means never rendered
 	dirty bool
 }
 
@@ -91,11 +93,12 @@ const (
 // render returns the entry's lines at width w (at least 1). gap adds the
 // blank line that separates it from the entry above. An assistant answer
 // is all of its Markdown at once; the chat shows it block by block instead
-// (see chat.part).
+// (see chat.part). It also keeps, in e.rows and e.logic, what each line
+// shows of the entry's logical text, for a mouse copy (copytext.go).
 func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
-	var out []string
+	var r rowsOut
 	if gap {
-		out = append(out, "")
+		r.add("", rowInfo{})
 	}
 	g := st.Glyphs
 	switch e.kind {
@@ -105,82 +108,120 @@ func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
 		if !e.open && isLarge(text) { // a long paste stays folded once sent
 			text, folded = foldedUser(text, st)
 		}
+		r.logic = text
 		for i, l := range style.WrapText(text, w-pw) {
 			p := strings.Repeat(" ", pw)
 			if i == 0 {
 				p = st.UserPrompt.Render(g.UserPrompt)
 			}
-			out = append(out, p+st.UserText.Render(l))
+			r.add(p+st.UserText.Render(l), textRow(pw, i == 0, 0))
 		}
 		if folded != "" {
-			out = append(out, strings.Repeat(" ", pw)+st.ToolMeta.Render(ansi.Truncate(folded, max(w-pw, 1), g.Ellipsis)))
+			r.add(strings.Repeat(" ", pw)+st.ToolMeta.Render(ansi.Truncate(folded, max(w-pw, 1), g.Ellipsis)), rowInfo{kind: rowChrome})
 		}
 	case entryAssistant:
 		if !e.visible {
 			return nil
 		}
 		e.md.SetWidth(w)
-		out = append(out, e.md.Lines()...)
+		for _, l := range e.md.Lines() {
+			r.add(l, rowInfo{})
+		}
 	case entryReasoning:
-		out = append(out, e.renderReasoning(st, w, now)...)
+		r.lines, r.rows, r.logic = e.renderReasoning(st, w, now)
+		if gap {
+			r.lines, r.rows = append([]string{""}, r.lines...), append([]rowInfo{{}}, r.rows...)
+		}
 	case entryTool:
-		out = append(out, e.tool.render(st, w, now, "")...)
+		lines, rows, text := e.tool.renderRows(st, w, now)
+		r.lines, r.rows, r.logic = append(r.lines, lines...), append(r.rows, rows...), text
 	case entryNotice:
+		r.logic = e.text
 		for i, l := range style.WrapText(e.text, w-2) {
 			p := "  "
 			if i == 0 {
 				p = g.Notice + " "
 			}
-			out = append(out, st.Notice.Render(p+l))
+			r.add(st.Notice.Render(p+l), textRow(ansi.StringWidth(p), i == 0, 0))
 		}
 	case entryInterrupted:
-		out = append(out, st.ToolRun.Render(g.Interrupted+" ")+st.Notice.Render(e.text))
+		r.logic = e.text
+		r.add(st.ToolRun.Render(g.Interrupted+" ")+st.Notice.Render(e.text), textRow(ansi.StringWidth(g.Interrupted)+1, true, 0))
 	case entryError:
-		bar := st.ErrorBar.Render(g.VRule + " ")
-		out = append(out, st.ErrorTitle.Render(g.Error+" Error"))
-		for _, l := range style.WrapText(e.text, w-2) {
-			out = append(out, bar+st.ErrorText.Render(l))
-		}
-		for _, l := range style.WrapText(e.hint, w-2) {
-			out = append(out, bar+st.ErrorHint.Render(l))
-		}
+		e.renderError(st, w, &r)
 	}
-	return out
+	e.rows, e.logic = r.rows, r.logic
+	return r.lines
 }
 
-func (e *entry) renderReasoning(st *Styles, w int, now time.Time) []string {
+// renderError adds an error's title, text and hint to r; the logical text
+// is the text and the hint, a line apart.
+func (e *entry) renderError(st *Styles, w int, r *rowsOut) {
+	bar := st.ErrorBar.Render(st.Glyphs.VRule + " ")
+	bw := ansi.StringWidth(st.Glyphs.VRule) + 1
+	r.add(st.ErrorTitle.Render(st.Glyphs.Error+" Error"), rowInfo{kind: rowChrome})
+	r.logic = e.text
+	for i, l := range style.WrapText(e.text, w-2) {
+		r.add(bar+st.ErrorText.Render(l), textRow(bw, i == 0, 0))
+	}
+	if e.hint == "" {
+		return
+	}
+	hintLine := strings.Count(e.text, "\n") + 1
+	r.logic += "\n" + e.hint
+	for i, l := range style.WrapText(e.hint, w-2) {
+		r.add(bar+st.ErrorHint.Render(l), textRow(bw, i == 0, hintLine))
+	}
+}
+
+func (e *entry) renderReasoning(st *Styles, w int, now time.Time) ([]string, []rowInfo, string) {
 	g := st.Glyphs
+	var r rowsOut
 	if !e.end.IsZero() {
 		head := g.Thinking + " Thought for " + style.Duration(e.end.Sub(e.start))
 		if !e.open {
 			if strings.TrimSpace(e.text) != "" {
 				head += " (ctrl+o to open)"
 			}
-			return []string{st.Thinking.Render(head)}
+			r.add(st.Thinking.Render(head), rowInfo{kind: rowChrome})
+			return r.lines, r.rows, ""
 		}
-		out := []string{st.Thinking.Render(head)}
-		for _, l := range style.WrapText(strings.TrimSpace(style.Sanitize(e.text)), w-2) {
-			out = append(out, st.Thinking.Render("  "+l))
+		r.add(st.Thinking.Render(head), rowInfo{kind: rowChrome})
+		r.logic = strings.TrimSpace(style.Sanitize(e.text))
+		for i, l := range style.WrapText(r.logic, w-2) {
+			r.add(st.Thinking.Render("  "+l), textRow(2, i == 0, 0))
 		}
-		return out
+		return r.lines, r.rows, r.logic
 	}
-	out := []string{st.Thinking.Render(g.Thinking + " Thinking…")}
+	r.add(st.Thinking.Render(g.Thinking+" Thinking…"), rowInfo{kind: rowChrome})
 	lines := style.WrapText(style.LastLines(style.Sanitize(e.text), reasoningTail), w-2)
 	if len(lines) > reasoningTail {
 		lines = lines[len(lines)-reasoningTail:]
 	}
-	for _, l := range lines {
-		out = append(out, st.Thinking.Render("  "+l))
+	for _, l := range lines { // the last lines of a stream: copied as shown
+		r.add(st.Thinking.Render("  "+l), rowInfo{})
 	}
-	return out
+	return r.lines, r.rows, ""
 }
 
 // render returns the tool call's line, its nested calls and its output.
 // indent prefixes every line (nested calls of a subagent).
 func (t *toolCall) render(st *Styles, w int, now time.Time, indent string) []string {
+	lines, _, _ := t.renderIndented(st, w, now, indent)
+	return lines
+}
+
+// renderRows is render at the top level, with what each line shows of
+// the call's logical text: its output lines (see outputLines). The line
+// and the nested calls are copied as shown.
+func (t *toolCall) renderRows(st *Styles, w int, now time.Time) ([]string, []rowInfo, string) {
+	return t.renderIndented(st, w, now, "")
+}
+
+func (t *toolCall) renderIndented(st *Styles, w int, now time.Time, indent string) ([]string, []rowInfo, string) {
 	g := st.Glyphs
 	iw := ansi.StringWidth(indent)
-	out := []string{indent + t.headline(st, w-iw, now)}
+	r := rowsOut{lines: []string{indent + t.headline(st, w-iw, now)}, rows: []rowInfo{{}}}
 	if t.name == agent.TaskTool && len(t.children) > 0 {
 		kids := t.children
 		hidden := 0
@@ -194,19 +235,20 @@ func (t *toolCall) render(st *Styles, w int, now time.Time, indent string) []str
 		}
 		nest := indent + "  " + st.ToolMeta.Render(g.Nested)
 		if hidden > 0 {
-			out = append(out, nest+st.ToolMeta.Render(fmt.Sprintf("%s %d earlier", g.Ellipsis, hidden)))
+			r.add(nest+st.ToolMeta.Render(fmt.Sprintf("%s %d earlier", g.Ellipsis, hidden)), rowInfo{kind: rowChrome})
 		}
 		for _, c := range kids {
-			out = append(out, c.render(st, w, now, nest)...)
+			r.join(c.renderIndented(st, w, now, nest))
 		}
 	}
 	if t.name == agent.TodoTool && t.state == toolOK && !t.expanded {
-		return out // the list lives in the panel
+		return r.lines, r.rows, r.logic // the list lives in the panel
 	}
 	if t.name == agent.TaskTool && t.state == toolRunning {
-		return out
+		return r.lines, r.rows, r.logic
 	}
-	return append(out, t.outputLines(st, w, indent)...)
+	r.join(t.outputLines(st, w, indent))
+	return r.lines, r.rows, r.logic
 }
 
 // headline is the one-line summary: icon, name, key argument, meta.
@@ -259,16 +301,20 @@ func (t *toolCall) headline(st *Styles, w int, now time.Time) string {
 }
 
 // outputLines returns the first lines of the output, dimmed, or all of it
-// when expanded.
-func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
+// when expanded; with what each shows of the logical text: the output
+// lines it shows, whole (a line cut at the edge or wrapped is one line),
+// and the status line under them, without the gutter, the hints or the
+// count of hidden lines. A diff is copied as shown.
+func (t *toolCall) outputLines(st *Styles, w int, indent string) ([]string, []rowInfo, string) {
 	if t.state == toolRunning && t.live != "" {
 		return t.liveLines(st, w, indent)
 	}
 	if t.diff != "" && t.state == toolOK {
-		return t.diffLines(st, w, indent)
+		l := t.diffLines(st, w, indent)
+		return l, make([]rowInfo, len(l)), ""
 	}
 	if strings.TrimSpace(t.output) == "" {
-		return nil
+		return nil, nil, ""
 	}
 	g := st.Glyphs
 	limit := previewLines
@@ -287,12 +333,40 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 			more--
 		}
 	}
-	pre := indent + "  " + st.ToolMeta.Render(g.ToolOutput)
+	r, cut := t.previewRows(st, w, indent, lines)
 	cont := indent + "    "
 	tw := max(w-ansi.StringWidth(indent)-4, 1)
-	out := make([]string, 0, len(lines)+1)
-	cut := false // a line is wider than the room: its end is hidden
-	for _, l := range lines {
+	switch {
+	case more > 0:
+		hint := ""
+		if !t.expanded {
+			hint = " (ctrl+o to expand)"
+		}
+		r.add(cont+st.ToolMeta.Render(fmt.Sprintf("%s +%s%s", g.Ellipsis, style.Plural(more, "line"), hint)), rowInfo{kind: rowChrome})
+	case cut:
+		r.add(cont+st.ToolMeta.Render(g.Ellipsis+" line cut (ctrl+o to expand)"), rowInfo{kind: rowChrome})
+	}
+	if status != "" {
+		s := st.ToolOutput
+		if t.state == toolFailed {
+			s = st.ToolError
+		}
+		r.add(cont+s.Render(ansi.Truncate(status, tw, g.Ellipsis)), textRow(ansi.StringWidth(cont), true, len(lines)))
+		r.logic += "\n" + status
+	}
+	return r.lines, r.rows, r.logic
+}
+
+// previewRows lays out the output lines shown under a call: the first
+// after the gutter, each cut at the edge (wrapped when expanded); cut says
+// whether an end was hidden. The logical text is the lines, whole.
+func (t *toolCall) previewRows(st *Styles, w int, indent string, lines []string) (r rowsOut, cut bool) {
+	g := st.Glyphs
+	pre := indent + "  " + st.ToolMeta.Render(g.ToolOutput)
+	cont := indent + "    "
+	col := ansi.StringWidth(indent) + 4
+	tw := max(w-col, 1)
+	for k, l := range lines {
 		pieces := []string{ansi.Truncate(l, tw, g.Ellipsis)}
 		switch {
 		case ansi.StringWidth(l) <= tw:
@@ -301,32 +375,16 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) []string {
 		default:
 			cut = true
 		}
-		for _, piece := range pieces {
+		for i, piece := range pieces {
 			p := cont
-			if len(out) == 0 {
+			if len(r.lines) == 0 {
 				p = pre
 			}
-			out = append(out, p+st.ToolOutput.Render(piece))
+			r.add(p+st.ToolOutput.Render(piece), textRow(col, i == 0, k))
 		}
 	}
-	switch {
-	case more > 0:
-		hint := ""
-		if !t.expanded {
-			hint = " (ctrl+o to expand)"
-		}
-		out = append(out, cont+st.ToolMeta.Render(fmt.Sprintf("%s +%s%s", g.Ellipsis, style.Plural(more, "line"), hint)))
-	case cut:
-		out = append(out, cont+st.ToolMeta.Render(g.Ellipsis+" line cut (ctrl+o to expand)"))
-	}
-	if status != "" {
-		s := st.ToolOutput
-		if t.state == toolFailed {
-			s = st.ToolError
-		}
-		out = append(out, cont+s.Render(ansi.Truncate(status, tw, g.Ellipsis)))
-	}
-	return out
+	r.logic = strings.Join(lines, "\n")
+	return r, cut
 }
 
 // diffLines shows an edit's change: a count of the added and removed

@@ -106,21 +106,30 @@ func (c *chat) clamp(a anchor) anchor {
 // view returns exactly c.height lines: the visible part of the transcript,
 // with a "more below" marker on the last line when the view does not
 // follow the bottom. It renders only parts that reach the screen.
+//
+// It keeps in c.shown where each line comes from (an anchor, idx -1 for
+// none), so that a mouse copy finds the text of what it covers.
 func (c *chat) view() []string {
 	h := c.height
 	var out []string
+	c.shown = c.shown[:0]
 	if c.follow {
 		out = c.bottomLines(h)
 	} else {
 		out = c.linesFrom(c.top, h)
 		if len(out) < h { // the content shrank (a resize): show the bottom
+			c.shown = c.shown[:0]
 			out = c.bottomLines(h)
 		}
 	}
 	for len(out) < h {
 		out = append(out, "")
 	}
+	for len(c.shown) < h {
+		c.shown = append(c.shown, anchor{idx: -1})
+	}
 	if !c.follow && h > 1 {
+		c.shown[h-1] = anchor{idx: -1}
 		g := c.st.Glyphs
 		out[h-1] = c.st.MoreBelow.Render(ansi.Truncate(g.MoreBelow+" more below · end to follow", c.width, g.Ellipsis))
 	}
@@ -130,21 +139,25 @@ func (c *chat) view() []string {
 // bottomLines returns the last h lines of the transcript (fewer if it is
 // shorter).
 func (c *chat) bottomLines(h int) []string {
-	var parts [][]string // from the bottom up
+	var parts [][]string        // from the bottom up
+	at := make([]anchor, 0, 16) // the parts' anchors, likewise
 	n := 0
 	for a, ok := c.last(); ok && n < h; a, ok = c.prev(a) {
 		l := c.partLines(a)
 		parts = append(parts, l)
+		at = append(at, a)
 		n += len(l)
 	}
 	skip := max(n-h, 0) // lines of the topmost part above the screen
 	out := make([]string, 0, min(n, h))
 	for k := len(parts) - 1; k >= 0; k-- {
-		l := parts[k]
+		l, a := parts[k], at[k]
 		if k == len(parts)-1 {
-			l = l[min(skip, len(l)):]
+			a.off = min(skip, len(l))
+			l = l[a.off:]
 		}
 		out = append(out, l...)
+		c.note(a, len(l))
 	}
 	return out
 }
@@ -158,10 +171,20 @@ func (c *chat) linesFrom(a anchor, h int) []string {
 	a = c.clamp(a)
 	for ok := true; ok && len(out) < h; a, ok = c.next(a) {
 		l := c.partLines(a)
-		l = l[min(a.off, len(l)):]
-		out = append(out, l[:min(len(l), h-len(out))]...)
+		a.off = min(a.off, len(l))
+		l = l[a.off:]
+		l = l[:min(len(l), h-len(out))]
+		out = append(out, l...)
+		c.note(a, len(l))
 	}
 	return out
+}
+
+// note records in c.shown that n lines from a are on screen.
+func (c *chat) note(a anchor, n int) {
+	for k := range n {
+		c.shown = append(c.shown, anchor{idx: a.idx, part: a.part, off: a.off + k})
+	}
 }
 
 // bottomAnchor returns the anchor of the first line on screen when

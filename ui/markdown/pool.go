@@ -69,9 +69,10 @@ func (p *Pool) entry(style Style, width int) *poolEntry {
 	return e
 }
 
-// render renders md with glamour for (style, width). A glamour error or
-// panic comes back as an error (and the renderer is rebuilt next time),
-// never as a crash.
+// render renders md with glamour for (style, width); width plainWidth (0)
+// renders the logical text instead: unwrapped, in style.plainConfig. A
+// glamour error or panic comes back as an error (and the renderer is
+// rebuilt next time), never as a crash.
 func (p *Pool) render(style Style, width int, md string) (out string, err error) {
 	e := p.entry(style, width)
 	e.mu.Lock()
@@ -83,8 +84,12 @@ func (p *Pool) render(style Style, width int, md string) (out string, err error)
 		}
 	}()
 	if e.tr == nil {
+		cfg := style.config()
+		if width == plainWidth {
+			cfg = style.plainConfig()
+		}
 		tr, err := glamour.NewTermRenderer(
-			glamour.WithStyles(style.config()),
+			glamour.WithStyles(cfg),
 			glamour.WithWordWrap(width),
 			// 24-bit colours cost chroma no palette search; Bubble Tea
 			// converts them to the terminal's colour profile.
