@@ -146,10 +146,13 @@ func (a *Agent) readyPoints(ctx context.Context) ([]*undoPoint, error) {
 		}
 	}
 	if len(pts) == 0 {
-		return nil, fmt.Errorf("%w yet: each message you send makes a rewind point", ErrNoUndo)
+		return nil, errNoPointsYet
 	}
 	return pts, nil
 }
+
+// errNoPointsYet is readyPoints' error before the first message.
+var errNoPointsYet = fmt.Errorf("%w yet: each message you send makes a rewind point", ErrNoUndo)
 
 // since asks the store what restoring each checkpoint would change.
 func (a *Agent) since(ctx context.Context, ids []string) ([][]checkpoint.Change, error) {

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -18,6 +19,9 @@ import (
 // there is no such point, ErrNoDiff when the store cannot diff.
 func (a *Agent) SessionDiff(ctx context.Context, since string) (ItemChanges, error) {
 	pts, gen, d, err := a.diffPoints(ctx)
+	if errors.Is(err, errNoPointsYet) {
+		return ItemChanges{}, fmt.Errorf("%w: nothing has changed yet, no message was sent in this session", ErrNoUndo)
+	}
 	if err != nil {
 		return ItemChanges{}, err
 	}

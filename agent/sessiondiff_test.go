@@ -12,11 +12,15 @@ import (
 	"github.com/tick-agent/tick/provider/providertest"
 )
 
-// TestSessionDiff: /diff's data: the whole run, since message N, since
+// TestSessionDiff: /diff's data (before the first message: nothing has
+// changed, not "nothing to undo"): the whole run, since message N, since
 // item #N; after /undo of the second item its file leaves the diff (the
 // undo seam); a bad or unknown point is an error naming it.
 func TestSessionDiff(t *testing.T) {
 	h := newHarness(t, withStore(t)) // a plain directory: no git repository
+	if _, err := h.ag.SessionDiff(context.Background(), ""); !errors.Is(err, agent.ErrNoUndo) || !strings.Contains(err.Error(), "nothing has changed yet") {
+		t.Errorf("/diff before the first message: %v; want that nothing has changed yet", err)
+	}
 	os.WriteFile(filepath.Join(h.dir, "a.txt"), []byte("original\n"), 0o644)
 	h.srv.Enqueue(
 		calls(call("todo", `{"items":[{"id":"1","text":"Edit a","status":"in_progress"},{"id":"2","text":"Add b","status":"pending"}]}`)),
