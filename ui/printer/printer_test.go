@@ -417,6 +417,7 @@ func TestMarshalEvent(t *testing.T) {
 		{"turn end with its kind", agent.TurnEnd{Reason: agent.ReasonError, Error: "401", Kind: agent.KindAuth}, `{"type":"turn_end","reason":"error","error":"401","kind":"auth"}`},
 		{"user message", agent.UserMessage{Text: "hi"}, `{"type":"user","text":"hi"}`},
 		{"nested", agent.Subagent{ParentID: "p", Event: agent.Notice{Text: "n"}}, `{"type":"subagent","parent_id":"p","event":{"type":"notice","text":"n"}}`},
+		{"transient notice", agent.Notice{Text: "finishing", Transient: true}, `{"type":"notice","text":"finishing","transient":true}`},
 		{"tool output", agent.ToolOutput{ID: "c1", Tail: "ok\n", Total: 30}, `{"type":"tool_output","id":"c1","tail":"ok\n","total":30}`},
 		{"usage is flat", agent.Usage{Usage: usage(1, 2)}, `{"type":"usage","prompt_tokens":1,"completion_tokens":2,"total_tokens":3,"estimated":false}`},
 	}
