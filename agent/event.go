@@ -202,6 +202,10 @@ type Notice struct {
 	// KeptCopy, when set, is a task's copy of the workspace kept with
 	// changes that were not applied (the text says why).
 	KeptCopy string `json:"kept_copy,omitempty"`
+	// KeptTask, when set, numbers a task kept because its changes
+	// conflicted with the workspace: Agent.TaskPatch and Agent.ApplyTask
+	// take it (/tasks apply N).
+	KeptTask int `json:"kept_task,omitempty"`
 }
 
 // Compacted reports that older history was replaced by a summary before a

@@ -139,7 +139,7 @@ func (c *Copy) mergeFile(t *tree, rel string, was state, ok bool, want state) (*
 	if err != nil {
 		return nil, 0, "changed on both sides and " + err.Error() + whole
 	}
-	if isBinary(base) || isBinary(cur) || isBinary(task) {
+	if IsBinary(base) || IsBinary(cur) || IsBinary(task) {
 		return nil, 0, "a binary file changed on both sides: tick cannot mark its conflicts" + whole
 	}
 	out, n, fits := merge3(string(base), string(cur), string(task))
@@ -221,3 +221,11 @@ func (c *Copy) BaseContent(rel string) ([]byte, bool) {
 
 // removeBase removes what New kept beside the copy.
 func (c *Copy) removeBase() error { return os.RemoveAll(c.baseDir()) }
+
+// Content returns the copy's file rel as the task left it, never through
+// a link, up to MaxMergeBytes (ok false otherwise), for showing the
+// task's patch.
+func (c *Copy) Content(rel string) ([]byte, bool) {
+	b, err := readBounded(filepath.Join(c.Dir, filepath.FromSlash(rel)))
+	return b, err == nil
+}

@@ -167,8 +167,8 @@ func match(x, y []string) ([]int, bool) {
 	return m, true
 }
 
-// isBinary reports whether b looks like binary content: a NUL byte in its
+// IsBinary reports whether b looks like binary content: a NUL byte in its
 // first 8000 bytes, as git decides.
-func isBinary(b []byte) bool {
+func IsBinary(b []byte) bool {
 	return bytes.IndexByte(b[:min(len(b), 8000)], 0) >= 0
 }

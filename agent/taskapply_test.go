@@ -1,0 +1,201 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/checkpoint"
+	"github.com/tick-agent/tick/provider/providertest"
+)
+
+const tenLines = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"
+
+// conflictingTasks runs a turn whose two tasks (on items 1 and 2 when
+// items is set) both change line 5 of a.txt, the second also line 9 and
+// c.txt, with an undo store: one merges, the other is kept. It returns
+// the harness and the kept task.
+func conflictingTasks(t *testing.T, items bool) (*harness, agent.KeptTask, []agent.Event) {
+	t.Helper()
+	t.Setenv("TMPDIR", t.TempDir())
+	h := newHarness(t, func(c *agent.Config) {
+		s, err := checkpoint.Open(context.Background(), filepath.Join(t.TempDir(), "cp"), c.Workspace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Checkpoints = s
+	})
+	if err := os.WriteFile(filepath.Join(h.dir, "a.txt"), []byte(tenLines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	one := strings.Replace(tenLines, "5\n", "five one\n", 1)
+	two := strings.Replace(strings.Replace(tenLines, "5\n", "five two\n", 1), "9\n", "nine\n", 1)
+	child := parentFunc(h, map[string]map[string]string{"1": {"a.txt": one}, "2": {"a.txt": two, "c.txt": "only two\n"}})
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
+			return child(r)
+		}
+		answers := 0
+		for _, m := range r.Messages {
+			if m.Role == "assistant" {
+				answers++
+			}
+		}
+		switch {
+		case answers == 0 && items:
+			return calls(call("todo", `{"items":[{"id":"1","text":"A","status":"pending"},{"id":"2","text":"B","status":"pending"}]}`))
+		case answers == 0:
+			return calls(taskCall(1, ""), taskCall(2, ""))
+		case answers == 1 && items:
+			return calls(taskCall(1, `,"item":"1"`), taskCall(2, `,"item":"2"`))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	evs := h.run("PARENT: both change a.txt")
+	if te := end(t, evs); te.Reason != agent.ReasonDone {
+		t.Fatalf("turn ended %s: %v", te.Reason, te.Err)
+	}
+	kept := h.ag.KeptTasks()
+	if len(kept) != 1 {
+		t.Fatalf("kept tasks %+v, want the one that conflicted", kept)
+	}
+	return h, kept[0], evs
+}
+
+func fileText(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestApplyKeptTaskMarksConflicts: a task's patch conflicted; the notice
+// numbers it; its patch shows; applying it writes the conflicting hunk
+// between markers and takes the rest; the model is told before its next
+// call (the request stays valid); /undo takes the apply back, and the
+// task can be applied again.
+func TestApplyKeptTaskMarksConflicts(t *testing.T) {
+	h, k, evs := conflictingTasks(t, false)
+	var offered bool
+	for _, ev := range evs {
+		if n, ok := ev.(agent.Notice); ok && n.KeptTask == k.N && n.KeptCopy == k.Dir && strings.Contains(n.Text, "/tasks apply 1") {
+			offered = true
+		}
+	}
+	if !offered {
+		t.Error("the conflict's notice does not number the kept task nor offer /tasks apply")
+	}
+	patch, err := h.ag.TaskPatch(k.N)
+	if err != nil || !strings.Contains(patch.Patch, "diff --git a/a.txt b/a.txt") || !strings.Contains(patch.Patch, "+five ") || !strings.Contains(patch.Patch, "-5\n") {
+		t.Fatalf("TaskPatch = %+v, %v; want a.txt's diff from before the task", patch, err)
+	}
+	before := fileText(t, filepath.Join(h.dir, "a.txt"))
+	out, err := h.ag.ApplyTask(context.Background(), k.N)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fileText(t, filepath.Join(h.dir, "a.txt"))
+	if !strings.Contains(got, "<<<<<<< current\n") || !strings.Contains(got, "five one\n=======\nfive two\n>>>>>>> task\n") && !strings.Contains(got, "five two\n=======\nfive one\n>>>>>>> task\n") {
+		t.Errorf("a.txt after the apply = %q, want line 5's conflict marked", got)
+	}
+	if !strings.Contains(got, "nine\n") {
+		t.Errorf("a.txt = %q, want the non-conflicting line 9 taken", got)
+	}
+	var said bool
+	for _, ev := range out {
+		if n, ok := ev.(agent.Notice); ok && strings.Contains(n.Text, "conflicts marked") && strings.Contains(n.Text, "a.txt (1)") {
+			said = true
+		}
+	}
+	if !said {
+		t.Errorf("ApplyTask's events %+v do not say where conflicts are marked", out)
+	}
+	if _, err := h.ag.ApplyTask(context.Background(), k.N); err == nil || !strings.Contains(err.Error(), "applied already") {
+		t.Errorf("a second apply = %v, want it refused", err)
+	}
+	h.srv.SetFunc(func(providertest.Request) providertest.Reply { return providertest.Reply{Text: "ok"} })
+	h.run("NEXT")
+	h.checkValid()
+	reqs := h.srv.Requests()
+	last := reqs[len(reqs)-1]
+	var told bool
+	for _, m := range last.Messages {
+		if strings.Contains(m.Content, "The user applied the changes of the task") && strings.Contains(m.Content, "a.txt was merged with 1 conflicting hunk") {
+			told = true
+		}
+	}
+	if !told {
+		t.Error("the model was not told what the user applied")
+	}
+	if _, _, err := h.ag.Undo(context.Background(), ""); err != nil {
+		t.Fatal(err)
+	}
+	if now := fileText(t, filepath.Join(h.dir, "a.txt")); now != before {
+		t.Errorf("after /undo a.txt = %q, want %q as before the apply", now, before)
+	}
+	if h.ag.KeptTasks()[0].Applied {
+		t.Error("the task is still marked applied after its apply was undone")
+	}
+}
+
+// TestApplyKeptTaskRewind: the apply is a rewind point; rewinding the
+// files to it takes the apply back.
+func TestApplyKeptTaskRewind(t *testing.T) {
+	h, k, _ := conflictingTasks(t, false)
+	before := fileText(t, filepath.Join(h.dir, "a.txt"))
+	if _, err := h.ag.ApplyTask(context.Background(), k.N); err != nil {
+		t.Fatal(err)
+	}
+	pts, err := h.ag.RewindPoints(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id string
+	for _, p := range pts {
+		if p.Kind == agent.PointApply {
+			id = p.ID
+		}
+	}
+	if id == "" {
+		t.Fatalf("no rewind point for the apply among %+v", pts)
+	}
+	if _, err := h.ag.Rewind(context.Background(), id, agent.RewindFiles); err != nil {
+		t.Fatal(err)
+	}
+	if now := fileText(t, filepath.Join(h.dir, "a.txt")); now != before {
+		t.Errorf("after the rewind a.txt = %q, want %q", now, before)
+	}
+	if h.ag.KeptTasks()[0].Applied {
+		t.Error("the task is still marked applied after the rewind")
+	}
+}
+
+// TestApplyKeptTaskOfCancelledItem: the user cancelled the kept task's
+// item after the conflict: applying it is refused, saying so, and no
+// file changes.
+func TestApplyKeptTaskOfCancelledItem(t *testing.T) {
+	h, k, _ := conflictingTasks(t, true)
+	if k.Item == "" {
+		t.Fatalf("kept task %+v has no item", k)
+	}
+	if _, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanCancel, ID: k.Item, Reason: "not wanted"}); err != nil {
+		t.Fatal(err)
+	}
+	before := fileText(t, filepath.Join(h.dir, "a.txt"))
+	_, err := h.ag.ApplyTask(context.Background(), k.N)
+	if err == nil || !strings.Contains(err.Error(), "you cancelled its item #"+k.Item) {
+		t.Fatalf("ApplyTask = %v, want it refused: the user cancelled the item", err)
+	}
+	if fileText(t, filepath.Join(h.dir, "a.txt")) != before {
+		t.Error("the refused apply changed a.txt")
+	}
+	if _, err := h.ag.ApplyTask(context.Background(), 9); !errors.Is(err, agent.ErrNoKeptTask) {
+		t.Errorf("ApplyTask(9) = %v, want ErrNoKeptTask", err)
+	}
+}
