@@ -53,7 +53,7 @@ func Recover(id string, now time.Time) (kept, removed []string) {
 			if os.RemoveAll(d) == nil {
 				removed = append(removed, d)
 				_ = os.RemoveAll(filepath.Join(filepath.Dir(d), ".base-"+filepath.Base(d))) // what New kept for a merge
-				_ = os.Remove(filepath.Dir(d)) // the session's directory, once empty
+				_ = os.Remove(filepath.Dir(d))                                              // the session's directory, once empty
 			}
 			continue
 		}
