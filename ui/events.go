@@ -230,6 +230,9 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.chat.addUser(ev.Text)
 	case agent.Notice:
 		m.chat.addNotice(ev.Text)
+		if ev.KeptTask > 0 {
+			m.offerKept(ev)
+		}
 	case agent.HookFailed:
 		m.chat.addNotice(agent.HookFailureText(ev))
 	case agent.Compacted:
