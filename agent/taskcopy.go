@@ -159,7 +159,7 @@ func (l *loop) merged(wc *workcopy.Copy, desc, item string, applied []workcopy.C
 		files := strings.Join(conflicts, ", ")
 		where := l.keep(wc)
 		n := l.a.tasks.keepForApply(desc, item, wc)
-		l.emit(Notice{Text: fmt.Sprintf("the task %q changed files that changed in the workspace meanwhile (%s): none of its changes were applied; %s · see its patch or apply it over the current files: /tasks patch %d, /tasks apply %d", desc, files, where, n, n), KeptCopy: wc.Dir, KeptTask: n})
+		l.emit(Notice{Text: fmt.Sprintf("the task %q changed files that changed in the workspace meanwhile (%s): none of its changes were applied; %s", desc, files, where), KeptCopy: wc.Dir, KeptTask: n})
 		return fmt.Sprintf("None of its changes were applied: these files changed in the workspace meanwhile: %s. %s; compare and apply by hand.", files, capital(where))
 	}
 	_ = wc.Remove()

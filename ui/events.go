@@ -229,10 +229,11 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.handed.delivered(ev.ID)
 		m.chat.addUser(ev.Text)
 	case agent.Notice:
-		m.chat.addNotice(ev.Text)
 		if ev.KeptTask > 0 {
 			m.offerKept(ev)
+			break
 		}
+		m.chat.addNotice(ev.Text)
 	case agent.HookFailed:
 		m.chat.addNotice(agent.HookFailureText(ev))
 	case agent.Compacted:

@@ -32,15 +32,18 @@ type taskAppliedMsg struct {
 	err error
 }
 
-// offerKept opens the offer of the kept task a notice names.
+// offerKept shows the notice of a kept task, saying how to apply it
+// later, and opens its offer.
 func (m *Model) offerKept(ev agent.Notice) {
+	n := ev.KeptTask
+	m.chat.addNotice(fmt.Sprintf("%s · /tasks patch %d shows its patch, /tasks apply %d applies it over the current files", ev.Text, n, n))
 	desc := ""
 	for _, k := range m.cfg.Agent.KeptTasks() {
-		if k.N == ev.KeptTask {
+		if k.N == n {
 			desc = k.Desc
 		}
 	}
-	m.over.push(dialog.NewKept(m.keys.Kept, ev.KeptTask, desc, m.now, m.taskPatch(ev.KeptTask), m.applyTask(ev.KeptTask)))
+	m.over.push(dialog.NewKept(m.keys.Kept, n, desc, m.now, m.taskPatch(n), m.applyTask(n)))
 }
 
 // taskPatch asks the agent for kept task n's patch.
