@@ -3,6 +3,7 @@ package agent_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -197,5 +198,86 @@ func TestApplyKeptTaskOfCancelledItem(t *testing.T) {
 	}
 	if _, err := h.ag.ApplyTask(context.Background(), 9); !errors.Is(err, agent.ErrNoKeptTask) {
 		t.Errorf("ApplyTask(9) = %v, want ErrNoKeptTask", err)
+	}
+}
+
+// TestApplyKeptTaskRefusedThroughLink (seam: the sandbox and the git
+// guard): after the conflict, a directory of the workspace became a link
+// to .git and the kept copy holds a file beneath it: ApplyTask refuses
+// the whole patch, writes nothing (into .git above all), and leaves no
+// undo point of its own.
+func TestApplyKeptTaskRefusedThroughLink(t *testing.T) {
+	h, k, _ := conflictingTasks(t, false)
+	if err := os.MkdirAll(filepath.Join(h.dir, ".git", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(".git", filepath.Join(h.dir, "d")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(k.Dir, "d", "hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(k.Dir, "d", "hooks", "pre-commit"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	before := fileText(t, filepath.Join(h.dir, "a.txt"))
+	_, err := h.ag.ApplyTask(context.Background(), k.N)
+	if err == nil || !strings.Contains(err.Error(), "tick refused the whole patch: d/hooks/pre-commit") || !strings.Contains(err.Error(), "nothing was applied") {
+		t.Fatalf("ApplyTask = %v, want the patch refused naming d/hooks/pre-commit", err)
+	}
+	if _, err := os.Lstat(filepath.Join(h.dir, ".git", "hooks", "pre-commit")); err == nil {
+		t.Error("the apply wrote into .git through the link")
+	}
+	if fileText(t, filepath.Join(h.dir, "a.txt")) != before {
+		t.Error("a refused apply changed a.txt")
+	}
+	pts, _ := h.ag.RewindPoints(context.Background())
+	for _, p := range pts {
+		if p.Kind == agent.PointApply {
+			t.Errorf("a refused apply left its undo point %+v", p)
+		}
+	}
+	if h.ag.KeptTasks()[0].Applied {
+		t.Error("a refused apply marked the task applied")
+	}
+}
+
+// TestApplyKeptTaskWhileTaskRuns (seam: parallel tasks): a kept task is
+// applied while the next turn's task still runs; the apply goes through
+// at once, and the model hears of it at its next call in that turn, the
+// conversation valid.
+func TestApplyKeptTaskWhileTaskRuns(t *testing.T) {
+	h, k, _ := conflictingTasks(t, false)
+	release, started := make(chan struct{}), make(chan struct{}, 1)
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if r.Messages[1].Content == "SLOW" {
+			started <- struct{}{}
+			<-release
+			return providertest.Reply{Text: "slow report"}
+		}
+		if r.Last().Role == "user" && strings.Contains(r.Last().Content, "AGAIN") {
+			return calls(call("task", `{"description":"slow","prompt":"SLOW","read_only":true}`))
+		}
+		return providertest.Reply{Text: "parent done again"}
+	})
+	done := make(chan []agent.Event, 1)
+	go func() { done <- h.run("AGAIN") }()
+	<-started
+	if _, err := h.ag.ApplyTask(context.Background(), k.N); err != nil {
+		close(release)
+		<-done
+		t.Fatalf("ApplyTask while a task runs: %v", err)
+	}
+	close(release)
+	if te := end(t, <-done); te.Reason != agent.ReasonDone {
+		t.Fatalf("the turn ended %s: %v", te.Reason, te.Err)
+	}
+	h.checkValid()
+	reqs := h.srv.Requests()
+	if sent := reqs[len(reqs)-1]; !strings.Contains(fmt.Sprint(sent.Messages), "The user applied the changes of the task") {
+		t.Error("the model was not told of the apply in the running turn")
+	}
+	if !strings.Contains(fileText(t, filepath.Join(h.dir, "a.txt")), "<<<<<<< current") {
+		t.Error("the apply wrote no markers")
 	}
 }
