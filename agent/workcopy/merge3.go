@@ -13,18 +13,19 @@ const (
 	MarkTask    = ">>>>>>> task"
 )
 
-// maxMatchCells bounds the line matching of one merge: the lines left
-// after the common head and tail are set aside, multiplied. A merge past
-// it is refused (too different to merge), so that memory stays bounded.
-const maxMatchCells = 4 << 20
+// maxMatchEdits bounds the line matching of one side of a merge: a
+// side that needs more line edits than this (after the common head and
+// tail are set aside) refuses the merge (too different to merge). The
+// work is O((N+M)·D) time and O(D²) memory.
+const maxMatchEdits = 1000
 
 // merge3 merges the changes from base to cur and from base to task, line
 // by line: a hunk changed on one side only takes that side, one changed
 // alike on both takes it once, and one changed differently is written
 // between MarkCurrent, MarkSplit and MarkTask lines (cur's lines, then
 // the task's). It returns the merged text and the number of conflicting
-// hunks; ok is false when the texts are too different to match within
-// maxMatchCells.
+// hunks; ok is false when a side is too different to match within
+// maxMatchEdits.
 func merge3(base, cur, task string) (out string, conflicts int, ok bool) {
 	b, a, t := splitLines(base), splitLines(cur), splitLines(task)
 	ma, ok1 := match(b, a)
@@ -114,8 +115,8 @@ func splitLines(s string) []string {
 }
 
 // match returns, for each line of x, the index of the line of y it is
-// matched with in a longest common subsequence (-1 when none); matches
-// increase. ok is false past maxMatchCells.
+// matched with in a shortest edit script from x to y (Myers), -1 when it
+// is removed; matches increase. ok is false past maxMatchEdits.
 func match(x, y []string) ([]int, bool) {
 	m := make([]int, len(x))
 	for i := range m {
@@ -135,36 +136,88 @@ func match(x, y []string) ([]int, bool) {
 	if len(mx) == 0 || len(my) == 0 {
 		return m, true
 	}
-	if len(mx)*len(my) > maxMatchCells {
+	trace, ok := myers(mx, my)
+	if !ok {
 		return nil, false
 	}
-	// l[i][j]: the longest common subsequence of mx[i:] and my[j:].
-	cols := len(my) + 1
-	l := make([]int32, (len(mx)+1)*cols)
-	for i := len(mx) - 1; i >= 0; i-- {
-		for j := len(my) - 1; j >= 0; j-- {
+	walkBack(trace, len(mx), len(my), func(i, j int) { m[pre+i] = pre + j })
+	return m, true
+}
+
+// myers runs Myers' search for a shortest edit script from a to b and
+// returns its trace: trace[d] is the furthest x on each diagonal k
+// (index k+d) after d edits. ok is false past maxMatchEdits.
+func myers(a, b []string) (trace [][]int32, ok bool) {
+	n, m := len(a), len(b)
+	limit := min(n+m, maxMatchEdits)
+	prev := []int32{0, 0} // d = -1: v[1] = 0 starts the snake at (0, 0)
+	for d := 0; d <= limit; d++ {
+		v := make([]int32, 2*d+1)
+		for k := -d; k <= d; k += 2 {
+			var x int
 			switch {
-			case mx[i] == my[j]:
-				l[i*cols+j] = l[(i+1)*cols+j+1] + 1
-			case l[(i+1)*cols+j] >= l[i*cols+j+1]:
-				l[i*cols+j] = l[(i+1)*cols+j]
+			case k == -d || (k != d && at(prev, d-1, k-1) < at(prev, d-1, k+1)):
+				x = at(prev, d-1, k+1) // down: an insertion
 			default:
-				l[i*cols+j] = l[i*cols+j+1]
+				x = at(prev, d-1, k-1) + 1 // right: a removal
+			}
+			y := x - k
+			for x < n && y < m && a[x] == b[y] {
+				x, y = x+1, y+1
+			}
+			v[k+d] = int32(x)
+			if x >= n && y >= m {
+				return append(trace, v), true
 			}
 		}
+		trace, prev = append(trace, v), v
 	}
-	for i, j := 0, 0; i < len(mx) && j < len(my); {
+	return nil, false
+}
+
+// at reads diagonal k of a trace row of step d (-1: the start).
+func at(v []int32, d, k int) int {
+	if d < 0 {
+		return 0
+	}
+	return int(v[k+d])
+}
+
+// walkBack follows trace back from (n, m) to (0, 0) and calls keep for
+// every pair of lines the script keeps.
+func walkBack(trace [][]int32, n, m int, keep func(i, j int)) {
+	x, y := n, m
+	for d := len(trace) - 1; d >= 0; d-- {
+		k := x - y
+		var pk int
 		switch {
-		case mx[i] == my[j]:
-			m[pre+i] = pre + j
-			i, j = i+1, j+1
-		case l[(i+1)*cols+j] >= l[i*cols+j+1]:
-			i++
+		case d == 0:
+			pk = 0
+		case k == -d || (k != d && at(trace[d-1], d-1, k-1) < at(trace[d-1], d-1, k+1)):
+			pk = k + 1
 		default:
-			j++
+			pk = k - 1
+		}
+		px := 0
+		if d > 0 {
+			px = at(trace[d-1], d-1, pk)
+		}
+		py := px - pk
+		if d > 0 { // the edit's own step: down from pk+... or right
+			if pk == k+1 {
+				py++ // after the insertion
+			} else {
+				px++ // after the removal
+			}
+		}
+		for x > px && y > py {
+			x, y = x-1, y-1
+			keep(x, y)
+		}
+		if d > 0 {
+			x, y = at(trace[d-1], d-1, pk), at(trace[d-1], d-1, pk)-pk
 		}
 	}
-	return m, true
 }
 
 // IsBinary reports whether b looks like binary content: a NUL byte in its

@@ -82,6 +82,10 @@ func New(root, parent string) (*Copy, error) {
 		return nil, fmt.Errorf("make the task's copy of %s: %w", root, err)
 	}
 	c := &Copy{Dir: dir, root: root, base: map[string]state{}}
+	if err := os.Mkdir(c.baseDir(), 0o700); err != nil {
+		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("make the task's copy of %s: %w", root, err)
+	}
 	if err := c.fill(); err != nil {
 		_ = c.Remove()
 		return nil, err
@@ -124,6 +128,9 @@ func (c *Copy) fill() error {
 		}
 		switch {
 		case d.IsDir():
+			if err := os.Mkdir(c.baseFile(filepath.ToSlash(rel)), 0o700); err != nil {
+				return fmt.Errorf("copy the workspace: %w", err)
+			}
 			return os.Mkdir(dst, info.Mode().Perm()|0o700)
 		case info.Mode()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
@@ -151,8 +158,8 @@ func (c *Copy) fill() error {
 }
 
 // copyFile copies src to a new file dst (and to base, unless "": the
-// content kept for a merge, its directories made) and returns the
-// content's hash.
+// content kept for a merge, its directory made) and returns the content's
+// hash.
 func copyFile(src, dst, base string, perm fs.FileMode) ([32]byte, error) {
 	var sum [32]byte
 	in, err := os.Open(src)
@@ -172,11 +179,13 @@ func copyFile(src, dst, base string, perm fs.FileMode) ([32]byte, error) {
 			out.Close()
 			return sum, fmt.Errorf("copy %s: %w", src, err)
 		}
-		defer kept.Close()
 		w = io.MultiWriter(out, h, kept)
 	}
 	if _, err := io.Copy(w, in); err != nil {
 		out.Close()
+		if kept != nil {
+			kept.Close()
+		}
 		return sum, fmt.Errorf("copy %s: %w", src, err)
 	}
 	copy(sum[:], h.Sum(nil))
@@ -189,12 +198,9 @@ func copyFile(src, dst, base string, perm fs.FileMode) ([32]byte, error) {
 	return sum, out.Close()
 }
 
-// createBase makes the new file p (readable by its owner only), and its
-// directories.
+// createBase makes the new file p, readable by its owner only (fill made
+// its directory).
 func createBase(p string) (*os.File, error) {
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return nil, err
-	}
 	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 }
 
