@@ -79,9 +79,14 @@ func (a *Agent) KeptTasks() []KeptTask {
 	return out
 }
 
+// maxTaskPatch bounds the text of TaskPatch: the files past it are named
+// with one line each, their hunks left out.
+const maxTaskPatch = 8 << 20
+
 // TaskPatch returns kept task n's changes as a front-end shows them: each
 // file with its unified diff from what the task started from to what it
-// left in its copy (Text names the task).
+// left in its copy (Text names the task), at most about maxTaskPatch
+// bytes of hunks.
 func (a *Agent) TaskPatch(n int) (ItemChanges, error) {
 	k, wc, err := a.tasks.keptTask(n)
 	if err != nil {
@@ -95,6 +100,10 @@ func (a *Agent) TaskPatch(n int) (ItemChanges, error) {
 	var b strings.Builder
 	for _, ch := range changes {
 		out.Files = append(out.Files, fileChange(ch))
+		if b.Len() > maxTaskPatch {
+			b.WriteString("diff --git a/" + ch.Path + " b/" + ch.Path + "\n--- a/" + ch.Path + "\n+++ b/" + ch.Path + "\n(left out: the task's patch is over " + fmt.Sprint(maxTaskPatch>>20) + " MiB; compare its copy " + k.Dir + ")\n")
+			continue
+		}
 		b.WriteString(patchOf(wc, ch))
 	}
 	out.Patch = b.String()
@@ -125,7 +134,7 @@ func patchOf(wc *workcopy.Copy, ch workcopy.Change) string {
 		oldName = "/dev/null"
 	default:
 		if old, ok = wc.BaseContent(ch.Path); !ok {
-			return head + "--- " + oldName + "\n+++ " + newName + "\n(its content before the task was not kept: larger than 1 MiB)\n"
+			return head + "--- " + oldName + "\n+++ " + newName + "\n(its content before the task is not shown: a link, or larger than 1 MiB)\n"
 		}
 	}
 	if ch.Kind == "deleted" {

@@ -122,7 +122,7 @@ func (c *Copy) mergeFile(t *tree, rel string, was state, ok bool, want state) (*
 		return nil, 0, "changed on both sides and a link or not a regular file on one" + whole
 	}
 	var base []byte
-	if _, inBase := c.base[rel]; inBase {
+	if b, inBase := c.base[rel]; inBase && b.mode&fs.ModeSymlink == 0 { // a link before: both sides made a file
 		var err error
 		if base, err = readBounded(c.baseFile(rel)); err != nil {
 			return nil, 0, "changed on both sides and " + err.Error() + whole
@@ -209,10 +209,10 @@ func (c *Copy) baseDir() string {
 }
 
 // BaseContent returns rel's content when New copied it (ok false when
-// the file was not there, or was larger than MaxMergeBytes), for showing
-// the task's patch.
+// the file was not there, was a link, or was larger than MaxMergeBytes),
+// for showing the task's patch.
 func (c *Copy) BaseContent(rel string) ([]byte, bool) {
-	if _, in := c.base[rel]; !in {
+	if b, in := c.base[rel]; !in || b.mode&fs.ModeSymlink != 0 {
 		return nil, false
 	}
 	b, err := readBounded(c.baseFile(rel))
