@@ -184,3 +184,44 @@ func TestTasksCommand(t *testing.T) {
 		t.Errorf("a bad /tasks argument is not explained:\n%s", screen(m))
 	}
 }
+
+// applyUndoAgent is a scriptAgent whose last undo point is the user's
+// apply of a kept task (no item).
+type applyUndoAgent struct {
+	*scriptAgent
+	undone int
+}
+
+func (u *applyUndoAgent) PreviewUndo(context.Context, string) (agent.UndoPreview, error) {
+	return agent.UndoPreview{Text: `applying task 1 "two"`, Changes: []checkpoint.Change{{Kind: checkpoint.Changed, Path: "a.txt"}}}, nil
+}
+
+func (u *applyUndoAgent) Undo(ctx context.Context, item string) (agent.UndoPreview, []agent.Event, error) {
+	u.undone++
+	pre, _ := u.PreviewUndo(ctx, item)
+	return pre, nil, nil
+}
+
+// TestUndoOfAnApply: /undo of an apply names the apply (not an item "#"),
+// in the confirmation, the result and /rewind's label.
+func TestUndoOfAnApply(t *testing.T) {
+	ua := &applyUndoAgent{scriptAgent: &scriptAgent{}}
+	mv := New(Config{Agent: ua, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test"})
+	m := &mv
+	c := &fakeClock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	m.clock = c.now
+	update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
+	runAll(m, submit(m, "/undo"))
+	if s := screen(m); !strings.Contains(s, `Undo applying task 1 "two"`) || !strings.Contains(s, `before applying task 1 "two":`) || strings.Contains(s, "Undo #") {
+		t.Fatalf("the confirmation does not name the apply:\n%s", s)
+	}
+	c.advance(time.Second)
+	update(m, tea.KeyPressMsg{Code: 'y', Text: "y"})
+	runAll(m, settle(m))
+	if s := screen(m); ua.undone != 1 || !strings.Contains(s, `undid applying task 1 "two": 1 file restored`) {
+		t.Errorf("undone %d; the result does not name the apply:\n%s", ua.undone, s)
+	}
+	if l := pointLabel(agent.RewindPoint{Kind: agent.PointApply, Text: `applying task 1 "two"`}); l != `applying task 1 "two"` {
+		t.Errorf("/rewind labels the apply %q", l)
+	}
+}
