@@ -225,3 +225,22 @@ func TestUndoOfAnApply(t *testing.T) {
 		t.Errorf("/rewind labels the apply %q", l)
 	}
 }
+
+// TestKeptTaskOfferFits: at 60×20 the offer's lines stay in the screen's
+// width and its keys show whole.
+func TestKeptTaskOfferFits(t *testing.T) {
+	m, _, _ := newKeptModel(t)
+	update(m, tea.WindowSizeMsg{Width: 60, Height: 20})
+	events(t, m, keptNotice)
+	s := screen(m)
+	for _, l := range strings.Split(s, "\n") {
+		if w := stripWidth(l); w > 60 {
+			t.Errorf("a line is %d cells wide: %q", w, l)
+		}
+	}
+	for _, k := range []string{"p show its patch", "a apply it over the current files", "esc later"} {
+		if !strings.Contains(s, k) {
+			t.Errorf("the offer at 60×20 hides %q:\n%s", k, s)
+		}
+	}
+}

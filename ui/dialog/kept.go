@@ -79,9 +79,14 @@ func (d *Kept) View(c Context, w, h int) []string {
 	for _, l := range clauseLines("applying takes its changes over the current files · a hunk changed on both sides is written between <<<<<<< current and >>>>>>> task · /undo takes it back", iw) {
 		lines = append(lines, st.DialogText.Render(l))
 	}
-	lines = append(lines, style.HelpLine(st, d.keys.Patch, d.keys.Apply, d.keys.Later))
-	if len(lines) > max(h-2, 1) {
-		lines = append(lines[:max(h-3, 1)], lines[len(lines)-1])
+	h2 := func(b key.Binding) [2]string { return [2]string{b.Help().Key, b.Help().Desc} }
+	foot := style.FootLines(st, [][2]string{h2(d.keys.Patch), h2(d.keys.Apply), h2(d.keys.Later)}, iw)
+	if room := max(h-2-len(foot), 1); len(lines) > room { // the keys always show
+		lines = lines[:room]
+	}
+	lines = append(lines, foot...)
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, iw, st.Glyphs.Ellipsis)
 	}
 	return strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")
 }
