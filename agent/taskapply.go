@@ -162,6 +162,8 @@ func patchOf(wc *workcopy.Copy, ch workcopy.Change) string {
 // for the front-end: a Notice saying what was applied and which files
 // have conflict markers.
 func (a *Agent) ApplyTask(ctx context.Context, n int) ([]Event, error) {
+	a.tasks.mergeMu.Lock() // before the checks: two applies of one task do not both pass them
+	defer a.tasks.mergeMu.Unlock()
 	k, wc, err := a.tasks.keptTask(n)
 	if err != nil {
 		return nil, err
@@ -172,8 +174,6 @@ func (a *Agent) ApplyTask(ctx context.Context, n int) ([]Event, error) {
 	if reason, ok := a.userCancelled(k.Item); ok {
 		return nil, fmt.Errorf("task %d %q was not applied: you cancelled its item #%s (%q), so its changes stay out; its copy is kept at %s", n, k.Desc, k.Item, reason, k.Dir)
 	}
-	a.tasks.mergeMu.Lock()
-	defer a.tasks.mergeMu.Unlock()
 	p, evs, err := a.applyPoint(ctx, k)
 	if err != nil {
 		return nil, err

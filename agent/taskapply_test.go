@@ -281,3 +281,24 @@ func TestApplyKeptTaskWhileTaskRuns(t *testing.T) {
 		t.Error("the apply wrote no markers")
 	}
 }
+
+// TestApplyKeptTaskTwiceAtOnce: two applies of one task at once (the
+// offer's a and /tasks apply): one applies, the other is refused; the
+// file gets one set of markers.
+func TestApplyKeptTaskTwiceAtOnce(t *testing.T) {
+	h, k, _ := conflictingTasks(t, false)
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := h.ag.ApplyTask(context.Background(), k.N)
+			errs <- err
+		}()
+	}
+	e1, e2 := <-errs, <-errs
+	if (e1 == nil) == (e2 == nil) {
+		t.Fatalf("two applies at once: %v and %v; want one applied, one refused", e1, e2)
+	}
+	if got := fileText(t, filepath.Join(h.dir, "a.txt")); strings.Count(got, "<<<<<<< current") != 1 {
+		t.Errorf("a.txt = %q, want one set of markers", got)
+	}
+}
