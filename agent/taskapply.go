@@ -38,11 +38,19 @@ type keptTask struct {
 	wc *workcopy.Copy
 }
 
+// maxKeptTasks bounds the kept tasks a run numbers (each holds its
+// copy's file list in memory); past it a conflicting task's copy is only
+// named, as before.
+const maxKeptTasks = 64
+
 // keepForApply numbers a conflicting task's kept copy and returns its
-// number.
+// number, 0 past maxKeptTasks.
 func (s *taskSet) keepForApply(desc, item string, wc *workcopy.Copy) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if len(s.kept) >= maxKeptTasks {
+		return 0
+	}
 	n := len(s.kept) + 1
 	s.kept = append(s.kept, &keptTask{KeptTask: KeptTask{N: n, Desc: desc, Item: item, Dir: wc.Dir}, wc: wc})
 	return n
