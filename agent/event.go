@@ -206,6 +206,10 @@ type Notice struct {
 	// for a moment only: the TUI shows it as a toast that fades, not as a
 	// line of the chat; -p prints it like any notice.
 	Transient bool `json:"transient,omitempty"`
+	// KeptTask, when set, numbers a task kept because its changes
+	// conflicted with the workspace: Agent.TaskPatch and Agent.ApplyTask
+	// take it (/tasks apply N).
+	KeptTask int `json:"kept_task,omitempty"`
 }
 
 // Compacted reports that older history was replaced by a summary before a

@@ -231,12 +231,23 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 		}
 		res.History = replayRewound(a.history)
 	}
+	var unapplied []int // applies whose files went back
+	if scope != RewindConversation {
+		for _, q := range a.undo.points {
+			if q.seq >= p.seq && q.kind == PointApply {
+				unapplied = append(unapplied, q.task)
+			}
+		}
+	}
 	a.dropPointsFromLocked(p, scope)
 	a.plan.rev++
 	a.plan.undone = append(a.plan.undone, rewindNote(p, scope, res.Files))
 	list, hist := a.todos.Clone(), a.history
 	res.Events = []Event{TodoUpdate{List: list.Clone(), Rev: a.plan.rev}}
 	a.mu.Unlock()
+	for _, n := range unapplied {
+		a.tasks.setApplied(n, false)
+	}
 	return res, a.recordRewind(p, scope, list, hist)
 }
 
@@ -324,8 +335,11 @@ func MarkRewinds(evs []Event, summaries []string) []Event {
 
 // pointName names a point in notes: the message "…" or item #N "…".
 func pointName(p *undoPoint) string {
-	if p.kind == PointItem {
+	switch p.kind {
+	case PointItem:
 		return fmt.Sprintf("item #%s %q", p.item, p.text)
+	case PointApply:
+		return p.text
 	}
 	return fmt.Sprintf("the message %q", p.text)
 }

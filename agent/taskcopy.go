@@ -130,7 +130,7 @@ func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item stri
 		point = l.checkpointItem(ctx, item)
 	}
 	applied, conflicts, err := wc.Apply(stop)
-	note := l.merged(wc, desc, applied, conflicts, err)
+	note := l.merged(wc, desc, item, applied, conflicts, err)
 	a.tasks.endApply(note)
 	if err == nil && len(conflicts) == 0 {
 		l.checkpointAfter(ctx, point) // the item's undo takes this patch alone back
@@ -140,7 +140,7 @@ func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item stri
 
 // merged reports how a patch's Apply went: the Notice for the user (kept
 // for StopMerges too) and the note for the parent model.
-func (l *loop) merged(wc *workcopy.Copy, desc string, applied []workcopy.Change, conflicts []string, err error) string {
+func (l *loop) merged(wc *workcopy.Copy, desc, item string, applied []workcopy.Change, conflicts []string, err error) string {
 	var refused *workcopy.RefusedError
 	switch {
 	case errors.As(err, &refused):
@@ -158,7 +158,8 @@ func (l *loop) merged(wc *workcopy.Copy, desc string, applied []workcopy.Change,
 	case len(conflicts) > 0:
 		files := strings.Join(conflicts, ", ")
 		where := l.keep(wc)
-		l.emit(Notice{Text: fmt.Sprintf("the task %q changed files that changed in the workspace meanwhile (%s): none of its changes were applied; %s", desc, files, where), KeptCopy: wc.Dir})
+		n := l.a.tasks.keepForApply(desc, item, wc)
+		l.emit(Notice{Text: fmt.Sprintf("the task %q changed files that changed in the workspace meanwhile (%s): none of its changes were applied; %s", desc, files, where), KeptCopy: wc.Dir, KeptTask: n})
 		return fmt.Sprintf("None of its changes were applied: these files changed in the workspace meanwhile: %s. %s; compare and apply by hand.", files, capital(where))
 	}
 	_ = wc.Remove()

@@ -21,7 +21,8 @@ type taskSet struct {
 	mergeMu sync.Mutex // serialises isolated tasks' patches
 	gateMu  sync.Mutex // one task waits at a gate at a time; guards the parent loop's passed
 
-	held []string // guarded by mu: the tasks whose merges plan mode held, and their copies
+	held []string    // guarded by mu: the tasks whose merges plan mode held, and their copies
+	kept []*keptTask // guarded by mu: the tasks kept with conflicting changes (taskapply.go)
 
 	// Guarded by mu: the patch being applied (see StopMerges).
 	exiting   bool          // tick is exiting: no patch starts

@@ -126,7 +126,7 @@ func (a *Agent) undoTarget(item string) (int, itemCheckpoint, error) {
 	item = strings.TrimPrefix(item, "#")
 	found := -1
 	for i, p := range a.undo.points {
-		if p.isItem(item, a.undo.gen) {
+		if p.isItem(item, a.undo.gen) || (item == "" && p.kind == PointApply) {
 			found = i
 		}
 	}
@@ -137,7 +137,7 @@ func (a *Agent) undoTarget(item string) (int, itemCheckpoint, error) {
 		return 0, itemCheckpoint{}, fmt.Errorf("%w: no undo point for #%s (it has not started)", ErrNoUndo, item)
 	}
 	p := a.undo.points[found]
-	return found, itemCheckpoint{item: p.item, text: p.text, id: p.id, after: p.after, todos: p.todos.Clone(), skip: p.skip}, nil
+	return found, itemCheckpoint{item: p.item, text: p.text, id: p.id, after: p.after, todos: p.todos.Clone(), skip: p.skip, task: p.task}, nil
 }
 
 // itemCheckpoint is the workspace before an item first went in progress
@@ -146,6 +146,7 @@ type itemCheckpoint struct {
 	item, text, id, after string
 	todos                 todo.List
 	skip                  []checkpoint.Skip
+	task                  int // the kept task applied (a PointApply point), 0 for an item
 }
 
 // undoPlan is what an undo of item does: the point's index, its
@@ -163,6 +164,9 @@ func (a *Agent) planUndo(ctx context.Context, item string) (undoPlan, error) {
 	i, c, err := a.undoTarget(item)
 	if err != nil {
 		return undoPlan{}, err
+	}
+	if c.task > 0 { // the user's apply of a kept task: no item goes back
+		return undoPlan{i: i, c: c}, nil
 	}
 	if d, _, ok := a.taskOnly(c); ok {
 		paths, err := a.taskFiles(ctx, d, i, c)
@@ -247,16 +251,26 @@ func (a *Agent) Undo(ctx context.Context, item string) (UndoPreview, []Event, er
 	if err != nil {
 		return UndoPreview{}, nil, fmt.Errorf("undo #%s: %w", u.c.item, err)
 	}
-	up := a.markUndone(u, cs)
+	up, unapplied := a.markUndone(u, cs)
+	for _, n := range unapplied {
+		a.tasks.setApplied(n, false)
+	}
 	_ = a.savePlan() // the undo note, for the model after a resume
 	notice := Notice{Text: pendingAgain(u.undone)}
+	if u.c.task > 0 {
+		notice.Text = "took back " + u.c.text + ": the files are as they were before it"
+	}
 	return UndoPreview{Item: u.c.item, Text: u.c.text, Undone: u.undone, Changes: cs, NotKept: a.notKept(u.c.skip)}, []Event{up, notice}, nil
 }
 
 // markUndone drops the points u undid, puts its items back to pending and
 // records the note for the model; it returns the new list's update.
-func (a *Agent) markUndone(u undoPlan, cs []checkpoint.Change) TodoUpdate {
+func (a *Agent) markUndone(u undoPlan, cs []checkpoint.Change) (TodoUpdate, []int) {
 	a.mu.Lock()
+	var unapplied []int // the kept tasks whose apply this undo takes back
+	if !u.alone {
+		unapplied = appliedIn(a.undo.points[u.i:])
+	}
 	if u.alone {
 		a.undo.points = append(a.undo.points[:u.i:u.i], a.undo.points[u.i+1:]...)
 	} else {
@@ -277,7 +291,18 @@ func (a *Agent) markUndone(u undoPlan, cs []checkpoint.Change) TodoUpdate {
 	if rec != nil {
 		_ = rec.Todo(list)
 	}
-	return up
+	return up, unapplied
+}
+
+// appliedIn lists the kept tasks whose applies pts hold (PointApply).
+func appliedIn(pts []*undoPoint) []int {
+	var out []int
+	for _, p := range pts {
+		if p.kind == PointApply {
+			out = append(out, p.task)
+		}
+	}
+	return out
 }
 
 // pendingAgain tells the user which items an undo put back to pending.
@@ -292,6 +317,9 @@ func pendingAgain(ids []string) string {
 func undoNote(u undoPlan, cs []checkpoint.Change) string {
 	var b strings.Builder
 	c, undone := u.c, u.undone
+	if c.task > 0 {
+		return "The user undid " + c.text + ": the workspace is back to its state before it. " + restoredFiles(cs)
+	}
 	fmt.Fprintf(&b, "The user undid #%s", c.item)
 	switch {
 	case u.alone:

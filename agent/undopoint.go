@@ -26,8 +26,9 @@ type PointKind string
 
 // The kinds of undo point.
 const (
-	PointTurn PointKind = "turn" // a user message, before the model saw it
-	PointItem PointKind = "item" // a todo item, before it first went in progress
+	PointTurn  PointKind = "turn"  // a user message, before the model saw it
+	PointItem  PointKind = "item"  // a todo item, before it first went in progress
+	PointApply PointKind = "apply" // the user applying a kept task's changes (ApplyTask)
 )
 
 // maxPoints caps the undo points an Agent keeps; the oldest go first.
@@ -54,6 +55,7 @@ type undoPoint struct {
 	skip   []checkpoint.Skip // files the snapshot left out (too large, special)
 	folded int               // Agent.folded when it was made
 	gen    int               // undoState.gen when it was made: the plan its item is of
+	task   int               // the kept task applied (PointApply)
 }
 
 // isItem reports whether p is the undo point of item id ("": any item)

@@ -97,6 +97,15 @@ type History interface {
 	// ""), message N ("N") or item N ("#N"), for /diff; off the update
 	// loop.
 	SessionDiff(ctx context.Context, since string) (agent.ItemChanges, error)
+	// KeptTasks lists the tasks kept because their changes conflicted
+	// with the workspace (cheap, never blocks); TaskPatch shows one's
+	// patch, ApplyTask applies it over the current files after an undo
+	// point (its conflicting hunks marked) and returns the events it
+	// caused (/tasks, the kept task's offer). Off the update loop but
+	// KeptTasks.
+	KeptTasks() []agent.KeptTask
+	TaskPatch(n int) (agent.ItemChanges, error)
+	ApplyTask(ctx context.Context, n int) ([]agent.Event, error)
 }
 
 // noAgent is the agent of an app without a model: it runs no turn (its
@@ -142,6 +151,12 @@ func (noAgent) ItemDiff(context.Context, string) (agent.ItemChanges, error) {
 func (noAgent) SessionDiff(context.Context, string) (agent.ItemChanges, error) {
 	return agent.ItemChanges{}, errNoAgent
 }
+
+func (noAgent) KeptTasks() []agent.KeptTask { return nil }
+func (noAgent) TaskPatch(int) (agent.ItemChanges, error) {
+	return agent.ItemChanges{}, errNoAgent
+}
+func (noAgent) ApplyTask(context.Context, int) ([]agent.Event, error) { return nil, errNoAgent }
 
 // orNoAgent is a, or noAgent when a is nil (no model is configured).
 func orNoAgent(a Agent) Agent {

@@ -78,6 +78,7 @@ func newCommands(extra map[string]func() tea.Cmd, descs map[string]string, sessi
 	cmds["rewind"] = command{builtin: true, desc: "go back to before a message or an item: files, conversation or both", run: (*Model).rewindCommand}
 	cmds["verify"] = command{builtin: true, desc: "the check a turn must pass", withArgs: (*Model).verifyCommand}
 	cmds["diff"] = command{builtin: true, desc: "what this session changed, file by file (since message N or item #N)", withArgs: (*Model).diffCommand}
+	cmds["tasks"] = command{builtin: true, desc: "kept tasks: apply N over the files (conflicts marked) · patch N shows its patch", withArgs: (*Model).tasksCommand}
 	cmds["think"] = command{builtin: true, desc: "thinking: off/low/medium/high", withArgs: (*Model).thinkCommand}
 	usage := command{builtin: true, desc: "tokens and cost of this session, per turn and subagent", run: (*Model).showUsage}
 	cmds["usage"], cmds["cost"] = usage, usage

@@ -232,6 +232,10 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		if ev.Transient {
 			return m.toast(style.OneLine(ev.Text), toastFor)
 		}
+		if ev.KeptTask > 0 {
+			m.offerKept(ev)
+			break
+		}
 		m.chat.addNotice(ev.Text)
 	case agent.HookFailed:
 		m.chat.addNotice(agent.HookFailureText(ev))

@@ -50,7 +50,7 @@ func TestHelpListsCommandsAfterPopupClosed(t *testing.T) {
 	typeText(m, "/")
 	press(m, "esc")
 	press(m, "ctrl+g")
-	if s := screen(m); !strings.Contains(s, "/help") || !strings.Contains(s, "/undo") {
+	if s := screen(m); !strings.Contains(s, "/help") || !strings.Contains(s, "/diff") {
 		t.Fatalf("the help lists no commands after the popup was closed:\n%s", s)
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"charm.land/lipgloss/v2"
+	"fmt"
 
 	"context"
 	"errors"
@@ -320,3 +321,13 @@ func newSGR(s lipgloss.Style) sgrOf {
 // noTimer is the tests' afterFunc: the timer never fires by itself; a
 // test delivers its message (toastDoneMsg) when it means to.
 func noTimer(time.Duration, tea.Msg) tea.Cmd { return nil }
+
+func (a *scriptAgent) KeptTasks() []agent.KeptTask { return nil }
+
+func (a *scriptAgent) TaskPatch(n int) (agent.ItemChanges, error) {
+	return agent.ItemChanges{}, fmt.Errorf("%w: %d", agent.ErrNoKeptTask, n)
+}
+
+func (a *scriptAgent) ApplyTask(_ context.Context, n int) ([]agent.Event, error) {
+	return nil, fmt.Errorf("%w: %d", agent.ErrNoKeptTask, n)
+}

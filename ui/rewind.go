@@ -145,8 +145,11 @@ func rewoundText(res agent.Rewound, offered bool) string {
 
 // pointLabel names a point: the message "…" or item #N text.
 func pointLabel(p agent.RewindPoint) string {
-	if p.Kind == agent.PointItem {
+	switch p.Kind {
+	case agent.PointItem:
 		return style.OneLine("item #" + p.Item + " " + p.Text)
+	case agent.PointApply:
+		return style.OneLine(p.Text)
 	}
 	return "the message “" + style.OneLine(p.Text) + "”"
 }
@@ -288,8 +291,11 @@ func (r *rewindDialog) listLines(st *Styles, w, h int) []string {
 			mark, look = st.Glyphs.Selected+" ", st.PlanSelected
 		}
 		label := "“" + style.OneLine(p.Text) + "”"
-		if p.Kind == agent.PointItem {
+		switch p.Kind {
+		case agent.PointItem:
 			label = "item #" + style.OneLine(p.Item) + " " + style.OneLine(p.Text)
+		case agent.PointApply:
+			label = style.OneLine(p.Text)
 		}
 		head := mark + p.At.Local().Format("15:04") + "  " + label
 		out = append(out, look.Render(ansi.Truncate(head, w, st.Glyphs.Ellipsis)),

@@ -295,6 +295,8 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		cmd = m.handleRewindMsg(msg)
 	case sessionDiffMsg:
 		m.handleSessionDiff(msg)
+	case taskPatchMsg, taskAppliedMsg:
+		m.handleTaskMsg(msg)
 	case mcpChangedMsg:
 		cmd = watchMCP(m.cfg.MCP)
 	case ResetMsg:

@@ -81,7 +81,11 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.applyEvents(msg.evs)
-		m.chat.addNotice(fmt.Sprintf("undid #%s: %s restored; the model is told with your next message", msg.pre.Item, style.Plural(len(msg.pre.Changes), "file")))
+		what := "#" + msg.pre.Item
+		if msg.pre.Item == "" { // the user's apply of a kept task
+			what = style.OneLine(msg.pre.Text)
+		}
+		m.chat.addNotice(fmt.Sprintf("undid %s: %s restored; the model is told with your next message", what, style.Plural(len(msg.pre.Changes), "file")))
 	}
 	return nil
 }

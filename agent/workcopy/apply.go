@@ -136,6 +136,8 @@ type step struct {
 	staged  string      // the staged name next to the path, "" before
 	aside   string      // where the replaced entry waits, "" when none
 	placed  bool        // the staged entry is in place
+	content []byte      // what to write instead of the copy's file, when own
+	own     bool        // content is the new file (a merge's), not the copy's
 }
 
 // patch is one Apply's work.
@@ -191,6 +193,9 @@ func (p *patch) stage(i int, s *step) error {
 		return err
 	}
 	name := fmt.Sprintf(".tick-task-%s-%d", p.token, i)
+	if s.own {
+		return p.stageOwn(fd, name, s)
+	}
 	src := filepath.Join(p.c.Dir, filepath.FromSlash(s.Path))
 	if s.mode&fs.ModeSymlink != 0 {
 		target, err := os.Readlink(src)
@@ -213,6 +218,20 @@ func (p *patch) stage(i int, s *step) error {
 	}
 	s.staged = name
 	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// stageOwn writes s's own content (a merge's) as name in the directory fd.
+func (p *patch) stageOwn(fd int, name string, s *step) error {
+	out, err := p.t.createAt(fd, name, s.mode)
+	if err != nil {
+		return err
+	}
+	s.staged = name
+	_, err = out.Write(s.content)
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}

@@ -56,3 +56,28 @@ func BenchmarkApply10k(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// BenchmarkNew10k makes the copy of a workspace of 10,000 small files in
+// 100 directories (which also keeps each file's content for a merge,
+// beside the copy). Only New is timed.
+func BenchmarkNew10k(b *testing.B) {
+	ws := b.TempDir()
+	for i := range 10000 {
+		p := filepath.Join(ws, fmt.Sprintf("d%02d", i%100), fmt.Sprintf("f%05d.go", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(fmt.Sprintf("package p // %d\n", i)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for n := 0; n < b.N; n++ {
+		c, err := workcopy.New(ws, b.TempDir())
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		_ = c.Remove()
+		b.StartTimer()
+	}
+}

@@ -52,7 +52,9 @@ func Recover(id string, now time.Time) (kept, removed []string) {
 		if now.Sub(info.ModTime()) > MaxAge {
 			if os.RemoveAll(d) == nil {
 				removed = append(removed, d)
-				_ = os.Remove(filepath.Dir(d)) // the session's directory, once empty
+				// what New kept for a merge, then the session's directory, once empty
+				_ = os.RemoveAll(filepath.Join(filepath.Dir(d), ".base-"+filepath.Base(d)))
+				_ = os.Remove(filepath.Dir(d))
 			}
 			continue
 		}

@@ -68,6 +68,12 @@ func (t *tree) lstatAt(fd int, name string) (state, bool, error) {
 	return stat(filepath.Join(t.paths[fd], name))
 }
 
+// openRead opens name in the directory fd for reading, never through a
+// link at its end.
+func (t *tree) openRead(fd int, name string) (*os.File, error) {
+	return openNoFollow(filepath.Join(t.paths[fd], name))
+}
+
 // createAt makes the new file name in fd with perm.
 func (t *tree) createAt(fd int, name string, perm fs.FileMode) (*os.File, error) {
 	return os.OpenFile(filepath.Join(t.paths[fd], name), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm.Perm())

@@ -134,6 +134,12 @@ func openAt(fd int, name string, flags int, perm uint32) (*os.File, error) {
 	return os.NewFile(uintptr(nfd), name), nil
 }
 
+// openRead opens name in the directory fd for reading, never through a
+// link.
+func (t *tree) openRead(fd int, name string) (*os.File, error) {
+	return openAt(fd, name, unix.O_RDONLY, 0)
+}
+
 // createAt makes the new file name in fd with perm (exactly: the umask
 // does not apply).
 func (t *tree) createAt(fd int, name string, perm fs.FileMode) (*os.File, error) {

@@ -15,7 +15,11 @@
 // link refuses the whole patch (RefusedError); it stages every change,
 // then renames them in, so a patch is all or nothing. GitEntries lists
 // the git metadata planted in a copy, to move aside before the copy is
-// handed to the user. Symbolic links
+// handed to the user. Merge is Apply over a workspace that changed
+// meanwhile: what changed on one side only is taken, a file changed on
+// both is merged line by line from its content at New (kept beside the
+// copy, up to MaxMergeBytes a file) with its conflicting hunks between
+// markers, through the same safe path. Symbolic links
 // are copied as links, never followed; other special files are left out.
 // A workspace larger than MaxFiles files or MaxBytes bytes is refused
 // (ErrTooLarge), so that the caller works in place instead.
@@ -78,15 +82,19 @@ func New(root, parent string) (*Copy, error) {
 		return nil, fmt.Errorf("make the task's copy of %s: %w", root, err)
 	}
 	c := &Copy{Dir: dir, root: root, base: map[string]state{}}
-	if err := c.fill(); err != nil {
+	if err := os.Mkdir(c.baseDir(), 0o700); err != nil {
 		_ = os.RemoveAll(dir)
+		return nil, fmt.Errorf("make the task's copy of %s: %w", root, err)
+	}
+	if err := c.fill(); err != nil {
+		_ = c.Remove()
 		return nil, err
 	}
 	if info, err := os.Stat(filepath.Join(root, ".git")); err == nil && info.IsDir() {
 		abs, _ := filepath.Abs(filepath.Join(root, ".git"))
 		c.gitfile = "gitdir: " + abs + "\n"
 		if err := os.WriteFile(filepath.Join(dir, ".git"), []byte(c.gitfile), 0o644); err != nil {
-			_ = os.RemoveAll(dir)
+			_ = c.Remove()
 			return nil, fmt.Errorf("make the task's copy of %s: %w", root, err)
 		}
 	}
@@ -120,6 +128,9 @@ func (c *Copy) fill() error {
 		}
 		switch {
 		case d.IsDir():
+			if err := os.Mkdir(c.baseFile(filepath.ToSlash(rel)), 0o700); err != nil {
+				return fmt.Errorf("copy the workspace: %w", err)
+			}
 			return os.Mkdir(dst, info.Mode().Perm()|0o700)
 		case info.Mode()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
@@ -132,7 +143,11 @@ func (c *Copy) fill() error {
 			if size += info.Size(); size > MaxBytes {
 				return fmt.Errorf("%w: more than %d MiB", ErrTooLarge, MaxBytes>>20)
 			}
-			sum, err := copyFile(p, dst, info.Mode().Perm())
+			base := ""
+			if info.Size() <= MaxMergeBytes {
+				base = c.baseFile(filepath.ToSlash(rel))
+			}
+			sum, err := copyFile(p, dst, base, info.Mode().Perm())
 			if err != nil {
 				return err
 			}
@@ -142,8 +157,10 @@ func (c *Copy) fill() error {
 	})
 }
 
-// copyFile copies src to a new file dst and returns the content's hash.
-func copyFile(src, dst string, perm fs.FileMode) ([32]byte, error) {
+// copyFile copies src to a new file dst (and to base, unless "": the
+// content kept for a merge, its directory made) and returns the content's
+// hash.
+func copyFile(src, dst, base string, perm fs.FileMode) ([32]byte, error) {
 	var sum [32]byte
 	in, err := os.Open(src)
 	if err != nil {
@@ -155,12 +172,36 @@ func copyFile(src, dst string, perm fs.FileMode) ([32]byte, error) {
 		return sum, fmt.Errorf("copy %s: %w", src, err)
 	}
 	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(out, h), in); err != nil {
+	w := io.MultiWriter(out, h)
+	var kept *os.File
+	if base != "" {
+		if kept, err = createBase(base); err != nil {
+			out.Close()
+			return sum, fmt.Errorf("copy %s: %w", src, err)
+		}
+		w = io.MultiWriter(out, h, kept)
+	}
+	if _, err := io.Copy(w, in); err != nil {
 		out.Close()
+		if kept != nil {
+			kept.Close()
+		}
 		return sum, fmt.Errorf("copy %s: %w", src, err)
 	}
 	copy(sum[:], h.Sum(nil))
+	if kept != nil {
+		if err := kept.Close(); err != nil {
+			out.Close()
+			return sum, fmt.Errorf("copy %s: %w", src, err)
+		}
+	}
 	return sum, out.Close()
+}
+
+// createBase makes the new file p, readable by its owner only (fill made
+// its directory).
+func createBase(p string) (*os.File, error) {
+	return os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 }
 
 // stat returns what path is now (ok false when it does not exist).
@@ -256,8 +297,14 @@ func (c *Copy) changes(cur map[string]state) []Change {
 	return out
 }
 
-// Remove deletes the copy.
-func (c *Copy) Remove() error { return os.RemoveAll(c.Dir) }
+// Remove deletes the copy and the content New kept beside it.
+func (c *Copy) Remove() error {
+	err := os.RemoveAll(c.Dir)
+	if berr := c.removeBase(); err == nil {
+		err = berr
+	}
+	return err
+}
 
 // Describe lists changes as "added a.go, modified b.go", at most n named.
 func Describe(changes []Change, n int) string {

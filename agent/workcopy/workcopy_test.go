@@ -12,7 +12,7 @@ import (
 	"github.com/tick-agent/tick/agent/workcopy"
 )
 
-func write(t *testing.T, path, s string) {
+func write(t testing.TB, path, s string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)

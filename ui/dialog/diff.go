@@ -20,9 +20,11 @@ type DiffFile struct {
 }
 
 // DiffData is what the /diff dialog shows, read-only: the point it starts
-// from and the changed files.
+// from and the changed files. Title, when set, is the list's title
+// instead of "Changes since Since" (a kept task's patch).
 type DiffData struct {
 	Since string
+	Title string
 	Files []DiffFile
 }
 
@@ -96,6 +98,9 @@ func (d *Diff) View(c Context, w, h int) []string {
 	st := c.St
 	iw := max(w-4, 1)
 	title := "Changes since " + style.OneLine(d.data.Since)
+	if d.data.Title != "" {
+		title = style.OneLine(d.data.Title)
+	}
 	var body []string
 	sel := -1
 	if d.open < 0 {

@@ -64,13 +64,20 @@ func (u *Undo) View(c Context, w, h int) []string {
 func (u *Undo) box(st *style.Styles, w, h int) []string {
 	iw := max(w-4, 10)
 	title := fmt.Sprintf("Undo #%s %s", u.pre.Item, u.pre.Text)
+	if u.pre.Item == "" { // not an item: the user's apply of a kept task
+		title = "Undo " + u.pre.Text
+	}
 	if len(u.pre.Undone) > 1 {
 		title += " and #" + strings.Join(u.pre.Undone[1:], ", #")
 	}
 	title = style.OneLine(title) // the model chose the items' ids and text
 	lines := []string{st.DialogTitle.Render(ansi.Truncate(title, iw, st.Glyphs.Ellipsis))}
 	lines = append(lines, GuardLines(st, u.diverted, iw)...)
-	lines = append(lines, st.DialogText.Render("The workspace goes back to its state before #"+style.OneLine(u.pre.Item)+" started:"))
+	back := "The workspace goes back to its state before #" + style.OneLine(u.pre.Item) + " started:"
+	if u.pre.Item == "" {
+		back = "The workspace goes back to its state before " + style.OneLine(u.pre.Text) + ":"
+	}
+	lines = append(lines, st.DialogText.Render(back))
 	lines = append(lines, ChangeLines(st, u.pre.Changes, iw, max(h-4-len(lines), 1), "  no file changed since; only the plan is marked")...)
 	lines = append(lines, style.HelpLine(st, u.keys.Confirm, u.keys.Cancel))
 	return strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")

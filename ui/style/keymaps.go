@@ -212,3 +212,23 @@ func DefaultDiffKeyMap() DiffKeyMap {
 		Back:     b(k("esc"), h("esc", "back / close")),
 	}
 }
+
+// KeptKeyMap are the keys of the offer that follows a task whose changes
+// conflicted with the workspace: show its patch, apply it over the
+// current files, or leave it for later (/tasks apply N).
+type KeptKeyMap struct {
+	Patch key.Binding // show the task's patch
+	Apply key.Binding // apply it over the current files, conflicts marked
+	Later key.Binding // close the offer; the task stays kept
+}
+
+// DefaultKeptKeyMap returns the offer's keys: p and a after a pause (the
+// offer can open while the user types), esc at once.
+func DefaultKeptKeyMap() KeptKeyMap {
+	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
+	return KeptKeyMap{
+		Patch: b(k("p", "P"), h("p", "show its patch")),
+		Apply: b(k("a", "A"), h("a", "apply it over the current files")),
+		Later: b(k("esc"), h("esc", "later")),
+	}
+}

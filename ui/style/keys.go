@@ -51,6 +51,7 @@ type KeyMap struct {
 	Undo     UndoKeyMap
 	Rewind   RewindKeyMap // /rewind's list and choice; the item diff's esc
 	Diff     DiffKeyMap   // the /diff dialog
+	Kept     KeptKeyMap   // the offer of a task kept for a conflict
 	Fork     key.Binding  // copy a session open in another tick into a new one
 
 	// The help overlay: scrolling and closing it.
@@ -101,6 +102,7 @@ func DefaultKeyMap() KeyMap {
 		Undo:       DefaultUndoKeyMap(),
 		Rewind:     DefaultRewindKeyMap(),
 		Diff:       DefaultDiffKeyMap(),
+		Kept:       DefaultKeptKeyMap(),
 		HelpScreen: DefaultHelpKeyMap(),
 		Fork:       b(k("f"), h("f", "fork it into a new session")),
 	}
