@@ -104,5 +104,4 @@ func (m *Model) asOf(at time.Time, f func() tea.Cmd) tea.Cmd {
 
 func (q *approvals) asksNow(*Model) bool    { return !q.list[0].typing }
 func (r *rewindDialog) asksNow(*Model) bool { return r.step == rewindConfirm }
-func (p *modelPicker) asksNow(*Model) bool  { return p.asking != "" }
 func (pr *proposal) asksNow(m *Model) bool  { return m.turn == nil && m.input.empty() }

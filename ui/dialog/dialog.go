@@ -40,13 +40,21 @@ type Context struct {
 	LastKey    time.Time // when the key before this one came (the deliberate pause)
 	Commands   []Command // the slash commands, for the help
 	ConfigPath string    // the user's config file, named by the help
+	Running    bool      // a turn runs (its tasks with it)
+	ModelName  string    // the model the conversation uses now
+	// Width and Height are the area above the input that the last frame
+	// drew the dialogs in: what Update pages and scrolls by (View gets
+	// its own w and h).
+	Width, Height int
 }
 
 // Command is a slash command and its one-line description.
 type Command struct{ Name, Desc string }
 
 // Action is what a dialog asks the root to do: Close, Apply, Send, Run,
-// Notice, FocusInput, TypeAside, or a Seq of them.
+// Notice, FocusInput, TypeAside, Quit, a dialog's own command
+// (ResumeSession, ForkSession, SwitchModel, SaveDefaultModel), or a Seq
+// of them.
 type Action interface{ action() }
 
 // Close closes the dialog that returned it.
@@ -68,6 +76,9 @@ type Notice struct{ Text string }
 // FocusInput gives the focus back to the input.
 type FocusInput struct{}
 
+// Quit quits the app, as ctrl+c on an idle screen pressed twice does.
+type Quit struct{}
+
 // Seq carries out its actions in order.
 type Seq []Action
 
@@ -75,6 +86,7 @@ func (Close) action()      {}
 func (Notice) action()     {}
 func (FocusInput) action() {}
 func (Seq) action()        {}
+func (Quit) action()       {}
 func (Apply) action()      {}
 func (Send) action()       {}
 func (Run) action()        {}
