@@ -36,7 +36,7 @@ func (m *Model) asksNow() bool {
 	case asker:
 		return q.asksNow(m)
 	case dialog.Asker:
-		return q.AsksNow()
+		return q.AsksNow(m.dialogContext(time.Time{}))
 	}
 	return false
 }
@@ -104,4 +104,3 @@ func (m *Model) asOf(at time.Time, f func() tea.Cmd) tea.Cmd {
 
 func (q *approvals) asksNow(*Model) bool    { return !q.list[0].typing }
 func (r *rewindDialog) asksNow(*Model) bool { return r.step == rewindConfirm }
-func (pr *proposal) asksNow(m *Model) bool  { return m.turn == nil && m.input.empty() }

@@ -124,7 +124,7 @@ func (m *Model) dialogContext(lastKey time.Time) dialog.Context {
 	}
 	w, h := m.overlayArea()
 	return dialog.Context{St: m.st, Keys: m.keys, Now: m.now, LastKey: lastKey, Commands: list, ConfigPath: m.cfg.ConfigPath,
-		Running: m.turn != nil, ModelName: m.cfg.Model, Width: w, Height: h}
+		Running: m.turn != nil, ModelName: m.cfg.Model, InputEmpty: m.input.empty(), Width: w, Height: h}
 }
 
 // overlayArea is the area above the input that the frame draws the
@@ -168,6 +168,10 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		return m.switchModel(act.Name)
 	case dialog.SaveDefaultModel:
 		return m.saveDefaultModel(act.Name)
+	case dialog.ApprovePlan:
+		return m.approvePlan(m.cfg.Agent)
+	case dialog.EditPlan:
+		m.openEditor()
 	}
 	return nil
 }

@@ -123,8 +123,8 @@ func Ask(c Context, k tea.KeyPressMsg, keys style.UndoKeyMap, shown time.Time, d
 // Asker is a dialog that asks a question a single typed key answers; the
 // root holds such a key back a moment (ui.AnswerHold) so that the first
 // key of a burst of typing answers nothing. AsksNow reports whether it
-// asks now.
+// asks now, in the app c describes.
 type Asker interface {
 	Dialog
-	AsksNow() bool
+	AsksNow(c Context) bool
 }

@@ -42,6 +42,7 @@ type Context struct {
 	ConfigPath string    // the user's config file, named by the help
 	Running    bool      // a turn runs (its tasks with it)
 	ModelName  string    // the model the conversation uses now
+	InputEmpty bool      // the input holds no text
 	// Width and Height are the area above the input that the last frame
 	// drew the dialogs in: what Update pages and scrolls by (View gets
 	// its own w and h).
@@ -53,7 +54,8 @@ type Command struct{ Name, Desc string }
 
 // Action is what a dialog asks the root to do: Close, Apply, Send, Run,
 // Notice, FocusInput, TypeAside, Quit, a dialog's own command
-// (ResumeSession, ForkSession, SwitchModel, SaveDefaultModel), or a Seq
+// (ResumeSession, ForkSession, SwitchModel, SaveDefaultModel,
+// ApprovePlan, EditPlan), or a Seq
 // of them.
 type Action interface{ action() }
 

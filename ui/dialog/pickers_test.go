@@ -158,8 +158,8 @@ func TestModelsActions(t *testing.T) {
 	if act, _ := p.Update(c, keyPress("enter")); act != (SwitchModel{"beta-coder"}) {
 		t.Fatalf("enter gave %#v", act)
 	}
-	if act, _ := p.Update(c, keyPress("y")); act != (TypeAside{keyPress("y")}) || p.AsksNow() {
-		t.Fatalf("a key while switching: %#v, asks %v", act, p.AsksNow())
+	if act, _ := p.Update(c, keyPress("y")); act != (TypeAside{keyPress("y")}) || p.AsksNow(c) {
+		t.Fatalf("a key while switching: %#v, asks %v", act, p.AsksNow(c))
 	}
 	p.Ask("beta-coder", now)
 	if act, _ := p.Update(c, keyPress("y")); act != (TypeAside{keyPress("y")}) {
