@@ -36,7 +36,9 @@ func (m *Model) asksNow() bool {
 	case asker:
 		return q.asksNow(m)
 	case dialog.Asker:
-		return q.AsksNow(m.dialogContext(time.Time{}))
+		return q.AsksNow()
+	case dialog.ContextAsker:
+		return q.AsksIn(m.dialogContext(time.Time{}))
 	}
 	return false
 }

@@ -123,8 +123,16 @@ func Ask(c Context, k tea.KeyPressMsg, keys style.UndoKeyMap, shown time.Time, d
 // Asker is a dialog that asks a question a single typed key answers; the
 // root holds such a key back a moment (ui.AnswerHold) so that the first
 // key of a burst of typing answers nothing. AsksNow reports whether it
-// asks now, in the app c describes.
+// asks now.
 type Asker interface {
 	Dialog
-	AsksNow(c Context) bool
+	AsksNow() bool
+}
+
+// ContextAsker is an Asker whose asking depends on the app: a proposed
+// plan asks only while no turn runs and the input is empty. AsksIn
+// reports whether it asks now, in the app c describes.
+type ContextAsker interface {
+	Dialog
+	AsksIn(c Context) bool
 }

@@ -46,7 +46,7 @@ func NewModels(keys style.ModelPickerKeyMap, models []string, current, path stri
 func (p *Models) Layer() int { return LayerPicker }
 
 // AsksNow reports whether it asks "save as the default?" now.
-func (p *Models) AsksNow(Context) bool { return p.asking != "" }
+func (p *Models) AsksNow() bool { return p.asking != "" }
 
 // Ask turns the picker, after the switch to name at now, into the
 // question whether to keep name as the default.

@@ -17,6 +17,8 @@ var (
 	_ Dialog = (*Sessions)(nil)
 	_ Dialog = (*Models)(nil)
 	_ Asker  = (*Models)(nil)
+	_ Asker  = (*Undo)(nil)
+	_ Asker  = (*Replace)(nil)
 )
 
 // pickerContext is a Context at now with an area of 100×30, the last key
@@ -158,8 +160,8 @@ func TestModelsActions(t *testing.T) {
 	if act, _ := p.Update(c, keyPress("enter")); act != (SwitchModel{"beta-coder"}) {
 		t.Fatalf("enter gave %#v", act)
 	}
-	if act, _ := p.Update(c, keyPress("y")); act != (TypeAside{keyPress("y")}) || p.AsksNow(c) {
-		t.Fatalf("a key while switching: %#v, asks %v", act, p.AsksNow(c))
+	if act, _ := p.Update(c, keyPress("y")); act != (TypeAside{keyPress("y")}) || p.AsksNow() {
+		t.Fatalf("a key while switching: %#v, asks %v", act, p.AsksNow())
 	}
 	p.Ask("beta-coder", now)
 	if act, _ := p.Update(c, keyPress("y")); act != (TypeAside{keyPress("y")}) {

@@ -55,16 +55,16 @@ func (pr *Proposal) Question() []string {
 	return []string{"Implement this plan?", a.Key + " " + a.Desc, e.Key + " " + e.Desc, "or type to revise"}
 }
 
-// AsksNow reports that a single key answers it now: no turn runs and the
+// AsksIn reports that a single key answers it now: no turn runs and the
 // input is empty.
-func (pr *Proposal) AsksNow(c Context) bool { return !c.Running && c.InputEmpty }
+func (pr *Proposal) AsksIn(c Context) bool { return !c.Running && c.InputEmpty }
 
 // Update answers the proposal with y (approve) or e (edit) on an empty
 // input while idle, when pressed deliberately; every other key and
 // message passes on: the user may type a revision.
 func (pr *Proposal) Update(c Context, msg tea.Msg) (Action, bool) {
 	k, ok := msg.(tea.KeyPressMsg)
-	if !ok || !pr.AsksNow(c) {
+	if !ok || !pr.AsksIn(c) {
 		return nil, false
 	}
 	switch {

@@ -8,7 +8,7 @@ import (
 	"github.com/tick-agent/tick/ui/style"
 )
 
-var _ Asker = (*Proposal)(nil)
+var _ ContextAsker = (*Proposal)(nil)
 
 // TestProposalAnswers: y and e answer a proposal only while idle, on an
 // empty input and deliberately; otherwise they pass on to the input.
@@ -41,8 +41,8 @@ func TestProposalAnswers(t *testing.T) {
 			if act != tt.want || handled != tt.handled {
 				t.Fatalf("got %#v %v, want %#v %v", act, handled, tt.want, tt.handled)
 			}
-			if pr.AsksNow(c) != (!tt.running && !tt.typed) {
-				t.Fatalf("AsksNow %v", pr.AsksNow(c))
+			if pr.AsksIn(c) != (!tt.running && !tt.typed) {
+				t.Fatalf("AsksNow %v", pr.AsksIn(c))
 			}
 		})
 	}

@@ -38,7 +38,7 @@ func NewReplace(undo style.UndoKeyMap, path string, shown time.Time, replace tea
 func (r *Replace) Layer() int { return LayerUndo }
 
 // AsksNow reports that the question always waits for y or n.
-func (r *Replace) AsksNow(Context) bool { return true }
+func (r *Replace) AsksNow() bool { return true }
 
 // Update takes the keys while the question is open (see Ask); a paste and
 // the wheel pass to the screen below.

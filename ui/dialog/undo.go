@@ -36,7 +36,7 @@ func NewUndo(keys style.UndoKeyMap, pre agent.UndoPreview, shown time.Time, undo
 func (u *Undo) Layer() int { return LayerUndo }
 
 // AsksNow reports that the confirmation always waits for y or n.
-func (u *Undo) AsksNow(Context) bool { return true }
+func (u *Undo) AsksNow() bool { return true }
 
 // Update takes the keys while the confirmation is open (see Ask); a paste
 // and the wheel pass to the screen below.
