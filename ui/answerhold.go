@@ -37,6 +37,8 @@ func (m *Model) asksNow() bool {
 		return q.asksNow(m)
 	case dialog.Asker:
 		return q.AsksNow()
+	case dialog.ContextAsker:
+		return q.AsksIn(m.dialogContext(time.Time{}))
 	}
 	return false
 }
@@ -104,5 +106,3 @@ func (m *Model) asOf(at time.Time, f func() tea.Cmd) tea.Cmd {
 
 func (q *approvals) asksNow(*Model) bool    { return !q.list[0].typing }
 func (r *rewindDialog) asksNow(*Model) bool { return r.step == rewindConfirm }
-func (p *modelPicker) asksNow(*Model) bool  { return p.asking != "" }
-func (pr *proposal) asksNow(m *Model) bool  { return m.turn == nil && m.input.empty() }

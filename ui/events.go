@@ -269,7 +269,7 @@ func (m *Model) replay(evs []agent.Event, todos todo.List) {
 	m.panel.restore(todos)
 	m.panel.subs = subs                // the replayed tasks stay under their items
 	if pr := m.proposal(); pr != nil { // a resumed plan awaiting approval
-		pr.show(m.panel, m.now)
+		m.showProposal(pr)
 	}
 }
 

@@ -80,7 +80,7 @@ func (m *Model) render() {
 
 	// Everything above the input: chat (+ strip) and panel, then the
 	// input's popups or the overlays on top.
-	above := g.chatH + g.pendingH + g.panelH
+	_, above := m.overlayArea()
 	lines := m.renderBase(make([]string, 0, h), w)
 	lines = lines[:min(len(lines), above)]
 	for len(lines) < above {

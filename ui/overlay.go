@@ -122,7 +122,17 @@ func (m *Model) dialogContext(lastKey time.Time) dialog.Context {
 	for i, c := range cmds {
 		list[i] = dialog.Command{Name: c.name, Desc: c.desc}
 	}
-	return dialog.Context{St: m.st, Keys: m.keys, Now: m.now, LastKey: lastKey, Commands: list, ConfigPath: m.cfg.ConfigPath}
+	w, h := m.overlayArea()
+	return dialog.Context{St: m.st, Keys: m.keys, Now: m.now, LastKey: lastKey, Commands: list, ConfigPath: m.cfg.ConfigPath,
+		Running: m.turn != nil, ModelName: m.cfg.Model, InputEmpty: m.input.empty(), Width: w, Height: h}
+}
+
+// overlayArea is the area above the input that the frame draws the
+// overlays in, as of the last layout: the chat, the steering strip and
+// the panel above the input.
+func (m *Model) overlayArea() (w, h int) {
+	g := m.geo
+	return m.width, g.chatH + g.pendingH + g.panelH
 }
 
 // carryOut does what dialog d asked for.
@@ -148,6 +158,20 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		return m.startTurn(act.Prompt)
 	case dialog.Run:
 		return act.Cmd
+	case dialog.Quit:
+		return m.quit()
+	case dialog.ResumeSession:
+		return m.resumeSession(act.ID, false)
+	case dialog.ForkSession:
+		return m.resumeSession(act.ID, true)
+	case dialog.SwitchModel:
+		return m.switchModel(act.Name)
+	case dialog.SaveDefaultModel:
+		return m.saveDefaultModel(act.Name)
+	case dialog.ApprovePlan:
+		return m.approvePlan(m.cfg.Agent)
+	case dialog.EditPlan:
+		m.openEditor()
 	}
 	return nil
 }

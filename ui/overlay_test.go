@@ -16,8 +16,8 @@ import (
 // whenever it opened, and above those of its own layer opened before it;
 // remove takes out just the one.
 func TestOverlayStackLayers(t *testing.T) {
-	help, sessions, models := &dialog.Help{}, &picker{}, &modelPicker{}
-	ask, proposed := &approvals{}, &proposal{}
+	help, sessions, models := &dialog.Help{}, &dialog.Sessions{}, &dialog.Models{}
+	ask, proposed := &approvals{}, &dialog.Proposal{}
 	tests := []struct {
 		name string
 		push []overlay
@@ -118,12 +118,12 @@ func TestOverlayWheelAndPaste(t *testing.T) {
 	if overlayOf[*dialog.Help](m) != nil || m.input.value() != "pasted" {
 		t.Fatalf("a paste over the help: help open %v, input %q", overlayOf[*dialog.Help](m) != nil, m.input.value())
 	}
-	m.over.push(newPicker([]SessionInfo{{ID: "a", Started: time.Now()}, {ID: "b", Started: time.Now()}}))
-	sel := m.sessionPicker().sel
+	m.over.push(dialog.NewSessions([]SessionInfo{{ID: "a", Started: time.Now()}, {ID: "b", Started: time.Now()}}, true))
+	sel := m.sessionPicker().Selection()
 	update(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	update(m, tea.PasteMsg{Content: " more"})
-	if m.sessionPicker().sel != sel+1 || m.input.value() != "pasted" {
-		t.Fatalf("picker: selection %d (was %d), input %q", m.sessionPicker().sel, sel, m.input.value())
+	if m.sessionPicker().Selection() != sel+1 || m.input.value() != "pasted" {
+		t.Fatalf("picker: selection %d (was %d), input %q", m.sessionPicker().Selection(), sel, m.input.value())
 	}
 }
 

@@ -93,7 +93,7 @@ func selected(t *testing.T, m *Model) string {
 	if m.sessionPicker() == nil {
 		t.Fatal("the picker is not open")
 	}
-	return m.sessionPicker().list[m.sessionPicker().sel].ID
+	return m.sessionPicker().Selected().ID
 }
 
 func TestSessionsPickerResumes(t *testing.T) {

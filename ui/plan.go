@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/ui/dialog"
 )
 
 // planUI is the root's state of the plan's screens: a gate the turn is
@@ -38,9 +39,9 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 	case agent.PlanProposed:
 		m.panel.update(ev.List, m.now)
 		m.over.remove(m.proposal())
-		pr := newProposal(ev, m.keys.Proposal)
+		pr := dialog.NewProposal(m.keys.Proposal, ev.Changes)
 		m.over.push(pr)
-		pr.show(m.panel, m.now)
+		m.showProposal(pr)
 	case agent.Paused:
 		m.plan.paused = ev.After
 		m.chat.addNotice(ev.Text)
@@ -57,14 +58,14 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 // revision or the approved plan's turn follows) and a gate.
 func (m *Model) planTurnStart() {
 	if pr := m.proposal(); pr != nil {
-		pr.hide(m.panel)
+		m.hideProposal()
 		m.over.remove(pr)
 	}
 	m.plan.paused = ""
 }
 
 // proposal returns the proposed plan waiting for its answer, or nil.
-func (m *Model) proposal() *proposal { return overlayOf[*proposal](m) }
+func (m *Model) proposal() *dialog.Proposal { return overlayOf[*dialog.Proposal](m) }
 
 // planKey handles the plan's keys before the root's others: ctrl+p opens
 // the editor; enter on an empty input continues a paused turn. (A
@@ -124,7 +125,7 @@ func (m *Model) closeEditor() {
 	m.panel.sel = -1
 	m.panel.footer = nil
 	if pr := m.proposal(); pr != nil {
-		pr.show(m.panel, m.now)
+		m.showProposal(pr)
 	}
 	m.input.focus()
 }

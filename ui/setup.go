@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
 	"github.com/tick-agent/tick/ui/style"
 
 	"context"
@@ -130,7 +131,7 @@ type Setup struct {
 	busy          string          // what runs now ("checking the key…"), "" when idle
 	errText       string
 	target        SetupChoice // the server being set up
-	models        *modelList
+	models        *dialog.ModelList
 
 	choice SetupChoice
 	done   bool
@@ -196,6 +197,9 @@ func hostOf(base string) string {
 // Update implements tea.Model. It draws the screen last, for View.
 func (m *Setup) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	cmd := m.update(msg)
+	if m.stage == stageModels && m.models != nil {
+		m.models.Follow(m.modelRows()) // the list scrolls to the selection
+	}
 	m.frame = m.render()
 	return m, cmd
 }
@@ -271,7 +275,7 @@ func (m *Setup) paste(p tea.PasteMsg) tea.Cmd {
 		m.takeFullURL()
 		return cmd
 	case m.stage == stageModels:
-		m.models.typeText(style.OneLine(p.Content))
+		m.models.TypeText(style.OneLine(p.Content))
 	}
 	return nil
 }
@@ -289,9 +293,8 @@ func (m *Setup) back() {
 			m.stage = stageChoose
 		}
 	case stageModels:
-		if m.models.filter != "" {
-			m.models.filter = ""
-			m.models.refilter()
+		if m.models.Filter() != "" {
+			m.models.ClearFilter()
 			return
 		}
 		switch {
@@ -442,7 +445,7 @@ func (m *Setup) listed(msg setupListMsg) tea.Cmd {
 // showModels opens the model stage over models.
 func (m *Setup) showModels(models []string) {
 	m.stage, m.errText = stageModels, ""
-	m.models = newModelList(models, "")
+	m.models = dialog.NewModelList(models, "")
 	if len(models) == 0 {
 		m.errText = "the server lists no models: load or download one, then press esc and pick the server again"
 	}
@@ -452,11 +455,11 @@ func (m *Setup) showModels(models []string) {
 func (m *Setup) modelsKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(k, m.keys.Up):
-		m.models.move(-1)
+		m.models.Move(-1)
 	case key.Matches(k, m.keys.Down):
-		m.models.move(1)
+		m.models.Move(1)
 	case key.Matches(k, m.keys.Confirm):
-		name := m.models.selected()
+		name := m.models.Selected()
 		if name == "" {
 			return nil
 		}
@@ -471,9 +474,9 @@ func (m *Setup) modelsKey(k tea.KeyPressMsg) tea.Cmd {
 			return setupSavedMsg{save(ch)}
 		}
 	case key.Matches(k, m.keys.Erase):
-		m.models.backspace()
+		m.models.Backspace()
 	case k.Text != "":
-		m.models.typeText(k.Text)
+		m.models.TypeText(k.Text)
 	}
 	return nil
 }

@@ -210,11 +210,11 @@ func TestSetupViewIsPure(t *testing.T) {
 	h.press("enter")
 	h.want("model-00")
 	l := h.m.models
-	l.sel = len(l.shown) - 1 // behind Update's back
-	off := l.off
+	l.Move(len(models)) // the last, behind Update's back
+	off := l.Offset()
 	for range 2 {
-		if strings.Contains(h.screen(), "model-39") || l.off != off {
-			t.Fatalf("View drew the moved selection (offset %d, was %d):\n%s", l.off, off, h.screen())
+		if strings.Contains(h.screen(), "model-39") || l.Offset() != off {
+			t.Fatalf("View drew the moved selection (offset %d, was %d):\n%s", l.Offset(), off, h.screen())
 		}
 	}
 	h.m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})

@@ -22,6 +22,9 @@ func (m *Setup) View() tea.View {
 	return v
 }
 
+// modelRows is how many models the model stage lists.
+func (m *Setup) modelRows() int { return max(max(m.height, 12)-14, 3) }
+
 // render draws the current stage in a box.
 func (m *Setup) render() string {
 	st, g := m.st, m.st.Glyphs
@@ -43,7 +46,7 @@ func (m *Setup) render() string {
 		lines = append(lines, st.DialogText.Render(title+":"), "", m.text.View())
 	case stageModels:
 		lines = append(lines, st.DialogText.Render("Models of "+m.target.Title+g.Separator+hostOf(m.target.BaseURL)+" (type to filter)"), "")
-		lines = append(lines, m.models.lines(st, iw, max(h-14, 3))...)
+		lines = append(lines, m.models.Lines(st, iw, m.modelRows())...)
 	}
 	lines = append(lines, "")
 	switch {

@@ -249,7 +249,7 @@ func (m *Model) turnClosed() tea.Cmd {
 	}
 	m.turn = nil
 	if pr := m.proposal(); pr != nil {
-		pr.shown = m.now // answerable from now on (see dialog.AnswerPause)
+		pr.Show(m.now) // answerable from now on (see dialog.AnswerPause)
 	}
 	if cmd := m.undoAfterTurn(); cmd != nil {
 		return cmd // /undo asked during the turn: what was typed waits

@@ -128,3 +128,11 @@ type Asker interface {
 	Dialog
 	AsksNow() bool
 }
+
+// ContextAsker is an Asker whose asking depends on the app: a proposed
+// plan asks only while no turn runs and the input is empty. AsksIn
+// reports whether it asks now, in the app c describes.
+type ContextAsker interface {
+	Dialog
+	AsksIn(c Context) bool
+}

@@ -1,10 +1,11 @@
 // Package dialog holds the TUI's dialogs: boxes that sit on top of the
 // screen on the root's overlay stack and get the keys first while they are
 // open. A dialog never sees the root model: it reads a small Context (the
-// styles, the keys, the clock, the commands) and answers a message with an
+// styles, the keys, the clock, the commands, whether a turn runs, the
+// model in use, the area it is drawn in) and answers a message with an
 // Action the root carries out (close it, apply events, send a prompt, run
-// a command). It imports the style leaf, never the root (ui's structure
-// test checks both).
+// a command, or a dialog's own command such as ResumeSession). It imports
+// the style leaf, never the root (ui's structure test checks both).
 package dialog
 
 import (
@@ -40,13 +41,23 @@ type Context struct {
 	LastKey    time.Time // when the key before this one came (the deliberate pause)
 	Commands   []Command // the slash commands, for the help
 	ConfigPath string    // the user's config file, named by the help
+	Running    bool      // a turn runs (its tasks with it)
+	ModelName  string    // the model the conversation uses now
+	InputEmpty bool      // the input holds no text
+	// Width and Height are the area above the input that the last frame
+	// drew the dialogs in: what Update pages and scrolls by (View gets
+	// its own w and h).
+	Width, Height int
 }
 
 // Command is a slash command and its one-line description.
 type Command struct{ Name, Desc string }
 
 // Action is what a dialog asks the root to do: Close, Apply, Send, Run,
-// Notice, FocusInput, TypeAside, or a Seq of them.
+// Notice, FocusInput, TypeAside, Quit, a dialog's own command
+// (ResumeSession, ForkSession, SwitchModel, SaveDefaultModel,
+// ApprovePlan, EditPlan), or a Seq
+// of them.
 type Action interface{ action() }
 
 // Close closes the dialog that returned it.
@@ -68,6 +79,9 @@ type Notice struct{ Text string }
 // FocusInput gives the focus back to the input.
 type FocusInput struct{}
 
+// Quit quits the app, as ctrl+c on an idle screen pressed twice does.
+type Quit struct{}
+
 // Seq carries out its actions in order.
 type Seq []Action
 
@@ -75,6 +89,7 @@ func (Close) action()      {}
 func (Notice) action()     {}
 func (FocusInput) action() {}
 func (Seq) action()        {}
+func (Quit) action()       {}
 func (Apply) action()      {}
 func (Send) action()       {}
 func (Run) action()        {}

@@ -1,4 +1,4 @@
-package ui
+package dialog
 
 import (
 	"github.com/tick-agent/tick/ui/style"
@@ -13,22 +13,22 @@ import (
 // maxFilter bounds the filter text of a model list.
 const maxFilter = 200
 
-// modelList is a list of model names filtered as the user types: every
+// ModelList is a list of model names filtered as the user types: every
 // word of the filter must occur in a name (case-insensitive). The setup
 // screen and the /model picker use it.
-type modelList struct {
+type ModelList struct {
 	all     []string // every model, as given
 	current string   // the model in use, marked
 	filter  string
 	shown   []int // indexes into all that match the filter
 	sel     int   // index into shown
-	off     int   // first row shown
+	off     int   // first row shown, as of the last Follow
 }
 
-// newModelList returns a list over models with current selected when it
+// NewModelList returns a list over models with current selected when it
 // is among them.
-func newModelList(models []string, current string) *modelList {
-	l := &modelList{all: models, current: current}
+func NewModelList(models []string, current string) *ModelList {
+	l := &ModelList{all: models, current: current}
 	l.refilter()
 	for i, idx := range l.shown {
 		if models[idx] == current {
@@ -40,8 +40,8 @@ func newModelList(models []string, current string) *modelList {
 
 // refilter recomputes the matches, keeping the selected name when it
 // still matches.
-func (l *modelList) refilter() {
-	prev := l.selected()
+func (l *ModelList) refilter() {
+	prev := l.Selected()
 	words := strings.Fields(strings.ToLower(l.filter))
 	l.shown = l.shown[:0]
 	for i, m := range l.all {
@@ -65,8 +65,17 @@ func (l *modelList) refilter() {
 	}
 }
 
-// typeText appends printable text to the filter.
-func (l *modelList) typeText(s string) {
+// Filter is the filter typed so far.
+func (l *ModelList) Filter() string { return l.filter }
+
+// ClearFilter empties the filter.
+func (l *ModelList) ClearFilter() {
+	l.filter = ""
+	l.refilter()
+}
+
+// TypeText appends printable text to the filter.
+func (l *ModelList) TypeText(s string) {
 	s = strings.Map(func(r rune) rune {
 		if r < ' ' || r == 0x7f {
 			return -1
@@ -80,9 +89,9 @@ func (l *modelList) typeText(s string) {
 	l.refilter()
 }
 
-// backspace removes the last character of the filter; false when it was
+// Backspace removes the last character of the filter; false when it was
 // already empty.
-func (l *modelList) backspace() bool {
+func (l *ModelList) Backspace() bool {
 	if l.filter == "" {
 		return false
 	}
@@ -92,36 +101,53 @@ func (l *modelList) backspace() bool {
 	return true
 }
 
-// move moves the selection by n, staying inside the matches.
-func (l *modelList) move(n int) {
+// Move moves the selection by n, staying inside the matches.
+func (l *ModelList) Move(n int) {
 	l.sel = max(min(l.sel+n, len(l.shown)-1), 0)
 }
 
-// selected returns the selected model, "" when nothing matches.
-func (l *modelList) selected() string {
+// Selected returns the selected model, "" when nothing matches.
+func (l *ModelList) Selected() string {
 	if l.sel < 0 || l.sel >= len(l.shown) {
 		return ""
 	}
 	return l.all[l.shown[l.sel]]
 }
 
-// lines renders the filter line and up to rows models, each at most w
-// cells wide, the selected one marked and the current one labelled.
-func (l *modelList) lines(st *Styles, w, rows int) []string {
+// Offset is the first row shown, as of the last Follow.
+func (l *ModelList) Offset() int { return l.off }
+
+// Follow keeps the selection among rows rows shown, moving the first row
+// shown as little as it can; call it in Update after the selection moved.
+func (l *ModelList) Follow(rows int) { l.off = l.scrolled(rows) }
+
+// scrolled is the first row to show for the selection to be among rows
+// rows (at least one), moving the last offset as little as it can.
+func (l *ModelList) scrolled(rows int) int {
+	rows = max(rows, 1)
+	off := l.off
+	switch {
+	case l.sel < off:
+		off = l.sel
+	case l.sel >= off+rows:
+		off = l.sel - rows + 1
+	}
+	return max(min(off, len(l.shown)-rows), 0)
+}
+
+// Lines renders the filter line and up to rows models, each at most w
+// cells wide, the selected one marked and the current one labelled. It
+// changes nothing: rows shown start where Follow left them, moved only as
+// far as the selection needs.
+func (l *ModelList) Lines(st *style.Styles, w, rows int) []string {
 	g := st.Glyphs
 	out := []string{st.DialogDesc.Render("filter: ") + st.DialogText.Render(ansi.Truncate(l.filter, max(w-9, 1), g.Ellipsis))}
 	rows = max(rows, 1)
-	switch {
-	case l.sel < l.off:
-		l.off = l.sel
-	case l.sel >= l.off+rows:
-		l.off = l.sel - rows + 1
-	}
-	l.off = max(min(l.off, len(l.shown)-rows), 0)
+	off := l.scrolled(rows)
 	if len(l.shown) == 0 {
 		return append(out, st.DialogDesc.Render("no model matches"))
 	}
-	for i := l.off; i < min(l.off+rows, len(l.shown)); i++ {
+	for i := off; i < min(off+rows, len(l.shown)); i++ {
 		name := l.all[l.shown[i]]
 		mark := "  "
 		if i == l.sel {
