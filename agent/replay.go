@@ -121,7 +121,7 @@ func (r *replayer) flush() {
 // call adds ToolStart, TodoUpdate for an accepted todo call, and ToolEnd.
 func (r *replayer) call(c provider.ToolCall, out string) {
 	code := ExitCodeOf(c.Name, out)
-	isErr := IsErrorResult(out) || failedCommand(code)
+	isErr := IsErrorResult(out) || failedCommand(code) || commandCutShort(c.Name, out)
 	r.out = append(r.out, toolStart(c))
 	if c.Name == TodoTool && !isErr {
 		if l, err := todo.ParseWith([]byte(c.Arguments), acceptedLive); err == nil {

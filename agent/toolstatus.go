@@ -29,19 +29,46 @@ func ExitCodeOf(tool, out string) *int {
 	return nil
 }
 
-// StatusLine finds the line of a command's result that gives its exit
-// status ("exit status N", "killed by signal: X"): the last such line
-// among the result's last four, where tick's notes (the sandbox's, a
-// cut) may follow it. fromEnd counts the lines after it (0: it is the
-// last). It returns "" when there is none.
+// StatusLine finds the line of a command's result that gives how it
+// ended: the last line among the result's last four that is one of the
+// status lines Bash ends a result with ("exit status N", "killed by
+// signal: X", "killed: timed out ...", "interrupted by user", "stopped by
+// ...", "error: ..."), where tick's notes (the sandbox's, a cut) may
+// follow it. The first such line from the end is tick's own: an "exit
+// status 0" the command printed above a timeout's line is not taken for
+// it. fromEnd counts the lines after it (0: it is the last). It returns
+// "" when there is none.
 func StatusLine(out string) (line string, fromEnd int) {
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	for i := len(lines) - 1; i >= 0 && i >= len(lines)-4; i-- {
-		if strings.HasPrefix(lines[i], "exit status ") || strings.HasPrefix(lines[i], "killed by signal: ") {
+		if isStatusLine(lines[i]) {
 			return lines[i], len(lines) - 1 - i
 		}
 	}
 	return "", 0
+}
+
+// isStatusLine reports whether l is one of the status lines Bash ends a
+// result with.
+func isStatusLine(l string) bool {
+	for _, p := range [...]string{"exit status ", "killed by signal: ", "killed: ", "interrupted by user", "stopped by ", "error: "} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// commandCutShort reports whether a saved bash result ends with a status
+// line that gives no exit status: tick cut the command short (a timeout,
+// an interrupt, a stop) or could not wait for it. The live loop counted
+// such a call as failed.
+func commandCutShort(tool, out string) bool {
+	if tool != "bash" {
+		return false
+	}
+	line, _ := StatusLine(out)
+	return line != "" && !strings.HasPrefix(line, "exit status ") && !strings.HasPrefix(line, "killed by signal: ")
 }
 
 // failedCommand reports whether an exit status (ExitCodeOf's) says the

@@ -78,7 +78,7 @@ func (c *widthCache) fit(l string, w int) string {
 func (c *widthCache) cut(l string, w int) string {
 	l = c.cells.Fold(l)
 	if len(l) > w && c.width(l) > w {
-		return c.cells.Method.Truncate(l, w, "")
+		return c.cells.Cut(l, w)
 	}
 	return l
 }

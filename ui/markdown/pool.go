@@ -8,6 +8,8 @@ import (
 
 	"charm.land/glamour/v2"
 	"github.com/alecthomas/chroma/v2/lexers"
+
+	"github.com/tick-agent/tick/ui/style/keycap"
 )
 
 // DefaultPoolSize is how many glamour renderers (one per style and width) a
@@ -101,10 +103,14 @@ func (p *Pool) render(style Style, width int, md string) (out string, err error)
 		p.built.Add(1)
 		e.tr = tr
 	}
-	out, err = e.tr.Render(md)
+	hidden, swapped := keycap.Hide(md) // wrapped as wide as they are drawn
+	out, err = e.tr.Render(hidden)
 	if err != nil {
 		e.tr = nil
 		return "", fmt.Errorf("render markdown block (style %q, width %d): %w", style, width, err)
+	}
+	if swapped {
+		out = keycap.Show(out)
 	}
 	return out, nil
 }

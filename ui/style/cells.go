@@ -41,12 +41,31 @@ func (c Cells) Fit(s string, w int) string {
 	n := c.Method.StringWidth(s)
 	switch {
 	case n > w:
-		s = c.Method.Truncate(s, max(w, 0), "")
+		s = c.Cut(s, w)
 		n = c.Method.StringWidth(s) // a wide cell at the edge leaves one short
 	case n == w:
 		return s
 	}
 	return s + strings.Repeat(" ", max(w-n, 0))
+}
+
+// Cut cuts s (folded already) to at most w cells by c's measure. ansi's
+// Truncate measures an ASCII character alone and the marks after it as
+// nothing, so under GraphemeWidth a keycap ("1️⃣") or a digit with VS16
+// at the edge, 2 cells wide, came out a cell over w: s is cut again,
+// shorter by what it went over, until it fits.
+func (c Cells) Cut(s string, w int) string {
+	w = max(w, 0)
+	t := c.Method.Truncate(s, w, "")
+	for k := w; k > 0; {
+		over := c.Method.StringWidth(t) - w
+		if over <= 0 {
+			return t
+		}
+		k -= over
+		t = c.Method.Truncate(s, max(k, 0), "")
+	}
+	return t
 }
 
 // Fold returns s with every emoji sequence the renderer would measure

@@ -40,7 +40,7 @@ func WrapHard(s string, w int) []string {
 	if s == "" {
 		return []string{""}
 	}
-	return strings.Split(ansi.Wrap(s, max(w, 1), ""), "\n")
+	return strings.Split(keycapSafe(s, func(s string) string { return ansi.Wrap(s, max(w, 1), "") }), "\n")
 }
 
 // OneLine folds s into one line, safe for the terminal.
@@ -81,7 +81,7 @@ func WrapText(s string, w int) []string {
 		return nil
 	}
 	w = max(w, 1)
-	return strings.Split(ansi.Wrap(s, w, ""), "\n")
+	return strings.Split(keycapSafe(s, func(s string) string { return ansi.Wrap(s, w, "") }), "\n")
 }
 
 // HeadLines returns up to n lines from the start of s and how many more
