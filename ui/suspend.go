@@ -89,10 +89,22 @@ const renderLoop = "(*Program).startRenderer.func"
 // Tea gives no way to wait for its loop, so this looks for the loop's
 // goroutine; should the loop's name change, it finds none and returns.
 func renderLoopEnded(limit time.Duration) {
-	buf := make([]byte, 1<<20)
 	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if !bytes.Contains(buf[:runtime.Stack(buf, true)], []byte(renderLoop)) {
+		if !bytes.Contains(allStacks(), []byte(renderLoop)) {
 			return
 		}
+	}
+}
+
+// allStacks returns every goroutine's stack, whole: the buffer grows
+// until they fit (a busy tick may have thousands), up to 64 MiB.
+func allStacks() []byte {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) || len(buf) >= 64<<20 {
+			return buf[:n]
+		}
+		buf = make([]byte, 2*len(buf))
 	}
 }

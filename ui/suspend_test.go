@@ -3,7 +3,6 @@ package ui
 import (
 	"bytes"
 	"io"
-	"runtime"
 	"testing"
 	"time"
 
@@ -28,8 +27,7 @@ func (blankModel) View() tea.View { return tea.NewView("frame") }
 
 // renderLoops counts the goroutines that run Bubble Tea's frame loop.
 func renderLoops() int {
-	buf := make([]byte, 1<<20)
-	return bytes.Count(buf[:runtime.Stack(buf, true)], []byte(renderLoop))
+	return bytes.Count(allStacks(), []byte(renderLoop))
 }
 
 // TestRenderLoopEndedFindsTheLoop: suspendOnce waits for Bubble Tea's
@@ -38,7 +36,8 @@ func renderLoops() int {
 // stopped the one RestoreTerminal restarted, and tick never painted again
 // after fg: TestE2ESuspendAndResume failed so on a busy machine). This
 // holds the name to the Bubble Tea in go.mod: a running program has one
-// loop, none once released and waited for, one again once restored.
+// loop, none once released and waited for, one again once restored; and
+// it is found among thousands of goroutines (the stacks' buffer grows).
 func TestRenderLoopEndedFindsTheLoop(t *testing.T) {
 	m := blankModel{started: make(chan struct{})}
 	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(40, 10))
@@ -56,6 +55,15 @@ func TestRenderLoopEndedFindsTheLoop(t *testing.T) {
 		}
 	}
 	waitLoops(1)
+	// thousands of goroutines (a busy tick): the loop is still found
+	hold := make(chan struct{})
+	defer close(hold)
+	for range 5000 {
+		go func() { <-hold }()
+	}
+	if n := renderLoops(); n != 1 {
+		t.Fatalf("%d frame loops found among 5,000 other goroutines, want 1", n)
+	}
 	if err := p.ReleaseTerminal(); err != nil {
 		t.Fatal(err)
 	}
