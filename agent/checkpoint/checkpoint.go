@@ -54,6 +54,7 @@ type Store struct {
 	held           *os.File      // the lock file, flocked while an operation runs
 	userExcl       []string      // the user's exclude files (see userExcludes), found by the first staging
 	indexChecked   bool          // the index holds no gitlink (see dropGitlinks); read and set holding sem
+	last           *laterState   // what the last snapshot left for the next (see later.go); read and set holding sem
 	mu             sync.Mutex    // guards left
 	left           []Skip        // what the last staging left out
 }

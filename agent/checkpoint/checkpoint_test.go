@@ -241,10 +241,12 @@ func childCPU(b *testing.B) time.Duration {
 }
 
 // userRepo makes ws a git repository with its files committed, as the
-// user's git would (outside the shadow repository).
+// user's git would (outside the shadow repository), with no automatic gc:
+// one detached after the commit would run during the benchmark and race
+// the removal of the temporary directory.
 func userRepo(t testing.TB, ws string) {
 	t.Helper()
-	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"commit", "-qm", "user's commit"}} {
+	for _, args := range [][]string{{"init", "-q"}, {"-c", "gc.auto=0", "add", "-A"}, {"-c", "gc.auto=0", "commit", "-qm", "user's commit"}} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = ws
 		cmd.Env = append(gitlessEnv(), "GIT_AUTHOR_NAME=u", "GIT_AUTHOR_EMAIL=u@x", "GIT_COMMITTER_NAME=u", "GIT_COMMITTER_EMAIL=u@x",

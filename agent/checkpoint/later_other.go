@@ -1,0 +1,15 @@
+//go:build !unix
+
+package checkpoint
+
+import "errors"
+
+// lstatKey is not available here: every snapshot takes the full staging.
+func lstatKey(p string) (fileKey, error) {
+	return fileKey{}, errors.ErrUnsupported
+}
+
+// statEntries is not available here (see lstatKey).
+func statEntries(work string, ents []indexEntry, indexMtime int64) ([]string, bool) {
+	return nil, false
+}

@@ -1,0 +1,157 @@
+package checkpoint
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+)
+
+// later stages a snapshot from the state the previous one left (see
+// Later snapshots) and returns its tree and what it left out; false when
+// it cannot, and the full staging must run. The state is used once: it
+// is kept again only when this pass ends well. The caller holds the
+// lock.
+func (s *Store) later(ctx context.Context) (string, []Skip, bool) {
+	st := s.last
+	s.last = nil
+	if st == nil {
+		return "", nil, false
+	}
+	index := filepath.Join(s.dir, "index")
+	if k, err := lstatKey(index); err != nil || k != st.index {
+		return "", nil, false // a restore, another tick: the index is not as the state knows it
+	}
+	for p, was := range st.watch {
+		if k, _ := lstatKey(p); k != was {
+			return "", nil, false
+		}
+	}
+	since := time.Now()
+	cand, ok := st.rescan(s.work)
+	if !ok {
+		return "", nil, false
+	}
+	if st.ents == nil {
+		raw, err := os.ReadFile(index)
+		if err != nil {
+			return "", nil, false
+		}
+		if st.ents, _, err = parseEntries(raw); err != nil {
+			return "", nil, false
+		}
+	}
+	changed, ok := s.changedTracked(st.ents, st.index.mtime)
+	if !ok {
+		return "", nil, false
+	}
+	fresh, ok := s.untracked(ctx, cand)
+	if !ok {
+		return "", nil, false
+	}
+	if len(changed)+len(fresh) > 0 {
+		if !s.stagePaths(ctx, st, append(changed, fresh...)) {
+			return "", nil, false
+		}
+	}
+	st.since = since
+	s.last = st
+	return st.tree, st.skipped, true
+}
+
+// stagePaths updates the shadow index for paths (changed, deleted or
+// new files) and writes its tree into st; false when git fails.
+func (s *Store) stagePaths(ctx context.Context, st *laterState, paths []string) bool {
+	var b bytes.Buffer
+	for _, p := range paths {
+		if path.Base(p) == ".gitignore" {
+			return false // the rules changed: the untracked files must be listed again
+		}
+		b.WriteString(p + "\x00")
+	}
+	if _, err := s.run(ctx, b.Bytes(), "update-index", "--add", "--remove", "--replace", "-z", "--stdin"); err != nil {
+		return false
+	}
+	out, err := s.run(ctx, nil, "write-tree")
+	if err != nil {
+		return false
+	}
+	k, err := lstatKey(filepath.Join(s.dir, "index"))
+	if err != nil {
+		return false
+	}
+	st.tree, st.index, st.ents = strings.TrimSpace(string(out)), k, nil
+	return true
+}
+
+// changedTracked stats the files of the index entries ents, in parts
+// in parallel, and returns those git would look at again (see
+// unchanged); false when an entry or a file is one the quick pass does
+// not handle.
+func (s *Store) changedTracked(ents []indexEntry, indexMtime int64) ([]string, bool) {
+	for i := range ents {
+		if e := &ents[i]; e.stage != 0 || e.flags&0x8000 != 0 || e.ext != 0 || e.mode == 0o160000 {
+			return nil, false
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	parts := make([][]string, workers)
+	ok := make([]bool, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := len(ents)*w/workers, len(ents)*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			parts[w], ok[w] = statEntries(s.work, ents[lo:hi], indexMtime)
+		}()
+	}
+	wg.Wait()
+	var out []string
+	for w := range workers {
+		if !ok[w] {
+			return nil, false
+		}
+		out = append(out, parts[w]...)
+	}
+	return out, true
+}
+
+// unchanged reports whether git, reading the index written at indexMtime
+// (nanoseconds), takes the file k as the entry e without reading it: its
+// mode, size and stat data as recorded (cut to 32 bits, as git keeps
+// them), and the entry not racily clean (modified no earlier than the
+// index was written: git would compare the content).
+func unchanged(e *indexEntry, k fileKey, indexMtime int64) bool {
+	if gitMode(k.mode) != e.mode || uint32(k.size) != e.size {
+		return false
+	}
+	if int64(e.stat.mtime)*1e9+int64(e.stat.mtimeNs) >= indexMtime {
+		return false
+	}
+	return e.stat == statData{
+		ctime: uint32(k.ctime / 1e9), ctimeNs: uint32(k.ctime % 1e9),
+		mtime: uint32(k.mtime / 1e9), mtimeNs: uint32(k.mtime % 1e9),
+		dev: uint32(k.dev), ino: uint32(k.ino), uid: k.uid, gid: k.gid,
+	}
+}
+
+// gitMode is the mode git records for a file of lstat mode m (0 for one
+// it records no entry of).
+func gitMode(m uint32) uint32 {
+	switch m & modeType {
+	case modeRegular:
+		if m&0o100 != 0 {
+			return 0o100755
+		}
+		return 0o100644
+	case modeLink:
+		return 0o120000
+	}
+	return 0
+}
