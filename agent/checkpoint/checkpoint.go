@@ -55,6 +55,7 @@ type Store struct {
 	userExcl       []string      // the user's exclude files (see userExcludes), found by the first staging
 	indexChecked   bool          // the index holds no gitlink (see dropGitlinks); read and set holding sem
 	last           *laterState   // what the last snapshot left for the next (see later.go); read and set holding sem
+	quick          int           // the snapshots staged by the quick pass (see later.go), for tests; holding sem
 	mu             sync.Mutex    // guards left
 	left           []Skip        // what the last staging left out
 }

@@ -61,6 +61,7 @@ func (s *Store) later(ctx context.Context) (string, []Skip, bool) {
 	}
 	st.since = since
 	s.last = st
+	s.quick++
 	return st.tree, st.skipped, true
 }
 

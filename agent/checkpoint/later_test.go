@@ -1,0 +1,277 @@
+package checkpoint
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// treeNow stages the workspace of s as a snapshot would and returns its
+// tree, and whether the quick pass (later.go) staged it.
+func treeNow(t *testing.T, s *Store) (string, bool) {
+	t.Helper()
+	ctx := context.Background()
+	if err := s.lock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer s.unlock()
+	before := s.quick
+	tree, _, err := s.tree(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree, s.quick > before
+}
+
+// fullTree is the tree a store with no state of its own (the full
+// staging, walked by git) makes of the workspace ws.
+func fullTree(t *testing.T, ws string) string {
+	t.Helper()
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "fresh"), ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, quick := treeNow(t, s)
+	if quick {
+		t.Fatal("a new store took the quick pass")
+	}
+	return tree
+}
+
+// quickLikeFull checks that the quick pass staged the workspace of s
+// now, and that its tree is the one the full staging makes.
+func quickLikeFull(t *testing.T, s *Store, ws, what string) {
+	t.Helper()
+	got, quick := treeNow(t, s)
+	if !quick {
+		t.Errorf("%s: the quick pass was not taken", what)
+	}
+	if want := fullTree(t, ws); got != want {
+		t.Errorf("%s: the quick pass staged tree %s, the full staging %s", what, got, want)
+	}
+}
+
+// TestLaterRacyRewrite: a file rewritten with the same size, its mtime
+// set back to what it was (os.Chtimes), is still seen as changed by the
+// next snapshot's quick pass (its ctime moved), and so is one rewritten
+// at once after a snapshot, within the file system's timestamp
+// granularity (git's racily clean rule); undo brings each back byte for
+// byte.
+func TestLaterRacyRewrite(t *testing.T) {
+	ctx := context.Background()
+	s, ws := open(t)
+	write(t, ws, "a.txt", "AAAA\n")
+	write(t, ws, "b.txt", "bbbb\n")
+	cp1 := save(t, s, "one")
+	quickLikeFull(t, s, ws, "nothing changed")
+	fi, err := os.Lstat(filepath.Join(ws, "a.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, ws, "a.txt", "ZZZZ\n")
+	if err := os.Chtimes(filepath.Join(ws, "a.txt"), fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	cp2 := save(t, s, "two")
+	write(t, ws, "b.txt", "cccc\n") // at once: the same mtime tick as the index, likely
+	cp3 := save(t, s, "three")
+	if s.quick < 2 {
+		t.Errorf("quick passes = %d, want the later snapshots quick", s.quick)
+	}
+	for _, c := range []struct {
+		id   string
+		a, b string
+	}{{cp1.ID, "AAAA\n", "bbbb\n"}, {cp2.ID, "ZZZZ\n", "bbbb\n"}, {cp3.ID, "ZZZZ\n", "cccc\n"}, {cp1.ID, "AAAA\n", "bbbb\n"}} {
+		if _, err := s.Restore(ctx, c.id); err != nil {
+			t.Fatal(err)
+		}
+		if a, b := read(t, ws, "a.txt"), read(t, ws, "b.txt"); a != c.a || b != c.b {
+			t.Errorf("after restoring %s: a.txt %q, b.txt %q; want %q, %q", c.id, a, b, c.a, c.b)
+		}
+	}
+}
+
+// TestLaterTypeChanges: between two snapshots a file becomes a link, a
+// directory becomes a file, a file becomes a directory, a link a file,
+// a file goes, files appear in an old and in a new directory, an ignored
+// one too; the quick pass stages what the full staging stages, and undo
+// and redo bring each back.
+func TestLaterTypeChanges(t *testing.T) {
+	ctx := context.Background()
+	s, ws := open(t)
+	write(t, ws, ".gitignore", "*.log\n")
+	write(t, ws, "link-later", "a file\n")
+	write(t, ws, "dir/inner.txt", "inside\n")
+	write(t, ws, "dir/deeper/more.txt", "deeper\n")
+	write(t, ws, "file-later-dir", "a file\n")
+	write(t, ws, "gone.txt", "goes\n")
+	if err := os.Symlink("gone.txt", filepath.Join(ws, "link-now-file")); err != nil {
+		t.Fatal(err)
+	}
+	cp := save(t, s, "before")
+	for _, p := range []string{"link-later", "dir", "file-later-dir", "gone.txt", "link-now-file"} {
+		if err := os.RemoveAll(filepath.Join(ws, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("elsewhere", filepath.Join(ws, "link-later")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, ws, "dir", "now a file\n")
+	write(t, ws, "file-later-dir/x.txt", "now a directory\n")
+	write(t, ws, "link-now-file", "now a file\n")
+	write(t, ws, "new/deep/er.txt", "new\n")
+	write(t, ws, "new/deep/skip.log", "ignored\n")
+	quickLikeFull(t, s, ws, "after the type changes")
+	after := save(t, s, "after")
+	if _, err := s.Restore(ctx, cp.ID); err != nil {
+		t.Fatal(err)
+	}
+	for p, c := range map[string]string{"link-later": "a file\n", "dir/inner.txt": "inside\n", "dir/deeper/more.txt": "deeper\n",
+		"file-later-dir": "a file\n", "gone.txt": "goes\n", "new/deep/er.txt": "<missing>", "new/deep/skip.log": "ignored\n"} {
+		if got := read(t, ws, p); got != c {
+			t.Errorf("%s after the undo = %q, want %q", p, got, c)
+		}
+	}
+	if l, err := os.Readlink(filepath.Join(ws, "link-now-file")); err != nil || l != "gone.txt" {
+		t.Errorf("link-now-file after the undo: %q, %v; want the link to gone.txt", l, err)
+	}
+	if _, err := s.Restore(ctx, after.ID); err != nil {
+		t.Fatal(err)
+	}
+	if l, err := os.Readlink(filepath.Join(ws, "link-later")); err != nil || l != "elsewhere" {
+		t.Errorf("link-later after the redo: %q, %v; want the link to elsewhere", l, err)
+	}
+	for p, c := range map[string]string{"dir": "now a file\n", "file-later-dir/x.txt": "now a directory\n", "link-now-file": "now a file\n", "new/deep/er.txt": "new\n"} {
+		if got := read(t, ws, p); got != c {
+			t.Errorf("%s after the redo = %q, want %q", p, got, c)
+		}
+	}
+}
+
+// TestLaterFullWhenUnsure: what the quick pass cannot be sure of sends a
+// snapshot down the full staging, and the snapshot after it is quick
+// again: a new .gitignore, a FIFO where a tracked file was, a file over
+// MaxFileSize, a nested repository.
+func TestLaterFullWhenUnsure(t *testing.T) {
+	s, ws := open(t)
+	write(t, ws, "keep.txt", "keep\n")
+	write(t, ws, "fifo", "a file for now\n")
+	save(t, s, "start")
+	for _, c := range []struct {
+		what string
+		do   func()
+	}{
+		{"a new .gitignore", func() { write(t, ws, "sub/.gitignore", "*.tmp\n"); write(t, ws, "sub/x.tmp", "ignored\n") }},
+		{"a FIFO for a tracked file", func() {
+			os.Remove(filepath.Join(ws, "fifo"))
+			if err := syscall.Mkfifo(filepath.Join(ws, "fifo"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"a large file", func() { write(t, ws, "big.bin", string(make([]byte, MaxFileSize+1))) }},
+		{"a nested repository", func() { write(t, ws, "vendored/f.go", "package f\n"); userRepo(t, filepath.Join(ws, "vendored")) }},
+	} {
+		c.do()
+		got, quick := treeNow(t, s)
+		if quick {
+			t.Errorf("%s: the quick pass was taken", c.what)
+		}
+		if want := fullTree(t, ws); got != want {
+			t.Errorf("%s: staged %s, the full staging %s", c.what, got, want)
+		}
+	}
+	write(t, ws, "keep.txt", "changed\n")
+	if _, quick := treeNow(t, s); quick {
+		t.Error("with a nested repository the quick pass was taken")
+	}
+	os.RemoveAll(filepath.Join(ws, "vendored"))
+	treeNow(t, s)
+	write(t, ws, "keep.txt", "changed again\n")
+	quickLikeFull(t, s, ws, "the nested repository gone")
+}
+
+// TestLaterAfterRewind: a restore rewrites the shadow index, so the
+// snapshot after it takes the full staging, and the one after that is
+// quick again; each records what was there.
+func TestLaterAfterRewind(t *testing.T) {
+	ctx := context.Background()
+	s, ws := open(t)
+	write(t, ws, "f.txt", "one\n")
+	write(t, ws, "g.txt", "gggg\n")
+	cp1 := save(t, s, "one")
+	write(t, ws, "f.txt", "two\n")
+	write(t, ws, "h/new.txt", "new\n")
+	cp2 := save(t, s, "two")
+	if _, err := s.Restore(ctx, cp1.ID); err != nil {
+		t.Fatal(err)
+	}
+	write(t, ws, "g.txt", "GGGG\n")
+	if _, quick := treeNow(t, s); quick {
+		t.Error("the snapshot after a restore was quick")
+	}
+	write(t, ws, "f.txt", "six\n")
+	quickLikeFull(t, s, ws, "the second snapshot after a restore")
+	cp3 := save(t, s, "three")
+	for _, c := range []struct{ id, f, g, h string }{{cp2.ID, "two\n", "gggg\n", "new\n"}, {cp3.ID, "six\n", "GGGG\n", "<missing>"}, {cp1.ID, "one\n", "gggg\n", "<missing>"}} {
+		if _, err := s.Restore(ctx, c.id); err != nil {
+			t.Fatal(err)
+		}
+		if f, g, h := read(t, ws, "f.txt"), read(t, ws, "g.txt"), read(t, ws, "h/new.txt"); f != c.f || g != c.g || h != c.h {
+			t.Errorf("after restoring %s: %q %q %q, want %q %q %q", c.id, f, g, h, c.f, c.g, c.h)
+		}
+	}
+}
+
+// TestLaterParallelTasks: parallel tasks each work in a copy of the
+// workspace with a store of its own; their snapshots, quick ones among
+// them, run at the same time and each restores its own copy.
+func TestLaterParallelTasks(t *testing.T) {
+	ctx := context.Background()
+	const tasks, points = 3, 4
+	var wg sync.WaitGroup
+	for task := range tasks {
+		s, ws := open(t)
+		for i := range 20 {
+			write(t, ws, fmt.Sprintf("d%d/f%d.txt", i%4, i), fmt.Sprintf("task %d file %d\n", task, i))
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ids := make([]string, points)
+			for p := range points {
+				write(t, ws, fmt.Sprintf("d%d/f%d.txt", p, p), fmt.Sprintf("task %d point %d\n", task, p))
+				write(t, ws, fmt.Sprintf("new%d/p.txt", p), "new\n")
+				cp, err := s.Save(ctx, "point")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				ids[p] = cp.ID
+				time.Sleep(time.Millisecond)
+			}
+			if _, err := s.Restore(ctx, ids[1]); err != nil {
+				t.Error(err)
+				return
+			}
+			if got, want := read(t, ws, "d1/f1.txt"), fmt.Sprintf("task %d point 1\n", task); got != want {
+				t.Errorf("task %d: d1/f1.txt = %q, want %q", task, got, want)
+			}
+			if got := read(t, ws, "d2/f2.txt"); got != fmt.Sprintf("task %d file 2\n", task) {
+				t.Errorf("task %d: d2/f2.txt = %q after restoring point 1", task, got)
+			}
+			if got := read(t, ws, "new3/p.txt"); got != "<missing>" {
+				t.Errorf("task %d: new3/p.txt = %q after restoring point 1", task, got)
+			}
+			if s.quick == 0 {
+				t.Errorf("task %d: no snapshot was quick", task)
+			}
+		}()
+	}
+	wg.Wait()
+}
