@@ -21,6 +21,7 @@ type indexEntry struct {
 	flags uint16 // assume-valid is 0x8000
 	ext   uint16 // extended flags: skip-worktree 0x4000, intent-to-add 0x2000
 	stat  statData
+	own   bool // hashed by a quick pass, not read from the index file (see laterobj.go)
 }
 
 // statData is the file's stat data as git recorded it in an index entry

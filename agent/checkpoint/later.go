@@ -80,6 +80,8 @@ type laterState struct {
 	dirs    map[string]*dirState // the workspace's directories, by slash path ("." the workspace)
 	names   int                  // entries in dirs
 	watch   map[string]fileKey   // files whose change sends the next one down the full staging
+	trees   map[string][20]byte  // the trees of ents' directories, when they make tree (see laterobj.go)
+	touched map[string]bool      // the paths whose entries in ents differ from the index file's (own)
 }
 
 // beginPass lists the workspace's directories for the state a full
@@ -100,7 +102,7 @@ func (s *Store) finish(st *laterState, tree string, skipped []Skip) {
 	if err != nil {
 		return
 	}
-	st.index, st.tree, st.skipped = k, tree, skipped
+	st.index, st.tree, st.skipped, st.touched = k, tree, skipped, map[string]bool{}
 	st.watch = map[string]fileKey{}
 	for _, p := range s.userExcl {
 		if p != "" {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -274,4 +276,60 @@ func TestLaterParallelTasks(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestLaterOwnObjects: the blobs and trees a quick pass writes itself
+// are objects git reads and checks (fsck), the trees are those the full
+// staging makes, and when more than maxOwn files changed git stages
+// them (with those hashed before) into the index; undo brings every
+// point back.
+func TestLaterOwnObjects(t *testing.T) {
+	ctx := context.Background()
+	s, ws := open(t)
+	for i := range 40 {
+		write(t, ws, fmt.Sprintf("d%d/f%d.txt", i%5, i), fmt.Sprintf("file %d\n", i))
+	}
+	if err := os.Chmod(filepath.Join(ws, "d1/f1.txt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{save(t, s, "start").ID}
+	for p := range 4 {
+		write(t, ws, fmt.Sprintf("d%d/f%d.txt", p, p), fmt.Sprintf("point %d %s\n", p, strings.Repeat("x", p)))
+		write(t, ws, "d4/f39.txt", fmt.Sprintf("edited at %d\n", p))
+		quickLikeFull(t, s, ws, fmt.Sprintf("point %d", p))
+		ids = append(ids, save(t, s, "point").ID)
+	}
+	if s.last == nil || len(s.last.touched) == 0 {
+		t.Error("the quick passes hashed nothing themselves")
+	}
+	cmd := exec.Command("git", "fsck", "--strict", "--no-dangling")
+	cmd.Env = append(gitlessEnv(), "GIT_DIR="+s.dir, "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("git fsck of the shadow repository: %v: %s", err, out)
+	}
+	for i := range maxOwn + 1 {
+		write(t, ws, fmt.Sprintf("many/m%d.txt", i), "many\n")
+	}
+	quickLikeFull(t, s, ws, "more files than maxOwn")
+	if len(s.last.touched) != 0 {
+		t.Errorf("%d entries still hashed by the quick pass alone, want git to have staged them", len(s.last.touched))
+	}
+	for p, id := range ids {
+		if _, err := s.Restore(ctx, id); err != nil {
+			t.Fatal(err)
+		}
+		want := "file 2\n"
+		if p > 2 {
+			want = "point 2 xx\n"
+		}
+		if got := read(t, ws, "d2/f2.txt"); got != want {
+			t.Errorf("after restoring point %d: d2/f2.txt = %q, want %q", p, got, want)
+		}
+		if got := read(t, ws, "many/m0.txt"); got != "<missing>" {
+			t.Errorf("after restoring point %d: many/m0.txt = %q", p, got)
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(ws, "d1/f1.txt")); err != nil || fi.Mode()&0o100 == 0 {
+		t.Errorf("d1/f1.txt lost its executable bit: %v %v", fi, err)
+	}
 }

@@ -107,3 +107,73 @@ func (d *dirFDs) close() {
 		unix.Close(fd)
 	}
 }
+
+// readEntry returns what git would record for the workspace file p
+// (slash path): its mode (0 when it records nothing: the file missing, a
+// directory, below a link), its content and stat data, taken before the
+// reading and checked unchanged after it; false for a file git cannot
+// record as it is (special, unreadable, changing meanwhile) or one over
+// MaxFileSize.
+func readEntry(dirs *dirFDs, p string) (uint32, []byte, fileKey, bool) {
+	dir, name := path.Split(p)
+	fd, err := dirs.open(strings.TrimSuffix(dir, "/"))
+	if err == unix.ENOENT || err == unix.ENOTDIR || err == unix.ELOOP {
+		return 0, nil, fileKey{}, true
+	}
+	var st unix.Stat_t
+	if err == nil {
+		err = unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+	}
+	switch {
+	case err == unix.ENOENT || err == unix.ENOTDIR:
+		return 0, nil, fileKey{}, true
+	case err != nil:
+		return 0, nil, fileKey{}, false
+	}
+	k := keyOf(&st)
+	switch k.mode & modeType {
+	case modeDir:
+		return 0, nil, k, true
+	case modeLink:
+		buf := make([]byte, 4096)
+		n, err := unix.Readlinkat(fd, name, buf)
+		if err != nil || n == len(buf) {
+			return 0, nil, k, false
+		}
+		return gitMode(k.mode), buf[:n], k, true
+	case modeRegular:
+		if k.size > MaxFileSize {
+			return 0, nil, k, false
+		}
+		data, ok := readRegular(fd, name, k)
+		return gitMode(k.mode), data, k, ok
+	}
+	return 0, nil, k, false
+}
+
+// readRegular reads the regular file name in the directory fd, whose
+// stat data was k, and checks that it is the same file, unchanged, after.
+func readRegular(dirfd int, name string, k fileKey) ([]byte, bool) {
+	fd, err := unix.Openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer unix.Close(fd)
+	data := make([]byte, k.size+1)
+	n := 0
+	for n < len(data) {
+		m, err := unix.Read(fd, data[n:])
+		if err != nil {
+			return nil, false
+		}
+		if m == 0 {
+			break
+		}
+		n += m
+	}
+	var st unix.Stat_t
+	if n != int(k.size) || unix.Fstat(fd, &st) != nil || keyOf(&st) != k {
+		return nil, false
+	}
+	return data[:n], true
+}

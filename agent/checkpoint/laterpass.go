@@ -3,6 +3,8 @@ package checkpoint
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -42,8 +44,12 @@ func (s *Store) later(ctx context.Context) (string, []Skip, bool) {
 		if err != nil {
 			return "", nil, false
 		}
-		if st.ents, _, err = parseEntries(raw); err != nil {
+		if st.ents, _, err = parseEntries(raw); err != nil || len(st.ents) > maxNames {
 			return "", nil, false
+		}
+		st.trees = nil
+		if trees, ok := dirTrees(st.ents); ok && hexID(trees["."]) == st.tree {
+			st.trees = trees
 		}
 	}
 	changed, ok := s.changedTracked(st.ents, st.index.mtime)
@@ -55,7 +61,7 @@ func (s *Store) later(ctx context.Context) (string, []Skip, bool) {
 		return "", nil, false
 	}
 	if len(changed)+len(fresh) > 0 {
-		if !s.stagePaths(ctx, st, append(changed, fresh...)) {
+		if !s.stage(ctx, st, append(changed, fresh...)) {
 			return "", nil, false
 		}
 	}
@@ -65,14 +71,80 @@ func (s *Store) later(ctx context.Context) (string, []Skip, bool) {
 	return st.tree, st.skipped, true
 }
 
+// stage records the files of paths (changed, deleted or new) in st and
+// writes the tree they make: hashed by the quick pass itself when it
+// can (see Quick objects), else by git into the index file, with those
+// the quick passes hashed before; false when neither can.
+func (s *Store) stage(ctx context.Context, st *laterState, paths []string) bool {
+	for _, p := range paths {
+		if path.Base(p) == ".gitignore" {
+			return false // the rules changed: the untracked files must be listed again
+		}
+	}
+	if st.trees != nil && len(st.touched)+len(paths) <= maxOwn && s.hashPaths(st, paths) {
+		return true
+	}
+	for p := range st.touched {
+		paths = append(paths, p)
+	}
+	return s.stagePaths(ctx, st, paths)
+}
+
+// hashPaths hashes the files of paths into st's entries, writes their
+// blobs and the trees of their directories, and sets st's tree; false
+// (st as it was) when one cannot be hashed or written.
+func (s *Store) hashPaths(st *laterState, paths []string) bool {
+	dirs := &dirFDs{work: s.work}
+	defer dirs.close()
+	cutoff := time.Now().Add(-racyDir).UnixNano()
+	changes := make(map[string]*indexEntry, len(paths))
+	seen := map[string]bool{}
+	var dirty []string
+	for _, p := range paths {
+		mode, data, k, ok := readEntry(dirs, p)
+		if !ok {
+			return false
+		}
+		var e *indexEntry
+		if mode != 0 {
+			oid, err := s.writeObject("blob", data)
+			if err != nil {
+				return false
+			}
+			e = &indexEntry{path: p, mode: mode, oid: oid, size: uint32(k.size), own: true}
+			if k.mtime < cutoff && k.ctime < cutoff {
+				e.stat = statOf(k) // else left zero: the next pass hashes it again
+			}
+		}
+		changes[p] = e
+		for d := path.Dir(p); !seen[d]; d = path.Dir(d) {
+			seen[d] = true
+			dirty = append(dirty, d)
+		}
+	}
+	ents, ok := replaced(st.ents, changes)
+	if !ok {
+		ents = merge(st.ents, changes)
+	}
+	trees := maps.Clone(st.trees)
+	if !buildTrees(ents, dirty, trees, s.writeObject) {
+		return false
+	}
+	st.ents, st.trees, st.tree = ents, trees, hexID(trees["."])
+	for p := range changes {
+		st.touched[p] = true
+	}
+	return true
+}
+
+// hexID is an object id as hex.
+func hexID(oid [20]byte) string { return hex.EncodeToString(oid[:]) }
+
 // stagePaths updates the shadow index for paths (changed, deleted or
 // new files) and writes its tree into st; false when git fails.
 func (s *Store) stagePaths(ctx context.Context, st *laterState, paths []string) bool {
 	var b bytes.Buffer
 	for _, p := range paths {
-		if path.Base(p) == ".gitignore" {
-			return false // the rules changed: the untracked files must be listed again
-		}
 		b.WriteString(p + "\x00")
 	}
 	if _, err := s.run(ctx, b.Bytes(), "update-index", "--add", "--remove", "--replace", "-z", "--stdin"); err != nil {
@@ -86,7 +158,7 @@ func (s *Store) stagePaths(ctx context.Context, st *laterState, paths []string) 
 	if err != nil {
 		return false
 	}
-	st.tree, st.index, st.ents = strings.TrimSpace(string(out)), k, nil
+	st.tree, st.index, st.ents, st.trees, st.touched = strings.TrimSpace(string(out)), k, nil, nil, map[string]bool{}
 	return true
 }
 
@@ -132,10 +204,15 @@ func unchanged(e *indexEntry, k fileKey, indexMtime int64) bool {
 	if gitMode(k.mode) != e.mode || uint32(k.size) != e.size {
 		return false
 	}
-	if int64(e.stat.mtime)*1e9+int64(e.stat.mtimeNs) >= indexMtime {
+	if !e.own && int64(e.stat.mtime)*1e9+int64(e.stat.mtimeNs) >= indexMtime {
 		return false
 	}
-	return e.stat == statData{
+	return e.stat == statOf(k)
+}
+
+// statOf is k as an index entry records it.
+func statOf(k fileKey) statData {
+	return statData{
 		ctime: uint32(k.ctime / 1e9), ctimeNs: uint32(k.ctime % 1e9),
 		mtime: uint32(k.mtime / 1e9), mtimeNs: uint32(k.mtime % 1e9),
 		dev: uint32(k.dev), ino: uint32(k.ino), uid: k.uid, gid: k.gid,
