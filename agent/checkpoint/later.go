@@ -33,9 +33,10 @@ import (
 // over MaxFileSize, more than maxCandidates new paths, more than
 // maxNames entries remembered, a git command failing.
 
-// maxNames bounds the directory entries a store remembers between
-// snapshots; a workspace with more always takes the full staging.
-const maxNames = 1 << 21
+// maxNames bounds the directory entries, and the index entries, a store
+// remembers between snapshots (some 100 bytes each); a workspace with
+// more always takes the full staging.
+const maxNames = 1 << 19
 
 // maxCandidates is the most new paths a quick pass asks git about.
 const maxCandidates = 256
@@ -73,6 +74,7 @@ type dirState struct {
 // snapshots).
 type laterState struct {
 	index   fileKey              // the shadow index file as the snapshot left it
+	sum     string               // and its checksum (its last bytes)
 	ents    []indexEntry         // its entries, parsed when first needed
 	tree    string               // the snapshot's tree
 	skipped []Skip               // what it left out (files over MaxFileSize only)
@@ -98,11 +100,11 @@ func (s *Store) beginPass() *laterState {
 // full staging that wrote tree and left out skipped (only files over
 // MaxFileSize). The caller holds the lock.
 func (s *Store) finish(st *laterState, tree string, skipped []Skip) {
-	k, err := lstatKey(filepath.Join(s.dir, "index"))
-	if err != nil {
+	k, sum, err := s.indexID()
+	if err != nil || !s.modesKept() {
 		return
 	}
-	st.index, st.tree, st.skipped, st.touched = k, tree, skipped, map[string]bool{}
+	st.index, st.sum, st.tree, st.skipped, st.touched = k, sum, tree, skipped, map[string]bool{}
 	st.watch = map[string]fileKey{}
 	for _, p := range s.userExcl {
 		if p != "" {
@@ -114,6 +116,40 @@ func (s *Store) finish(st *laterState, tree string, skipped []Skip) {
 		st.watch[p], _ = lstatKey(p)
 	}
 	s.last = st
+}
+
+// indexID returns the stat data of the shadow index file and its
+// checksum (the last 20 bytes git writes), which together tell whether
+// git wrote it since.
+func (s *Store) indexID() (fileKey, string, error) {
+	p := filepath.Join(s.dir, "index")
+	k, err := lstatKey(p)
+	if err != nil {
+		return k, "", err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return k, "", err
+	}
+	defer f.Close()
+	var sum [20]byte
+	if _, err := f.ReadAt(sum[:], k.size-int64(len(sum))); err != nil {
+		return k, "", err
+	}
+	return k, string(sum[:]), nil
+}
+
+// modesKept reports whether the shadow repository's git records file
+// modes and links as lstat gives them (core.filemode and core.symlinks
+// not false, as git init sets them on a file system without them), as
+// the quick pass does.
+func (s *Store) modesKept() bool {
+	b, err := os.ReadFile(filepath.Join(s.dir, "config"))
+	if err != nil {
+		return false
+	}
+	c := strings.ToLower(strings.ReplaceAll(string(b), " ", ""))
+	return !strings.Contains(c, "filemode=false") && !strings.Contains(c, "symlinks=false")
 }
 
 // walk lists the directory d (slash path) and those below it into st,

@@ -333,3 +333,28 @@ func TestLaterOwnObjects(t *testing.T) {
 		t.Errorf("d1/f1.txt lost its executable bit: %v %v", fi, err)
 	}
 }
+
+// TestLaterTakenOutThenBack: a file a quick pass took out, hashing it
+// itself (the index file still lists it), that comes back is staged
+// again, and so is a directory's file; a file a quick pass added that
+// goes again is taken out. Each snapshot is the full staging's tree.
+func TestLaterTakenOutThenBack(t *testing.T) {
+	s, ws := open(t)
+	write(t, ws, "x.txt", "x\n")
+	write(t, ws, "d/y.txt", "y\n")
+	write(t, ws, "keep.txt", "keep\n")
+	save(t, s, "start")
+	os.Remove(filepath.Join(ws, "x.txt"))
+	os.RemoveAll(filepath.Join(ws, "d"))
+	write(t, ws, "added.txt", "added\n")
+	quickLikeFull(t, s, ws, "x.txt and d taken out")
+	write(t, ws, "x.txt", "x is back\n")
+	write(t, ws, "d/y.txt", "y is back\n")
+	quickLikeFull(t, s, ws, "x.txt and d back")
+	os.Remove(filepath.Join(ws, "added.txt"))
+	quickLikeFull(t, s, ws, "added.txt gone")
+	for i := range maxOwn + 1 {
+		write(t, ws, fmt.Sprintf("m/%d.txt", i), "m\n")
+	}
+	quickLikeFull(t, s, ws, "git staging what the quick passes hashed")
+}

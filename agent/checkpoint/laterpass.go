@@ -26,7 +26,7 @@ func (s *Store) later(ctx context.Context) (string, []Skip, bool) {
 		return "", nil, false
 	}
 	index := filepath.Join(s.dir, "index")
-	if k, err := lstatKey(index); err != nil || k != st.index {
+	if k, sum, err := s.indexID(); err != nil || k != st.index || sum != st.sum {
 		return "", nil, false // a restore, another tick: the index is not as the state knows it
 	}
 	for p, was := range st.watch {
@@ -56,6 +56,9 @@ func (s *Store) later(ctx context.Context) (string, []Skip, bool) {
 	if !ok {
 		return "", nil, false
 	}
+	if overlaps(cand, st.touched) && !s.stagePaths(ctx, st, keys(st.touched)) {
+		return "", nil, false // git must know of the files taken out before it tells untracked ones
+	}
 	fresh, ok := s.untracked(ctx, cand)
 	if !ok {
 		return "", nil, false
@@ -84,10 +87,30 @@ func (s *Store) stage(ctx context.Context, st *laterState, paths []string) bool 
 	if st.trees != nil && len(st.touched)+len(paths) <= maxOwn && s.hashPaths(st, paths) {
 		return true
 	}
-	for p := range st.touched {
-		paths = append(paths, p)
+	return s.stagePaths(ctx, st, append(paths, keys(st.touched)...))
+}
+
+// keys returns the paths of set.
+func keys(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
 	}
-	return s.stagePaths(ctx, st, paths)
+	return out
+}
+
+// overlaps reports whether a path of cand is one of set, or above or
+// below one: git's index, not knowing what the quick passes took out,
+// would call such a path tracked.
+func overlaps(cand []string, set map[string]bool) bool {
+	for _, c := range cand {
+		for t := range set {
+			if c == t || strings.HasPrefix(t, c+"/") || strings.HasPrefix(c, t+"/") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hashPaths hashes the files of paths into st's entries, writes their
@@ -154,11 +177,12 @@ func (s *Store) stagePaths(ctx context.Context, st *laterState, paths []string) 
 	if err != nil {
 		return false
 	}
-	k, err := lstatKey(filepath.Join(s.dir, "index"))
+	k, sum, err := s.indexID()
 	if err != nil {
 		return false
 	}
-	st.tree, st.index, st.ents, st.trees, st.touched = strings.TrimSpace(string(out)), k, nil, nil, map[string]bool{}
+	st.tree, st.index, st.sum = strings.TrimSpace(string(out)), k, sum
+	st.ents, st.trees, st.touched = nil, nil, map[string]bool{}
 	return true
 }
 
