@@ -77,11 +77,11 @@ type laterState struct {
 	sum     string               // and its checksum (its last bytes)
 	ents    []indexEntry         // its entries, parsed when first needed
 	tree    string               // the snapshot's tree
-	skipped []Skip               // what it left out (files over MaxFileSize only)
+	skipped []Skip               // what it left out: untracked files over MaxFileSize, none other
 	since   time.Time            // when its listing began
 	dirs    map[string]*dirState // the workspace's directories, by slash path ("." the workspace)
 	names   int                  // entries in dirs
-	watch   map[string]fileKey   // files whose change sends the next one down the full staging
+	watch   map[string]fileKey   // the user's exclude files: a change sends the next one down the full staging
 	trees   map[string][20]byte  // the trees of ents' directories, when they make tree (see laterobj.go)
 	touched map[string]bool      // the paths whose entries in ents differ from the index file's (own)
 }
@@ -89,11 +89,37 @@ type laterState struct {
 // beginPass lists the workspace's directories for the state a full
 // staging leaves; nil when it cannot (too many entries, unreadable).
 func (s *Store) beginPass() *laterState {
+	if s.walkSkip > 0 {
+		s.walkSkip--
+		return nil
+	}
 	st := &laterState{since: time.Now(), dirs: map[string]*dirState{}}
 	if !st.walk(s.work, ".") {
+		if st.names > maxNames {
+			s.walkSkip = walkRetry
+		}
 		return nil
 	}
 	return st
+}
+
+// walkRetry is how many full stagings run without a listing after one
+// found the workspace over maxNames.
+const walkRetry = 16
+
+// stillLarge returns the files left out for size that are still
+// regular files over MaxFileSize (with their size now), and false when
+// one is not: it would be staged now.
+func (s *Store) stillLarge(skipped []Skip) ([]Skip, bool) {
+	out := make([]Skip, 0, len(skipped))
+	for _, k := range skipped {
+		fk, err := lstatKey(filepath.Join(s.work, filepath.FromSlash(k.Path)))
+		if err != nil || fk.mode&modeType != modeRegular || fk.size <= MaxFileSize {
+			return nil, false
+		}
+		out = append(out, Skip{Path: k.Path, Why: overCap(fk.size)})
+	}
+	return out, true
 }
 
 // finish keeps st as the state the next snapshot starts from, after a
@@ -110,10 +136,6 @@ func (s *Store) finish(st *laterState, tree string, skipped []Skip) {
 		if p != "" {
 			st.watch[p], _ = lstatKey(p) // a missing one stays missing
 		}
-	}
-	for _, k := range skipped {
-		p := filepath.Join(s.work, filepath.FromSlash(k.Path))
-		st.watch[p], _ = lstatKey(p)
 	}
 	s.last = st
 }

@@ -358,3 +358,30 @@ func TestLaterTakenOutThenBack(t *testing.T) {
 	}
 	quickLikeFull(t, s, ws, "git staging what the quick passes hashed")
 }
+
+// TestLaterLargeFile: an untracked file over MaxFileSize that grows
+// stays left out by quick passes, named with its size now; once under
+// the cap it is staged (by the full staging).
+func TestLaterLargeFile(t *testing.T) {
+	s, ws := open(t)
+	write(t, ws, "a.txt", "a\n")
+	write(t, ws, "big.log", strings.Repeat("x", MaxFileSize+1))
+	save(t, s, "start")
+	write(t, ws, "big.log", strings.Repeat("x", 2*MaxFileSize))
+	write(t, ws, "a.txt", "b\n")
+	cp := save(t, s, "grown")
+	if s.quick != 1 {
+		t.Errorf("quick passes = %d, want 1", s.quick)
+	}
+	if len(cp.Skipped) != 1 || cp.Skipped[0].Path != "big.log" || !strings.Contains(cp.Skipped[0].Why, "10 MB over") {
+		t.Errorf("skipped = %v, want big.log at 10 MB", cp.Skipped)
+	}
+	write(t, ws, "big.log", "small now\n")
+	got, quick := treeNow(t, s)
+	if quick {
+		t.Error("the quick pass took the large file come under the cap")
+	}
+	if want := fullTree(t, ws); got != want {
+		t.Errorf("staged %s, the full staging %s", got, want)
+	}
+}

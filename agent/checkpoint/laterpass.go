@@ -34,6 +34,11 @@ func (s *Store) later(ctx context.Context) (string, []Skip, bool) {
 			return "", nil, false
 		}
 	}
+	skipped, ok := s.stillLarge(st.skipped)
+	if !ok {
+		return "", nil, false
+	}
+	st.skipped = skipped
 	since := time.Now()
 	cand, ok := st.rescan(s.work)
 	if !ok {
