@@ -25,7 +25,6 @@ func (s *Store) later(ctx context.Context) (string, []Skip, bool) {
 	if st == nil {
 		return "", nil, false
 	}
-	index := filepath.Join(s.dir, "index")
 	if k, sum, err := s.indexID(); err != nil || k != st.index || sum != st.sum {
 		return "", nil, false // a restore, another tick: the index is not as the state knows it
 	}
@@ -44,18 +43,8 @@ func (s *Store) later(ctx context.Context) (string, []Skip, bool) {
 	if !ok {
 		return "", nil, false
 	}
-	if st.ents == nil {
-		raw, err := os.ReadFile(index)
-		if err != nil {
-			return "", nil, false
-		}
-		if st.ents, _, err = parseEntries(raw); err != nil || len(st.ents) > maxNames {
-			return "", nil, false
-		}
-		st.trees = nil
-		if trees, ok := dirTrees(st.ents); ok && hexID(trees["."]) == st.tree {
-			st.trees = trees
-		}
+	if st.ents == nil && !s.loadEntries(st) {
+		return "", nil, false
 	}
 	changed, ok := s.changedTracked(st.ents, st.index.mtime)
 	if !ok {
@@ -77,6 +66,24 @@ func (s *Store) later(ctx context.Context) (string, []Skip, bool) {
 	s.last = st
 	s.quick++
 	return st.tree, st.skipped, true
+}
+
+// loadEntries reads the shadow index file's entries into st, and the
+// trees of their directories when those make st's tree (see Quick
+// objects); false when it cannot be read or holds more than maxNames.
+func (s *Store) loadEntries(st *laterState) bool {
+	raw, err := os.ReadFile(filepath.Join(s.dir, "index"))
+	if err != nil {
+		return false
+	}
+	if st.ents, _, err = parseEntries(raw); err != nil || len(st.ents) > maxNames {
+		return false
+	}
+	st.trees = nil
+	if trees, ok := dirTrees(st.ents); ok && hexID(trees["."]) == st.tree {
+		st.trees = trees
+	}
+	return true
 }
 
 // stage records the files of paths (changed, deleted or new) in st and
