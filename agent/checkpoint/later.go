@@ -81,7 +81,7 @@ type laterState struct {
 	since   time.Time            // when its listing began
 	dirs    map[string]*dirState // the workspace's directories, by slash path ("." the workspace)
 	names   int                  // entries in dirs
-	watch   map[string]fileKey   // the user's exclude files: a change sends the next one down the full staging
+	watch   map[string]fileKey   // the .gitignore files and the user's exclude files: a change sends the next one down the full staging
 	trees   map[string][20]byte  // the trees of ents' directories, when they make tree (see laterobj.go)
 	touched map[string]bool      // the paths whose entries in ents differ from the index file's (own)
 }
@@ -93,7 +93,7 @@ func (s *Store) beginPass() *laterState {
 		s.walkSkip--
 		return nil
 	}
-	st := &laterState{since: time.Now(), dirs: map[string]*dirState{}}
+	st := &laterState{since: time.Now(), dirs: map[string]*dirState{}, watch: map[string]fileKey{}}
 	if !st.walk(s.work, ".") {
 		if st.names > maxNames {
 			s.walkSkip = walkRetry
@@ -131,7 +131,6 @@ func (s *Store) finish(st *laterState, tree string, skipped []Skip) {
 		return
 	}
 	st.index, st.sum, st.tree, st.skipped, st.touched = k, sum, tree, skipped, map[string]bool{}
-	st.watch = map[string]fileKey{}
 	for _, p := range s.userExcl {
 		if p != "" {
 			st.watch[p], _ = lstatKey(p) // a missing one stays missing
@@ -190,6 +189,10 @@ func (st *laterState) walk(work, d string) bool {
 	st.dirs[d] = &dirState{key: k, names: names}
 	if st.names += len(names); st.names > maxNames {
 		return false
+	}
+	if _, ok := names[".gitignore"]; ok { // watched even where ignored itself, or in an ignored directory
+		p := filepath.Join(full, ".gitignore")
+		st.watch[p], _ = lstatKey(p)
 	}
 	for name, typ := range names {
 		if typ.IsDir() && !gitName(name) && !st.walk(work, path.Join(d, name)) {
@@ -258,7 +261,11 @@ func (st *laterState) relist(work, d string, k fileKey) ([]string, bool) {
 	}
 	var cand []string
 	for name, was := range old.names {
-		if now, ok := names[name]; was.IsDir() && (!ok || !now.IsDir()) {
+		now, ok := names[name]
+		if name == ".gitignore" && !ok {
+			return nil, false
+		}
+		if was.IsDir() && (!ok || !now.IsDir()) {
 			st.drop(path.Join(d, name))
 		}
 	}

@@ -177,6 +177,15 @@ func TestLaterFullWhenUnsure(t *testing.T) {
 			}
 		}},
 		{"a large file", func() { write(t, ws, "big.bin", string(make([]byte, MaxFileSize+1))) }},
+		{"an ignored .gitignore edited in place", func() {
+			write(t, ws, "ign/.gitignore", "*\n")
+			write(t, ws, "ign/a.txt", "ignored for now\n")
+			treeNow(t, s)
+			if _, quick := treeNow(t, s); !quick {
+				t.Error("no quick pass between the two .gitignore changes")
+			}
+			write(t, ws, "ign/.gitignore", "#\n")
+		}},
 		{"a nested repository", func() { write(t, ws, "vendored/f.go", "package f\n"); userRepo(t, filepath.Join(ws, "vendored")) }},
 	} {
 		c.do()
