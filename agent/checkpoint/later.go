@@ -73,6 +73,7 @@ type dirState struct {
 // laterState is what a snapshot leaves for the next (see Later
 // snapshots).
 type laterState struct {
+	root    string               // the workspace, its links resolved
 	index   fileKey              // the shadow index file as the snapshot left it
 	sum     string               // and its checksum (its last bytes)
 	ents    []indexEntry         // its entries, parsed when first needed
@@ -93,8 +94,12 @@ func (s *Store) beginPass() *laterState {
 		s.walkSkip--
 		return nil
 	}
-	st := &laterState{since: time.Now(), dirs: map[string]*dirState{}, watch: map[string]fileKey{}}
-	if !st.walk(s.work, ".") {
+	root, err := filepath.EvalSymlinks(s.work)
+	if err != nil {
+		return nil
+	}
+	st := &laterState{root: root, since: time.Now(), dirs: map[string]*dirState{}, watch: map[string]fileKey{}}
+	if !st.walk(root, ".") {
 		if st.names > maxNames {
 			s.walkSkip = walkRetry
 		}

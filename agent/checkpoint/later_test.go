@@ -394,3 +394,27 @@ func TestLaterLargeFile(t *testing.T) {
 		t.Errorf("staged %s, the full staging %s", got, want)
 	}
 }
+
+// TestLaterLinkedWorkspace: a workspace reached through a link (a
+// macOS /tmp, a linked checkout) gets quick passes too, each the full
+// staging's tree, and none empties the snapshot.
+func TestLaterLinkedWorkspace(t *testing.T) {
+	real := t.TempDir()
+	ws := filepath.Join(t.TempDir(), "linked")
+	if err := os.Symlink(real, ws); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(context.Background(), filepath.Join(t.TempDir(), "shadow"), ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, ws, "a.txt", "a\n")
+	write(t, ws, "d/b.txt", "b\n")
+	save(t, s, "start")
+	write(t, ws, "a.txt", "changed\n")
+	write(t, ws, "d/c.txt", "new\n")
+	quickLikeFull(t, s, ws, "through the link")
+	if got, _ := treeNow(t, s); got == "4b825dc642cb6eb9a060e54bf8d69288fbee4904" {
+		t.Error("the snapshot is the empty tree")
+	}
+}

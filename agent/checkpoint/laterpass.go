@@ -25,6 +25,9 @@ func (s *Store) later(ctx context.Context) (string, []Skip, bool) {
 	if st == nil {
 		return "", nil, false
 	}
+	if root, err := filepath.EvalSymlinks(s.work); err != nil || root != st.root {
+		return "", nil, false
+	}
 	if k, sum, err := s.indexID(); err != nil || k != st.index || sum != st.sum {
 		return "", nil, false // a restore, another tick: the index is not as the state knows it
 	}
@@ -39,14 +42,14 @@ func (s *Store) later(ctx context.Context) (string, []Skip, bool) {
 	}
 	st.skipped = skipped
 	since := time.Now()
-	cand, ok := st.rescan(s.work)
+	cand, ok := st.rescan(st.root)
 	if !ok {
 		return "", nil, false
 	}
 	if st.ents == nil && !s.loadEntries(st) {
 		return "", nil, false
 	}
-	changed, ok := s.changedTracked(st.ents, st.index.mtime)
+	changed, ok := changedTracked(st.root, st.ents, st.index.mtime)
 	if !ok {
 		return "", nil, false
 	}
@@ -129,7 +132,7 @@ func overlaps(cand []string, set map[string]bool) bool {
 // blobs and the trees of their directories, and sets st's tree; false
 // (st as it was) when one cannot be hashed or written.
 func (s *Store) hashPaths(st *laterState, paths []string) bool {
-	dirs := &dirFDs{work: s.work}
+	dirs := &dirFDs{work: st.root}
 	defer dirs.close()
 	cutoff := time.Now().Add(-racyDir).UnixNano()
 	changes := make(map[string]*indexEntry, len(paths))
@@ -198,11 +201,11 @@ func (s *Store) stagePaths(ctx context.Context, st *laterState, paths []string) 
 	return true
 }
 
-// changedTracked stats the files of the index entries ents, in parts
-// in parallel, and returns those git would look at again (see
-// unchanged); false when an entry or a file is one the quick pass does
-// not handle.
-func (s *Store) changedTracked(ents []indexEntry, indexMtime int64) ([]string, bool) {
+// changedTracked stats the files of the index entries ents under the
+// workspace root, in parts in parallel, and returns those git would look
+// at again (see unchanged); false when an entry or a file is one the
+// quick pass does not handle.
+func changedTracked(root string, ents []indexEntry, indexMtime int64) ([]string, bool) {
 	for i := range ents {
 		if e := &ents[i]; e.stage != 0 || e.flags&0x8000 != 0 || e.ext != 0 || e.mode == 0o160000 {
 			return nil, false
@@ -217,7 +220,7 @@ func (s *Store) changedTracked(ents []indexEntry, indexMtime int64) ([]string, b
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parts[w], ok[w] = statEntries(s.work, ents[lo:hi], indexMtime)
+			parts[w], ok[w] = statEntries(root, ents[lo:hi], indexMtime)
 		}()
 	}
 	wg.Wait()
