@@ -418,3 +418,31 @@ func TestLaterLinkedWorkspace(t *testing.T) {
 		t.Error("the snapshot is the empty tree")
 	}
 }
+
+// TestLaterTwoTicks: two ticks in one workspace share its store; each
+// one's quick pass notices the index the other wrote (and takes the full
+// staging), and the one's own hashed files do not leak into the other's
+// snapshot: every snapshot is the workspace's tree.
+func TestLaterTwoTicks(t *testing.T) {
+	a, ws := open(t)
+	b, err := Open(context.Background(), a.dir, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, ws, "f.txt", "0\n")
+	write(t, ws, "g.txt", "g\n")
+	save(t, a, "a0")
+	write(t, ws, "f.txt", "1\n")
+	quickLikeFull(t, a, ws, "tick a's quick pass")
+	write(t, ws, "g.txt", "G\n")
+	if got, want := func() string { tr, _ := treeNow(t, b); return tr }(), fullTree(t, ws); got != want {
+		t.Errorf("tick b staged %s, the workspace is %s", got, want)
+	}
+	write(t, ws, "f.txt", "2\n")
+	got, _ := treeNow(t, a)
+	if want := fullTree(t, ws); got != want {
+		t.Errorf("tick a after tick b staged %s, the workspace is %s", got, want)
+	}
+	write(t, ws, "f.txt", "3\n")
+	quickLikeFull(t, a, ws, "tick a's quick pass again")
+}
