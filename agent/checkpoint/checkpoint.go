@@ -16,8 +16,10 @@
 // (never a .git), and is incremental: git's index in the shadow
 // repository remembers what it hashed, so a snapshot of an unchanged
 // workspace only stats its files; in a git workspace the first one starts
-// from the user's index (see borrow.go). It needs the git binary
-// (ErrNoGit).
+// from the user's index (see borrow.go); a later one in the same process
+// stats the files itself, lists only the directories that changed, and
+// hashes the few changed files without a git process but the commit's
+// (see later.go). It needs the git binary (ErrNoGit).
 package checkpoint
 
 import (
@@ -54,6 +56,9 @@ type Store struct {
 	held           *os.File      // the lock file, flocked while an operation runs
 	userExcl       []string      // the user's exclude files (see userExcludes), found by the first staging
 	indexChecked   bool          // the index holds no gitlink (see dropGitlinks); read and set holding sem
+	last           *laterState   // what the last snapshot left for the next (see later.go); read and set holding sem
+	quick          int           // the snapshots staged by the quick pass (see later.go), for tests; holding sem
+	walkSkip       int           // full stagings left to run without a listing (see beginPass); holding sem
 	mu             sync.Mutex    // guards left
 	left           []Skip        // what the last staging left out
 }

@@ -20,6 +20,14 @@ type indexEntry struct {
 	stage int
 	flags uint16 // assume-valid is 0x8000
 	ext   uint16 // extended flags: skip-worktree 0x4000, intent-to-add 0x2000
+	stat  statData
+	own   bool // hashed by a quick pass, not read from the index file (see laterobj.go)
+}
+
+// statData is the file's stat data as git recorded it in an index entry
+// (each field cut to 32 bits, as git stores it).
+type statData struct {
+	ctime, ctimeNs, mtime, mtimeNs, dev, ino, uid, gid uint32
 }
 
 // errIndexFormat is returned for an index borrowing cannot use.
@@ -31,29 +39,41 @@ var errIndexFormat = errors.New("index format not borrowed")
 // no untracked cache and no fsmonitor data. A split or sparse index is
 // refused (errIndexFormat), and so is a malformed one.
 func parseIndex(b []byte) ([]indexEntry, []byte, error) {
+	ents, off, err := parseEntries(b)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := append([]byte(nil), b[:off]...)
+	sum := sha1.Sum(out)
+	return ents, append(out, sum[:]...), nil
+}
+
+// parseEntries reads the entries of an index file (see parseIndex) and
+// returns them and the offset where its extensions begin.
+func parseEntries(b []byte) ([]indexEntry, int, error) {
 	const hdr, fixed = 12, 62
 	if len(b) < hdr+sha1.Size || string(b[:4]) != "DIRC" {
-		return nil, nil, fmt.Errorf("%w: no index header", errIndexFormat)
+		return nil, 0, fmt.Errorf("%w: no index header", errIndexFormat)
 	}
 	ver, n := binary.BigEndian.Uint32(b[4:]), binary.BigEndian.Uint32(b[8:])
 	if ver < 2 || ver > 4 {
-		return nil, nil, fmt.Errorf("%w: version %d", errIndexFormat, ver)
+		return nil, 0, fmt.Errorf("%w: version %d", errIndexFormat, ver)
 	}
 	end := len(b) - sha1.Size
 	ents := make([]indexEntry, 0, min(int(n), 1<<20))
 	off, prev := hdr, ""
 	for i := uint32(0); i < n; i++ {
 		if off+fixed > end {
-			return nil, nil, fmt.Errorf("%w: entry %d cut", errIndexFormat, i)
+			return nil, 0, fmt.Errorf("%w: entry %d cut", errIndexFormat, i)
 		}
-		e := indexEntry{mode: binary.BigEndian.Uint32(b[off+24:]), size: binary.BigEndian.Uint32(b[off+36:])}
+		e := indexEntry{mode: binary.BigEndian.Uint32(b[off+24:]), size: binary.BigEndian.Uint32(b[off+36:]), stat: readStat(b[off:])}
 		copy(e.oid[:], b[off+40:off+60])
 		e.flags = binary.BigEndian.Uint16(b[off+60:])
 		e.stage = int(e.flags>>12) & 3
 		p := off + fixed
 		if ver >= 3 && e.flags&0x4000 != 0 {
 			if p+2 > end {
-				return nil, nil, fmt.Errorf("%w: entry %d cut", errIndexFormat, i)
+				return nil, 0, fmt.Errorf("%w: entry %d cut", errIndexFormat, i)
 			}
 			e.ext, p = binary.BigEndian.Uint16(b[p:]), p+2
 		}
@@ -61,7 +81,7 @@ func parseIndex(b []byte) ([]indexEntry, []byte, error) {
 		if ver == 4 {
 			v, k := indexVarint(b[p:end])
 			if k == 0 || v > len(prev) {
-				return nil, nil, fmt.Errorf("%w: entry %d name", errIndexFormat, i)
+				return nil, 0, fmt.Errorf("%w: entry %d name", errIndexFormat, i)
 			}
 			strip, p = v, p+k
 		}
@@ -70,7 +90,7 @@ func parseIndex(b []byte) ([]indexEntry, []byte, error) {
 			nul++
 		}
 		if nul >= end {
-			return nil, nil, fmt.Errorf("%w: entry %d name", errIndexFormat, i)
+			return nil, 0, fmt.Errorf("%w: entry %d name", errIndexFormat, i)
 		}
 		if ver == 4 {
 			e.path = prev[:len(prev)-strip] + string(b[p:nul]) // prefix-compressed against the previous path
@@ -83,16 +103,20 @@ func parseIndex(b []byte) ([]indexEntry, []byte, error) {
 			off += (p - off + (nul - p) + 8) &^ 7
 		}
 		if off > end {
-			return nil, nil, fmt.Errorf("%w: entry %d cut", errIndexFormat, i)
+			return nil, 0, fmt.Errorf("%w: entry %d cut", errIndexFormat, i)
 		}
 		ents, prev = append(ents, e), e.path
 	}
 	if err := checkExtensions(b[off:end]); err != nil {
-		return nil, nil, err
+		return nil, 0, err
 	}
-	out := append([]byte(nil), b[:off]...)
-	sum := sha1.Sum(out)
-	return ents, append(out, sum[:]...), nil
+	return ents, off, nil
+}
+
+// readStat reads the stat data at the start of an index entry b.
+func readStat(b []byte) statData {
+	u := func(i int) uint32 { return binary.BigEndian.Uint32(b[i:]) }
+	return statData{ctime: u(0), ctimeNs: u(4), mtime: u(8), mtimeNs: u(12), dev: u(16), ino: u(20), uid: u(28), gid: u(32)}
 }
 
 // checkExtensions refuses the extensions without which the entries are

@@ -58,11 +58,16 @@ func (s *Store) tree(ctx context.Context) (tree string, skipped []Skip, err erro
 	if err := s.dropGitlinks(ctx); err != nil {
 		return "", nil, err
 	}
+	if tree, skipped, ok := s.later(ctx); ok {
+		s.setLeft(skipped)
+		return tree, skipped, nil
+	}
+	pass := s.beginPass()
 	skipped, nested, plain, fresh, err := s.prepare(ctx)
 	if err != nil {
 		return "", nil, err
 	}
-	more, err := s.addAll(ctx, fresh)
+	more, clean, err := s.addAll(ctx, fresh)
 	if err != nil {
 		return "", nil, err
 	}
@@ -78,10 +83,19 @@ func (s *Store) tree(ctx context.Context) (tree string, skipped []Skip, err erro
 	if err != nil {
 		return "", nil, err
 	}
+	tree = strings.TrimSpace(string(out))
+	if pass != nil && clean && len(nested) == 0 {
+		s.finish(pass, tree, skipped)
+	}
+	s.setLeft(skipped)
+	return tree, skipped, nil
+}
+
+// setLeft records what the last staging left out (see Left).
+func (s *Store) setLeft(skipped []Skip) {
 	s.mu.Lock()
 	s.left = skipped
 	s.mu.Unlock()
-	return strings.TrimSpace(string(out)), skipped, nil
 }
 
 // prepare writes the shadow repository's exclude file: the user's
@@ -159,15 +173,18 @@ func humanSize(n int64) string {
 // both instead, leaving out what it cannot read. When the update fails
 // because a tracked file is no longer a regular file, link or directory
 // (a FIFO, a socket, a device), those files are taken out of the index,
-// returned as skipped, and the add runs again.
-func (s *Store) addAll(ctx context.Context, fresh []byte) ([]Skip, error) {
+// returned as skipped, and the add runs again. It says whether every
+// file was staged as the first two commands stage them (clean): only
+// then may the next snapshot start from this one (see later.go).
+func (s *Store) addAll(ctx context.Context, fresh []byte) ([]Skip, bool, error) {
 	_, err := s.run(ctx, nil, "add", "-u", "--ignore-errors", ".")
 	if err == nil {
-		return nil, s.addFresh(ctx, fresh)
+		clean, err := s.addFresh(ctx, fresh)
+		return nil, clean, err
 	}
 	out, lerr := s.run(ctx, nil, "ls-files", "-z", "--modified")
 	if lerr != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var special []Skip
 	var paths bytes.Buffer
@@ -181,29 +198,29 @@ func (s *Store) addAll(ctx context.Context, fresh []byte) ([]Skip, error) {
 		}
 	}
 	if len(special) == 0 {
-		return nil, err
+		return nil, false, err
 	}
 	if _, err := s.run(ctx, paths.Bytes(), "update-index", "--force-remove", "-z", "--stdin"); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if _, err := s.run(ctx, nil, "add", "-A", "--ignore-errors", "."); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return special, nil
+	return special, false, nil
 }
 
 // addFresh adds the untracked files fresh (NUL-separated) to the index,
 // or, when git cannot add one of them, runs `git add -A` instead, which
-// leaves out what it cannot read.
-func (s *Store) addFresh(ctx context.Context, fresh []byte) error {
+// leaves out what it cannot read; it says whether the first way did.
+func (s *Store) addFresh(ctx context.Context, fresh []byte) (bool, error) {
 	if len(fresh) == 0 {
-		return nil
+		return true, nil
 	}
 	if _, err := s.run(ctx, fresh, "update-index", "--add", "--replace", "-z", "--stdin"); err == nil {
-		return nil
+		return true, nil
 	}
 	_, err := s.run(ctx, nil, "add", "-A", "--ignore-errors", ".")
-	return err
+	return false, err
 }
 
 // isSpecial reports whether m is neither a regular file, a link nor a
