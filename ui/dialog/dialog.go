@@ -44,6 +44,9 @@ type Context struct {
 	Running    bool      // a turn runs (its tasks with it)
 	ModelName  string    // the model the conversation uses now
 	InputEmpty bool      // the input holds no text
+	// Tasks are the turn's tasks: those with a row in the panel first,
+	// in its order, then the others (nil when there is none).
+	Tasks []Task
 	// Width and Height are the area above the input that the last frame
 	// drew the dialogs in: what Update pages and scrolls by (View gets
 	// its own w and h).
@@ -56,7 +59,8 @@ type Command struct{ Name, Desc string }
 // Action is what a dialog asks the root to do: Close, Apply, Send, Run,
 // Notice, FocusInput, TypeAside, Quit, a dialog's own command
 // (ResumeSession, ForkSession, SwitchModel, SaveDefaultModel,
-// ApprovePlan, EditPlan), or a Seq
+// ApprovePlan, EditPlan, SelectTask, StopTask), Open (another dialog),
+// or a Seq
 // of them.
 type Action interface{ action() }
 
