@@ -2,9 +2,10 @@
 // screen on the root's overlay stack and get the keys first while they are
 // open. A dialog never sees the root model: it reads a small Context (the
 // styles, the keys, the clock, the commands, whether a turn runs, the
-// model in use, the area it is drawn in) and answers a message with an
-// Action the root carries out (close it, apply events, send a prompt, run
-// a command, or a dialog's own command such as ResumeSession). It imports
+// model in use, the turn's tasks, the area it is drawn in) and answers a
+// message with an Action the root carries out (close it, apply events,
+// send a prompt, run a command, open another dialog, or a dialog's own
+// command such as ResumeSession or StopTask). It imports
 // the style leaf, never the root (ui's structure test checks both).
 package dialog
 
