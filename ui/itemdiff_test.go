@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/ui/dialog"
 )
 
 // openPlanOn opens the plan editor on a model talking to ra, with a plan
@@ -43,7 +45,7 @@ func TestItemDiffFromPlanEditor(t *testing.T) {
 		t.Fatal("enter on an item asked for no diff")
 	}
 	update(m, cmd())
-	if overlayOf[*itemDiff](m) == nil {
+	if overlayOf[*dialog.ItemDiff](m) == nil {
 		t.Fatalf("the item's diff did not open:\n%s", screen(m))
 	}
 	s := screen(m)
@@ -67,12 +69,71 @@ func TestItemDiffFromPlanEditor(t *testing.T) {
 		t.Fatal("a key in the diff view reached the plan editor")
 	}
 	press(m, "esc")
-	if overlayOf[*itemDiff](m) != nil || overlayOf[*planEditor](m) == nil {
+	if overlayOf[*dialog.ItemDiff](m) != nil || overlayOf[*planEditor](m) == nil {
 		t.Fatal("esc did not go back to the plan editor")
 	}
 	press(m, "down")
 	update(m, press(m, "enter")())
-	if overlayOf[*itemDiff](m) != nil || !strings.Contains(screen(m), "#2: "+agent.ErrNoUndo.Error()) {
+	if overlayOf[*dialog.ItemDiff](m) != nil || !strings.Contains(screen(m), "#2: "+agent.ErrNoUndo.Error()) {
 		t.Errorf("an item without an undo point does not say why:\n%s", screen(m))
+	}
+}
+
+// TestItemDiffUnderAnApproval (seam: an open approval dialog, a running
+// turn): an approval that arrives while an item's diff is being asked for
+// stays on top of the diff when it opens; its keys answer the approval,
+// not the diff or the editor below; once answered, the diff has the keys
+// again and esc goes back to the editor.
+func TestItemDiffUnderAnApproval(t *testing.T) {
+	var patch strings.Builder
+	patch.WriteString("diff --git a/main.go b/main.go\n--- a/main.go\n+++ b/main.go\n@@ -1,3 +1,80 @@\n")
+	for i := range 80 {
+		fmt.Fprintf(&patch, "+line %d\n", i)
+	}
+	ra := &rewindAgent{scriptAgent: &scriptAgent{}, patch: patch.String()}
+	mv := New(Config{Agent: ra, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test"})
+	m := &mv
+	m.after = noTimer
+	c := &fakeClock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	m.clock = c.now
+	update(m, tea.WindowSizeMsg{Width: 100, Height: 40})
+	submit(m, "go")
+	events(t, m, agent.TodoUpdate{List: plan("G", "x Write the file", "> Test it")})
+	press(m, "ctrl+p")
+	press(m, "up")
+	ask := press(m, "enter")
+	if ask == nil {
+		t.Fatal("enter on an item asked for no diff")
+	}
+	reply := make(chan agent.Approval, 1)
+	events(t, m, agent.ToolStart{ID: "c1", Name: "bash", Summary: "make"},
+		agent.ApprovalRequest{ID: "c1", Tool: "bash", Summary: "make", Detail: "make", Reply: reply})
+	update(m, ask()) // the diff's answer comes after the approval
+	if overlayOf[*dialog.ItemDiff](m) == nil {
+		t.Fatalf("the item's diff did not open under the approval:\n%s", screen(m))
+	}
+	if _, ok := m.over.top().(*approvals); !ok {
+		t.Fatalf("the diff opened above the approval: top is %T", m.over.top())
+	}
+	c.advance(time.Second)
+	press(m, "y")
+	select {
+	case ans := <-reply:
+		if !ans.Allow {
+			t.Fatalf("y answered %+v, want allowed", ans)
+		}
+	default:
+		t.Fatal("y with the item diff below did not answer the approval")
+	}
+	if _, ok := m.over.top().(*dialog.ItemDiff); !ok {
+		t.Fatalf("after the answer the diff is not on top: %T", m.over.top())
+	}
+	press(m, "end")
+	if s := screen(m); !strings.Contains(s, "+line 79") {
+		t.Errorf("the diff does not scroll after the approval:\n%s", s)
+	}
+	press(m, "esc")
+	if overlayOf[*dialog.ItemDiff](m) != nil || overlayOf[*planEditor](m) == nil {
+		t.Fatal("esc did not go back to the plan editor")
 	}
 }

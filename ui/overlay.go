@@ -124,7 +124,7 @@ func (m *Model) dialogContext(lastKey time.Time) dialog.Context {
 	}
 	w, h := m.overlayArea()
 	return dialog.Context{St: m.st, Keys: m.keys, Now: m.now, LastKey: lastKey, Commands: list, ConfigPath: m.cfg.ConfigPath,
-		Running: m.turn != nil, ModelName: m.cfg.Model, InputEmpty: m.input.empty(), Width: w, Height: h}
+		Running: m.turn != nil, ModelName: m.cfg.Model, InputEmpty: m.input.empty(), Tasks: m.panel.dialogTasks(), Width: w, Height: h}
 }
 
 // overlayArea is the area above the input that the frame draws the
@@ -172,6 +172,14 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		return m.approvePlan(m.cfg.Agent)
 	case dialog.EditPlan:
 		m.openEditor()
+	case dialog.Open:
+		m.over.push(act.Dialog)
+	case dialog.SelectTask:
+		m.panel.taskSel = act.ID
+	case dialog.StopTask:
+		if m.cfg.Agent.StopTask(act.ID) {
+			m.chat.addNotice("stopping the task " + act.Desc)
+		}
 	}
 	return nil
 }

@@ -4,10 +4,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/provider"
+	"github.com/tick-agent/tick/ui/dialog"
 )
 
 // stopAgent is a scriptAgent that records StopTask calls.
@@ -93,7 +95,7 @@ func TestStopOneTaskFromItsRow(t *testing.T) {
 		t.Fatal("esc did not close the transcript")
 	}
 	press(m, "esc") // leaves the rows; the turn still runs
-	if !m.running() || overlayOf[*taskFocus](m) != nil {
+	if !m.running() || overlayOf[*dialog.TaskFocus](m) != nil {
 		t.Error("esc on the rows should only leave them")
 	}
 }
@@ -199,5 +201,68 @@ func TestCtrlXNeverStopsAnUnpickedTask(t *testing.T) {
 	press(m, "ctrl+x")
 	if len(a.stopped) != 1 || a.stopped[0] != "t2" {
 		t.Fatalf("stopped %v, want t2, the task selected", a.stopped)
+	}
+}
+
+// TestTaskFocusUnderATaskApproval (seams: parallel tasks, an open
+// approval dialog): a task asks for approval while its transcript is open
+// over the task rows; the approval goes on top and takes the keys: ctrl+x
+// stops nothing and esc does not close the transcript below. Once it is
+// answered the transcript has the keys again, esc goes back to the rows
+// with the task still selected, and ctrl+x stops that task alone.
+func TestTaskFocusUnderATaskApproval(t *testing.T) {
+	m, base := newTestModel(t, 140, 40)
+	a := &stopAgent{scriptAgent: base}
+	m.cfg.Agent = a
+	c := &fakeClock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
+	m.clock = c.now
+	threeTasks(t, m)
+	press(m, "ctrl+x")
+	press(m, "down")
+	press(m, "down") // the third task
+	press(m, "enter")
+	if _, ok := m.over.top().(*dialog.TaskLog); !ok {
+		t.Fatalf("enter did not open the task's transcript: top is %T", m.over.top())
+	}
+	reply := make(chan agent.Approval, 1)
+	events(t, m, agent.Subagent{ParentID: "t3", Event: agent.ToolStart{ID: "c5", Name: "bash", Summary: "rm -rf docs/old"}},
+		agent.ApprovalRequest{ID: "c5", Tool: "bash", Summary: "rm -rf docs/old", Detail: "rm -rf docs/old", Task: "t3", Reply: reply})
+	if _, ok := m.over.top().(*approvals); !ok {
+		t.Fatalf("the task's approval is not on top of its transcript: top is %T", m.over.top())
+	}
+	if s := screen(m); !strings.Contains(s, "from the task docs part · item #3 Docs") {
+		t.Fatalf("the approval does not name its task:\n%s", s)
+	}
+	c.advance(time.Second)
+	press(m, "ctrl+x")
+	if len(a.stopped) != 0 {
+		t.Fatalf("ctrl+x under the approval stopped %v", a.stopped)
+	}
+	c.advance(time.Second)
+	press(m, "y")
+	select {
+	case ans := <-reply:
+		if !ans.Allow {
+			t.Fatalf("y answered %+v, want allowed", ans)
+		}
+	default:
+		t.Fatal("y did not answer the task's approval")
+	}
+	if _, ok := m.over.top().(*dialog.TaskLog); !ok {
+		t.Fatalf("after the answer the transcript is not on top: %T", m.over.top())
+	}
+	press(m, "esc") // back to the rows
+	if _, ok := m.over.top().(*dialog.TaskFocus); !ok {
+		t.Fatalf("esc did not go back to the task rows: top is %T", m.over.top())
+	}
+	if ln := lineWith(screen(m), "docs part"); !strings.Contains(ln, "▸") {
+		t.Fatalf("the third task is no longer selected:\n%s", screen(m))
+	}
+	press(m, "ctrl+x")
+	if len(a.stopped) != 1 || a.stopped[0] != "t3" {
+		t.Fatalf("stopped %v, want only t3", a.stopped)
+	}
+	if !m.running() {
+		t.Error("stopping one task ended the turn")
 	}
 }

@@ -2,9 +2,10 @@
 // screen on the root's overlay stack and get the keys first while they are
 // open. A dialog never sees the root model: it reads a small Context (the
 // styles, the keys, the clock, the commands, whether a turn runs, the
-// model in use, the area it is drawn in) and answers a message with an
-// Action the root carries out (close it, apply events, send a prompt, run
-// a command, or a dialog's own command such as ResumeSession). It imports
+// model in use, the turn's tasks, the area it is drawn in) and answers a
+// message with an Action the root carries out (close it, apply events,
+// send a prompt, run a command, open another dialog, or a dialog's own
+// command such as ResumeSession or StopTask). It imports
 // the style leaf, never the root (ui's structure test checks both).
 package dialog
 
@@ -44,6 +45,9 @@ type Context struct {
 	Running    bool      // a turn runs (its tasks with it)
 	ModelName  string    // the model the conversation uses now
 	InputEmpty bool      // the input holds no text
+	// Tasks are the turn's tasks: those with a row in the panel first,
+	// in its order, then the others (nil when there is none).
+	Tasks []Task
 	// Width and Height are the area above the input that the last frame
 	// drew the dialogs in: what Update pages and scrolls by (View gets
 	// its own w and h).
@@ -56,7 +60,8 @@ type Command struct{ Name, Desc string }
 // Action is what a dialog asks the root to do: Close, Apply, Send, Run,
 // Notice, FocusInput, TypeAside, Quit, a dialog's own command
 // (ResumeSession, ForkSession, SwitchModel, SaveDefaultModel,
-// ApprovePlan, EditPlan), or a Seq
+// ApprovePlan, EditPlan, SelectTask, StopTask), Open (another dialog),
+// or a Seq
 // of them.
 type Action interface{ action() }
 
