@@ -113,13 +113,18 @@ func TestE2ESessionDiff(t *testing.T) {
 	p.waitFor("both done")
 	p.prompt("/diff")
 	p.waitFor("Changes since", "changed  conf.txt", "created  notes.md")
+	// The chat shows the edits as diffs too: each wait names what only
+	// the dialog shows (its title, its key line), else it would pass on
+	// the chat's lines and the next key would come before the dialog
+	// took the last (tmux then reads esc and a key as alt+key).
 	p.send("Enter")
-	p.waitFor("2 - port = 80", "2 + port = 8080")
-	p.send("Escape") // keys one at a time: tmux reads esc then a key as alt+key
+	p.waitFor("changed conf.txt", "esc back to the files", "2 - port = 80", "2 + port = 8080")
+	p.send("Escape")
 	p.waitFor("Changes since", "created  notes.md")
 	p.send("Down")
+	p.waitFor("▸ created  notes.md")
 	p.send("Enter")
-	p.waitFor("1 + # Notes", "2 + first note")
+	p.waitFor("created notes.md", "esc back to the files", "1 + # Notes", "2 + first note")
 	p.send("Escape")
 	p.waitFor("Changes since")
 	p.send("Escape")
