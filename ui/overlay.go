@@ -176,6 +176,8 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		m.over.push(act.Dialog)
 	case dialog.SelectTask:
 		m.panel.taskSel = act.ID
+	case dialog.RewindTo:
+		return m.rewindTo(act)
 	case dialog.StopTask:
 		if m.cfg.Agent.StopTask(act.ID) {
 			m.chat.addNotice("stopping the task " + act.Desc)

@@ -5,7 +5,7 @@
 // model in use, the turn's tasks, the area it is drawn in) and answers a
 // message with an Action the root carries out (close it, apply events,
 // send a prompt, run a command, open another dialog, or a dialog's own
-// command such as ResumeSession or StopTask). It imports
+// command such as ResumeSession, StopTask or RewindTo). It imports
 // the style leaf, never the root (ui's structure test checks both).
 package dialog
 
@@ -60,9 +60,8 @@ type Command struct{ Name, Desc string }
 // Action is what a dialog asks the root to do: Close, Apply, Send, Run,
 // Notice, FocusInput, TypeAside, Quit, a dialog's own command
 // (ResumeSession, ForkSession, SwitchModel, SaveDefaultModel,
-// ApprovePlan, EditPlan, SelectTask, StopTask), Open (another dialog),
-// or a Seq
-// of them.
+// ApprovePlan, EditPlan, SelectTask, StopTask, RewindTo), Open
+// (another dialog), or a Seq of them.
 type Action interface{ action() }
 
 // Close closes the dialog that returned it.
