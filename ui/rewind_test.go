@@ -64,10 +64,26 @@ func (r *rewindAgent) ItemDiff(_ context.Context, item string) (agent.ItemChange
 // turns, with a hand-moved clock.
 func openRewind(t *testing.T, ra *rewindAgent) (*Model, *fakeClock) {
 	t.Helper()
+	m, c := rewindModel(t, ra, ra)
+	cmd := m.rewindCommand()
+	if cmd == nil {
+		t.Fatal("/rewind asked for no points")
+	}
+	update(m, cmd())
+	if overlayOf[*dialog.Rewind](m) == nil {
+		t.Fatalf("the rewind list did not open:\n%s", screen(m))
+	}
+	return m, c
+}
+
+// rewindModel returns a model talking to a (ra, or an agent wrapping it)
+// whose chat holds two turns, with a hand-moved clock.
+func rewindModel(t *testing.T, a Agent, ra *rewindAgent) (*Model, *fakeClock) {
+	t.Helper()
 	if ra.text == "" {
 		ra.text = "fix the bug"
 	}
-	mv := New(Config{Agent: ra, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test"})
+	mv := New(Config{Agent: a, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test"})
 	m := &mv
 	c := &fakeClock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
 	m.clock = c.now
@@ -76,14 +92,6 @@ func openRewind(t *testing.T, ra *rewindAgent) (*Model, *fakeClock) {
 		submit(m, turn)
 		events(t, m, agent.AssistantDone{Text: strings.ToUpper(turn) + " ANSWER", Final: true})
 		endTurn(t, m, ra.scriptAgent, agent.TurnEnd{Reason: agent.ReasonDone})
-	}
-	cmd := m.rewindCommand()
-	if cmd == nil {
-		t.Fatal("/rewind asked for no points")
-	}
-	update(m, cmd())
-	if overlayOf[*dialog.Rewind](m) == nil {
-		t.Fatalf("the rewind list did not open:\n%s", screen(m))
 	}
 	return m, c
 }
