@@ -180,5 +180,5 @@ func (e *planEditor) footer(st *Styles, w int) []string {
 	for _, b := range e.keys.Bindings() {
 		parts = append(parts, b.Help().Key+" "+b.Help().Desc)
 	}
-	return append(out, wrapHelp(st, parts, w)...)
+	return append(out, style.WrapHelp(st, parts, w)...)
 }
