@@ -98,14 +98,14 @@ func TestSeamRewindAfterPlanEdit(t *testing.T) {
 	m, c := rewindModel(t, rewindPlanAgent{rewindAgent: ra, real: real, then: then}, ra)
 	m.panel.update(then, m.now)
 	submit(m, "/plan")
-	if overlayOf[*planEditor](m) == nil {
+	if overlayOf[*dialog.PlanEditor](m) == nil {
 		t.Fatalf("/plan opened no editor:\n%s", screen(m))
 	}
 	press(m, "a")
 	typeText(m, "ZULU check")
 	press(m, "enter")
 	press(m, "esc")
-	if s := screen(m); overlayOf[*planEditor](m) != nil || !strings.Contains(s, "ZULU check") {
+	if s := screen(m); overlayOf[*dialog.PlanEditor](m) != nil || !strings.Contains(s, "ZULU check") {
 		t.Fatalf("the user's item is not in the panel, or the editor is open:\n%s", s)
 	}
 	update(m, m.rewindCommand()())
