@@ -104,5 +104,4 @@ func (m *Model) asOf(at time.Time, f func() tea.Cmd) tea.Cmd {
 
 // The questions: each asks while a single key answers it.
 
-func (q *approvals) asksNow(*Model) bool    { return !q.list[0].typing }
-func (r *rewindDialog) asksNow(*Model) bool { return r.step == rewindConfirm }
+func (q *approvals) asksNow(*Model) bool { return !q.list[0].typing }

@@ -30,11 +30,11 @@ func (m *Model) openItemDiff(item string) tea.Cmd {
 // handleItemDiff opens the view, or says in the editor (or the chat, once
 // it is closed) why it cannot.
 func (m *Model) handleItemDiff(msg itemDiffMsg) {
-	ed := overlayOf[*planEditor](m)
+	ed := overlayOf[*dialog.PlanEditor](m)
 	if msg.err != nil {
 		text := "#" + msg.item + ": " + msg.err.Error()
 		if ed != nil {
-			ed.err = text
+			ed.Refused(text)
 		} else {
 			m.chat.addNotice(text)
 		}

@@ -21,7 +21,7 @@ func openPlanOn(t *testing.T, ra *rewindAgent) *Model {
 	list := plan("G", "x Write the file", "> Test it")
 	m.panel.update(list, m.now)
 	press(m, "ctrl+p")
-	if overlayOf[*planEditor](m) == nil {
+	if overlayOf[*dialog.PlanEditor](m) == nil {
 		t.Fatal("ctrl+p did not open the plan editor")
 	}
 	return m
@@ -65,11 +65,11 @@ func TestItemDiffFromPlanEditor(t *testing.T) {
 		t.Errorf("end did not scroll to the end of the diff:\n%s", s)
 	}
 	press(m, "a") // read-only: the editor below does not get it
-	if ed := overlayOf[*planEditor](m); ed == nil || ed.typing != "" {
+	if ed := overlayOf[*dialog.PlanEditor](m); ed == nil || ed.Typing() != "" {
 		t.Fatal("a key in the diff view reached the plan editor")
 	}
 	press(m, "esc")
-	if overlayOf[*dialog.ItemDiff](m) != nil || overlayOf[*planEditor](m) == nil {
+	if overlayOf[*dialog.ItemDiff](m) != nil || overlayOf[*dialog.PlanEditor](m) == nil {
 		t.Fatal("esc did not go back to the plan editor")
 	}
 	press(m, "down")
@@ -133,7 +133,7 @@ func TestItemDiffUnderAnApproval(t *testing.T) {
 		t.Errorf("the diff does not scroll after the approval:\n%s", s)
 	}
 	press(m, "esc")
-	if overlayOf[*dialog.ItemDiff](m) != nil || overlayOf[*planEditor](m) == nil {
+	if overlayOf[*dialog.ItemDiff](m) != nil || overlayOf[*dialog.PlanEditor](m) == nil {
 		t.Fatal("esc did not go back to the plan editor")
 	}
 }

@@ -182,28 +182,6 @@ func (p *panel) footLines(w int) []string {
 	return lines
 }
 
-// wrapHelp wraps "key desc" parts joined by sep to lines of w cells, styled
-// as the plan's prompt.
-func wrapHelp(st *Styles, parts []string, w int) []string {
-	var out []string
-	line := ""
-	for _, part := range parts {
-		switch {
-		case line == "":
-			line = part
-		case ansi.StringWidth(line)+ansi.StringWidth(st.Glyphs.Separator+part) <= w:
-			line += st.Glyphs.Separator + part
-		default:
-			out = append(out, st.PlanPrompt.Render(line))
-			line = part
-		}
-	}
-	if line != "" {
-		out = append(out, st.PlanPrompt.Render(line))
-	}
-	return out
-}
-
 // extraLines counts the lines the extras add to the expanded panel at w.
 func (p *panel) extraLines(w int) int {
 	n := len(p.removed) + len(p.footLines(w))

@@ -111,17 +111,17 @@ func (m *Model) openEditor() {
 		m.chat.addNotice("there is no plan yet: ask for one (shift+tab switches to plan mode)")
 		return
 	}
-	ed := newPlanEditor(m.st, m.keys.Plan)
+	ed := dialog.NewPlanEditor(m.st, m.keys.Plan)
 	m.over.push(ed)
 	m.panel.sel = max(m.panel.runningIndex(), 0)
 	m.panel.expanded = true
-	m.panel.footer = func(w int) []string { return ed.footer(m.st, w) }
+	m.panel.footer = func(w int) []string { return ed.Footer(m.st, w) }
 	m.input.blur()
 }
 
 // closeEditor closes the editor and gives the focus back to the input.
 func (m *Model) closeEditor() {
-	m.over.remove(overlayOf[*planEditor](m))
+	m.over.remove(overlayOf[*dialog.PlanEditor](m))
 	m.panel.sel = -1
 	m.panel.footer = nil
 	if pr := m.proposal(); pr != nil {
@@ -136,8 +136,8 @@ func (m *Model) closeEditor() {
 func (m *Model) applyPlanEdit(e agent.PlanEdit) {
 	evs, err := m.cfg.Agent.EditPlan(e)
 	if err != nil {
-		if ed := overlayOf[*planEditor](m); ed != nil {
-			ed.err = err.Error()
+		if ed := overlayOf[*dialog.PlanEditor](m); ed != nil {
+			ed.Refused(err.Error())
 		} else {
 			m.chat.addNotice(err.Error())
 		}

@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/tick-agent/tick/todo"
 	"github.com/tick-agent/tick/ui/dialog"
+	"github.com/tick-agent/tick/ui/style"
 )
 
 // showProposal puts the proposed plan pr (dialog.Proposal, on the overlay
@@ -26,7 +27,7 @@ func (m *Model) showProposal(pr *dialog.Proposal) {
 	}
 	p.hold, p.expanded = true, true
 	question := pr.Question()
-	p.footer = func(w int) []string { return wrapHelp(p.st, question, w) }
+	p.footer = func(w int) []string { return style.WrapHelp(p.st, question, w) }
 }
 
 // hideProposal takes the proposal out of the panel.

@@ -13,6 +13,7 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/dialog"
 )
 
 // planScript is a scriptAgent with the plan side of a real agent, which is
@@ -148,8 +149,8 @@ func TestPlanProposalIgnoresTyping(t *testing.T) {
 			if approved != tt.approved || (a.Mode() == agent.ModePlan) == tt.approved {
 				t.Fatalf("approved %v (prompts %q, mode %s), want %v", approved, a.prompts(), a.Mode(), tt.approved)
 			}
-			if (overlayOf[*planEditor](m) != nil) != tt.editor {
-				t.Fatalf("editor open %v, want %v", overlayOf[*planEditor](m) != nil, tt.editor)
+			if (overlayOf[*dialog.PlanEditor](m) != nil) != tt.editor {
+				t.Fatalf("editor open %v, want %v", overlayOf[*dialog.PlanEditor](m) != nil, tt.editor)
 			}
 			if v := m.input.value(); v != tt.input {
 				t.Fatalf("input %q, want %q", v, tt.input)
@@ -172,8 +173,8 @@ func TestPlanEditorKeys(t *testing.T) {
 	m.panel.update(list, m.now)
 	submit(m, "go")
 	press(m, "ctrl+p")
-	if overlayOf[*planEditor](m) == nil || m.panel.sel != 1 {
-		t.Fatalf("ctrl+p: editor %v, selection %d (want the running item)", overlayOf[*planEditor](m) != nil, m.panel.sel)
+	if overlayOf[*dialog.PlanEditor](m) == nil || m.panel.sel != 1 {
+		t.Fatalf("ctrl+p: editor %v, selection %d (want the running item)", overlayOf[*dialog.PlanEditor](m) != nil, m.panel.sel)
 	}
 	press(m, "a")
 	typeText(m, "ZULU verify")
@@ -186,7 +187,7 @@ func TestPlanEditorKeys(t *testing.T) {
 	press(m, "up")
 	press(m, "g")
 	press(m, "esc") // closes the editor, never interrupts
-	if overlayOf[*planEditor](m) != nil || m.turn.act == status.ActInterrupting {
+	if overlayOf[*dialog.PlanEditor](m) != nil || m.turn.act == status.ActInterrupting {
 		t.Fatal("esc did not just close the editor")
 	}
 	got := a.real.Todos().Render()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/agent/checkpoint"
+	"github.com/tick-agent/tick/ui/dialog"
 )
 
 // rewindAgent is a scriptAgent with two rewind points (an item, then the
@@ -63,10 +64,26 @@ func (r *rewindAgent) ItemDiff(_ context.Context, item string) (agent.ItemChange
 // turns, with a hand-moved clock.
 func openRewind(t *testing.T, ra *rewindAgent) (*Model, *fakeClock) {
 	t.Helper()
+	m, c := rewindModel(t, ra, ra)
+	cmd := m.rewindCommand()
+	if cmd == nil {
+		t.Fatal("/rewind asked for no points")
+	}
+	update(m, cmd())
+	if overlayOf[*dialog.Rewind](m) == nil {
+		t.Fatalf("the rewind list did not open:\n%s", screen(m))
+	}
+	return m, c
+}
+
+// rewindModel returns a model talking to a (ra, or an agent wrapping it)
+// whose chat holds two turns, with a hand-moved clock.
+func rewindModel(t *testing.T, a Agent, ra *rewindAgent) (*Model, *fakeClock) {
+	t.Helper()
 	if ra.text == "" {
 		ra.text = "fix the bug"
 	}
-	mv := New(Config{Agent: ra, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test"})
+	mv := New(Config{Agent: a, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test"})
 	m := &mv
 	c := &fakeClock{t: time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)}
 	m.clock = c.now
@@ -75,14 +92,6 @@ func openRewind(t *testing.T, ra *rewindAgent) (*Model, *fakeClock) {
 		submit(m, turn)
 		events(t, m, agent.AssistantDone{Text: strings.ToUpper(turn) + " ANSWER", Final: true})
 		endTurn(t, m, ra.scriptAgent, agent.TurnEnd{Reason: agent.ReasonDone})
-	}
-	cmd := m.rewindCommand()
-	if cmd == nil {
-		t.Fatal("/rewind asked for no points")
-	}
-	update(m, cmd())
-	if overlayOf[*rewindDialog](m) == nil {
-		t.Fatalf("the rewind list did not open:\n%s", screen(m))
 	}
 	return m, c
 }
@@ -172,7 +181,7 @@ func TestRewindScopes(t *testing.T) {
 			if got := m.input.ta.Value(); got != wantInput {
 				t.Errorf("the input holds %q, want %q", got, wantInput)
 			}
-			if overlayOf[*rewindDialog](m) != nil {
+			if overlayOf[*dialog.Rewind](m) != nil {
 				t.Error("the dialog is still open")
 			}
 		})
@@ -187,7 +196,7 @@ func TestRewindConfirmIgnoresTyping(t *testing.T) {
 	m, c := openRewind(t, ra)
 	press(m, "enter")
 	press(m, "esc")
-	if r := overlayOf[*rewindDialog](m); r == nil || r.step != rewindList {
+	if r := overlayOf[*dialog.Rewind](m); r == nil || r.Step() != dialog.RewindList {
 		t.Fatal("esc on the choice did not go back to the list")
 	}
 	press(m, "enter")
@@ -199,7 +208,7 @@ func TestRewindConfirmIgnoresTyping(t *testing.T) {
 			update(m, cmd())
 		}
 	}
-	if len(ra.rewound) != 0 || overlayOf[*rewindDialog](m) == nil {
+	if len(ra.rewound) != 0 || overlayOf[*dialog.Rewind](m) == nil {
 		t.Fatalf("typing answered the confirmation: rewinds %q", ra.rewound)
 	}
 	if got := m.input.ta.Value(); got != typed {
@@ -210,7 +219,7 @@ func TestRewindConfirmIgnoresTyping(t *testing.T) {
 	}
 	c.advance(time.Second)
 	press(m, "esc")
-	if overlayOf[*rewindDialog](m) != nil || len(ra.rewound) != 0 || !strings.Contains(screen(m), "/rewind cancelled") {
+	if overlayOf[*dialog.Rewind](m) != nil || len(ra.rewound) != 0 || !strings.Contains(screen(m), "/rewind cancelled") {
 		t.Errorf("esc did not cancel: rewinds %q\n%s", ra.rewound, screen(m))
 	}
 }
@@ -245,7 +254,7 @@ func TestRewindWithoutSnapshot(t *testing.T) {
 	press(m, "down")
 	press(m, "enter")
 	press(m, "f")
-	if s := screen(m); strings.Contains(s, "files         the workspace") || overlayOf[*rewindDialog](m).step != rewindScope {
+	if s := screen(m); strings.Contains(s, "files         the workspace") || overlayOf[*dialog.Rewind](m).Step() != dialog.RewindScope {
 		t.Fatalf("a point without files offers them:\n%s", s)
 	}
 	press(m, "enter")
@@ -295,7 +304,7 @@ func TestReplayShowsRewind(t *testing.T) {
 func TestRewindNoPoints(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
 	update(m, m.rewindCommand()())
-	if overlayOf[*rewindDialog](m) != nil || !strings.Contains(screen(m), "/rewind: "+agent.ErrNoUndo.Error()) {
+	if overlayOf[*dialog.Rewind](m) != nil || !strings.Contains(screen(m), "/rewind: "+agent.ErrNoUndo.Error()) {
 		t.Errorf("/rewind without points:\n%s", screen(m))
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/dialog"
 )
 
 // screenView opens one view of the TUI with hostile strings in it; visible
@@ -81,7 +82,7 @@ func conversationViews(evil string) []screenView {
 			update(m, ResetMsg{Todos: list})
 			submit(m, "go")
 			press(m, "ctrl+p")
-			if overlayOf[*planEditor](m) == nil {
+			if overlayOf[*dialog.PlanEditor](m) == nil {
 				t.Fatal("ctrl+p did not open the plan editor")
 			}
 			press(m, "a") // an edit: the agent's list comes back to the panel

@@ -221,7 +221,7 @@ func TestUndoOfAnApply(t *testing.T) {
 	if s := screen(m); ua.undone != 1 || !strings.Contains(s, `undid applying task 1 "two": 1 file restored`) {
 		t.Errorf("undone %d; the result does not name the apply:\n%s", ua.undone, s)
 	}
-	if l := pointLabel(agent.RewindPoint{Kind: agent.PointApply, Text: `applying task 1 "two"`}); l != `applying task 1 "two"` {
+	if l := dialog.PointLabel(agent.RewindPoint{Kind: agent.PointApply, Text: `applying task 1 "two"`}); l != `applying task 1 "two"` {
 		t.Errorf("/rewind labels the apply %q", l)
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/tick-agent/tick/agent"
@@ -88,11 +87,4 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 		m.chat.addNotice(fmt.Sprintf("undid %s: %s restored; the model is told with your next message", what, style.Plural(len(msg.pre.Changes), "file")))
 	}
 	return nil
-}
-
-// askKey reads k for a question that waits for a deliberate answer (see
-// dialog.Ask) and hands a key typed aside to the input.
-func (m *Model) askKey(k tea.KeyPressMsg, keys UndoKeyMap, shown, lastKey time.Time, diverted *bool) (yes, no bool, cmd tea.Cmd) {
-	yes, no, act := dialog.Ask(m.dialogContext(lastKey), k, keys, shown, diverted)
-	return yes, no, m.carryOut(nil, act)
 }

@@ -2,10 +2,11 @@
 // screen on the root's overlay stack and get the keys first while they are
 // open. A dialog never sees the root model: it reads a small Context (the
 // styles, the keys, the clock, the commands, whether a turn runs, the
-// model in use, the turn's tasks, the area it is drawn in) and answers a
+// model in use, the turn's tasks, the plan and the editor's selection,
+// the area it is drawn in) and answers a
 // message with an Action the root carries out (close it, apply events,
 // send a prompt, run a command, open another dialog, or a dialog's own
-// command such as ResumeSession or StopTask). It imports
+// command such as ResumeSession, StopTask or RewindTo). It imports
 // the style leaf, never the root (ui's structure test checks both).
 package dialog
 
@@ -15,6 +16,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/todo"
 	"github.com/tick-agent/tick/ui/style"
 )
 
@@ -48,6 +50,10 @@ type Context struct {
 	// Tasks are the turn's tasks: those with a row in the panel first,
 	// in its order, then the others (nil when there is none).
 	Tasks []Task
+	// Plan is the plan the panel shows and PlanSel the plan editor's
+	// selection in it (-1 while the editor is closed).
+	Plan    todo.List
+	PlanSel int
 	// Width and Height are the area above the input that the last frame
 	// drew the dialogs in: what Update pages and scrolls by (View gets
 	// its own w and h).
@@ -60,9 +66,9 @@ type Command struct{ Name, Desc string }
 // Action is what a dialog asks the root to do: Close, Apply, Send, Run,
 // Notice, FocusInput, TypeAside, Quit, a dialog's own command
 // (ResumeSession, ForkSession, SwitchModel, SaveDefaultModel,
-// ApprovePlan, EditPlan, SelectTask, StopTask), Open (another dialog),
-// or a Seq
-// of them.
+// ApprovePlan, EditPlan, SelectTask, StopTask, RewindTo, SelectPlanItem,
+// EditPlanItem, ShowItemChanges, CloseEditor), Open
+// (another dialog), or a Seq of them.
 type Action interface{ action() }
 
 // Close closes the dialog that returned it.

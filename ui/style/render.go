@@ -215,3 +215,25 @@ const ScrollStep = 3
 // DialogMaxWidth is the widest a dialog box gets (the help overlay, the
 // pickers, the setup screen).
 const DialogMaxWidth = 100
+
+// WrapHelp wraps "key desc" parts joined by sep to lines of w cells, styled
+// as the plan's prompt.
+func WrapHelp(st *Styles, parts []string, w int) []string {
+	var out []string
+	line := ""
+	for _, part := range parts {
+		switch {
+		case line == "":
+			line = part
+		case ansi.StringWidth(line)+ansi.StringWidth(st.Glyphs.Separator+part) <= w:
+			line += st.Glyphs.Separator + part
+		default:
+			out = append(out, st.PlanPrompt.Render(line))
+			line = part
+		}
+	}
+	if line != "" {
+		out = append(out, st.PlanPrompt.Render(line))
+	}
+	return out
+}
