@@ -25,7 +25,7 @@ func conversationViews(evil string) []screenView {
 	return []screenView{
 		{"@ popup", func(t *testing.T) *Model {
 			m, _ := newTestModel(t, 100, 30)
-			m.cfg.Files = func() ([]string, bool) { return hostileList(8), true }
+			m.cfg.Services = fakeServices{files: func() ([]string, bool) { return hostileList(8), true }}
 			for _, r := range "see @t" {
 				runCmd(m, update(m, keyPress(string(r))))
 			}
@@ -33,7 +33,7 @@ func conversationViews(evil string) []screenView {
 		}, []string{"HIDDEN.txt", "link.txt", "red.txt", "⟨U+202E⟩txt.exe", "@new line.txt", "fill⟨U+3164⟩er⟨U+2800⟩.txt"}},
 		{"@ popup, inserted", func(t *testing.T) *Model {
 			m, _ := newTestModel(t, 100, 30)
-			m.cfg.Files = func() ([]string, bool) { return hostileList(1), true }
+			m.cfg.Services = fakeServices{files: func() ([]string, bool) { return hostileList(1), true }}
 			for _, r := range "see @t" {
 				runCmd(m, update(m, keyPress(string(r))))
 			}
@@ -107,8 +107,8 @@ func pickerViews(evil string) []screenView {
 			list[1].FirstPrompt = "fix " + evil
 			list[2].ID = evil
 			mv := New(Config{Agent: &scriptAgent{}, Model: "m", Dark: true,
-				Sessions: func() ([]SessionInfo, error) { return list, nil },
-				Resume:   func(string) (ResetMsg, error) { return ResetMsg{}, nil }})
+				Services: fakeServices{sessions: func() ([]SessionInfo, error) { return list, nil },
+					resume: func(string) (ResetMsg, error) { return ResetMsg{}, nil }}})
 			m := &mv
 			update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 			runCmd(m, submit(m, "/sessions"))
@@ -162,7 +162,7 @@ func chromeViews(evil string) []screenView {
 		{"status bar", func(t *testing.T) *Model {
 			a := &scriptAgent{}
 			mv := New(Config{Agent: a, Model: "model " + evil, Workspace: "/tmp/" + evil, Dark: true, Version: "test",
-				Sandbox: func() string { return "sandbox " + evil }, MCP: hostileMCP{}})
+				Services: fakeServices{sandbox: func() string { return "sandbox " + evil }}, MCP: hostileMCP{}})
 			m := &mv
 			update(m, tea.WindowSizeMsg{Width: 200, Height: 30})
 			return m
