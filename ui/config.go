@@ -81,9 +81,6 @@ type Config struct {
 	// Prompt, when set, is sent as the first turn once the app is up
 	// (tick "fix the build").
 	Prompt string
-	// Models, when set, offers /model: a picker over the server's models
-	// that switches the conversation's model.
-	Models *ModelConfig
 	// ConfigPath is the user's config file, named by the help overlay.
 	ConfigPath string
 	// Custom are the user's own slash commands; a name taken by a

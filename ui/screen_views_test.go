@@ -119,10 +119,10 @@ func pickerViews(evil string) []screenView {
 		}, []string{"HIDDEN.txt"}},
 		{"model picker and status bar", func(t *testing.T) *Model {
 			m, _ := newTestModel(t, 120, 40)
-			m.cfg.Models = &ModelConfig{
+			m.cfg.Services = fakeServices{models: &fakeModels{
 				List:   func() ([]string, error) { return append([]string{"good"}, hostileList(10)...), nil },
 				Switch: func(string) error { return nil },
-			}
+			}}
 			m.cfg.Model = evil
 			m.addConfigCommands()
 			runCmd(m, submit(m, "/model"))
@@ -130,10 +130,10 @@ func pickerViews(evil string) []screenView {
 		}, []string{"HIDDEN.txt", "good"}},
 		{"model picker, switching", func(t *testing.T) *Model {
 			m, _ := newTestModel(t, 120, 40)
-			m.cfg.Models = &ModelConfig{
+			m.cfg.Services = fakeServices{models: &fakeModels{
 				List:   func() ([]string, error) { return hostileList(3), nil },
 				Switch: func(string) error { return nil },
-			}
+			}}
 			m.addConfigCommands()
 			runCmd(m, submit(m, "/model"))
 			press(m, "enter") // "switching to NAME…" while Switch runs
@@ -141,12 +141,12 @@ func pickerViews(evil string) []screenView {
 		}, []string{"switching to gHIDDEN.txt"}},
 		{"model picker, saving the default", func(t *testing.T) *Model {
 			m, _ := newTestModel(t, 120, 40)
-			m.cfg.Models = &ModelConfig{
+			m.cfg.Services = fakeServices{models: &fakeModels{
 				List:        func() ([]string, error) { return hostileList(3), nil },
 				Switch:      func(string) error { return nil },
 				SaveDefault: func(string) (string, error) { return "", nil },
 				Path:        "/home/" + evil,
-			}
+			}}
 			m.addConfigCommands()
 			runCmd(m, submit(m, "/model"))
 			runCmd(m, press(m, "enter"))

@@ -4,8 +4,8 @@ import "errors"
 
 // Services is what the app lends the TUI while it runs, besides the
 // agent: the answers it asks for about the world around the conversation
-// and the optional features (saved sessions, the @ picker's file index,
-// the system clipboard). Offers says which optional features the app
+// and the optional features (saved sessions, the server's models, the @
+// picker's file index, the system clipboard). Offers says which optional features the app
 // has; the TUI calls a feature's methods only when it is offered and
 // leaves its commands and keys out otherwise. New puts NoServices in when
 // Config.Services is nil, so the TUI never checks for a missing service.
@@ -22,6 +22,7 @@ type Services interface {
 	// Offers says which of the optional features below the app has.
 	Offers() Offers
 	SessionStore
+	ModelStore
 	Clipboard
 	// Files returns the workspace's files found so far (relative,
 	// slash-separated) for the @ picker, and whether the index is
@@ -31,6 +32,7 @@ type Services interface {
 
 // Offers names the optional features of a Services.
 type Offers struct {
+	Models         bool // ListModels and SwitchModel: /model
 	Sessions       bool // ListSessions: /sessions
 	Resume         bool // ResumeSession: the /sessions picker opens a session
 	Fork           bool // ForkSession: the picker offers to fork a session open elsewhere
@@ -51,6 +53,23 @@ type SessionStore interface {
 	// ForkSession copies session id, which another tick has open, into a
 	// new session and opens it, like ResumeSession.
 	ForkSession(id string) (ResetMsg, error)
+}
+
+// ModelStore is the server's models, for the /model picker.
+type ModelStore interface {
+	// ListModels returns the models the configured server lists.
+	ListModels() ([]string, error)
+	// SwitchModel makes name the model of the conversation from the next
+	// request (and saves it with the session).
+	SwitchModel(name string) error
+	// DefaultModelFile names the config file SaveDefaultModel writes; ""
+	// leaves the picker's "save as default" question out.
+	DefaultModelFile() string
+	// SaveDefaultModel writes name as the default model into
+	// DefaultModelFile and returns what else the user should know of the
+	// save, shown after the confirmation ("" for nothing; e.g. that the
+	// file was rewritten).
+	SaveDefaultModel(name string) (note string, err error)
 }
 
 // Clipboard is the system clipboard beyond what the terminal offers.
@@ -93,6 +112,18 @@ func (NoServices) ResumeSession(string) (ResetMsg, error) { return ResetMsg{}, e
 
 // ForkSession answers errNotOffered.
 func (NoServices) ForkSession(string) (ResetMsg, error) { return ResetMsg{}, errNotOffered }
+
+// ListModels answers errNotOffered.
+func (NoServices) ListModels() ([]string, error) { return nil, errNotOffered }
+
+// SwitchModel answers errNotOffered.
+func (NoServices) SwitchModel(string) error { return errNotOffered }
+
+// DefaultModelFile returns "": no default to save.
+func (NoServices) DefaultModelFile() string { return "" }
+
+// SaveDefaultModel answers errNotOffered.
+func (NoServices) SaveDefaultModel(string) (string, error) { return "", errNotOffered }
 
 // CopyText answers errNotOffered.
 func (NoServices) CopyText(string) (string, error) { return "", errNotOffered }

@@ -15,22 +15,43 @@ type fakeServices struct {
 	files       func() ([]string, bool)
 	copyText    func(text string) (string, error)
 	clipImage   func() (string, error)
+	models      *fakeModels
+}
+
+// fakeModels is fakeServices' ModelStore: List and Switch offer /model,
+// SaveDefault and Path the "save as default" question.
+type fakeModels struct {
+	List        func() ([]string, error)
+	Switch      func(name string) error
+	SaveDefault func(name string) (string, error)
+	Path        string
 }
 
 func (f fakeServices) SandboxStatus() string { return call(f.sandbox) }
 func (f fakeServices) SessionName() string   { return call(f.sessionName) }
 
 func (f fakeServices) Offers() Offers {
-	return Offers{Sessions: f.sessions != nil, Resume: f.resume != nil, Fork: f.fork != nil,
+	return Offers{Models: f.models != nil, Sessions: f.sessions != nil, Resume: f.resume != nil, Fork: f.fork != nil,
 		Files: f.files != nil, CopyText: f.copyText != nil, ClipboardImage: f.clipImage != nil}
 }
 
 func (f fakeServices) ListSessions() ([]SessionInfo, error)      { return f.sessions() }
 func (f fakeServices) ResumeSession(id string) (ResetMsg, error) { return f.resume(id) }
 func (f fakeServices) ForkSession(id string) (ResetMsg, error)   { return f.fork(id) }
-func (f fakeServices) Files() ([]string, bool)                   { return f.files() }
-func (f fakeServices) CopyText(text string) (string, error)      { return f.copyText(text) }
-func (f fakeServices) ClipboardImage() (string, error)           { return f.clipImage() }
+func (f fakeServices) ListModels() ([]string, error)             { return f.models.List() }
+func (f fakeServices) SwitchModel(name string) error             { return f.models.Switch(name) }
+func (f fakeServices) SaveDefaultModel(name string) (string, error) {
+	return f.models.SaveDefault(name)
+}
+func (f fakeServices) DefaultModelFile() string {
+	if f.models == nil {
+		return ""
+	}
+	return f.models.Path
+}
+func (f fakeServices) Files() ([]string, bool)              { return f.files() }
+func (f fakeServices) CopyText(text string) (string, error) { return f.copyText(text) }
+func (f fakeServices) ClipboardImage() (string, error)      { return f.clipImage() }
 
 // call returns f(), or "" for a nil f.
 func call(f func() string) string {

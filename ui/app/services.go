@@ -8,7 +8,9 @@ import (
 )
 
 // appServices is the full-screen app's ui.Services: the sandbox's status
-// line, the saved sessions and the current session's id (ts), the
+// line, the saved sessions, the current session's id and the /model
+// picker's models of the server in use and of the config file's other
+// providers (ts), the
 // workspace's file index for the @ picker, and the system clipboard's
 // tools (ctrl+v reads images only when the run has a paste directory).
 type appServices struct {
@@ -43,7 +45,7 @@ func (s appServices) SessionName() string {
 
 // Offers offers every feature; ctrl+v's images need a paste directory.
 func (s appServices) Offers() ui.Offers {
-	return ui.Offers{Sessions: true, Resume: true, Fork: true, Files: true, CopyText: true, ClipboardImage: s.clipImage != nil}
+	return ui.Offers{Models: true, Sessions: true, Resume: true, Fork: true, Files: true, CopyText: true, ClipboardImage: s.clipImage != nil}
 }
 
 // ListSessions lists the workspace's saved sessions (Session.Sessions).
@@ -54,6 +56,19 @@ func (s appServices) ResumeSession(id string) (ui.ResetMsg, error) { return s.ts
 
 // ForkSession forks session id into a new one (Session.Fork).
 func (s appServices) ForkSession(id string) (ui.ResetMsg, error) { return s.ts.Fork(id) }
+
+// ListModels lists the models of the server in use and of the config
+// file's other providers.
+func (s appServices) ListModels() ([]string, error) { return s.ts.listModels() }
+
+// SwitchModel switches the conversation to the picker's label.
+func (s appServices) SwitchModel(label string) error { return s.ts.switchModel(label) }
+
+// DefaultModelFile is the user's config file ("" without one).
+func (s appServices) DefaultModelFile() string { return s.ts.cfg.Settings.UserFile }
+
+// SaveDefaultModel writes label's model and provider into the user file.
+func (s appServices) SaveDefaultModel(label string) (string, error) { return s.ts.saveDefault(label) }
 
 // Files is the workspace's file index so far.
 func (s appServices) Files() ([]string, bool) { return s.files() }

@@ -144,7 +144,6 @@ func tuiConfig(cfg config, ts *tuiSession, ag *agent.Agent, rec *session.Recorde
 		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md", "trust": "allow this project's MCP servers and hooks"},
 		HistoryFile: cfg.historyFile,
 		Prompt:      cfg.Initial,
-		Models:      ts.modelConfig(),
 		ConfigPath:  cfg.Settings.UserFile,
 		NoMouse:     !cfg.Settings.MouseOn(),
 	}
