@@ -10,11 +10,11 @@ import (
 	"github.com/tick-agent/tick/ui/termsafe"
 )
 
-// ErrNoClipboardTool is the error of Config.ClipboardImage when no
+// ErrNoClipboardTool is the error of Services.ClipboardImage when no
 // clipboard tool is there to read from; its text says which to install.
 var ErrNoClipboardTool = errors.New("no clipboard tool")
 
-// clipImageMsg is the answer of Config.ClipboardImage to a ctrl+v: the
+// clipImageMsg is the answer of Services.ClipboardImage to a ctrl+v: the
 // saved image's path, or "" when the clipboard holds no image; key is the
 // ctrl+v, handed to the input (a text paste) when there was none.
 type clipImageMsg struct {
@@ -24,15 +24,15 @@ type clipImageMsg struct {
 }
 
 // clipboardKey takes the textarea's paste key (ctrl+v) when
-// Config.ClipboardImage is set: it asks for a clipboard image off the
+// Services offers ClipboardImage: it asks for a clipboard image off the
 // update loop, and the answer comes back as a clipImageMsg.
 func (m *Model) clipboardKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	get := m.cfg.ClipboardImage
-	if get == nil || !key.Matches(k, m.input.ta.KeyMap.Paste) {
+	svc := m.cfg.Services
+	if !svc.Offers().ClipboardImage || !key.Matches(k, m.input.ta.KeyMap.Paste) {
 		return nil, false
 	}
 	return func() tea.Msg {
-		path, err := get()
+		path, err := svc.ClipboardImage()
 		return clipImageMsg{path: path, err: err, key: k}
 	}, true
 }

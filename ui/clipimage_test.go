@@ -26,7 +26,7 @@ func TestClipboardImagePaste(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			m, _ := newTestModel(t, 80, 20)
 			calls := 0
-			m.cfg.ClipboardImage = func() (string, error) { calls++; return tt.path, tt.err }
+			m.cfg.Services = fakeServices{clipImage: func() (string, error) { calls++; return tt.path, tt.err }}
 			cmd := press(m, "ctrl+v")
 			if cmd == nil || calls != 0 {
 				t.Fatalf("ctrl+v: cmd %v, calls %d; want the question in a command", cmd != nil, calls)

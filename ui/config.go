@@ -16,13 +16,13 @@ type Config struct {
 	Model     string // model name, for the status bar
 	Workspace string // the directory tick works in, for the status bar
 	Yolo      bool   // approvals are off (shown in the status bar)
-	// Sandbox returns the command sandbox's status line for the status
-	// bar ("sandbox: workspace-write", "no sandbox — asking for every
-	// command"), "" for none; it is called for every frame and must not
-	// block. Nil shows none.
-	Sandbox func() string
-	// SandboxReady, when set, is closed once Sandbox has its answer; the
-	// status bar is drawn again then.
+	// Services are what the app lends the TUI while it runs besides the
+	// agent (see Services). Nil: NoServices. The start-up hooks below
+	// (LateNotice, ModelCheck, FirstFrame) stay fields: each is called
+	// once as the app starts, and leaving one out starts no command.
+	Services Services
+	// SandboxReady, when set, is closed once Services.SandboxStatus has
+	// its answer; the status bar is drawn again then.
 	SandboxReady <-chan struct{}
 	// Dark says the terminal has a dark background: the styles of the
 	// first frame. With AskBackground the app asks the terminal once it
@@ -40,24 +40,13 @@ type Config struct {
 	// History gets a generic "resumed session" line.
 	Notices []string
 	// Commands are extra slash commands by name ("new" or "/new"); /help,
-	// /quit, /compact and (with Sessions) /sessions are built in. A
-	// command's tea.Cmd may return NoticeMsg or ResetMsg. Commands other
-	// than the built-ins wait until no turn runs.
+	// /quit, /compact and (when Services offers Sessions) /sessions are
+	// built in. A command's tea.Cmd may return NoticeMsg or ResetMsg.
+	// Commands other than the built-ins wait until no turn runs.
 	Commands map[string]func() tea.Cmd
 	// CommandHelp is one line for each of Commands (by the same name),
 	// shown by the / completion popup and the help overlay.
 	CommandHelp map[string]string
-	// Sessions lists the workspace's saved sessions, most recently used
-	// first, for the /sessions picker; nil leaves /sessions out. Resume
-	// opens one of them and returns what replaces the conversation on
-	// screen (applied like a ResetMsg). Both are called off the update
-	// loop (in a tea.Cmd), never while a turn runs.
-	Sessions func() ([]SessionInfo, error)
-	Resume   func(id string) (ResetMsg, error)
-	// Fork copies a session that another tick has open (Resume returned
-	// an error wrapping ErrSessionOpen) into a new session and opens it,
-	// like Resume; nil leaves the offer out.
-	Fork func(id string) (ResetMsg, error)
 	// Screen, when not nil, is the terminal the program draws on (the
 	// file passed as tea.WithOutput): Run draws the first frame on it at
 	// once, before Bubble Tea's first frame tick (see firstframe.go). Env
@@ -85,12 +74,6 @@ type Config struct {
 	// then what start-up does not need, so that it does not compete with
 	// the first frame for the CPU.
 	FirstFrame func()
-	// ClipboardImage, when set, is asked on ctrl+v for an image on the
-	// system clipboard: it saves one and returns its path ("" when the
-	// clipboard holds none; ctrl+v then pastes text as usual). Its @
-	// mention goes into the input. It is called off the update loop.
-	// An error wrapping ErrNoClipboardTool says which tool to install.
-	ClipboardImage func() (string, error)
 	// HistoryFile keeps the prompts sent in this workspace across
 	// restarts (see package prompthist); empty keeps them only while the
 	// app runs. It is read and written off the update loop.
@@ -98,13 +81,6 @@ type Config struct {
 	// Prompt, when set, is sent as the first turn once the app is up
 	// (tick "fix the build").
 	Prompt string
-	// Models, when set, offers /model: a picker over the server's models
-	// that switches the conversation's model.
-	Models *ModelConfig
-	// Files, when set, offers the @ picker: it returns the workspace's
-	// files found so far (relative, slash-separated) and whether the index
-	// is complete. It is called off the update loop.
-	Files func() ([]string, bool)
 	// ConfigPath is the user's config file, named by the help overlay.
 	ConfigPath string
 	// Custom are the user's own slash commands; a name taken by a
@@ -112,13 +88,6 @@ type Config struct {
 	Custom []CustomCommand
 	// MCP, when set, reports the MCP servers for the status bar and /mcp.
 	MCP MCPStatus
-	// Clipboard, when set, writes text to the system clipboard (a tool
-	// such as wl-copy or xclip) besides OSC 52, and names the tool; it is
-	// called in a tea.Cmd. Nil: OSC 52 only.
-	Clipboard func(text string) (tool string, err error)
-	// SessionName, when set, names the conversation for /export's default
-	// file name ("" while it has none).
-	SessionName func() string
 	// NoMouse leaves the mouse to the terminal (mouse = false in the
 	// configuration): its own selection works, the wheel does not scroll
 	// the chat. Otherwise tick takes the mouse: the wheel scrolls and a

@@ -48,12 +48,12 @@ func (m *Model) copyText(what, text string) tea.Cmd {
 	}
 	lines := strings.Count(text, "\n") + 1
 	note := fmt.Sprintf("copied %s (%s) to the clipboard", what, style.Plural(lines, "line"))
-	if m.cfg.Clipboard == nil {
+	svc := m.cfg.Services
+	if !svc.Offers().CopyText {
 		return tea.Batch(tea.SetClipboard(text), m.toast(note, toastFor))
 	}
-	sys := m.cfg.Clipboard
 	return tea.Batch(tea.SetClipboard(text), func() tea.Msg {
-		if tool, err := sys(text); err == nil && tool != "" {
+		if tool, err := svc.CopyText(text); err == nil && tool != "" {
 			return toastMsg{Text: note + " (and " + tool + ")"}
 		}
 		return toastMsg{Text: note + " (through the terminal)"}

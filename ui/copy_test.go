@@ -48,7 +48,7 @@ const answerWithCode = "Here:\n\n```go\nfmt.Println(1)\n```\n\nand\n\n~~~sh\nech
 func TestCopyCommand(t *testing.T) {
 	m, a := newTestModel(t, 100, 30)
 	var sys []string
-	m.cfg.Clipboard = func(s string) (string, error) { sys = append(sys, s); return "xclip", nil }
+	m.cfg.Services = fakeServices{copyText: func(s string) (string, error) { sys = append(sys, s); return "xclip", nil }}
 	runCmds(submit(m, "/copy"))
 	if s := screen(m); !strings.Contains(s, "no answer to copy yet") {
 		t.Fatalf("/copy before an answer:\n%s", s)
@@ -114,7 +114,7 @@ func TestCodeBlocks(t *testing.T) {
 func TestExportCommand(t *testing.T) {
 	dir := t.TempDir()
 	a := &scriptAgent{}
-	mv := New(Config{Agent: a, Model: "test-model", Workspace: dir, Dark: true, SessionName: func() string { return "abc123" }})
+	mv := New(Config{Agent: a, Model: "test-model", Workspace: dir, Dark: true, Services: fakeServices{sessionName: func() string { return "abc123" }}})
 	m := &mv
 	update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	submit(m, "fix the bug")

@@ -21,11 +21,7 @@ import (
 func (m *Model) exportCommand(args string) tea.Cmd {
 	name := strings.TrimSpace(args)
 	if name == "" {
-		session := ""
-		if m.cfg.SessionName != nil {
-			session = m.cfg.SessionName()
-		}
-		name = exportName(session, m.clock())
+		name = exportName(m.cfg.Services.SessionName(), m.clock())
 	}
 	text := m.exportMarkdown()
 	dir := m.cfg.Workspace

@@ -44,7 +44,7 @@ func newCommandModel(t *testing.T) (*Model, *scriptAgent) {
 		Agent:       a,
 		Commands:    map[string]func() tea.Cmd{"new": func() tea.Cmd { return nil }},
 		CommandHelp: map[string]string{"/new": "start a new conversation"},
-		Sessions:    func() ([]SessionInfo, error) { return nil, nil },
+		Services:    fakeServices{sessions: func() ([]SessionInfo, error) { return nil, nil }},
 	})
 	m := &mv
 	update(m, tea.WindowSizeMsg{Width: 100, Height: 30})

@@ -49,7 +49,7 @@ type mentionRetryMsg struct{ query string }
 // mentionQuery returns the query after an @ at the end of the input, and
 // where the @ starts; ok is false when none is being typed.
 func (m *Model) mentionQuery() (query string, at int, ok bool) {
-	if m.cfg.Files == nil {
+	if !m.cfg.Services.Offers().Files {
 		return "", 0, false
 	}
 	raw := m.input.raw()
@@ -76,9 +76,9 @@ func (m *Model) mentionRefresh() tea.Cmd {
 // mentionSearch matches q against the index off the update loop.
 func (m *Model) mentionSearch(q string) tea.Cmd {
 	m.input.mention.asked, m.input.mention.asking = q, true
-	files := m.cfg.Files
+	svc := m.cfg.Services
 	return func() tea.Msg {
-		paths, done := files()
+		paths, done := svc.Files()
 		return mentionResultsMsg{query: q, results: mention.Match(paths, q, mentionResults), done: done}
 	}
 }

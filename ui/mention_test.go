@@ -7,9 +7,9 @@ import (
 
 func TestMentionPicker(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
-	m.cfg.Files = func() ([]string, bool) {
+	m.cfg.Services = fakeServices{files: func() ([]string, bool) {
 		return []string{"README.md", "cmd/tick/main.go", "ui/chat.go", "main.go"}, true
-	}
+	}}
 	for _, r := range "fix @mai" {
 		runCmd(m, update(m, keyPress(string(r))))
 	}

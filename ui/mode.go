@@ -38,10 +38,7 @@ func (m *Model) cycleMode() {
 // modeText is the status bar's mode field: the agent's mode and the
 // sandbox's status, e.g. "auto · sandbox: workspace-write".
 func (m *Model) modeText() string {
-	sb := ""
-	if m.cfg.Sandbox != nil {
-		sb = style.OneLine(m.cfg.Sandbox())
-	}
+	sb := style.OneLine(m.cfg.Services.SandboxStatus())
 	a := m.cfg.Agent
 	if m.agentless() {
 		return sb

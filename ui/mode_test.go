@@ -22,7 +22,7 @@ func (a *modalAgent) SetMode(m agent.Mode) { a.mode = m }
 // status.
 func TestCycleMode(t *testing.T) {
 	a := &modalAgent{scriptAgent: &scriptAgent{}}
-	m := New(Config{Agent: a, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test", Sandbox: func() string { return "sandbox: workspace-write" }})
+	m := New(Config{Agent: a, Model: "test-model", Workspace: "/tmp/ws", Dark: true, Version: "test", Services: fakeServices{sandbox: func() string { return "sandbox: workspace-write" }}})
 	mp := &m
 	mp.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
 	if s := screen(mp); !strings.Contains(s, "auto · sandbox: workspace-write") {

@@ -7,23 +7,6 @@ import (
 	"github.com/tick-agent/tick/ui/style"
 )
 
-// ModelConfig is what the /model picker needs; set Config.Models to offer
-// it. The functions run off the update loop.
-type ModelConfig struct {
-	// List returns the models the configured server lists.
-	List func() ([]string, error)
-	// Switch makes name the model of the conversation from the next
-	// request (and saves it with the session).
-	Switch func(name string) error
-	// SaveDefault writes name as the default model into the config file
-	// and returns what else the user should know of the save, shown
-	// after the confirmation ("" for nothing; e.g. that the file was
-	// rewritten); nil leaves the question out. Path names the file in the
-	// question.
-	SaveDefault func(name string) (note string, err error)
-	Path        string
-}
-
 // Messages of the picker's commands.
 type (
 	modelsListedMsg struct {
@@ -43,10 +26,10 @@ type (
 // openModels is the /model command: it lists the models off the update
 // loop and opens the picker (dialog.Models) when they arrive.
 func (m *Model) openModels() tea.Cmd {
-	list := m.cfg.Models.List
+	svc := m.cfg.Services
 	m.note = "listing the models…"
 	return func() tea.Msg {
-		models, err := list()
+		models, err := svc.ListModels()
 		return modelsListedMsg{models, err}
 	}
 }
@@ -62,7 +45,7 @@ func (m *Model) handleModelMsg(msg tea.Msg) (tea.Cmd, bool) {
 		case len(msg.models) == 0:
 			m.chat.addNotice("the server lists no models")
 		default:
-			m.over.push(dialog.NewModels(style.DefaultModelPickerKeyMap(), msg.models, m.cfg.Model, m.cfg.Models.Path))
+			m.over.push(dialog.NewModels(style.DefaultModelPickerKeyMap(), msg.models, m.cfg.Model, m.cfg.Services.DefaultModelFile()))
 			m.input.blur()
 		}
 	case modelSwitchedMsg:
@@ -73,7 +56,7 @@ func (m *Model) handleModelMsg(msg tea.Msg) (tea.Cmd, bool) {
 		if msg.err != nil {
 			m.chat.addNotice("could not save the default model: " + msg.err.Error())
 		} else {
-			note := msg.name + " is now the default model (" + m.cfg.Models.Path + ")"
+			note := msg.name + " is now the default model (" + m.cfg.Services.DefaultModelFile() + ")"
 			if msg.note != "" {
 				note += "; " + msg.note
 			}
@@ -85,22 +68,22 @@ func (m *Model) handleModelMsg(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// switchModel carries out the picker's dialog.SwitchModel: Models.Switch
-// off the update loop.
+// switchModel carries out the picker's dialog.SwitchModel:
+// Services.SwitchModel off the update loop.
 func (m *Model) switchModel(name string) tea.Cmd {
-	sw := m.cfg.Models.Switch
-	return func() tea.Msg { return modelSwitchedMsg{name, sw(name)} }
+	svc := m.cfg.Services
+	return func() tea.Msg { return modelSwitchedMsg{name, svc.SwitchModel(name)} }
 }
 
 // saveDefaultModel carries out the picker's dialog.SaveDefaultModel:
-// Models.SaveDefault off the update loop.
+// Services.SaveDefaultModel off the update loop.
 func (m *Model) saveDefaultModel(name string) tea.Cmd {
-	save := m.cfg.Models.SaveDefault
-	if save == nil { // the picker asks only when it can save
+	svc := m.cfg.Services
+	if svc.DefaultModelFile() == "" { // the picker asks only when it can save
 		return nil
 	}
 	return func() tea.Msg {
-		note, err := save(name)
+		note, err := svc.SaveDefaultModel(name)
 		return modelSavedMsg{name, note, err}
 	}
 }
@@ -116,7 +99,7 @@ func (m *Model) modelSwitched(msg modelSwitchedMsg) {
 	}
 	m.cfg.Model = msg.name
 	m.chat.addNotice("model: " + msg.name + " from the next request")
-	if p == nil || m.cfg.Models.SaveDefault == nil {
+	if p == nil || m.cfg.Services.DefaultModelFile() == "" {
 		m.closeModels()
 		return
 	}

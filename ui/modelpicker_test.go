@@ -22,12 +22,12 @@ func runCmd(m *Model, cmd tea.Cmd) {
 func TestModelPicker(t *testing.T) {
 	var switched, saved []string
 	m, _ := newTestModel(t, 100, 30)
-	m.cfg.Models = &ModelConfig{
+	m.cfg.Services = fakeServices{models: &fakeModels{
 		List:        func() ([]string, error) { return []string{"alpha", "beta-coder", "gamma"}, nil },
 		Switch:      func(n string) error { switched = append(switched, n); return nil },
 		SaveDefault: func(n string) (string, error) { saved = append(saved, n); return "the file was rewritten", nil },
 		Path:        "/cfg/config.toml",
-	}
+	}}
 	m.cfg.Model = "alpha"
 	m.addConfigCommands()
 	runCmd(m, submit(m, "/model"))
@@ -61,10 +61,10 @@ func TestModelPicker(t *testing.T) {
 
 func TestModelPickerErrors(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
-	m.cfg.Models = &ModelConfig{
+	m.cfg.Services = fakeServices{models: &fakeModels{
 		List:   func() ([]string, error) { return nil, errors.New("connection refused") },
 		Switch: func(string) error { return nil },
-	}
+	}}
 	m.addConfigCommands()
 	runCmd(m, submit(m, "/model"))
 	if m.modelPicker() != nil || !strings.Contains(screen(m), "could not list the models: connection refused") {
@@ -79,12 +79,12 @@ func TestModelPickerErrors(t *testing.T) {
 func TestModelDefaultQuestionKeepsTyping(t *testing.T) {
 	var saved []string
 	m, a := newTestModel(t, 100, 30)
-	m.cfg.Models = &ModelConfig{
+	m.cfg.Services = fakeServices{models: &fakeModels{
 		List:        func() ([]string, error) { return []string{"alpha", "beta"}, nil },
 		Switch:      func(string) error { return nil },
 		SaveDefault: func(n string) (string, error) { saved = append(saved, n); return "", nil },
 		Path:        "/cfg/config.toml",
-	}
+	}}
 	m.addConfigCommands()
 	runCmd(m, submit(m, "/model"))
 	typeText(m, "beta")

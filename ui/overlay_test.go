@@ -57,10 +57,10 @@ func TestOverlayStackLayers(t *testing.T) {
 // picker used to cover it while it took the keys).
 func TestApprovalAboveModelPicker(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
-	m.cfg.Models = &ModelConfig{
+	m.cfg.Services = fakeServices{models: &fakeModels{
 		List:   func() ([]string, error) { return []string{"alpha", "beta"}, nil },
 		Switch: func(string) error { return nil },
-	}
+	}}
 	m.addConfigCommands()
 	submit(m, "go")
 	runCmd(m, m.openModels())

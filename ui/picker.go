@@ -9,43 +9,43 @@ import (
 )
 
 // SessionInfo is one saved session of the workspace, as the /sessions
-// picker lists it (dialog.SessionInfo). Config.Sessions returns them most
-// recently used first.
+// picker lists it (dialog.SessionInfo). Services.ListSessions returns them
+// most recently used first.
 type SessionInfo = dialog.SessionInfo
 
-// sessionsMsg carries the result of Config.Sessions.
+// sessionsMsg carries the result of Services.ListSessions.
 type sessionsMsg struct {
 	list []SessionInfo
 	err  error
 }
 
-// resumedMsg carries the result of Config.Resume for session id.
+// resumedMsg carries the result of Services.ResumeSession for session id.
 type resumedMsg struct {
 	id    string
 	reset ResetMsg
 	err   error
 }
 
-// errNoFork is a fork's answer when the run has no Config.Fork (the
-// picker offers a fork only when it has).
+// errNoFork is the answer to a resume or fork the run does not offer
+// (Services.Offers; the picker asks only for what it offers).
 var errNoFork = errors.New("forking a session is not available in this run")
 
-// ErrSessionOpen is what Config.Resume returns (wrapped, with the other
-// process named in the message) for a session that another tick has open:
-// the picker then offers Config.Fork instead of resuming it.
+// ErrSessionOpen is what Services.ResumeSession returns (wrapped, with the
+// other process named in the message) for a session that another tick has
+// open: the picker then offers Services.ForkSession instead of resuming it.
 var ErrSessionOpen = errors.New("the session is open in another tick")
 
-// openSessions is the /sessions command: it asks Config.Sessions for the
-// list (off the update loop) and opens the picker (dialog.Sessions) when
+// openSessions is the /sessions command: it asks Services.ListSessions for
+// the list (off the update loop) and opens the picker (dialog.Sessions) when
 // it arrives.
 func (m *Model) openSessions() tea.Cmd {
 	if m.turn != nil {
 		m.chat.addNotice("cannot switch sessions while a turn runs: press esc to interrupt it first")
 		return nil
 	}
-	list := m.cfg.Sessions
+	svc := m.cfg.Services
 	return func() tea.Msg {
-		l, err := list()
+		l, err := svc.ListSessions()
 		return sessionsMsg{list: l, err: err}
 	}
 }
@@ -61,7 +61,7 @@ func (m *Model) handleSessions(msg sessionsMsg) {
 		m.chat.addNotice("no saved sessions in this workspace yet")
 	default:
 		m.closeHelp()
-		m.over.push(dialog.NewSessions(msg.list, m.cfg.Resume != nil))
+		m.over.push(dialog.NewSessions(msg.list, m.cfg.Services.Offers().Resume))
 		m.input.blur()
 	}
 }
@@ -70,14 +70,15 @@ func (m *Model) handleSessions(msg sessionsMsg) {
 func (m *Model) sessionPicker() *dialog.Sessions { return overlayOf[*dialog.Sessions](m) }
 
 // resumeSession carries out the picker's dialog.ResumeSession (or, fork
-// true, its dialog.ForkSession): Config.Resume or Config.Fork off the
-// update loop; the answer comes back as a resumedMsg.
+// true, its dialog.ForkSession): Services.ResumeSession or ForkSession
+// off the update loop; the answer comes back as a resumedMsg.
 func (m *Model) resumeSession(id string, fork bool) tea.Cmd {
-	f := m.cfg.Resume
+	svc, offers := m.cfg.Services, m.cfg.Services.Offers()
+	f := svc.ResumeSession
 	if fork {
-		f = m.cfg.Fork
+		f = svc.ForkSession
 	}
-	if f == nil { // the picker asks only for what the run has
+	if (fork && !offers.Fork) || (!fork && !offers.Resume) { // the picker asks only for what the run has
 		return func() tea.Msg { return resumedMsg{id: id, err: errNoFork} }
 	}
 	return func() tea.Msg {
@@ -89,7 +90,7 @@ func (m *Model) resumeSession(id string, fork bool) tea.Cmd {
 // handleResumed closes the picker and shows the resumed session. A
 // session open in another tick keeps the picker open, offering to fork it.
 func (m *Model) handleResumed(msg resumedMsg) {
-	if p := m.sessionPicker(); p != nil && errors.Is(msg.err, ErrSessionOpen) && m.cfg.Fork != nil {
+	if p := m.sessionPicker(); p != nil && errors.Is(msg.err, ErrSessionOpen) && m.cfg.Services.Offers().Fork {
 		p.OfferFork(msg.id, msg.err.Error())
 		return
 	}

@@ -14,11 +14,11 @@ func TestPickerOffersFork(t *testing.T) {
 	f := &fakeSessions{list: sessionList(3), resumeErr: fmt.Errorf("%w (pid 4242)", ErrSessionOpen)}
 	var forked []string
 	a := &scriptAgent{}
-	mv := New(Config{Agent: a, Model: "test-model", Sessions: f.sessions, Resume: f.resume,
-		Fork: func(id string) (ResetMsg, error) {
+	mv := New(Config{Agent: a, Model: "test-model", Services: fakeServices{sessions: f.sessions, resume: f.resume,
+		fork: func(id string) (ResetMsg, error) {
 			forked = append(forked, id)
 			return ResetMsg{Agent: &scriptAgent{}, Notice: "forked " + id + " into the new session n3w"}, nil
-		}})
+		}}})
 	m := &mv
 	update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	openPicker(t, m)
@@ -49,8 +49,8 @@ func TestPickerOffersFork(t *testing.T) {
 func TestPickerForkMovedAway(t *testing.T) {
 	f := &fakeSessions{list: sessionList(3), resumeErr: fmt.Errorf("%w", ErrSessionOpen)}
 	calls := 0
-	mv := New(Config{Agent: &scriptAgent{}, Sessions: f.sessions, Resume: f.resume,
-		Fork: func(string) (ResetMsg, error) { calls++; return ResetMsg{}, nil }})
+	mv := New(Config{Agent: &scriptAgent{}, Services: fakeServices{sessions: f.sessions, resume: f.resume,
+		fork: func(string) (ResetMsg, error) { calls++; return ResetMsg{}, nil }}})
 	m := &mv
 	update(m, tea.WindowSizeMsg{Width: 100, Height: 30})
 	openPicker(t, m)

@@ -42,12 +42,12 @@ func TestSeamSessionsListedUnderApproval(t *testing.T) {
 func TestSeamModelPickerWhileTasksRun(t *testing.T) {
 	var switched, saved []string
 	m, a := newTestModel(t, 120, 40)
-	m.cfg.Models = &ModelConfig{
+	m.cfg.Services = fakeServices{models: &fakeModels{
 		List:        func() ([]string, error) { return []string{"alpha", "beta"}, nil },
 		Switch:      func(n string) error { switched = append(switched, n); return nil },
 		SaveDefault: func(n string) (string, error) { saved = append(saved, n); return "", nil },
 		Path:        "/cfg/config.toml",
-	}
+	}}
 	m.addConfigCommands()
 	submit(m, "split the work")
 	events(t, m, agent.TodoUpdate{List: plan("g", "> Build", "> Test")},

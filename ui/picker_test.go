@@ -71,7 +71,7 @@ func sessionList(n int) []SessionInfo {
 func newPickerModel(t *testing.T, f *fakeSessions, w, h int) (*Model, *scriptAgent) {
 	t.Helper()
 	a := &scriptAgent{}
-	mv := New(Config{Agent: a, Model: "test-model", Sessions: f.sessions, Resume: f.resume})
+	mv := New(Config{Agent: a, Model: "test-model", Services: fakeServices{sessions: f.sessions, resume: f.resume}})
 	m := &mv
 	update(m, tea.WindowSizeMsg{Width: w, Height: h})
 	return m, a

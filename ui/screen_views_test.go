@@ -26,7 +26,7 @@ func conversationViews(evil string) []screenView {
 	return []screenView{
 		{"@ popup", func(t *testing.T) *Model {
 			m, _ := newTestModel(t, 100, 30)
-			m.cfg.Files = func() ([]string, bool) { return hostileList(8), true }
+			m.cfg.Services = fakeServices{files: func() ([]string, bool) { return hostileList(8), true }}
 			for _, r := range "see @t" {
 				runCmd(m, update(m, keyPress(string(r))))
 			}
@@ -34,7 +34,7 @@ func conversationViews(evil string) []screenView {
 		}, []string{"HIDDEN.txt", "link.txt", "red.txt", "⟨U+202E⟩txt.exe", "@new line.txt", "fill⟨U+3164⟩er⟨U+2800⟩.txt"}},
 		{"@ popup, inserted", func(t *testing.T) *Model {
 			m, _ := newTestModel(t, 100, 30)
-			m.cfg.Files = func() ([]string, bool) { return hostileList(1), true }
+			m.cfg.Services = fakeServices{files: func() ([]string, bool) { return hostileList(1), true }}
 			for _, r := range "see @t" {
 				runCmd(m, update(m, keyPress(string(r))))
 			}
@@ -108,8 +108,8 @@ func pickerViews(evil string) []screenView {
 			list[1].FirstPrompt = "fix " + evil
 			list[2].ID = evil
 			mv := New(Config{Agent: &scriptAgent{}, Model: "m", Dark: true,
-				Sessions: func() ([]SessionInfo, error) { return list, nil },
-				Resume:   func(string) (ResetMsg, error) { return ResetMsg{}, nil }})
+				Services: fakeServices{sessions: func() ([]SessionInfo, error) { return list, nil },
+					resume: func(string) (ResetMsg, error) { return ResetMsg{}, nil }}})
 			m := &mv
 			update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
 			runCmd(m, submit(m, "/sessions"))
@@ -120,10 +120,10 @@ func pickerViews(evil string) []screenView {
 		}, []string{"HIDDEN.txt"}},
 		{"model picker and status bar", func(t *testing.T) *Model {
 			m, _ := newTestModel(t, 120, 40)
-			m.cfg.Models = &ModelConfig{
+			m.cfg.Services = fakeServices{models: &fakeModels{
 				List:   func() ([]string, error) { return append([]string{"good"}, hostileList(10)...), nil },
 				Switch: func(string) error { return nil },
-			}
+			}}
 			m.cfg.Model = evil
 			m.addConfigCommands()
 			runCmd(m, submit(m, "/model"))
@@ -131,10 +131,10 @@ func pickerViews(evil string) []screenView {
 		}, []string{"HIDDEN.txt", "good"}},
 		{"model picker, switching", func(t *testing.T) *Model {
 			m, _ := newTestModel(t, 120, 40)
-			m.cfg.Models = &ModelConfig{
+			m.cfg.Services = fakeServices{models: &fakeModels{
 				List:   func() ([]string, error) { return hostileList(3), nil },
 				Switch: func(string) error { return nil },
-			}
+			}}
 			m.addConfigCommands()
 			runCmd(m, submit(m, "/model"))
 			press(m, "enter") // "switching to NAME…" while Switch runs
@@ -142,12 +142,12 @@ func pickerViews(evil string) []screenView {
 		}, []string{"switching to gHIDDEN.txt"}},
 		{"model picker, saving the default", func(t *testing.T) *Model {
 			m, _ := newTestModel(t, 120, 40)
-			m.cfg.Models = &ModelConfig{
+			m.cfg.Services = fakeServices{models: &fakeModels{
 				List:        func() ([]string, error) { return hostileList(3), nil },
 				Switch:      func(string) error { return nil },
 				SaveDefault: func(string) (string, error) { return "", nil },
 				Path:        "/home/" + evil,
-			}
+			}}
 			m.addConfigCommands()
 			runCmd(m, submit(m, "/model"))
 			runCmd(m, press(m, "enter"))
@@ -163,7 +163,7 @@ func chromeViews(evil string) []screenView {
 		{"status bar", func(t *testing.T) *Model {
 			a := &scriptAgent{}
 			mv := New(Config{Agent: a, Model: "model " + evil, Workspace: "/tmp/" + evil, Dark: true, Version: "test",
-				Sandbox: func() string { return "sandbox " + evil }, MCP: hostileMCP{}})
+				Services: fakeServices{sandbox: func() string { return "sandbox " + evil }}, MCP: hostileMCP{}})
 			m := &mv
 			update(m, tea.WindowSizeMsg{Width: 200, Height: 30})
 			return m

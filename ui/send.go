@@ -29,11 +29,11 @@ func (m *Model) handleConfigMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	return m.handleMentionMsg(msg)
 }
 
-// addConfigCommands adds /model when Config.Models offers it, and sets
+// addConfigCommands adds /model when Services offers Models, and sets
 // the @ picker's keys.
 func (m *Model) addConfigCommands() {
 	m.input.mention.keys = style.DefaultMentionKeyMap()
-	if m.cfg.Models != nil && m.cfg.Models.List != nil && m.cfg.Models.Switch != nil {
+	if m.cfg.Services.Offers().Models {
 		m.commands["model"] = command{builtin: true, desc: "switch the model", run: (*Model).openModels}
 	}
 }

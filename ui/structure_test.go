@@ -282,3 +282,74 @@ func TestNoColoursOrRawKeysInLogic(t *testing.T) {
 		t.Fatalf("checked only %d files", checked)
 	}
 }
+
+// startupHooks are the func fields Config keeps: each is called once as
+// the app starts (see Config), not a service the TUI asks while it runs.
+var startupHooks = map[string]bool{"LateNotice": true, "ModelCheck": true, "FirstFrame": true}
+
+// TestServicesNotCallbacks (issue 29 §4): what the app lends the TUI while
+// it runs goes through Config.Services (NoServices when the app gives
+// none), so Config has no other func field than the start-up hooks, and
+// the root never asks whether a service is there: no `cfg.X == nil` or
+// `cfg.X != nil` of a Services method's name, nor of Services itself.
+func TestServicesNotCallbacks(t *testing.T) {
+	var services []string
+	for _, f := range sources(t, ".", 0) {
+		ast.Inspect(f, func(n ast.Node) bool {
+			ts, ok := n.(*ast.TypeSpec)
+			if !ok {
+				return true
+			}
+			switch ts.Name.Name {
+			case "Config":
+				for _, fld := range ts.Type.(*ast.StructType).Fields.List {
+					if _, fn := fld.Type.(*ast.FuncType); fn && !startupHooks[fld.Names[0].Name] {
+						t.Errorf("Config.%s is a callback; lend it through Services", fld.Names[0].Name)
+					}
+				}
+			case "Services", "SessionStore", "Clipboard", "ModelStore":
+				for _, fld := range ts.Type.(*ast.InterfaceType).Methods.List {
+					for _, name := range fld.Names {
+						services = append(services, name.Name)
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(services) < 5 {
+		t.Fatalf("found only %v of Services' methods", services)
+	}
+	banned := map[string]bool{"Services": true, "Sessions": true, "Resume": true, "Fork": true, "Clipboard": true, "Sandbox": true}
+	for _, s := range services {
+		banned[s] = true
+	}
+	for path, f := range sources(t, ".", 0) {
+		if filepath.Dir(path) != "." {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			be, ok := n.(*ast.BinaryExpr)
+			if !ok || (be.Op != token.EQL && be.Op != token.NEQ) {
+				return true
+			}
+			if sel, ok := be.X.(*ast.SelectorExpr); ok && banned[sel.Sel.Name] && isCfg(sel.X) {
+				if id, ok := be.Y.(*ast.Ident); ok && id.Name == "nil" {
+					t.Errorf("%s checks cfg.%s against nil; ask Services (NoServices answers for a missing one)", path, sel.Sel.Name)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// isCfg reports whether e is cfg or m.cfg.
+func isCfg(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name == "cfg"
+	case *ast.SelectorExpr:
+		return e.Sel.Name == "cfg"
+	}
+	return false
+}

@@ -11,7 +11,8 @@
 // Nothing the user typed is ever dropped: undelivered and queued messages
 // come back into the input after an interrupt or an error. /compact runs
 // Agent.Compact through the same turn machinery, and /sessions opens a
-// picker over Config.Sessions that resumes one through Config.Resume.
+// picker over Services.ListSessions that resumes one through
+// Services.ResumeSession.
 //
 // Inside, the root model routes messages to sub-models (chat, panel,
 // input, status bar), keeps the dialogs on one overlay stack (overlay.go)
@@ -114,6 +115,7 @@ const (
 // New returns the TUI's model for cfg, showing cfg.History and cfg.Todos.
 func New(cfg Config) Model {
 	cfg.Agent = orNoAgent(cfg.Agent)
+	cfg.Services = orNoServices(cfg.Services)
 	st := new(Styles)
 	*st = DefaultStyles(cfg.Dark)
 	keys := DefaultKeyMap()
@@ -130,7 +132,7 @@ func New(cfg Config) Model {
 		input:    newInput(st, keys),
 		help:     style.HelpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
-		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Sessions != nil),
+		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Services.Offers().Sessions),
 		think:    cfg.Agent.Effort(),
 	}
 	m.now = m.clock()

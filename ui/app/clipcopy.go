@@ -29,7 +29,7 @@ var clipboardTools = []clipboardTool{
 	{"xsel", []string{"--clipboard", "--input"}, func(env func(string) string) bool { return env("DISPLAY") != "" }},
 }
 
-// systemClipboard returns the writer of ui.Config.Clipboard: it puts text
+// systemClipboard returns the writer of ui.Services.CopyText: it puts text
 // on the system clipboard with the first tool that applies (see
 // clipboardTools) and names it; with none, it returns "" and no error
 // (OSC 52 then does the work alone).

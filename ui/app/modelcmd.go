@@ -10,7 +10,6 @@ import (
 	tickcfg "github.com/tick-agent/tick/agent/config"
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/provider"
-	"github.com/tick-agent/tick/ui"
 )
 
 // listTimeout bounds the /model picker's listing of the models.
@@ -64,25 +63,18 @@ func useSessionProvider(cfg *config, name, model string, window int) bool {
 	return false
 }
 
-// modelConfig is the /model picker's wiring: the models of the server in
-// use and of the config file's other providers, the switch, and saving
-// the default into the user file: the model with the provider it came
-// from (the one in use, or the other provider it was listed under).
-func (ts *tuiSession) modelConfig() *ui.ModelConfig {
+// saveDefault is the /model picker's "save as default" (the user file
+// is ts.cfg.Settings.UserFile, offered only when set): it writes the model
+// with the provider it came from (the one in use, or the other provider
+// it was listed under).
+func (ts *tuiSession) saveDefault(label string) (string, error) {
 	cfg := ts.cfg
-	mc := &ui.ModelConfig{List: ts.listModels, Switch: ts.switchModel}
-	if path := cfg.Settings.UserFile; path != "" {
-		mc.Path = path
-		mc.SaveDefault = func(label string) (string, error) {
-			ch, known := ts.defaultChoice(label)
-			note, err := saveNote(tickcfg.Save(path, ch))
-			if err == nil && !known {
-				note = joinNotes(note, "the server in use ("+cfg.Settings.Sources["base_url"].String()+") is no provider of the file, so only the model was saved")
-			}
-			return note, err
-		}
+	ch, known := ts.defaultChoice(label)
+	note, err := saveNote(tickcfg.Save(cfg.Settings.UserFile, ch))
+	if err == nil && !known {
+		note = joinNotes(note, "the server in use ("+cfg.Settings.Sources["base_url"].String()+") is no provider of the file, so only the model was saved")
 	}
-	return mc
+	return note, err
 }
 
 // defaultChoice is what /model's "save as default" writes for the picker

@@ -53,8 +53,7 @@ func TestModelSaveDefault(t *testing.T) {
 			ts := &tuiSession{cfg: config{Run: tickcfg.Run{Settings: set}}, others: map[string]otherModel{
 				"other: delta-3b": {ep: tickcfg.Endpoint{Name: "other", BaseURL: "http://o/v1"}, model: "delta-3b"},
 			}}
-			mc := ts.modelConfig()
-			note, err := mc.SaveDefault(tc.label)
+			note, err := ts.saveDefault(tc.label)
 			if err != nil || note != tc.note {
 				t.Fatalf("SaveDefault(%q) = %q, %v; want note %q", tc.label, note, err, tc.note)
 			}

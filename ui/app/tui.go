@@ -19,7 +19,6 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/tick-agent/tick/agent"
-	"github.com/tick-agent/tick/agent/mention"
 	"github.com/tick-agent/tick/agent/session"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/ui"
@@ -129,39 +128,24 @@ func tuiConfig(cfg config, ts *tuiSession, ag *agent.Agent, rec *session.Recorde
 		Model:         cfg.Settings.Model,
 		Workspace:     cfg.Workspace,
 		Yolo:          cfg.Yolo,
-		Sandbox:       sandboxStatus(cfg),
+		Services:      newAppServices(cfg, ts),
+		LateNotice:    cfg.served.lateNotice(),
+		ModelCheck:    modelCheck(cfg),
 		SandboxReady:  sandboxReady(cfg),
 		Dark:          dark,
 		AskBackground: ask,
 		FirstFrame:    drawn,
-		LateNotice:    cfg.served.lateNotice(),
-		ModelCheck:    modelCheck(cfg),
 		Profile:       stdoutProfile(out),
 		Version:       Version,
 		Commands:      ts.commands(),
-		Sessions:      ts.Sessions,
-		Resume:        ts.Resume,
-		Fork:          ts.Fork,
 		Screen:        out,
 		Env:           os.Environ(),
 
 		CommandHelp: map[string]string{"new": "start a new conversation", "init": "have the model write AGENTS.md", "trust": "allow this project's MCP servers and hooks"},
 		HistoryFile: cfg.historyFile,
 		Prompt:      cfg.Initial,
-		Models:      ts.modelConfig(),
-		Files:       mention.Lazy(cfg.Workspace),
 		ConfigPath:  cfg.Settings.UserFile,
-		Clipboard:   systemClipboard(os.Getenv),
-		SessionName: func() string {
-			if _, rec := ts.Current(); rec != nil {
-				return rec.ID()
-			}
-			return ""
-		},
-		NoMouse: !cfg.Settings.MouseOn(),
-	}
-	if cfg.pasteDir != "" {
-		uc.ClipboardImage = clipboardImage(cfg.pasteDir, os.Getenv)
+		NoMouse:     !cfg.Settings.MouseOn(),
 	}
 	if cfg.instructionsLine != "" {
 		uc.Notices = append(uc.Notices, cfg.instructionsLine)

@@ -14,10 +14,10 @@ import (
 )
 
 // SessionInfo is one saved session of the workspace, as the /sessions
-// picker lists it (ui.Config.Sessions returns them most recently used
+// picker lists it (ui.Services.ListSessions returns them most recently used
 // first).
 type SessionInfo struct {
-	ID          string    // what ui.Config.Resume is called with
+	ID          string    // what ui.Services.ResumeSession is called with
 	Started     time.Time // when the session was created
 	FirstPrompt string    // the first line of its first prompt ("" if none)
 	Title       string    // its short title (session.Info.Title); "" shows FirstPrompt
