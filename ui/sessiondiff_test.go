@@ -62,6 +62,30 @@ func TestSessionDiffDialog(t *testing.T) {
 	}
 }
 
+// TestSessionDiffCtrlC: ctrl+c in /diff does what esc does (back from a
+// file's hunks, then close), like the pickers, and arms no quit: a user
+// pressing ctrl+c to get out was stuck there until trying esc.
+func TestSessionDiffCtrlC(t *testing.T) {
+	m, a := newTestModel(t, 100, 30)
+	a.sessionDiff = func(string) (agent.ItemChanges, error) {
+		return agent.ItemChanges{Text: "the start of this session", Files: []checkpoint.Change{
+			{Kind: checkpoint.Changed, Path: "conf.txt"}, {Kind: checkpoint.Created, Path: "new.go"}}, Patch: sessionPatch}, nil
+	}
+	update(m, submit(m, "/diff")())
+	press(m, "enter")
+	press(m, "ctrl+c")
+	if s := screen(m); overlayOf[*dialog.Diff](m) == nil || !strings.Contains(s, "Changes since the start of this session") {
+		t.Fatalf("ctrl+c in a file's hunks: want the list back:\n%s", s)
+	}
+	press(m, "ctrl+c")
+	if overlayOf[*dialog.Diff](m) != nil {
+		t.Fatalf("ctrl+c on the list did not close /diff:\n%s", screen(m))
+	}
+	if m.quitArmed {
+		t.Fatal("closing /diff with ctrl+c armed a quit")
+	}
+}
+
 // TestSessionDiffError: /diff without undo points says why in the chat.
 func TestSessionDiffError(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)

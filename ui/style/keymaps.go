@@ -209,7 +209,7 @@ func DefaultDiffKeyMap() DiffKeyMap {
 		PageUp:   b(k("pgup"), h("pgup", "page up")),
 		PageDown: b(k("pgdown", "space"), h("pgdn", "page down")),
 		Open:     b(k("enter"), h("enter", "open the file's hunks")),
-		Back:     b(k("esc"), h("esc", "back / close")),
+		Back:     b(k("esc", "ctrl+c"), h("esc", "back / close")),
 	}
 }
 
