@@ -87,25 +87,15 @@ func (c *Copy) Apply(stop <-chan struct{}) (applied []Change, conflicts []string
 func (c *Copy) check(t *tree, cur map[string]state) (todo []*step, conflicts []string, err error) {
 	var refused []Refusal
 	for _, ch := range c.changes(cur) {
-		if sandbox.InGitMeta(ch.Path) {
-			refused = append(refused, Refusal{ch.Path, "git metadata"})
-			continue
-		}
-		was, ok, err := t.lookup(ch.Path)
-		if errors.Is(err, errNotDir) {
-			refused = append(refused, Refusal{ch.Path, "a link or a non-directory stands on its path in the workspace"})
-			continue
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("check %s in the workspace: %w", ch.Path, err)
-		}
-		b, inBase := c.base[ch.Path]
-		want, inCopy := cur[ch.Path]
+		at, err := c.place(t, ch, cur)
 		switch {
-		case ok == inCopy && (!ok || was == want): // already as the copy has it
-		case ok == inBase && (!ok || was == b):
-			todo = append(todo, &step{Change: ch, existed: ok, mode: want.mode})
-		default:
+		case err != nil:
+			return nil, nil, err
+		case at.why != "":
+			refused = append(refused, Refusal{ch.Path, at.why})
+		case at.side == sideCopy:
+			todo = append(todo, &step{Change: ch, existed: at.ok, mode: cur[ch.Path].mode})
+		case at.side == sideBoth:
 			conflicts = append(conflicts, ch.Path)
 		}
 	}
@@ -113,6 +103,48 @@ func (c *Copy) check(t *tree, cur map[string]state) (todo []*step, conflicts []s
 		return nil, nil, &RefusedError{Paths: refused}
 	}
 	return todo, conflicts, nil
+}
+
+// Where a change of the copy stands against the workspace.
+const (
+	sideSame = iota // the workspace already has it as the copy has it
+	sideCopy        // the workspace still has it as at New: the copy's change applies
+	sideBoth        // changed on both sides (or gone from the copy and changed in the workspace)
+)
+
+// placed is where one change of the copy lands in the workspace: what
+// the workspace has there (was; ok false when nothing) and how that
+// stands (side), or why the whole patch is refused (why).
+type placed struct {
+	was  state
+	ok   bool
+	side int
+	why  string
+}
+
+// place looks ch up in the workspace for Apply and Merge alike: a path
+// into git metadata, or beneath a link or a non-directory, is refused.
+func (c *Copy) place(t *tree, ch Change, cur map[string]state) (placed, error) {
+	if sandbox.InGitMeta(ch.Path) {
+		return placed{why: "git metadata"}, nil
+	}
+	was, ok, err := t.lookup(ch.Path)
+	if errors.Is(err, errNotDir) {
+		return placed{why: "a link or a non-directory stands on its path in the workspace"}, nil
+	}
+	if err != nil {
+		return placed{}, fmt.Errorf("check %s in the workspace: %w", ch.Path, err)
+	}
+	at := placed{was: was, ok: ok, side: sideBoth}
+	b, inBase := c.base[ch.Path]
+	want, inCopy := cur[ch.Path]
+	switch {
+	case ok == inCopy && (!ok || was == want):
+		at.side = sideSame
+	case ok == inBase && (!ok || was == b):
+		at.side = sideCopy
+	}
+	return at, nil
 }
 
 // lookup returns what the slash path rel is in the workspace, never

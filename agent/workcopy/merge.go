@@ -8,8 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-
-	"github.com/tick-agent/tick/agent/sandbox"
 )
 
 // MaxMergeBytes is the largest file Merge merges line by line: New keeps
@@ -75,29 +73,22 @@ func (c *Copy) plan(t *tree, cur map[string]state) (MergeResult, []*step, error)
 	var todo []*step
 	var refused []Refusal
 	for _, ch := range c.changes(cur) {
-		if sandbox.InGitMeta(ch.Path) {
-			refused = append(refused, Refusal{ch.Path, "git metadata"})
-			continue
-		}
-		was, ok, err := t.lookup(ch.Path)
-		if errors.Is(err, errNotDir) {
-			refused = append(refused, Refusal{ch.Path, "a link or a non-directory stands on its path in the workspace"})
-			continue
-		}
+		at, err := c.place(t, ch, cur)
 		if err != nil {
-			return res, nil, fmt.Errorf("check %s in the workspace: %w", ch.Path, err)
+			return res, nil, err
 		}
-		b, inBase := c.base[ch.Path]
 		want, inCopy := cur[ch.Path]
 		switch {
-		case ok == inCopy && (!ok || was == want): // already as the copy has it
-		case ok == inBase && (!ok || was == b):
-			todo = append(todo, &step{Change: ch, existed: ok, mode: want.mode})
+		case at.why != "":
+			refused = append(refused, Refusal{ch.Path, at.why})
+		case at.side == sideSame:
+		case at.side == sideCopy:
+			todo = append(todo, &step{Change: ch, existed: at.ok, mode: want.mode})
 			res.Applied = append(res.Applied, ch)
 		case !inCopy:
 			res.Kept = append(res.Kept, ch.Path)
 		default:
-			s, n, why := c.mergeFile(t, ch.Path, was, ok, want)
+			s, n, why := c.mergeFile(t, ch.Path, at.was, at.ok, want)
 			if why != "" {
 				refused = append(refused, Refusal{ch.Path, why})
 				continue
