@@ -94,3 +94,20 @@ func TestSessionDiffError(t *testing.T) {
 		t.Fatalf("no reason shown:\n%s", s)
 	}
 }
+
+// TestSeamDiffCtrlCUnderApproval: with an approval on top of /diff,
+// ctrl+c never reaches /diff: the list stays open beneath the question.
+func TestSeamDiffCtrlCUnderApproval(t *testing.T) {
+	m, a := newTestModel(t, 100, 30)
+	a.sessionDiff = func(string) (agent.ItemChanges, error) {
+		return agent.ItemChanges{Text: "the start of this session", Files: []checkpoint.Change{{Kind: checkpoint.Changed, Path: "conf.txt"}}, Patch: sessionPatch}, nil
+	}
+	submit(m, "go")
+	update(m, submit(m, "/diff")())
+	d := overlayOf[*dialog.Diff](m)
+	askApproval(t, m)
+	press(m, "ctrl+c")
+	if overlayOf[*dialog.Diff](m) != d {
+		t.Fatalf("ctrl+c over an approval closed /diff beneath it:\n%s", screen(m))
+	}
+}
