@@ -26,6 +26,7 @@ import (
 
 	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/agent/tools"
+	"github.com/tick-agent/tick/agent/undo"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
@@ -179,7 +180,7 @@ type Agent struct {
 	turnUsage  UsageTotal        // the running turn's model calls (TurnEnd.Usage)
 	mode       Mode              // see Mode; guarded by mu
 	plan       planState         // the user's side of the plan; guarded by mu
-	undo       undoState         // the undo points; guarded by mu
+	undo       undo.Log          // the undo points; guarded by its own lock (see package undo: a.mu may be held calling it)
 	saveMu     sync.Mutex        // serialises savePlan and saveMode; taken before mu
 	// The model chosen with SetModel (modelSet), replacing
 	// Config.ModelName and Config.ContextWindow; guarded by mu.
@@ -339,7 +340,7 @@ func (a *Agent) Restore(history []provider.Message, list todo.List) error {
 	a.history = Repair(append([]provider.Message(nil), history...))
 	a.todos = list.Clone()
 	a.plan = planState{beforePlan: a.plan.beforePlan} // the mode is not the plan's
-	a.undo = undoState{}                              // points of another conversation do not carry over
+	a.undo.Reset()                                    // points of another conversation do not carry over
 	a.folded = 0
 	a.plan.init()
 	for _, ev := range Replay(a.history) { // go on counting revisions where the replay ends

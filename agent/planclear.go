@@ -83,7 +83,7 @@ func (a *Agent) archiveLocked() todo.List {
 	p := &a.plan
 	p.added, p.cancelled, p.text, p.stopAfter = map[string]bool{}, map[string]bool{}, map[string]string{}, map[string]bool{}
 	p.proposal = nil
-	a.undo.gen++ // its items' undo points are no longer its ids'
+	a.undo.Retire() // its items' undo points are no longer its ids'
 	return archived
 }
 

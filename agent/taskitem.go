@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tick-agent/tick/agent/undo"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
@@ -101,7 +102,7 @@ func (l *loop) startItem(ctx context.Context, id string, checkpoint bool) error 
 
 // checkpointItem saves the undo point of plan item id, unless it has one,
 // and returns the point it made (nil for none).
-func (l *loop) checkpointItem(ctx context.Context, id string) *undoPoint {
+func (l *loop) checkpointItem(ctx context.Context, id string) *undo.Point {
 	l.a.mu.Lock()
 	i := l.a.todos.Find(id)
 	var it todo.Item
