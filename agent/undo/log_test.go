@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tick-agent/tick/agent/checkpoint"
 	"github.com/tick-agent/tick/agent/undo"
@@ -311,70 +312,137 @@ func TestDropAndReset(t *testing.T) {
 
 // TestLogUnderRace takes points from several goroutines (tasks starting
 // items, a message, applies) while others list, wait, undo and rewind, as
-// parallel tasks do while the user goes back; run with -race.
+// parallel tasks do while the user goes back; run with -race (each
+// method of Log taken off its lock in turn was caught).
 func TestLogUnderRace(t *testing.T) {
 	l := &undo.Log{}
-	ctx := context.Background()
-	var wg sync.WaitGroup
+	var work, users sync.WaitGroup
 	for g := range 4 {
-		wg.Add(1)
-		go func() { // a task: its item's point, the snapshot, the one after
-			defer wg.Done()
-			for i := range 50 {
-				p, ok := l.AddItem(undo.Point{Item: fmt.Sprint(g*100 + i), Hist: make([]provider.Message, i)})
-				if !ok {
-					t.Errorf("item %d refused", g*100+i)
-					return
-				}
-				done(l, p, fmt.Sprint("c", p.Seq))
-				l.SetAfter(p, "after")
-			}
+		work.Add(1)
+		go func() {
+			defer work.Done()
+			runTask(t, l, g)
 		}()
 	}
-	wg.Add(2)
-	go func() { // the turn: its message, the first change waiting for it
-		defer wg.Done()
-		for range 50 {
-			p := l.AddTurn(undo.Point{Kind: undo.Turn})
-			go done(l, p, "m")
-			if q := l.TakeTurn(); q != nil {
-				_, _ = q.Wait(ctx)
-			}
-			l.EndTurn(p)
-		}
+	work.Add(1)
+	go func() {
+		defer work.Done()
+		runTurns(l)
 	}()
-	go func() { // the user: /rewind's list, /diff, /undo, a plan put aside
-		defer wg.Done()
-		for i := range 50 {
-			ps, err := l.Ready(ctx)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			for _, p := range ps {
-				_ = l.After(p)
-				_ = p.Seq + len(p.Hist)
-			}
-			if p, ok := l.Target(""); ok && i%10 == 0 {
-				l.ItemsFrom(p)
-				l.TakeBack(p, i%20 == 0)
-			}
-			if len(ps) > 0 && i%15 == 0 {
-				l.RewindTo(ps[len(ps)/2], true, false)
-			}
-			if i%25 == 0 {
-				l.Retire()
-			}
-		}
+	stop := make(chan struct{})
+	users.Add(2)
+	go func() {
+		defer users.Done()
+		t.Logf("the user went back %d times", goBack(t, l, stop))
 	}()
-	wg.Wait()
+	go func() {
+		defer users.Done()
+		look(l, stop)
+	}()
+	work.Wait()
+	close(stop)
+	users.Wait()
 	ps := l.Points()
-	if len(ps) == 0 || len(ps) > undo.Max {
-		t.Errorf("%d points kept, want 1..%d", len(ps), undo.Max)
+	if len(ps) > undo.Max {
+		t.Errorf("%d points kept, want at most %d", len(ps), undo.Max)
 	}
-	for i := 1; i < len(ps); i++ {
-		if ps[i].Seq <= ps[i-1].Seq {
+	for i, p := range ps {
+		if i > 0 && p.Seq <= ps[i-1].Seq {
 			t.Fatalf("points out of order: %v", seqs(ps))
 		}
+		if s, ok := p.Result(); !ok || (p.Kind != undo.Turn && s.ID == "") {
+			t.Errorf("point %d (%s) kept with snapshot %+v, done %v: a failed one is dropped", p.Seq, p.Kind, s, ok)
+		}
+	}
+}
+
+// runTask is task g: its items' points (one snapshot in seven fails),
+// the ones after their patches, an apply now and then, a plan put aside,
+// and its first change waiting for the message's point.
+func runTask(t *testing.T, l *undo.Log, g int) {
+	for i := range 100 {
+		if q := l.TakeTurn(); q != nil {
+			_, _ = q.Wait(context.Background())
+		}
+		p, ok := l.AddItem(undo.Point{Item: fmt.Sprint(g*1000 + i), Hist: make([]provider.Message, i)})
+		if !ok {
+			t.Errorf("item %d refused", g*1000+i)
+			return
+		}
+		if i%7 == 0 {
+			l.Finish(p, checkpoint.Checkpoint{}, errors.New("too slow")) // dropped
+			continue
+		}
+		done(l, p, fmt.Sprint("c", p.Seq))
+		time.Sleep(50 * time.Microsecond) // the task's patch goes in
+		l.SetAfter(p, "after")
+		if i%10 == 0 {
+			done(l, l.Add(undo.Point{Kind: undo.Apply, Task: i}), "a")
+		}
+		if i%30 == 0 {
+			l.Retire()
+		}
+	}
+}
+
+// runTurns is the turns: a message's point, its snapshot in the
+// background, the turn's end.
+func runTurns(l *undo.Log) {
+	for range 100 {
+		p := l.AddTurn(undo.Point{Kind: undo.Turn})
+		go done(l, p, "m")
+		time.Sleep(50 * time.Microsecond) // the turn runs
+		l.EndTurn(p)
+	}
+}
+
+// goBack is the user while tasks run, until stop: /rewind's list, /diff,
+// /undo of an item alone or with what came after, a files-only rewind.
+func goBack(t *testing.T, l *undo.Log, stop <-chan struct{}) (rounds int) {
+	for i := 0; ; i++ {
+		select {
+		case <-stop:
+			return rounds
+		default:
+		}
+		ps, err := l.Ready(context.Background())
+		if err != nil {
+			t.Error(err)
+			return rounds
+		}
+		if p, ok := l.Target(""); ok {
+			_ = len(l.ItemsFrom(p)) + len(l.Later(p))
+			if i%3 == 0 {
+				l.TakeBack(p, i%2 == 0)
+			}
+		}
+		if len(ps) > 0 && i%5 == 0 {
+			l.RewindTo(ps[len(ps)/2], true, false)
+		}
+		if i%4 == 0 {
+			l.Retire() // the user puts the plan aside
+		}
+		rounds++
+	}
+}
+
+// look reads, until stop, what the UI reads of the points: each one's
+// checkpoint after its task, and the plan's generation; and it takes back
+// a point already gone (an undo after a rewind dropped it), which changes
+// nothing.
+func look(l *undo.Log, stop <-chan struct{}) {
+	gone := &undo.Point{Seq: 1 << 30}
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		for _, p := range l.Points() {
+			_ = l.After(p)
+			_ = l.Gen() + p.Seq + len(p.Hist)
+		}
+		l.Drop(gone)
+		l.TakeBack(gone, false)
 	}
 }
