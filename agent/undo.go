@@ -114,7 +114,7 @@ func (a *Agent) undoTarget(ctx context.Context, item string) (itemCheckpoint, er
 	}
 	s, err := p.Wait(ctx)
 	if err != nil {
-		return itemCheckpoint{}, fmt.Errorf("%w: the undo point of #%s: %w", ErrNoUndo, p.Item, err)
+		return itemCheckpoint{}, fmt.Errorf("%w: the undo point %q: %w", ErrNoUndo, p.Text, err)
 	}
 	return itemCheckpoint{p: p, item: p.Item, text: p.Text, id: s.ID, after: a.undo.After(p), skip: s.Skipped, task: p.Task}, nil
 }
