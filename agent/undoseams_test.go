@@ -41,9 +41,14 @@ func hammerUndo(t *testing.T, ag *agent.Agent, stop <-chan struct{}) int {
 
 // editWhenPlanned makes the user's plan edit, adding an item, as soon as
 // the model's plan is in (while its tasks run, or just after).
-func editWhenPlanned(t *testing.T, ag *agent.Agent) {
+func editWhenPlanned(t *testing.T, ag *agent.Agent, stop <-chan struct{}) {
 	for len(ag.Todos().Items) == 0 {
-		time.Sleep(time.Millisecond)
+		select {
+		case <-stop:
+			t.Error("the turn ended without a plan to edit")
+			return
+		case <-time.After(time.Millisecond):
+		}
 	}
 	if _, err := ag.EditPlan(agent.PlanEdit{Op: agent.PlanAdd, Text: "the user's own item"}); err != nil {
 		t.Errorf("the user's plan edit: %v", err)
@@ -72,7 +77,7 @@ func TestUndoPointsUnderParallelTasks(t *testing.T) {
 	}()
 	go func() {
 		defer wg.Done()
-		editWhenPlanned(t, h.ag)
+		editWhenPlanned(t, h.ag, stop)
 	}()
 	h.run("PARENT: plan, then two tasks")
 	close(stop)
