@@ -99,6 +99,7 @@ func highlightedCodeReads(t *testing.T, s Style) {
 		}
 	}
 }
+
 // sgrColours reads the 24-bit foreground and background of an SGR's
 // parameters; ok is false when it sets no foreground.
 func sgrColours(params string) (fg, bg color.Color, ok bool) {

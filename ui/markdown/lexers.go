@@ -100,7 +100,7 @@ func goLexer() c.Lexer {
 			rl(kw("break case chan continue default defer else fallthrough for go goto if interface map range return select struct switch"), c.Keyword, nil),
 			rl(kw("true false iota nil"), c.KeywordConstant, nil),
 			rl(kw("bool byte complex64 complex128 error float32 float64 int int8 int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr any comparable"), c.KeywordType, nil),
-			rl(kw("append cap clear close complex copy delete imag len make max min new panic print println real recover") + `(?=\s*\()`, c.NameBuiltin, nil),
+			rl(kw("append cap clear close complex copy delete imag len make max min new panic print println real recover")+`(?=\s*\()`, c.NameBuiltin, nil),
 			rl("`[^`]*`?", c.LiteralString, nil),
 		}, cStrings(), []c.Rule{numbers()}, tail())}
 	})
@@ -322,7 +322,7 @@ func sqlLexer() c.Lexer {
 			rl(`--[^\n]*`, c.CommentSingle, nil),
 			rl(`/\*[\s\S]*?(?:\*/|\z)`, c.CommentMultiline, nil),
 			rl(`'(?:''|[^'])*'?`, c.LiteralStringSingle, nil),
-			rl(`"(?:""|[^"])*"?|` + "`[^`]*`?", c.NameVariable, nil),
+			rl(`"(?:""|[^"])*"?|`+"`[^`]*`?", c.NameVariable, nil),
 			rl(kw("add all alter and any as asc begin between by cascade case check column commit constraint create cross database default delete desc distinct drop else end exists explain foreign from full grant group having if in index inner insert intersect into is join key left like limit not null offset on or order outer over partition primary references replace returning revoke right rollback schema select set table then to transaction trigger truncate union unique update using values view when where with"), c.Keyword, nil),
 			rl(kw("bigint binary bit blob boolean bool char date datetime decimal double float int integer interval json jsonb money numeric real serial bigserial smallint text time timestamp timestamptz uuid varchar"), c.KeywordType, nil),
 			rl(kw("true false"), c.KeywordConstant, nil),

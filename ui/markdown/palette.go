@@ -30,13 +30,13 @@ type palette struct {
 	link, linkText, image, imageText look
 	rule                             look
 
-	quoteBar          string // before every line of a block quote
-	bullet            string // before an item of an unordered list
+	quoteBar           string // before every line of a block quote
+	bullet             string // before an item of an unordered list
 	taskDone, taskOpen string
-	tableColumn       string // between two table columns
-	tableRow          string // the rule under a table's header
-	tableCross        string // where the two meet
-	hyperlinks        bool   // links are OSC 8 hyperlinks too
+	tableColumn        string // between two table columns
+	tableRow           string // the rule under a table's header
+	tableCross         string // where the two meet
+	hyperlinks         bool   // links are OSC 8 hyperlinks too
 
 	tokens map[chroma.TokenType]look // code highlighting; nil: code is plain
 }
