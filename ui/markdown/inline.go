@@ -36,9 +36,107 @@ func (r *renderer) inlines(n ast.Node, base attr) []span {
 
 // inline appends the spans of n's children to out.
 func (r *renderer) inline(out *[]span, n ast.Node, a attr, link string) {
-	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+	for c := n.FirstChild(); c != nil; {
+		if _, ok := c.(*ast.Text); ok {
+			c = r.textRun(out, c.(*ast.Text), a, link)
+			continue
+		}
 		r.inlineNode(out, c, a, link)
+		c = c.NextSibling()
 	}
+}
+
+// textRun appends t and the text nodes that continue it without a gap
+// (the parser cuts text at every character that might start markup), bare
+// URLs in it drawn as links, and returns the node after them.
+func (r *renderer) textRun(out *[]span, t *ast.Text, a attr, link string) ast.Node {
+	var b []byte
+	var brk bool
+	for {
+		b = append(b, t.Segment.Value(r.src)...)
+		brk = t.SoftLineBreak() || t.HardLineBreak()
+		next, ok := t.NextSibling().(*ast.Text)
+		if brk || !ok || next.Segment.Start != t.Segment.Stop || next.IsRaw() {
+			break
+		}
+		t = next
+	}
+	s := r.text(b)
+	if link == "" {
+		r.linkify(out, s, a)
+	} else {
+		*out = append(*out, span{s, a, link})
+	}
+	if brk {
+		*out = append(*out, span{" ", a, link})
+	}
+	return t.NextSibling()
+}
+
+// linkify appends s, its bare URLs (http://, https://, www.) drawn as
+// autolinks.
+func (r *renderer) linkify(out *[]span, s string, a attr) {
+	for s != "" {
+		i, n := bareURL(s)
+		if i < 0 {
+			*out = append(*out, span{s, a, ""})
+			return
+		}
+		if i > 0 {
+			*out = append(*out, span{s[:i], a, ""})
+		}
+		u := s[i : i+n]
+		dest := u
+		if strings.HasPrefix(u, "www.") {
+			dest = "http://" + u
+		}
+		href, _ := r.hyperlink(dest)
+		*out = append(*out, span{u, a.over(r.t.link), href})
+		s = s[i+n:]
+	}
+}
+
+// bareURL finds the first bare URL in s: where it starts and its length,
+// without the punctuation that ends a sentence or an unmatched ")".
+func bareURL(s string) (int, int) {
+	for from := 0; from < len(s); {
+		k := strings.IndexAny(s[from:], "hw")
+		if k < 0 {
+			return -1, 0
+		}
+		i := from + k
+		from = i + 1
+		rest := s[i:]
+		if !strings.HasPrefix(rest, "https://") && !strings.HasPrefix(rest, "http://") && !strings.HasPrefix(rest, "www.") {
+			continue
+		}
+		if i > 0 && (isWordByte(s[i-1]) || s[i-1] == '/' || s[i-1] == '.') {
+			continue
+		}
+		n := strings.IndexAny(rest, " \t<\"")
+		if n < 0 {
+			n = len(rest)
+		}
+		for n > 0 && strings.IndexByte(".,:;!?*_~'", rest[n-1]) >= 0 {
+			n--
+		}
+		if n > 0 && rest[n-1] == ')' && strings.Count(rest[:n], "(") < strings.Count(rest[:n], ")") {
+			n--
+		}
+		scheme := strings.Index(rest[:n], "//") + 2
+		if strings.HasPrefix(rest, "www.") {
+			scheme = 4
+		}
+		if n <= scheme || !strings.Contains(rest[scheme:n], ".") && !strings.HasPrefix(rest, "http") {
+			continue
+		}
+		return i, n
+	}
+	return -1, 0
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // inlineNode appends the spans of the inline node c.
@@ -46,10 +144,7 @@ func (r *renderer) inlineNode(out *[]span, c ast.Node, a attr, link string) {
 	t := r.t
 	switch c := c.(type) {
 	case *ast.Text:
-		*out = append(*out, span{r.text(c.Segment.Value(r.src)), a, link})
-		if c.SoftLineBreak() || c.HardLineBreak() {
-			*out = append(*out, span{" ", a, link})
-		}
+		r.textRun(out, c, a, link)
 	case *ast.String:
 		*out = append(*out, span{r.text(c.Value), a, link})
 	case *ast.CodeSpan:

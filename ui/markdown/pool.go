@@ -5,10 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
-	"github.com/yuin/goldmark/util"
 
 	"github.com/tick-agent/tick/ui/style/keycap"
 )
@@ -59,18 +57,11 @@ func NewPoolSize(size int) *Pool { return &Pool{size: max(size, 1)} }
 // strikethrough, task lists and bare links.
 func (p *Pool) parser() parser.Parser {
 	p.parseOnce.Do(func() {
-		p.md = parser.NewParser(
+		p.md = parser.NewParser(append([]parser.Option{
 			parser.WithBlockParsers(parser.DefaultBlockParsers()...),
 			parser.WithInlineParsers(parser.DefaultInlineParsers()...),
 			parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-			parser.WithParagraphTransformers(util.Prioritized(extension.NewTableParagraphTransformer(), 200)),
-			parser.WithASTTransformers(util.Prioritized(extension.NewTableASTTransformer(), 0)),
-			parser.WithInlineParsers(
-				util.Prioritized(extension.NewTaskCheckBoxParser(), 0),
-				util.Prioritized(extension.NewStrikethroughParser(), 500),
-				util.Prioritized(extension.NewLinkifyParser(), 999),
-			),
-		)
+		}, gfmOptions()...)...)
 	})
 	return p.md
 }

@@ -154,7 +154,10 @@ func (r *renderer) quote(n *ast.Blockquote, w int) []string {
 	if r.plain {
 		bar = ""
 	}
-	lines := r.children(n, max(w-width(bar), 1))
+	// The text wraps one column short of the bar's width: it may reach
+	// into the document's right margin, as it did when glamour drew it
+	// (which counted a bar as one column of indentation).
+	lines := r.children(n, max(w-max(width(bar)-1, 0), 1))
 	empty := strings.TrimRight(bar, " ")
 	for i, l := range lines {
 		if l == "" {
