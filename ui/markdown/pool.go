@@ -131,7 +131,3 @@ func (p *Pool) render(style Style, width int, md string) (lines []string, err er
 	}
 	return lines, nil
 }
-
-// knownLang reports whether code in lang is highlighted (tick has a lexer
-// for it); other code is drawn plain.
-func (p *Pool) knownLang(lang string) bool { return knownLang(lang) }
