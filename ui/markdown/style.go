@@ -22,16 +22,16 @@ const (
 	NoTTY Style = "notty"
 )
 
-// aliases maps the names of other well-known Markdown styles (glamour's,
-// which tick used before it rendered Markdown itself) to the nearest of
-// tick's: the dark ones to Dark. No configuration names a style today;
+// alias returns the style another well-known Markdown style's name
+// (glamour's, which tick used before it rendered Markdown itself) renders
+// as: the dark ones as Dark. No configuration names a style today;
 // ParseStyle accepts them so that a name that worked keeps working.
-var aliases = map[string]Style{
-	"dracula":     Dark,
-	"tokyo-night": Dark,
-	"tokyo_night": Dark,
-	"pink":        Dark,
-	"auto":        "", // not a style: the caller decides the background
+func alias(name string) (Style, bool) {
+	switch name {
+	case "dracula", "tokyo-night", "tokyo_night", "pink":
+		return Dark, true
+	}
+	return "", false
 }
 
 // ParseStyle returns the Style called name (case-insensitive: dark, light,
@@ -43,7 +43,7 @@ func ParseStyle(name string) (Style, error) {
 	case Dark, Light, ASCII, NoTTY:
 		return s, nil
 	}
-	if s, ok := aliases[n]; ok && s != "" {
+	if _, ok := alias(n); ok {
 		return Style(n), nil
 	}
 	return Dark, fmt.Errorf("parse markdown style %q: unknown style (valid: ascii, dark, dracula, light, notty, pink, tokyo-night)", name)
@@ -56,7 +56,7 @@ func (s Style) resolved() Style {
 	case Dark, Light, ASCII, NoTTY:
 		return s
 	}
-	if a, ok := aliases[string(s)]; ok && a != "" {
+	if a, ok := alias(string(s)); ok {
 		return a
 	}
 	return Dark
