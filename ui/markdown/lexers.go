@@ -119,7 +119,7 @@ func pythonLexer() c.Lexer {
 			rl(kw("and assert async await break class continue def del elif else except finally for global if in is lambda nonlocal not or pass raise return try while with yield match case"), c.Keyword, nil),
 			rl(kw("True False None"), c.KeywordConstant, nil),
 			rl(kw("self cls"), c.NameBuiltinPseudo, nil),
-			rl(`:(?!=)|->`, c.Punctuation, nil),
+			rl(`:(?!=)`, c.Punctuation, nil),
 			rl(kw("abs all any bin bool bytes callable chr dict dir divmod enumerate eval exec filter float format frozenset getattr globals hasattr hash help hex id input int isinstance issubclass iter len list locals map max min next object oct open ord pow print property range repr reversed round set setattr slice sorted staticmethod str sum super tuple type vars zip Exception ValueError TypeError KeyError IndexError RuntimeError"), c.NameBuiltin, nil),
 			numbers(),
 		}, tail())}
