@@ -130,6 +130,9 @@ func (q *Approvals) answer(c Context, msg tea.Msg) Action {
 	if cmd != nil {
 		acts = append(acts, Run{cmd})
 	}
+	if len(acts) == 0 {
+		return nil
+	}
 	return acts
 }
 
