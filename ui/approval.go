@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/tick-agent/tick/agent"
@@ -40,3 +42,18 @@ func (m *Model) typeAside(msg tea.Msg) tea.Cmd {
 	m.input.blur()
 	return cmd
 }
+
+// submitAside sends what the input holds when enter is typed on the heels
+// of text over the approval dialog (dialog.SubmitInput): a steer, never a
+// command. A slash command (/undo would interrupt the turn and deny the
+// question) waits in the input until the question is answered, and a
+// toast says so.
+func (m *Model) submitAside() tea.Cmd {
+	if strings.HasPrefix(strings.TrimSpace(m.input.value()), "/") {
+		return m.toast(noteCommandWaits, toastFor)
+	}
+	return m.submit(false)
+}
+
+// noteCommandWaits is the toast of a command sent over the approval dialog.
+const noteCommandWaits = "the command waits in the input: answer the question first"

@@ -131,7 +131,7 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 	case dialog.PasteAside:
 		return m.typeAside(act.Paste)
 	case dialog.SubmitInput:
-		return m.submit(false)
+		return m.submitAside()
 	case dialog.Interrupt:
 		m.interrupt()
 	case dialog.Answered:
