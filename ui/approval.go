@@ -7,6 +7,7 @@ import (
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/ui/dialog"
+	"github.com/tick-agent/tick/ui/status"
 )
 
 // AnswerPause is how long the keyboard must have rested, since a question
@@ -32,6 +33,28 @@ func (m *Model) ask(req agent.ApprovalRequest) {
 		m.over.push(q)
 	}
 	q.Add(m.st, req, m.panel.taskLabel(req.Task), m.now)
+}
+
+// carryOutAside does what a question (the approval dialog, a
+// confirmation) asks of the input and the turn below it: the focus back,
+// a key or a paste typed aside, enter sent aside, an interrupt, the turn
+// running the tool once the last approval is answered.
+func (m *Model) carryOutAside(act dialog.Action) tea.Cmd {
+	switch act := act.(type) {
+	case dialog.FocusInput:
+		m.input.focus()
+	case dialog.TypeAside:
+		return m.typeAside(act.Key)
+	case dialog.PasteAside:
+		return m.typeAside(act.Paste)
+	case dialog.SubmitInput:
+		return m.submitAside()
+	case dialog.Interrupt:
+		m.interrupt()
+	case dialog.Answered:
+		m.turn.setAct(status.ActTool, act.Tool)
+	}
+	return nil
 }
 
 // typeAside types msg (a key or a paste) into the input while a question

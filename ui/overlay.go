@@ -1,13 +1,12 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/dialog"
+
 	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
-	"github.com/tick-agent/tick/ui/dialog"
-	"github.com/tick-agent/tick/ui/status"
 )
 
 // overlay is one thing that sits on top of the screen and gets the keys
@@ -124,18 +123,6 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		m.over.remove(d)
 	case dialog.Notice:
 		m.chat.addNotice(act.Text)
-	case dialog.FocusInput:
-		m.input.focus()
-	case dialog.TypeAside:
-		return m.typeAside(act.Key)
-	case dialog.PasteAside:
-		return m.typeAside(act.Paste)
-	case dialog.SubmitInput:
-		return m.submitAside()
-	case dialog.Interrupt:
-		m.interrupt()
-	case dialog.Answered:
-		m.turn.setAct(status.ActTool, act.Tool)
 	case dialog.Apply:
 		m.applyEvents(act.Events)
 	case dialog.Send:
@@ -174,6 +161,8 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		if m.cfg.Agent.StopTask(act.ID) {
 			m.chat.addNotice("stopping the task " + act.Desc)
 		}
+	default:
+		return m.carryOutAside(act)
 	}
 	return nil
 }
