@@ -20,21 +20,11 @@ const AnswerHold = 300 * time.Millisecond
 // answerHold is AnswerHold, as the root uses it.
 const answerHold = AnswerHold
 
-// asker is a root overlay that asks a question a single typed key
-// answers; asksNow reports whether it does so now (not while a reason is
-// typed, not while a list is browsed). A dialog of package dialog says
-// so with dialog.Asker.
-type asker interface {
-	overlay
-	asksNow(m *Model) bool
-}
-
 // asksNow reports whether the overlay on top asks a question a single
-// typed key answers now.
+// typed key answers now (not while a reason is typed, not while a list is
+// browsed): it says so as a dialog.Asker or dialog.ContextAsker.
 func (m *Model) asksNow() bool {
 	switch q := m.over.top().(type) {
-	case asker:
-		return q.asksNow(m)
 	case dialog.Asker:
 		return q.AsksNow()
 	case dialog.ContextAsker:
@@ -101,7 +91,3 @@ func (m *Model) asOf(at time.Time, f func() tea.Cmd) tea.Cmd {
 	defer func() { m.now = now }()
 	return f()
 }
-
-// The questions: each asks while a single key answers it.
-
-func (q *approvals) asksNow(*Model) bool { return !q.list[0].typing }

@@ -112,7 +112,7 @@ func TestItemDiffUnderAnApproval(t *testing.T) {
 	if overlayOf[*dialog.ItemDiff](m) == nil {
 		t.Fatalf("the item's diff did not open under the approval:\n%s", screen(m))
 	}
-	if _, ok := m.over.top().(*approvals); !ok {
+	if _, ok := m.over.top().(*dialog.Approvals); !ok {
 		t.Fatalf("the diff opened above the approval: top is %T", m.over.top())
 	}
 	c.advance(time.Second)

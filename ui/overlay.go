@@ -19,30 +19,13 @@ import (
 // stays above a picker), and above those of its own layer that opened
 // before it (the layers are package dialog's).
 //
-// An overlay is a dialog.Dialog (package ui/dialog: it reads a
-// dialog.Context and returns a dialog.Action the root carries out) or,
-// until it moves there, a modelOverlay of this package.
-type overlay interface {
-	Layer() int
-}
-
-// modelOverlay is a dialog still in the root package, which reads and
-// changes the Model itself.
-type modelOverlay interface {
-	overlay
-	// update handles a tea.KeyPressMsg, tea.PasteMsg or tea.MouseWheelMsg
-	// while the overlay is on top; lastKey is when the key before this
-	// one came (for the deliberate pause, see dialog.AnswerPause). handled false
-	// passes the message on to the screen below: the root's keys and the
-	// input. An overlay closes itself with m.over.remove.
-	update(m *Model, msg tea.Msg, lastKey time.Time) (cmd tea.Cmd, handled bool)
-	// view returns the overlay's lines for the area above the input, w
-	// cells wide and h lines high; they are drawn over the bottom of the
-	// area, and the input's popups (@, /) and its cursor are hidden. nil
-	// draws nothing (the plan editor and a proposal draw in the panel).
-	// It runs in Update (render), never in View.
-	view(m *Model, w, h int) []string
-}
+// An overlay is a dialog.Dialog (package ui/dialog): it reads a
+// dialog.Context and returns a dialog.Action the root carries out
+// (carryOut); no overlay sees the Model. Its lines are drawn over the
+// bottom of the area above the input, and the input's popups (@, /) and
+// its cursor are hidden; nil draws nothing (the plan editor and a
+// proposal draw in the panel).
+type overlay = dialog.Dialog
 
 // overlays is the stack of open overlays, the top last.
 type overlays []overlay
@@ -85,14 +68,12 @@ func overlayOf[T overlay](m *Model) T {
 // routeOverlay gives msg to the top overlay; handled false means no
 // overlay took it.
 func (m *Model) routeOverlay(msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
-	switch o := m.over.top().(type) {
-	case dialog.Dialog:
-		act, handled := o.Update(m.dialogContext(lastKey), msg)
-		return m.carryOut(o, act), handled
-	case modelOverlay:
-		return o.update(m, msg, lastKey)
+	o := m.over.top()
+	if o == nil {
+		return nil, false
 	}
-	return nil, false
+	act, handled := o.Update(m.dialogContext(lastKey), msg)
+	return m.carryOut(o, act), handled
 }
 
 // overlayBoxes returns the boxes of the open overlays, lowest first, for
@@ -101,14 +82,7 @@ func (m *Model) routeOverlay(msg tea.Msg, lastKey time.Time) (tea.Cmd, bool) {
 func (m *Model) overlayBoxes(w, h int) [][]string {
 	var boxes [][]string
 	for _, o := range m.over {
-		var box []string
-		switch o := o.(type) {
-		case dialog.Dialog:
-			box = o.View(m.dialogContext(time.Time{}), w, h)
-		case modelOverlay:
-			box = o.view(m, w, h)
-		}
-		if box != nil {
+		if box := o.View(m.dialogContext(time.Time{}), w, h); box != nil {
 			boxes = append(boxes, box[:min(len(box), h)])
 		}
 	}
@@ -149,10 +123,6 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		m.over.remove(d)
 	case dialog.Notice:
 		m.chat.addNotice(act.Text)
-	case dialog.FocusInput:
-		m.input.focus()
-	case dialog.TypeAside:
-		return m.typeAside(act.Key)
 	case dialog.Apply:
 		m.applyEvents(act.Events)
 	case dialog.Send:
@@ -191,6 +161,8 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		if m.cfg.Agent.StopTask(act.ID) {
 			m.chat.addNotice("stopping the task " + act.Desc)
 		}
+	default:
+		return m.carryOutAside(act)
 	}
 	return nil
 }

@@ -17,7 +17,7 @@ import (
 // remove takes out just the one.
 func TestOverlayStackLayers(t *testing.T) {
 	help, sessions, models := &dialog.Help{}, &dialog.Sessions{}, &dialog.Models{}
-	ask, proposed := &approvals{}, &dialog.Proposal{}
+	ask, proposed := &dialog.Approvals{}, &dialog.Proposal{}
 	tests := []struct {
 		name string
 		push []overlay

@@ -201,7 +201,7 @@ func TestDialogsTakeContext(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"Sessions", "Models", "Proposal", "Help", "Undo", "Replace", "Diff", "ItemDiff", "TaskFocus", "TaskLog"} {
+	for _, want := range []string{"Sessions", "Models", "Proposal", "Help", "Undo", "Replace", "Diff", "ItemDiff", "TaskFocus", "TaskLog", "Approvals"} {
 		if !layer[want] {
 			t.Errorf("ui/dialog has no dialog %s", want)
 		}
@@ -213,34 +213,49 @@ func TestDialogsTakeContext(t *testing.T) {
 	}
 }
 
-// TestNoNewModelOverlays (rule 2): the dialogs that still see *Model (a
-// root type with update(m *Model, ...)) are only those not moved to
-// ui/dialog yet; the list only shrinks. The /sessions and /model pickers,
-// the proposal, the item diff, the task focus and log, /rewind and the
-// plan editor moved.
+// TestNoNewModelOverlays (rule 2): no dialog sees *Model. The overlay
+// stack holds only dialog.Dialog (overlay is an alias of it), and no type
+// of the root is a dialog (has a Layer method) or a part that takes the
+// Model (a method whose first parameter is Model or *Model). Every
+// dialog moved to ui/dialog, the approval dialog last; the rule has no
+// exceptions.
 func TestNoNewModelOverlays(t *testing.T) {
-	notMoved := map[string]bool{"approvals": true}
-	found := 0
+	alias, methods := false, 0
 	for path, f := range sources(t, ".", 0) {
 		if filepath.Dir(path) != "." {
 			continue
 		}
 		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil || fd.Name.Name != "update" || len(fd.Type.Params.List) == 0 {
-				continue
-			}
-			if recvName(fd.Type.Params.List[0].Type) != "Model" {
-				continue
-			}
-			found++
-			if name := recvName(fd.Recv.List[0].Type); !notMoved[name] {
-				t.Errorf("%s: %s is a dialog that sees *Model: make it a dialog.Dialog in ui/dialog", path, name)
+			switch d := d.(type) {
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					ts, ok := s.(*ast.TypeSpec)
+					if !ok || ts.Name.Name != "overlay" {
+						continue
+					}
+					sel, ok := ts.Type.(*ast.SelectorExpr)
+					x, _ := sel.X.(*ast.Ident)
+					if alias = ts.Assign.IsValid() && ok && x != nil && x.Name == "dialog" && sel.Sel.Name == "Dialog"; !alias {
+						t.Errorf("%s: overlay is not an alias of dialog.Dialog", path)
+					}
+				}
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					continue
+				}
+				methods++
+				name := recvName(d.Recv.List[0].Type)
+				if d.Name.Name == "Layer" {
+					t.Errorf("%s: %s is a dialog in the root: make it a dialog.Dialog in ui/dialog", path, name)
+				}
+				if ps := d.Type.Params.List; name != "Model" && len(ps) > 0 && recvName(ps[0].Type) == "Model" {
+					t.Errorf("%s: %s.%s sees the Model: return a dialog.Action instead", path, name, d.Name.Name)
+				}
 			}
 		}
 	}
-	if found == 0 {
-		t.Fatal("found no root dialog at all: the test no longer sees them")
+	if !alias || methods < 100 {
+		t.Fatalf("found the overlay alias %v and %d methods: the test no longer sees the root", alias, methods)
 	}
 }
 

@@ -227,7 +227,7 @@ func TestTaskFocusUnderATaskApproval(t *testing.T) {
 	reply := make(chan agent.Approval, 1)
 	events(t, m, agent.Subagent{ParentID: "t3", Event: agent.ToolStart{ID: "c5", Name: "bash", Summary: "rm -rf docs/old"}},
 		agent.ApprovalRequest{ID: "c5", Tool: "bash", Summary: "rm -rf docs/old", Detail: "rm -rf docs/old", Task: "t3", Reply: reply})
-	if _, ok := m.over.top().(*approvals); !ok {
+	if _, ok := m.over.top().(*dialog.Approvals); !ok {
 		t.Fatalf("the task's approval is not on top of its transcript: top is %T", m.over.top())
 	}
 	if s := screen(m); !strings.Contains(s, "from the task docs part · item #3 Docs") {

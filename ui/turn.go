@@ -181,7 +181,7 @@ func (m *Model) interrupt() {
 // dropApprovals denies every open approval request.
 func (m *Model) dropApprovals() {
 	if q := m.approvalQueue(); q != nil {
-		q.denyAll()
+		q.DenyAll()
 		m.over.remove(q)
 	}
 	m.input.focus()

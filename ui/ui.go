@@ -42,6 +42,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/ui/dialog"
 	"github.com/tick-agent/tick/ui/termsafe"
 )
 
@@ -200,7 +201,7 @@ func (m *Model) shutdown(wait time.Duration) {
 	}
 	t.cancel()
 	if q := m.approvalQueue(); q != nil {
-		q.denyAll()
+		q.DenyAll()
 	}
 	timeout := time.NewTimer(wait)
 	defer timeout.Stop()
@@ -211,7 +212,7 @@ func (m *Model) shutdown(wait time.Duration) {
 				return
 			}
 			if r, isReq := ev.(agent.ApprovalRequest); isReq {
-				newApproval(m.st, r, m.now).reply(agent.Approval{})
+				dialog.Deny(r)
 			}
 		case <-timeout.C:
 			return

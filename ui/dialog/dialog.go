@@ -6,8 +6,10 @@
 // the area it is drawn in) and answers a
 // message with an Action the root carries out (close it, apply events,
 // send a prompt, run a command, open another dialog, or a dialog's own
-// command such as ResumeSession, StopTask or RewindTo). It imports
-// the style leaf, never the root (ui's structure test checks both).
+// command such as ResumeSession, StopTask, RewindTo or, for the approval
+// dialog, Interrupt and Answered). Every dialog of the TUI is here, the
+// approval dialog (Approvals) too. It imports the style leaf, never the
+// root (ui's structure test checks both).
 package dialog
 
 import (
@@ -64,11 +66,11 @@ type Context struct {
 type Command struct{ Name, Desc string }
 
 // Action is what a dialog asks the root to do: Close, Apply, Send, Run,
-// Notice, FocusInput, TypeAside, Quit, a dialog's own command
-// (ResumeSession, ForkSession, SwitchModel, SaveDefaultModel,
-// ApprovePlan, EditPlan, SelectTask, StopTask, RewindTo, SelectPlanItem,
-// EditPlanItem, ShowItemChanges, CloseEditor), Open
-// (another dialog), or a Seq of them.
+// Notice, FocusInput, TypeAside, PasteAside, SubmitInput, Quit, a
+// dialog's own command (ResumeSession, ForkSession, SwitchModel,
+// SaveDefaultModel, ApprovePlan, EditPlan, SelectTask, StopTask,
+// RewindTo, SelectPlanItem, EditPlanItem, ShowItemChanges, CloseEditor,
+// Interrupt, Answered), Open (another dialog), or a Seq of them.
 type Action interface{ action() }
 
 // Close closes the dialog that returned it.
