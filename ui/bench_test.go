@@ -33,7 +33,7 @@ func benchModel(b *testing.B, n int) *Model {
 			m.chat.addNotice("reminded the model to update its todo list")
 		}
 	}
-	m.panel.update(plan("Refactor error handling", "x Find callers", "> Add returns", "p Run tests"), time.Now())
+	m.panel.SetList(plan("Refactor error handling", "x Find callers", "> Add returns", "p Run tests"), time.Now())
 	m.layout()
 	m.View()
 	return m

@@ -173,7 +173,7 @@ func (m *Model) reset(msg ResetMsg) {
 	m.chat.clear()
 	m.usage = usageLedger{}
 	m.handed.clear()
-	m.panel.restore(todo.List{})
+	m.panel.Restore(todo.List{})
 	m.replay(msg.History, msg.Todos)
 	if msg.Notice != "" {
 		m.chat.addNotice(msg.Notice)

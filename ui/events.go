@@ -198,16 +198,16 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.chat.now = m.clock()
 		m.chat.startTool(ev)
 		if ev.Name != agent.TodoTool {
-			m.panel.toolCall()
+			m.panel.ToolCall()
 		}
 		if ev.Name == "task" {
-			m.panel.subStart(ev)
+			m.panel.SubStart(ev)
 			m.usage.taskStarted(ev.ID, ev.Summary)
 		}
 		t.setAct(status.ActTool, ev.Name)
 	case agent.ToolEnd:
 		m.chat.endTool(ev)
-		m.panel.subEnd(ev)
+		m.panel.SubEnd(ev)
 		t.setAct(status.ActThinking, "")
 	case agent.ToolOutput:
 		m.chat.toolOutput(ev)
@@ -262,12 +262,10 @@ func (m *Model) replay(evs []agent.Event, todos todo.List) {
 	}
 	m.chat.endTurn()
 	if todos.Empty() {
-		todos = m.panel.list
+		todos = m.panel.List()
 	}
 	todos = termsafe.Strings(todos)
-	subs := m.panel.subs
-	m.panel.restore(todos)
-	m.panel.subs = subs                // the replayed tasks stay under their items
+	m.panel.RestoreKeepTasks(todos)    // the replayed tasks stay under their items
 	if pr := m.proposal(); pr != nil { // a resumed plan awaiting approval
 		m.showProposal(pr)
 	}
@@ -292,16 +290,16 @@ func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
 		return m.handleEvent(inner)
 	case agent.Usage:
 		m.usage.sub(ev.ParentID, inner)
-		m.panel.subEvent(ev)
+		m.panel.SubEvent(ev)
 		return nil
 	case agent.ToolStart:
 		m.chat.now = m.clock()
-		m.panel.toolCall()
+		m.panel.ToolCall()
 		m.turn.setAct(status.ActTool, inner.Name)
 	case agent.ToolEnd:
 		m.turn.setAct(status.ActTool, agent.TaskTool)
 	}
-	m.panel.subEvent(ev)
+	m.panel.SubEvent(ev)
 	m.chat.subagent(ev.ParentID, ev.Event)
 	return nil
 }

@@ -103,7 +103,7 @@ func (m *Model) exportMarkdown() string {
 			b.WriteString("\n> **Error:** " + strings.ReplaceAll(e.text, "\n", "\n> ") + "\n")
 		}
 	}
-	if l := m.panel.list; !l.Empty() {
+	if l := m.panel.List(); !l.Empty() {
 		b.WriteString("\n## Plan\n\n```\n" + strings.TrimRight(l.Render(), "\n") + "\n```\n")
 	}
 	return termsafe.Text(b.String())

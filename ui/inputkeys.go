@@ -85,6 +85,6 @@ func (m *Model) retry(*Model) tea.Cmd {
 	m.chat.addNotice("retrying the failed turn")
 	m.chat.toBottom()
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.panel.turnStart(m.now)
+	m.panel.TurnStart(m.now)
 	return m.begin(&turn{cancel: cancel, act: status.ActThinking, ch: r.Retry(ctx)})
 }

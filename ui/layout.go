@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/panel"
 	"github.com/tick-agent/tick/ui/status"
 
 	"github.com/tick-agent/tick/ui/style"
@@ -42,14 +43,14 @@ func (m *Model) layout() {
 	rows := h - 2 - g.inputH // status bar and the rule above the input
 	g.chatW = w
 	switch {
-	case m.panel.open() && w >= panelWideFrom:
+	case m.panel.Open() && w >= panel.WideFrom:
 		g.panelWide = true
-		g.panelW = min(max(int(float64(w)*panelShare), panelMinWidth), panelMaxWidth)
+		g.panelW = min(max(int(float64(w)*panel.Share), panel.MinWidth), panel.MaxWidth)
 		g.chatW = w - g.panelW - 3
-	case m.panel.open():
-		g.panelH = min(m.panel.lineCount(w)+1, panelNarrowMax, rows/2)
+	case m.panel.Open():
+		g.panelH = min(m.panel.LineCount(w)+1, panel.NarrowMax, rows/2)
 		rows -= g.panelH
-	case m.panel.visible():
+	case m.panel.Visible():
 		g.summary = true
 		rows--
 	}
@@ -98,7 +99,7 @@ func (m *Model) render() {
 		copy(lines[above-len(box):], box)
 	}
 	if g.summary {
-		lines = append(lines, m.panel.summary(w))
+		lines = append(lines, m.panel.Summary(w))
 	}
 	lines = append(lines, m.st.InputRule.Render(strings.Repeat(m.st.Glyphs.Rule, w)))
 	top := len(lines)
@@ -133,7 +134,7 @@ func (m *Model) renderBase(lines []string, w int) []string {
 		m.highlight(left[:min(len(left), g.chatH)])
 	}
 	if g.panelWide {
-		right := m.panel.view(g.panelW, len(left), m.spin.View())
+		right := m.panel.View(g.panelW, len(left), m.spin.View())
 		sep := " " + m.st.PanelRule.Render(m.st.Glyphs.VRule) + " "
 		for i, l := range left {
 			r := ""
@@ -147,7 +148,7 @@ func (m *Model) renderBase(lines []string, w int) []string {
 	lines = append(lines, left...) // cut to w with the rest of the frame (render)
 	if g.panelH > 0 {
 		lines = append(lines, m.st.PanelRule.Render(strings.Repeat(m.st.Glyphs.Rule, w)))
-		lines = append(lines, m.panel.view(w, g.panelH-1, m.spin.View())...)
+		lines = append(lines, m.panel.View(w, g.panelH-1, m.spin.View())...)
 	}
 	return lines
 }

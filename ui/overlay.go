@@ -124,8 +124,8 @@ func (m *Model) dialogContext(lastKey time.Time) dialog.Context {
 	}
 	w, h := m.overlayArea()
 	return dialog.Context{St: m.st, Keys: m.keys, Now: m.now, LastKey: lastKey, Commands: list, ConfigPath: m.cfg.ConfigPath,
-		Running: m.turn != nil, ModelName: m.cfg.Model, InputEmpty: m.input.empty(), Tasks: m.panel.dialogTasks(),
-		Plan: m.panel.list, PlanSel: m.panel.sel, Width: w, Height: h}
+		Running: m.turn != nil, ModelName: m.cfg.Model, InputEmpty: m.input.empty(), Tasks: dialogTasks(m.panel.Model),
+		Plan: m.panel.List(), PlanSel: m.panel.Sel(), Width: w, Height: h}
 }
 
 // overlayArea is the area above the input that the frame draws the
@@ -176,11 +176,11 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 	case dialog.Open:
 		m.over.push(act.Dialog)
 	case dialog.SelectTask:
-		m.panel.taskSel = act.ID
+		m.panel.SelectTask(act.ID)
 	case dialog.RewindTo:
 		return m.rewindTo(act)
 	case dialog.SelectPlanItem:
-		m.panel.sel = act.Sel
+		m.panel.Select(act.Sel)
 	case dialog.EditPlanItem:
 		m.applyPlanEdit(act.Edit)
 	case dialog.CloseEditor:

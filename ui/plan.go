@@ -35,9 +35,9 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 			noun = " open item ("
 		}
 		m.chat.addInterrupted("Ended with " + strconv.Itoa(len(ev.Items)) + noun + strings.Join(ids, ", ") + ") · the plan stays open")
-		m.panel.hold = true
+		m.panel.Hold()
 	case agent.PlanProposed:
-		m.panel.update(ev.List, m.now)
+		m.panel.SetList(ev.List, m.now)
 		m.over.remove(m.proposal())
 		pr := dialog.NewProposal(m.keys.Proposal, ev.Changes)
 		m.over.push(pr)
@@ -107,23 +107,20 @@ func (m *Model) openEditor() {
 		m.chat.addNotice(errNoAgent.Error())
 		return
 	}
-	if m.panel.list.Empty() {
+	if m.panel.List().Empty() {
 		m.chat.addNotice("there is no plan yet: ask for one (shift+tab switches to plan mode)")
 		return
 	}
 	ed := dialog.NewPlanEditor(m.st, m.keys.Plan)
 	m.over.push(ed)
-	m.panel.sel = max(m.panel.runningIndex(), 0)
-	m.panel.expanded = true
-	m.panel.footer = func(w int) []string { return ed.Footer(m.st, w) }
+	m.panel.OpenEditor(func(w int) []string { return ed.Footer(m.st, w) })
 	m.input.blur()
 }
 
 // closeEditor closes the editor and gives the focus back to the input.
 func (m *Model) closeEditor() {
 	m.over.remove(overlayOf[*dialog.PlanEditor](m))
-	m.panel.sel = -1
-	m.panel.footer = nil
+	m.panel.CloseEditor()
 	if pr := m.proposal(); pr != nil {
 		m.showProposal(pr)
 	}
@@ -148,13 +145,9 @@ func (m *Model) applyPlanEdit(e agent.PlanEdit) {
 
 // applyTodo shows a todo update unless a newer revision is shown already.
 func (m *Model) applyTodo(up agent.TodoUpdate) {
-	if up.Rev != 0 && up.Rev < m.panel.rev {
-		return
+	if m.panel.ApplyUpdate(up.List, up.Rev, up.Waiting, m.clock()) {
+		m.chat.plan(up.List)
 	}
-	m.panel.rev = max(m.panel.rev, up.Rev)
-	m.panel.waiting = up.Waiting
-	m.panel.update(up.List, m.clock())
-	m.chat.plan(up.List)
 }
 
 // errPlanUsage is the usage of /plan.

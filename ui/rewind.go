@@ -73,7 +73,7 @@ func (m *Model) applyRewound(res agent.Rewound) {
 			m.planTurnStart()
 			m.chat.clear()
 			m.handed.clear()
-			m.panel.restore(todo.List{})
+			m.panel.Restore(todo.List{})
 			m.replay(res.History, todo.List{})
 		}
 	}

@@ -99,7 +99,7 @@ func (m *Model) startTurn(text string) tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.planTurnStart()
-	m.panel.turnStart(m.now)
+	m.panel.TurnStart(m.now)
 	return m.begin(&turn{cancel: cancel, act: status.ActThinking, ch: m.cfg.Agent.Run(ctx, text)})
 }
 
@@ -198,7 +198,7 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 	m.chat.now = m.now
 	m.chat.endTurn()
 	if !t.compact {
-		m.panel.turnEnd(m.now)
+		m.panel.TurnEnd(m.now)
 	}
 	if strings.HasSuffix(m.note, noteCarryingOut) {
 		m.note = "" // the status bar follows the state: the plan's turn is over

@@ -26,6 +26,7 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/panel"
 	"github.com/tick-agent/tick/ui/status"
 
 	"github.com/tick-agent/tick/ui/style"
@@ -56,7 +57,7 @@ type Model struct {
 	now   time.Time
 
 	chat  *chat
-	panel *panel
+	panel panelPart
 	input *input
 	help  help.Model
 	spin  spinner.Model
@@ -128,7 +129,7 @@ func New(cfg Config) Model {
 		clock:    time.Now,
 		after:    tickAfter,
 		chat:     newChat(st),
-		panel:    newPanel(st),
+		panel:    panelPart{panel.New(st)},
 		input:    newInput(st, keys),
 		help:     style.HelpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
@@ -231,7 +232,7 @@ func (m *Model) Init() tea.Cmd {
 // idle spinner tick, and mouse, focus and key release events.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.now = m.clock()
-	m.panel.now = m.now
+	m.panel.SetNow(m.now)
 	cmd, quiet := m.route(msg)
 	if !quiet {
 		m.paint.changed()
@@ -373,7 +374,7 @@ func (m *Model) dispatchKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 	case key.Matches(k, keys.Tasks):
 		m.openTaskFocus()
 	case key.Matches(k, keys.TogglePanel):
-		m.panel.toggle()
+		m.panel.Toggle()
 	case key.Matches(k, keys.CycleMode):
 		m.cycleMode()
 	case key.Matches(k, keys.Help), key.Matches(k, keys.HelpOnEmpty) && m.input.empty():

@@ -129,5 +129,5 @@ func initialVerify(a Agent) verifyState {
 // line show.
 func (m *Model) setVerify(v verifyState) {
 	m.verify = v
-	m.panel.verify = v.text()
+	m.panel.SetVerify(v.text())
 }
