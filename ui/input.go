@@ -18,14 +18,10 @@ const (
 	placeholderRunning = "enter to steer · tab to queue · esc to interrupt"
 )
 
-// Large pastes are kept aside and shown as one short token in the input, so
-// that the textarea stays fast; the token is replaced by the text when the
-// input is sent.
-const (
-	pasteMaxChars = 2000
-	pasteMaxLines = 15
-	inputMaxLines = 10 // most lines the input grows to
-)
+// Large pastes (style.LargePaste) are kept aside and shown as one short
+// token in the input, so that the textarea stays fast; the token is
+// replaced by the text when the input is sent.
+const inputMaxLines = 10 // most lines the input grows to
 
 // input is the prompt box: a textarea that grows with its content, a prompt
 // history walked with up/down on an empty input, and large pastes folded
@@ -128,17 +124,13 @@ func (in *input) height() int { return max(in.ta.Height(), 1) }
 // update passes a key or a paste to the textarea.
 func (in *input) update(msg tea.Msg) tea.Cmd {
 	in.cacheGood = false
-	if p, ok := msg.(tea.PasteMsg); ok && isLarge(p.Content) {
+	if p, ok := msg.(tea.PasteMsg); ok && style.LargePaste(p.Content) {
 		in.ta.InsertString(in.fold(p.Content))
 		return nil
 	}
 	var cmd tea.Cmd
 	in.ta, cmd = in.ta.Update(msg)
 	return cmd
-}
-
-func isLarge(s string) bool {
-	return len(s) > pasteMaxChars || strings.Count(s, "\n") >= pasteMaxLines
 }
 
 // fold keeps s aside and returns the token that stands for it.
@@ -177,7 +169,7 @@ func (in *input) reset() {
 func (in *input) setValue(s string) {
 	in.cacheGood = false
 	in.reset()
-	if isLarge(s) {
+	if style.LargePaste(s) {
 		s = in.fold(s)
 	}
 	in.ta.SetValue(s)
@@ -248,7 +240,7 @@ func (in *input) next() {
 // show puts s in the textarea, folding it when large.
 func (in *input) show(s string) {
 	in.cacheGood = false
-	if isLarge(s) {
+	if style.LargePaste(s) {
 		s = in.fold(s)
 	}
 	in.ta.SetValue(s)

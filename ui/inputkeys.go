@@ -74,16 +74,16 @@ func (m *Model) canRetry() bool {
 // time.
 func (m *Model) retry(*Model) tea.Cmd {
 	if m.turn != nil {
-		m.chat.addNotice("/retry waits for the running turn: press esc to interrupt it first")
+		m.chat.AddNotice("/retry waits for the running turn: press esc to interrupt it first")
 		return nil
 	}
 	r := m.cfg.Agent
 	if !m.canRetry() {
-		m.chat.addNotice("nothing to retry: the last turn did not fail")
+		m.chat.AddNotice("nothing to retry: the last turn did not fail")
 		return nil
 	}
-	m.chat.addNotice("retrying the failed turn")
-	m.chat.toBottom()
+	m.chat.AddNotice("retrying the failed turn")
+	m.chat.ToBottom()
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.panel.TurnStart(m.now)
 	return m.begin(&turn{cancel: cancel, act: status.ActThinking, ch: r.Retry(ctx)})

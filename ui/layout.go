@@ -57,7 +57,7 @@ func (m *Model) layout() {
 	g.pendingH = min(m.handed.len(), pendingMax, max(rows-3, 0))
 	g.chatH = max(rows-g.pendingH, 1)
 	m.geo = g
-	m.chat.setSize(g.chatW, g.chatH)
+	m.chat.SetSize(g.chatW, g.chatH)
 }
 
 // draw draws the frame again when the state changed since the last one
@@ -127,7 +127,7 @@ func (m *Model) render() {
 // screen.
 func (m *Model) renderBase(lines []string, w int) []string {
 	g := m.geo
-	left := append(m.chat.view(), m.handed.view(m.st, g.chatW, g.pendingH)...)
+	left := append(m.chat.View(), m.handed.view(m.st, g.chatW, g.pendingH)...)
 	m.shownChat = append(m.shownChat[:0], left[:min(len(left), g.chatH)]...)
 	if m.sel.on {
 		left = append([]string(nil), left...) // the chat's own lines stay as they are

@@ -148,7 +148,7 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 	case dialog.Close:
 		m.over.remove(d)
 	case dialog.Notice:
-		m.chat.addNotice(act.Text)
+		m.chat.AddNotice(act.Text)
 	case dialog.FocusInput:
 		m.input.focus()
 	case dialog.TypeAside:
@@ -189,7 +189,7 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		return m.openItemDiff(act.ID)
 	case dialog.StopTask:
 		if m.cfg.Agent.StopTask(act.ID) {
-			m.chat.addNotice("stopping the task " + act.Desc)
+			m.chat.AddNotice("stopping the task " + act.Desc)
 		}
 	}
 	return nil

@@ -92,7 +92,7 @@ func TestApprovalAboveModelPicker(t *testing.T) {
 // drawn by Update.
 func TestViewIsPure(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
-	m.chat.addNotice("added behind Update's back")
+	m.chat.AddNotice("added behind Update's back")
 	m.paint.changed()
 	before := m.paint
 	for range 2 {

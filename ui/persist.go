@@ -39,13 +39,13 @@ func (m *Model) handleInputMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case historyMsg:
 		if msg.err != nil {
-			m.chat.addNotice("could not load the prompt history: " + msg.err.Error())
+			m.chat.AddNotice("could not load the prompt history: " + msg.err.Error())
 		}
 		m.input.load(msg.prompts)
 	case historySavedMsg:
 		if !m.histWarned {
 			m.histWarned = true
-			m.chat.addNotice("could not save the prompt history: " + msg.err.Error())
+			m.chat.AddNotice("could not save the prompt history: " + msg.err.Error())
 		}
 	case promptMsg:
 		if m.turn != nil {

@@ -34,7 +34,7 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 		if len(ev.Items) == 1 {
 			noun = " open item ("
 		}
-		m.chat.addInterrupted("Ended with " + strconv.Itoa(len(ev.Items)) + noun + strings.Join(ids, ", ") + ") · the plan stays open")
+		m.chat.AddInterrupted("Ended with " + strconv.Itoa(len(ev.Items)) + noun + strings.Join(ids, ", ") + ") · the plan stays open")
 		m.panel.Hold()
 	case agent.PlanProposed:
 		m.panel.SetList(ev.List, m.now)
@@ -44,10 +44,10 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 		m.showProposal(pr)
 	case agent.Paused:
 		m.plan.paused = ev.After
-		m.chat.addNotice(ev.Text)
+		m.chat.AddNotice(ev.Text)
 		m.pause(ev.After)
 	case agent.PlanEditDelivered:
-		m.chat.addNotice("your plan edits reached the model")
+		m.chat.AddNotice("your plan edits reached the model")
 	default:
 		return false
 	}
@@ -93,7 +93,7 @@ const noteCarryingOut = "carrying out the plan"
 func (m *Model) approvePlan(pa Agent) tea.Cmd {
 	prompt, err := pa.ApprovePlan()
 	if err != nil {
-		m.chat.addNotice("cannot approve the plan: " + err.Error())
+		m.chat.AddNotice("cannot approve the plan: " + err.Error())
 		return nil
 	}
 	m.planTurnStart()
@@ -104,11 +104,11 @@ func (m *Model) approvePlan(pa Agent) tea.Cmd {
 // openEditor gives the panel focus for editing the plan.
 func (m *Model) openEditor() {
 	if m.agentless() {
-		m.chat.addNotice(errNoAgent.Error())
+		m.chat.AddNotice(errNoAgent.Error())
 		return
 	}
 	if m.panel.List().Empty() {
-		m.chat.addNotice("there is no plan yet: ask for one (shift+tab switches to plan mode)")
+		m.chat.AddNotice("there is no plan yet: ask for one (shift+tab switches to plan mode)")
 		return
 	}
 	ed := dialog.NewPlanEditor(m.st, m.keys.Plan)
@@ -136,7 +136,7 @@ func (m *Model) applyPlanEdit(e agent.PlanEdit) {
 		if ed := overlayOf[*dialog.PlanEditor](m); ed != nil {
 			ed.Refused(err.Error())
 		} else {
-			m.chat.addNotice(err.Error())
+			m.chat.AddNotice(err.Error())
 		}
 		return
 	}
@@ -146,7 +146,7 @@ func (m *Model) applyPlanEdit(e agent.PlanEdit) {
 // applyTodo shows a todo update unless a newer revision is shown already.
 func (m *Model) applyTodo(up agent.TodoUpdate) {
 	if m.panel.ApplyUpdate(up.List, up.Rev, up.Waiting, m.clock()) {
-		m.chat.plan(up.List)
+		m.chat.Plan(up.List)
 	}
 }
 
@@ -176,13 +176,13 @@ func (m *Model) planCommand(args string) tea.Cmd {
 		e = agent.PlanEdit{Op: agent.PlanAdd, Text: rest(1)}
 	case "cancel":
 		if len(f) < 3 {
-			m.chat.addNotice(errPlanUsage.Error())
+			m.chat.AddNotice(errPlanUsage.Error())
 			return nil
 		}
 		e = agent.PlanEdit{Op: agent.PlanCancel, ID: f[1], Reason: rest(2)}
 	case "drop":
 		if len(f) != 2 {
-			m.chat.addNotice(errPlanUsage.Error())
+			m.chat.AddNotice(errPlanUsage.Error())
 			return nil
 		}
 		e = agent.PlanEdit{Op: agent.PlanDrop, ID: f[1]}
@@ -192,12 +192,12 @@ func (m *Model) planCommand(args string) tea.Cmd {
 			to = atoi(f[2])
 		}
 		if to <= 0 {
-			m.chat.addNotice(errPlanUsage.Error())
+			m.chat.AddNotice(errPlanUsage.Error())
 			return nil
 		}
 		e = agent.PlanEdit{Op: agent.PlanMove, ID: f[1], To: to}
 	default:
-		m.chat.addNotice(errPlanUsage.Error())
+		m.chat.AddNotice(errPlanUsage.Error())
 		return nil
 	}
 	m.applyPlanEdit(e)
@@ -209,11 +209,11 @@ func (m *Model) planCommand(args string) tea.Cmd {
 func (m *Model) clearPlan() {
 	evs, err := m.cfg.Agent.ClearPlan()
 	if err != nil {
-		m.chat.addNotice("/plan clear: " + err.Error())
+		m.chat.AddNotice("/plan clear: " + err.Error())
 		return
 	}
 	m.applyEvents(evs)
-	m.chat.addNotice("put the plan aside: it is kept in the session, archived")
+	m.chat.AddNotice("put the plan aside: it is kept in the session, archived")
 }
 
 // atoi parses a small positive number, or returns 0.

@@ -1,6 +1,9 @@
 package ui
 
-import "github.com/tick-agent/tick/ui/panel"
+import (
+	"github.com/tick-agent/tick/ui/chat"
+	"github.com/tick-agent/tick/ui/panel"
+)
 
 // The parts in sub-packages as the root holds them. The approval dialog
 // (approval.go, the last dialog still in the root, issue 29 §1) calls them
@@ -12,3 +15,9 @@ type panelPart struct{ *panel.Model }
 
 // taskLabel is panel.Model.TaskLabel.
 func (p panelPart) taskLabel(id string) string { return p.TaskLabel(id) }
+
+// chatPart is the transcript (ui/chat).
+type chatPart struct{ *chat.Model }
+
+// addNotice is chat.Model.AddNotice.
+func (c chatPart) addNotice(text string) { c.AddNotice(text) }

@@ -90,11 +90,11 @@ func (m *Model) running() bool { return m.turn != nil && !m.turn.ended }
 
 // startTurn sends text as a new turn.
 func (m *Model) startTurn(text string) tea.Cmd {
-	m.chat.addUser(text)
-	m.chat.toBottom()
+	m.chat.AddUser(text)
+	m.chat.ToBottom()
 	m.lastPrompt = text
 	if m.agentless() {
-		m.chat.addError("no model is configured", "Start tick with a model (see tick --help).")
+		m.chat.AddError("no model is configured", "Start tick with a model (see tick --help).")
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
@@ -109,12 +109,12 @@ func (m *Model) startTurn(text string) tea.Cmd {
 // steer). Its Compacted event shows as a marker in the chat.
 func (m *Model) startCompact() tea.Cmd {
 	if m.turn != nil {
-		m.chat.addNotice("/compact waits for the running turn: press esc to interrupt it first")
+		m.chat.AddNotice("/compact waits for the running turn: press esc to interrupt it first")
 		return nil
 	}
-	m.chat.toBottom()
+	m.chat.ToBottom()
 	if m.agentless() {
-		m.chat.addError("no model is configured", "Start tick with a model (see tick --help).")
+		m.chat.AddError("no model is configured", "Start tick with a model (see tick --help).")
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
@@ -150,7 +150,7 @@ func (m *Model) submit(queue bool) tea.Cmd {
 	}
 	m.input.remember(text)
 	m.input.reset()
-	m.chat.toBottom()
+	m.chat.ToBottom()
 	switch {
 	case m.turn == nil:
 		return m.startTurn(text)
@@ -195,8 +195,8 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 	t := m.turn
 	t.ended = true
 	t.cancel()
-	m.chat.now = m.now
-	m.chat.endTurn()
+	m.chat.SetNow(m.now)
+	m.chat.EndTurn()
 	if !t.compact {
 		m.panel.TurnEnd(m.now)
 	}
@@ -217,7 +217,7 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 		if len(back) > 0 {
 			note += " · what was not sent yet is back in the input"
 		}
-		m.chat.addInterrupted(note)
+		m.chat.AddInterrupted(note)
 	default:
 		msg := ev.Error
 		if msg == "" && ev.Err != nil {
@@ -233,9 +233,9 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 		if kind == agent.KindNone {
 			kind = agent.KindOf(ev.Err)
 		}
-		m.chat.addError(msg, errorHint(kind, !t.compact && m.canRetry()))
+		m.chat.AddError(msg, errorHint(kind, !t.compact && m.canRetry()))
 		if n := len(nonBlank(back)); n > 0 {
-			m.chat.addNotice(backNotice(n))
+			m.chat.AddNotice(backNotice(n))
 		}
 	}
 	m.restore(back)

@@ -26,6 +26,7 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/chat"
 	"github.com/tick-agent/tick/ui/panel"
 	"github.com/tick-agent/tick/ui/status"
 
@@ -56,7 +57,7 @@ type Model struct {
 	clock func() time.Time
 	now   time.Time
 
-	chat  *chat
+	chat  chatPart
 	panel panelPart
 	input *input
 	help  help.Model
@@ -128,7 +129,7 @@ func New(cfg Config) Model {
 		bar:      status.NewBar(st),
 		clock:    time.Now,
 		after:    tickAfter,
-		chat:     newChat(st),
+		chat:     chatPart{chat.New(st)},
 		panel:    panelPart{panel.New(st)},
 		input:    newInput(st, keys),
 		help:     style.HelpModel(st),
@@ -143,14 +144,14 @@ func New(cfg Config) Model {
 	switch {
 	case len(cfg.History) > 0:
 		if len(cfg.Notices) == 0 {
-			m.chat.addNotice("resumed session · " + style.Plural(messages(cfg.History), "message"))
+			m.chat.AddNotice("resumed session · " + style.Plural(messages(cfg.History), "message"))
 		}
 	default:
-		m.chat.addNotice("Welcome to tick. Describe a task: tick plans it as a todo list and works through it. ? shows the keys.")
+		m.chat.AddNotice("Welcome to tick. Describe a task: tick plans it as a todo list and works through it. ? shows the keys.")
 	}
 	for _, n := range cfg.Notices {
 		if n != "" {
-			m.chat.addNotice(n)
+			m.chat.AddNotice(n)
 		}
 	}
 	m.addExtensions()
@@ -255,7 +256,7 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, 0), max(msg.Height, 0)
 	case eventsMsg:
-		m.chat.now = m.now
+		m.chat.SetNow(m.now)
 		return m.handleEvents(msg)
 	case paintMsg:
 		m.paint.arrived()
@@ -267,7 +268,7 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		if m.turn.gatePaused() { // nothing turns at a gate: keep the chain, paint nothing
 			return cmd, true
 		}
-		m.chat.tick(m.now)
+		m.chat.Tick(m.now)
 	case tea.KeyPressMsg:
 		m.sel = selection{}
 		cmd = m.handleKey(msg)
@@ -285,7 +286,7 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 	case tea.MouseClickMsg, tea.MouseMotionMsg, tea.MouseReleaseMsg:
 		cmd = m.handleMouse(msg.(tea.MouseMsg))
 	case NoticeMsg:
-		m.chat.addNotice(msg.Text)
+		m.chat.AddNotice(msg.Text)
 	case toastMsg:
 		cmd = m.toast(msg.Text, toastFor)
 	case toastDoneMsg:
@@ -369,7 +370,7 @@ func (m *Model) dispatchKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 		if m.running() {
 			m.interrupt()
 		} else {
-			m.chat.toBottom()
+			m.chat.ToBottom()
 		}
 	case key.Matches(k, keys.Tasks):
 		m.openTaskFocus()
@@ -380,19 +381,19 @@ func (m *Model) dispatchKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 	case key.Matches(k, keys.Help), key.Matches(k, keys.HelpOnEmpty) && m.input.empty():
 		m.openHelp()
 	case key.Matches(k, keys.PageUp):
-		m.chat.scrollUp(max(m.geo.chatH-1, 1))
+		m.chat.ScrollUp(max(m.geo.chatH-1, 1))
 	case key.Matches(k, keys.PageDown):
-		m.chat.scrollDown(max(m.geo.chatH-1, 1))
+		m.chat.ScrollDown(max(m.geo.chatH-1, 1))
 	case key.Matches(k, keys.HalfUp):
-		m.chat.scrollUp(half)
+		m.chat.ScrollUp(half)
 	case key.Matches(k, keys.HalfDown):
-		m.chat.scrollDown(half)
+		m.chat.ScrollDown(half)
 	case key.Matches(k, keys.Top) && m.input.empty():
-		m.chat.toTop()
-	case key.Matches(k, keys.Bottom) && (m.input.empty() || !m.chat.follow):
-		m.chat.toBottom()
+		m.chat.ToTop()
+	case key.Matches(k, keys.Bottom) && (m.input.empty() || !m.chat.Following()):
+		m.chat.ToBottom()
 	case key.Matches(k, keys.ExpandTool):
-		m.chat.toggleTool()
+		m.chat.ToggleTool()
 	case key.Matches(k, keys.Send):
 		return m.submit(false)
 	case key.Matches(k, keys.Queue):
@@ -440,9 +441,9 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 	}
 	switch msg.Mouse().Button {
 	case tea.MouseWheelUp:
-		m.chat.scrollUp(style.ScrollStep)
+		m.chat.ScrollUp(style.ScrollStep)
 	case tea.MouseWheelDown:
-		m.chat.scrollDown(style.ScrollStep)
+		m.chat.ScrollDown(style.ScrollStep)
 	}
 }
 

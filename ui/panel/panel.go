@@ -33,7 +33,7 @@ type Model struct {
 	stats    map[string]*itemStats
 	now      time.Time
 
-	// The user's side of the plan (see plan.go).
+	// The user's side of the plan (the root's plan.go; plan.go here draws it).
 	rev     int                        // the newest revision applied
 	hold    bool                       // stay expanded when the turn ends (open items, a proposal)
 	marks   map[string]todo.ChangeKind // a proposal's changes by item
@@ -42,8 +42,8 @@ type Model struct {
 	footer  func(w int) []string       // lines under the items (the proposal's question, the editor's keys), drawn
 	// for width w
 	subs    []*Task // subagents under the items they ran in
-	taskSel string  // the selected task row's call id (see taskFocus); "" for none
-	verify  string  // the verify check's state, the last line when set (see verify.go)
+	taskSel string  // the selected task row's call id (the root's taskfocus.go); "" for none
+	verify  string  // the verify check's state, the last line when set (the root's verify.go)
 }
 
 // itemStats is what the panel remembers of one item.
