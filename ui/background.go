@@ -44,7 +44,7 @@ func (m *Model) restyle(dark bool) {
 	*m.st = DefaultStyles(dark)
 	m.bar = status.NewBar(m.st)
 	m.chat.Restyle()
-	m.input.restyle(m.st)
+	m.input.Restyle(m.st)
 	m.help.Styles = style.HelpModel(m.st).Styles
 	m.spin.Style = m.st.Spinner
 }

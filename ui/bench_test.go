@@ -110,7 +110,7 @@ func BenchmarkTyping(b *testing.B) {
 		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 		_ = m.View()
 		if i%200 == 199 {
-			m.input.reset()
+			m.input.Reset()
 		}
 	}
 }

@@ -28,7 +28,7 @@ type clipImageMsg struct {
 // update loop, and the answer comes back as a clipImageMsg.
 func (m *Model) clipboardKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	svc := m.cfg.Services
-	if !svc.Offers().ClipboardImage || !key.Matches(k, m.input.ta.KeyMap.Paste) {
+	if !svc.Offers().ClipboardImage || !key.Matches(k, m.input.PasteKey()) {
 		return nil, false
 	}
 	return func() tea.Msg {
@@ -50,7 +50,7 @@ func (m *Model) handleClipImage(msg clipImageMsg) tea.Cmd {
 	case strings.ContainsAny(msg.path, " \t\n@"):
 		m.chat.AddNotice("could not paste the clipboard's image: its path has a space or @: " + termsafe.Line(msg.path))
 	default:
-		m.input.ta.InsertString("@" + msg.path + " ")
+		m.input.Insert("@" + msg.path + " ")
 		m.chat.AddNotice("pasted the clipboard's image: it is attached when you send")
 	}
 	return nil

@@ -125,8 +125,8 @@ func (m *Model) runCommand(text string) (tea.Cmd, bool) {
 	if !ok {
 		return m.unknownCommand(t, refused)
 	}
-	m.input.remember(strings.TrimSpace(text))
-	m.input.reset()
+	m.input.Remember(strings.TrimSpace(text))
+	m.input.Reset()
 	if !c.builtin && m.turn != nil {
 		m.chat.AddNotice(t + " waits for the running turn: press esc to interrupt it first")
 		return nil, true

@@ -162,8 +162,8 @@ func (m *Model) handleEvents(msg eventsMsg) (tea.Cmd, bool) {
 	if onlyText {
 		cmds = append(cmds, m.paint.schedule())
 	}
-	if !t.gatePaused() && m.input.ta.Placeholder == placeholderPaused {
-		m.input.setRunning(true) // the turn went on (steered past the gate)
+	if !t.gatePaused() && m.input.Placeholder() == placeholderPaused {
+		m.input.SetRunning(true) // the turn went on (steered past the gate)
 	}
 	switch {
 	case msg.closed:
@@ -222,7 +222,7 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 		m.chat.RetryNotice(retryText(ev))
 	case agent.ApprovalRequest:
 		m.ask(ev)
-		m.input.blur()
+		m.input.Blur()
 		t.setAct(status.ActApproval, "")
 	case agent.UserMessage:
 		m.chat.AddUser(ev.Text)

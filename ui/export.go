@@ -55,7 +55,7 @@ func (m *Model) handleExportAsk(msg exportAskMsg) tea.Cmd {
 		}
 		return NoticeMsg{Text: "exported the conversation to " + path + " (replaced)"}
 	}))
-	m.input.blur()
+	m.input.Blur()
 	return nil
 }
 

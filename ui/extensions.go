@@ -107,8 +107,8 @@ func (m *Model) runCustom(t string) (tea.Cmd, bool) {
 	if !ok {
 		return nil, false
 	}
-	m.input.remember(t)
-	m.input.reset()
+	m.input.Remember(t)
+	m.input.Reset()
 	if m.turn != nil {
 		m.chat.AddNotice("/" + word + " waits for the running turn: press esc to interrupt it first")
 		return nil, true

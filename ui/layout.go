@@ -38,8 +38,8 @@ func (m *Model) layout() {
 		m.geo = g
 		return
 	}
-	m.input.setSize(w, h/4)
-	g.inputH = m.input.height()
+	m.input.SetSize(w, h/4)
+	g.inputH = m.input.Height()
 	rows := h - 2 - g.inputH // status bar and the rule above the input
 	g.chatW = w
 	switch {
@@ -89,9 +89,9 @@ func (m *Model) render() {
 	}
 	boxes := m.overlayBoxes(w, above)
 	if len(boxes) == 0 {
-		if box := m.mentionView(w, above); box != nil {
+		if box := m.input.MentionView(m.st, m.fileIndex(), w, above); box != nil {
 			copy(lines[above-len(box):], box)
-		} else if box := m.completeView(w, above); box != nil {
+		} else if box := m.input.CompleteView(m.st, m.completions, w, above); box != nil {
 			copy(lines[above-len(box):], box)
 		}
 	}
@@ -103,7 +103,7 @@ func (m *Model) render() {
 	}
 	lines = append(lines, m.st.InputRule.Render(strings.Repeat(m.st.Glyphs.Rule, w)))
 	top := len(lines)
-	in := strings.Split(m.input.view(), "\n")
+	in := strings.Split(m.input.View(), "\n")
 	in = in[:min(len(in), g.inputH)]
 	for len(in) < g.inputH {
 		in = append(in, "")
@@ -115,7 +115,7 @@ func (m *Model) render() {
 	}
 	m.frame = strings.Join(lines, "\n")
 	if len(boxes) == 0 {
-		if c := m.input.cursor(); c != nil {
+		if c := m.input.Cursor(); c != nil {
 			c.Position.Y += top
 			m.cursor = c
 		}

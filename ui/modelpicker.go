@@ -46,7 +46,7 @@ func (m *Model) handleModelMsg(msg tea.Msg) (tea.Cmd, bool) {
 			m.chat.AddNotice("the server lists no models")
 		default:
 			m.over.push(dialog.NewModels(style.DefaultModelPickerKeyMap(), msg.models, m.cfg.Model, m.cfg.Services.DefaultModelFile()))
-			m.input.blur()
+			m.input.Blur()
 		}
 	case modelSwitchedMsg:
 		m.modelSwitched(msg)
@@ -112,5 +112,5 @@ func (m *Model) modelPicker() *dialog.Models { return overlayOf[*dialog.Models](
 // closeModels closes the picker and gives the focus back to the input.
 func (m *Model) closeModels() {
 	m.over.remove(m.modelPicker())
-	m.input.focus()
+	m.input.Focus()
 }

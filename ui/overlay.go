@@ -120,11 +120,11 @@ func (m *Model) dialogContext(lastKey time.Time) dialog.Context {
 	cmds := m.commandsFrom("") // all of them, whatever the / popup shows
 	list := make([]dialog.Command, len(cmds))
 	for i, c := range cmds {
-		list[i] = dialog.Command{Name: c.name, Desc: c.desc}
+		list[i] = dialog.Command{Name: c.Name, Desc: c.Desc}
 	}
 	w, h := m.overlayArea()
 	return dialog.Context{St: m.st, Keys: m.keys, Now: m.now, LastKey: lastKey, Commands: list, ConfigPath: m.cfg.ConfigPath,
-		Running: m.turn != nil, ModelName: m.cfg.Model, InputEmpty: m.input.empty(), Tasks: dialogTasks(m.panel.Model),
+		Running: m.turn != nil, ModelName: m.cfg.Model, InputEmpty: m.input.Empty(), Tasks: dialogTasks(m.panel.Model),
 		Plan: m.panel.List(), PlanSel: m.panel.Sel(), Width: w, Height: h}
 }
 
@@ -150,7 +150,7 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 	case dialog.Notice:
 		m.chat.AddNotice(act.Text)
 	case dialog.FocusInput:
-		m.input.focus()
+		m.input.Focus()
 	case dialog.TypeAside:
 		return m.typeAside(act.Key)
 	case dialog.Apply:

@@ -41,7 +41,7 @@ func (m *Model) handleInputMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		if msg.err != nil {
 			m.chat.AddNotice("could not load the prompt history: " + msg.err.Error())
 		}
-		m.input.load(msg.prompts)
+		m.input.Load(msg.prompts)
 	case historySavedMsg:
 		if !m.histWarned {
 			m.histWarned = true
@@ -52,7 +52,7 @@ func (m *Model) handleInputMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			m.handed.later(msg.text)
 			return nil, true
 		}
-		m.input.remember(msg.text)
+		m.input.Remember(msg.text)
 		return m.startTurn(msg.text), true
 	default:
 		return nil, false
@@ -63,8 +63,7 @@ func (m *Model) handleInputMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 // saveHistory returns the command that appends the prompts sent since the
 // last call to Config.HistoryFile, or nil.
 func (m *Model) saveHistory() tea.Cmd {
-	todo := m.input.unsaved
-	m.input.unsaved = nil
+	todo := m.input.TakeUnsaved()
 	path := m.cfg.HistoryFile
 	if path == "" || len(todo) == 0 {
 		return nil

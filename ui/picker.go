@@ -62,7 +62,7 @@ func (m *Model) handleSessions(msg sessionsMsg) {
 	default:
 		m.closeHelp()
 		m.over.push(dialog.NewSessions(msg.list, m.cfg.Services.Offers().Resume))
-		m.input.blur()
+		m.input.Blur()
 	}
 }
 
@@ -105,5 +105,5 @@ func (m *Model) handleResumed(msg resumedMsg) {
 // closePicker closes the picker and gives the focus back to the input.
 func (m *Model) closePicker() {
 	m.over.remove(m.sessionPicker())
-	m.input.focus()
+	m.input.Focus()
 }

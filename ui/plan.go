@@ -74,7 +74,7 @@ func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(k, m.keys.OpenPlan):
 		m.openEditor()
-	case m.plan.paused != "" && m.running() && m.input.empty() && key.Matches(k, m.keys.Send):
+	case m.plan.paused != "" && m.running() && m.input.Empty() && key.Matches(k, m.keys.Send):
 		m.plan.paused = ""
 		m.unpause()
 		m.cfg.Agent.Continue()
@@ -114,7 +114,7 @@ func (m *Model) openEditor() {
 	ed := dialog.NewPlanEditor(m.st, m.keys.Plan)
 	m.over.push(ed)
 	m.panel.OpenEditor(func(w int) []string { return ed.Footer(m.st, w) })
-	m.input.blur()
+	m.input.Blur()
 }
 
 // closeEditor closes the editor and gives the focus back to the input.
@@ -124,7 +124,7 @@ func (m *Model) closeEditor() {
 	if pr := m.proposal(); pr != nil {
 		m.showProposal(pr)
 	}
-	m.input.focus()
+	m.input.Focus()
 }
 
 // applyPlanEdit sends an edit to the agent and applies the events it

@@ -152,7 +152,7 @@ func TestPlanProposalIgnoresTyping(t *testing.T) {
 			if (overlayOf[*dialog.PlanEditor](m) != nil) != tt.editor {
 				t.Fatalf("editor open %v, want %v", overlayOf[*dialog.PlanEditor](m) != nil, tt.editor)
 			}
-			if v := m.input.value(); v != tt.input {
+			if v := m.input.Value(); v != tt.input {
 				t.Fatalf("input %q, want %q", v, tt.input)
 			}
 			if tt.input == "" {

@@ -48,7 +48,7 @@ func (m *Model) handleRewindMsg(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		m.over.push(dialog.NewRewind(m.keys.Rewind, m.keys.Undo, msg.pts))
-		m.input.blur()
+		m.input.Blur()
 	case rewoundMsg:
 		if msg.err != nil {
 			m.chat.AddNotice("/rewind: " + msg.err.Error())
@@ -78,9 +78,9 @@ func (m *Model) applyRewound(res agent.Rewound) {
 		}
 	}
 	m.applyEvents(res.Events)
-	offered := res.Prompt != "" && m.input.empty() // never over what was typed meanwhile
+	offered := res.Prompt != "" && m.input.Empty() // never over what was typed meanwhile
 	if offered {
-		m.input.setValue(res.Prompt)
+		m.input.SetValue(res.Prompt)
 	}
 	m.chat.AddNotice(rewoundText(res, offered))
 }

@@ -1,7 +1,10 @@
 package ui
 
 import (
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/tick-agent/tick/ui/chat"
+	"github.com/tick-agent/tick/ui/input"
 	"github.com/tick-agent/tick/ui/panel"
 )
 
@@ -21,3 +24,22 @@ type chatPart struct{ *chat.Model }
 
 // addNotice is chat.Model.AddNotice.
 func (c chatPart) addNotice(text string) { c.AddNotice(text) }
+
+// inputPart is the prompt box (ui/input).
+type inputPart struct{ *input.Model }
+
+// update is input.Model.Update's command: the root and approval.go pass
+// the input a key or a paste through it.
+func (p inputPart) update(msg tea.Msg) tea.Cmd {
+	_, cmd := p.Update(msg)
+	return cmd
+}
+
+// focus is input.Model.Focus.
+func (p inputPart) focus() { p.Focus() }
+
+// blur is input.Model.Blur.
+func (p inputPart) blur() { p.Blur() }
+
+// value is input.Model.Value.
+func (p inputPart) value() string { return p.Value() }

@@ -261,7 +261,7 @@ func recvName(e ast.Expr) string {
 func TestNoColoursOrRawKeysInLogic(t *testing.T) {
 	bad := regexp.MustCompile(`lipgloss\.(Color|LightDark)\(|"#[0-9A-Fa-f]{6}"|\.String\(\) *(==|!=) *"|Keystroke\(\) *(==|!=)|case "(ctrl|alt|shift)\+`)
 	checked := 0
-	for _, dir := range []string{".", "status", "dialog", "panel", "chat"} {
+	for _, dir := range []string{".", "status", "dialog", "panel", "chat", "input"} {
 		for path := range sources(t, dir, parser.ImportsOnly) {
 			if dir == "." && filepath.Dir(path) != "." {
 				continue
@@ -356,7 +356,7 @@ func isCfg(e ast.Expr) bool {
 
 // rooms are the parts of the screen that live in packages of their own
 // under ui/ (issue 29 §2): each a Model the root holds and routes to.
-var rooms = []string{"panel", "chat"}
+var rooms = []string{"panel", "chat", "input"}
 
 // TestRoomsArePackages: each room is a package under ui/ with a Model and
 // a New, and imports the style leaf, never the root (see

@@ -63,7 +63,7 @@ func (m *Model) pause(item string) {
 	t.setAct(status.ActPaused, "#"+item)
 	if t.act == status.ActPaused {
 		t.pausedAt = m.now
-		m.input.setPlaceholder(placeholderPaused)
+		m.input.SetPlaceholder(placeholderPaused)
 	}
 }
 
@@ -75,7 +75,7 @@ func (m *Model) unpause() {
 	}
 	t.heard = m.now
 	t.setAct(status.ActThinking, "")
-	m.input.setRunning(true)
+	m.input.SetRunning(true)
 }
 
 // placeholderPaused is the input's placeholder while a turn waits at a
@@ -119,7 +119,7 @@ func (m *Model) startCompact() tea.Cmd {
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	cmd := m.begin(&turn{cancel: cancel, act: status.ActCompacting, compact: true, ch: m.cfg.Agent.Compact(ctx)})
-	m.input.ta.Placeholder = placeholderCompacting // setRunning chose the steering one
+	m.input.SetPlaceholder(placeholderCompacting) // SetRunning chose the steering one
 	return cmd
 }
 
@@ -129,7 +129,7 @@ func (m *Model) begin(t *turn) tea.Cmd {
 	m.seq++
 	t.id, t.start, t.heard = m.seq, m.now, m.now
 	m.turn = t
-	m.input.setRunning(true)
+	m.input.SetRunning(true)
 	return tea.Batch(waitEvents(t.id, t.ch), m.spin.Tick)
 }
 
@@ -137,7 +137,7 @@ func (m *Model) begin(t *turn) tea.Cmd {
 // runs a steer message (enter) or a queued one (tab). The prompt of a
 // failed turn sent again (↑ enter) is a retry, as ctrl+r.
 func (m *Model) submit(queue bool) tea.Cmd {
-	text := m.input.value()
+	text := m.input.Value()
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
@@ -145,11 +145,11 @@ func (m *Model) submit(queue bool) tea.Cmd {
 		return cmd
 	}
 	if m.turn == nil && text == m.lastPrompt && m.canRetry() {
-		m.input.reset() // ↑ enter on the failed prompt: a retry, not a second copy
+		m.input.Reset() // ↑ enter on the failed prompt: a retry, not a second copy
 		return m.retry(m)
 	}
-	m.input.remember(text)
-	m.input.reset()
+	m.input.Remember(text)
+	m.input.Reset()
 	m.chat.ToBottom()
 	switch {
 	case m.turn == nil:
@@ -184,7 +184,7 @@ func (m *Model) dropApprovals() {
 		q.denyAll()
 		m.over.remove(q)
 	}
-	m.input.focus()
+	m.input.Focus()
 }
 
 // turnEnded applies a TurnEnd: the panel collapses, the chat says how the
@@ -204,7 +204,7 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 		m.note = "" // the status bar follows the state: the plan's turn is over
 	}
 	m.dropApprovals()
-	m.input.setRunning(false)
+	m.input.SetRunning(false)
 	back := m.handed.turnEnded(ev.Undelivered, ev.Reason == agent.ReasonDone)
 	switch ev.Reason {
 	case agent.ReasonDone:
@@ -286,10 +286,10 @@ func (m *Model) restore(texts []string) {
 	if len(parts) == 0 {
 		return
 	}
-	if cur := m.input.value(); strings.TrimSpace(cur) != "" {
+	if cur := m.input.Value(); strings.TrimSpace(cur) != "" {
 		parts = append(parts, cur)
 	}
-	m.input.setValue(strings.Join(parts, "\n"))
+	m.input.SetValue(strings.Join(parts, "\n"))
 }
 
 // errorHint says what to do about a failed turn, by the kind of its

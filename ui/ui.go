@@ -27,6 +27,7 @@ package ui
 
 import (
 	"github.com/tick-agent/tick/ui/chat"
+	"github.com/tick-agent/tick/ui/input"
 	"github.com/tick-agent/tick/ui/panel"
 	"github.com/tick-agent/tick/ui/status"
 
@@ -59,7 +60,7 @@ type Model struct {
 
 	chat  chatPart
 	panel panelPart
-	input *input
+	input inputPart
 	help  help.Model
 	spin  spinner.Model
 
@@ -131,7 +132,7 @@ func New(cfg Config) Model {
 		after:    tickAfter,
 		chat:     chatPart{chat.New(st)},
 		panel:    panelPart{panel.New(st)},
-		input:    newInput(st, keys),
+		input:    inputPart{input.New(st, input.NewKeyMap(keys))},
 		help:     style.HelpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
 		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Services.Offers().Sessions),
@@ -241,7 +242,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if save := m.saveHistory(); save != nil {
 		cmd = tea.Batch(cmd, save)
 	}
-	if look := m.mentionRefresh(); look != nil {
+	if look := m.input.MentionRefresh(m.fileIndex()); look != nil {
 		cmd = tea.Batch(cmd, look)
 	}
 	m.layout()
@@ -378,7 +379,7 @@ func (m *Model) dispatchKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 		m.panel.Toggle()
 	case key.Matches(k, keys.CycleMode):
 		m.cycleMode()
-	case key.Matches(k, keys.Help), key.Matches(k, keys.HelpOnEmpty) && m.input.empty():
+	case key.Matches(k, keys.Help), key.Matches(k, keys.HelpOnEmpty) && m.input.Empty():
 		m.openHelp()
 	case key.Matches(k, keys.PageUp):
 		m.chat.ScrollUp(max(m.geo.chatH-1, 1))
@@ -388,9 +389,9 @@ func (m *Model) dispatchKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 		m.chat.ScrollUp(half)
 	case key.Matches(k, keys.HalfDown):
 		m.chat.ScrollDown(half)
-	case key.Matches(k, keys.Top) && m.input.empty():
+	case key.Matches(k, keys.Top) && m.input.Empty():
 		m.chat.ToTop()
-	case key.Matches(k, keys.Bottom) && (m.input.empty() || !m.chat.Following()):
+	case key.Matches(k, keys.Bottom) && (m.input.Empty() || !m.chat.Following()):
 		m.chat.ToBottom()
 	case key.Matches(k, keys.ExpandTool):
 		m.chat.ToggleTool()
@@ -398,15 +399,15 @@ func (m *Model) dispatchKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 		return m.submit(false)
 	case key.Matches(k, keys.Queue):
 		return m.submit(true)
-	case key.Matches(k, keys.HistoryPrev) && m.input.canPrev():
-		m.input.prev()
-	case key.Matches(k, keys.HistoryNext) && m.input.walking():
-		m.input.next()
+	case key.Matches(k, keys.HistoryPrev) && m.input.CanPrev():
+		m.input.Prev()
+	case key.Matches(k, keys.HistoryNext) && m.input.Walking():
+		m.input.Next()
 	default:
 		if cmd, ok := m.clipboardKey(k); ok {
 			return cmd
 		}
-		m.input.complete.sel = 0
+		m.input.CompleteFromTop()
 		return m.input.update(k)
 	}
 	return nil
@@ -425,12 +426,12 @@ func (m *Model) ctrlC() tea.Cmd {
 // on top (the approval's reason field, the plan editor) or to the input.
 func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 	m.lastKey = m.now
-	flushed := m.flushHeld()                                // a key held before the paste goes first
-	p.Content = termsafe.Text(normalizeNewlines(p.Content)) // shown as it will be sent
+	flushed := m.flushHeld()                                      // a key held before the paste goes first
+	p.Content = termsafe.Text(input.NormalizeNewlines(p.Content)) // shown as it will be sent
 	if cmd, ok := m.routeOverlay(p, m.now); ok {
 		return tea.Batch(flushed, cmd)
 	}
-	p.Content = imagePaste(p.Content, m.cfg.Workspace) // an image's path: its @ mention
+	p.Content = input.ImagePaste(p.Content, m.cfg.Workspace) // an image's path: its @ mention
 	return tea.Batch(flushed, m.input.update(p))
 }
 

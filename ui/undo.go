@@ -73,7 +73,7 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 			pre, evs, err := ua.Undo(ctx, item)
 			return undoneMsg{pre: pre, evs: evs, err: err}
 		}))
-		m.input.blur()
+		m.input.Blur()
 	case undoneMsg:
 		if msg.err != nil {
 			m.chat.AddNotice("/undo: " + msg.err.Error())

@@ -44,6 +44,9 @@ func (p *Model) ApplyUpdate(l todo.List, rev int, waiting string, now time.Time)
 	return true
 }
 
+// Rev is the newest revision of the plan applied (0: none carried one).
+func (p *Model) Rev() int { return p.rev }
+
 // Sel is the plan editor's selection, -1 when the editor is closed.
 func (p *Model) Sel() int { return p.sel }
 
