@@ -110,7 +110,7 @@ func TestAgentInterruptAndFollowUp(t *testing.T) {
 	if !strings.Contains(s, "Interrupted") {
 		t.Fatalf("no interrupted notice:\n%s", s)
 	}
-	if got := m.input.value(); got != "not sent yet" {
+	if got := m.input.Value(); got != "not sent yet" {
 		t.Fatalf("input after interrupt = %q", got)
 	}
 	press(m, "enter")
@@ -211,7 +211,7 @@ func TestAgentCompactInterrupted(t *testing.T) {
 	if !strings.Contains(s, "Compaction interrupted") || strings.Contains(s, "── compacted") {
 		t.Fatalf("screen after esc during /compact:\n%s", s)
 	}
-	if got := m.input.value(); got != "after compaction" {
+	if got := m.input.Value(); got != "after compaction" {
 		t.Fatalf("input after the interrupt = %q", got)
 	}
 	srv.Enqueue(providertest.Reply{Text: "Answered."})

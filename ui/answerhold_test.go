@@ -51,7 +51,7 @@ func TestApprovalBurstAfterRest(t *testing.T) {
 			case tt.want != nil && (got == nil || *got != *tt.want):
 				t.Fatalf("answer %v, want %+v", got, *tt.want)
 			}
-			if v := m.input.value(); v != tt.input {
+			if v := m.input.Value(); v != tt.input {
 				t.Errorf("input %q, want %q", v, tt.input)
 			}
 			allowed := strings.Contains(screen(m), "allowed `go test …` for this session")
@@ -79,7 +79,7 @@ func TestHeldKeyKeepsOrder(t *testing.T) {
 		t.Fatalf("a key and a paste answered %+v", ans)
 	default:
 	}
-	if v := m.input.value(); v != "also" {
+	if v := m.input.Value(); v != "also" {
 		t.Errorf("input %q, want %q", v, "also")
 	}
 }

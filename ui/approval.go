@@ -32,7 +32,7 @@ func (m *Model) ask(req agent.ApprovalRequest) {
 		q = &dialog.Approvals{}
 		m.over.push(q)
 	}
-	q.Add(m.st, req, m.panel.taskLabel(req.Task), m.now)
+	q.Add(m.st, req, m.panel.TaskLabel(req.Task), m.now)
 }
 
 // carryOutAside does what a question (the approval dialog, a
@@ -42,7 +42,7 @@ func (m *Model) ask(req agent.ApprovalRequest) {
 func (m *Model) carryOutAside(act dialog.Action) tea.Cmd {
 	switch act := act.(type) {
 	case dialog.FocusInput:
-		m.input.focus()
+		m.input.Focus()
 	case dialog.TypeAside:
 		return m.typeAside(act.Key)
 	case dialog.PasteAside:
@@ -60,9 +60,9 @@ func (m *Model) carryOutAside(act dialog.Action) tea.Cmd {
 // typeAside types msg (a key or a paste) into the input while a question
 // (the approval dialog, the undo confirmation) holds the focus.
 func (m *Model) typeAside(msg tea.Msg) tea.Cmd {
-	m.input.focus()
+	m.input.Focus()
 	cmd := m.input.update(msg)
-	m.input.blur()
+	m.input.Blur()
 	return cmd
 }
 
@@ -72,7 +72,7 @@ func (m *Model) typeAside(msg tea.Msg) tea.Cmd {
 // question) waits in the input until the question is answered, and a
 // toast says so.
 func (m *Model) submitAside() tea.Cmd {
-	if strings.HasPrefix(strings.TrimSpace(m.input.value()), "/") {
+	if strings.HasPrefix(strings.TrimSpace(m.input.Value()), "/") {
 		return m.toast(noteCommandWaits, toastFor)
 	}
 	return m.submit(false)

@@ -28,7 +28,7 @@ func TestSeamUndoTypedOverApproval(t *testing.T) {
 	if m.approvalQueue() == nil || m.turn == nil || m.turn.act == status.ActInterrupting || m.plan.undoAfter != nil {
 		t.Fatalf("/undo typed over the approval ran (dialog open %v, undo after the turn %v):\n%s", m.approvalQueue() != nil, m.plan.undoAfter != nil, screen(m))
 	}
-	if v := m.input.value(); v != "/undo" {
+	if v := m.input.Value(); v != "/undo" {
 		t.Fatalf("input %q, want the command kept", v)
 	}
 	if s := screen(m); strings.Contains(s, "/undo: interrupting") || !strings.Contains(s, "Allow bash?") || !strings.Contains(s, "the command waits in the input") {
@@ -57,7 +57,7 @@ func TestSeamUndoTypedOverApproval(t *testing.T) {
 func TestSeamTaskApprovalsOverPlanEdit(t *testing.T) {
 	list := plan("G", "> Build", "> Test")
 	m, a := newPlanModel(t, list)
-	m.panel.update(list, m.now)
+	m.panel.SetList(list, m.now)
 	submit(m, "go")
 	press(m, "ctrl+p")
 	press(m, "down")
@@ -68,7 +68,7 @@ func TestSeamTaskApprovalsOverPlanEdit(t *testing.T) {
 	if ed == nil || !a.real.Todos().Items[1].StopAfter || !a.real.Todos().Items[0].StopAfter {
 		t.Fatalf("the user's edit did not land: editor %v, plan %+v", ed != nil, a.real.Todos().Items)
 	}
-	gated, rev := a.real.Todos(), m.panel.rev
+	gated, rev := a.real.Todos(), m.panel.Rev()
 	if rev < 2 {
 		t.Fatalf("the edit left revision %d: an older one would not be told apart", rev)
 	}
@@ -90,8 +90,8 @@ func TestSeamTaskApprovalsOverPlanEdit(t *testing.T) {
 	typeText(m, "/plan add Write docs")
 	runCmds(press(m, "enter"))
 	events(t, m, agent.TodoUpdate{List: list, Rev: rev - 1}) // older than the user's edit
-	if got := a.real.Todos(); !reflect.DeepEqual(got, gated) || m.panel.rev != rev {
-		t.Fatalf("the plan changed under the approvals: %+v (rev %d, want %d)", got.Items, m.panel.rev, rev)
+	if got := a.real.Todos(); !reflect.DeepEqual(got, gated) || m.panel.Rev() != rev {
+		t.Fatalf("the plan changed under the approvals: %+v (rev %d, want %d)", got.Items, m.panel.Rev(), rev)
 	}
 	if s := screen(m); !strings.Contains(s, "stop after") {
 		t.Fatalf("the panel lost the user's gates:\n%s", s)
@@ -99,7 +99,7 @@ func TestSeamTaskApprovalsOverPlanEdit(t *testing.T) {
 	if _, ok := answered(r1); ok || q.Len() != 2 {
 		t.Fatalf("the typing answered an approval (%d left)", q.Len())
 	}
-	m.input.reset()
+	m.input.Reset()
 	pause(m)
 	press(m, "y")
 	settle(m)
@@ -117,7 +117,7 @@ func TestSeamTaskApprovalsOverPlanEdit(t *testing.T) {
 	if ans, ok := answered(r2); ok {
 		t.Fatalf("a key as the second approval appeared answered it: %+v", ans)
 	}
-	m.input.reset()
+	m.input.Reset()
 	pause(m)
 	press(m, "esc")
 	if ans, ok := answered(r2); !ok || ans.Allow {

@@ -78,7 +78,7 @@ func TestApprovalIgnoresTyping(t *testing.T) {
 			case tt.want != nil && *got != *tt.want:
 				t.Fatalf("answer %+v, want %+v", *got, *tt.want)
 			}
-			if v := m.input.value(); v != tt.input {
+			if v := m.input.Value(); v != tt.input {
 				t.Fatalf("input %q, want %q", v, tt.input)
 			}
 			s := screen(m)

@@ -43,8 +43,8 @@ func (m *Model) setBackground(msg tea.BackgroundColorMsg) {
 func (m *Model) restyle(dark bool) {
 	*m.st = DefaultStyles(dark)
 	m.bar = status.NewBar(m.st)
-	m.chat.restyle()
-	m.input.restyle(m.st)
+	m.chat.Restyle()
+	m.input.Restyle(m.st)
 	m.help.Styles = style.HelpModel(m.st).Styles
 	m.spin.Style = m.st.Spinner
 }

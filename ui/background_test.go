@@ -18,9 +18,9 @@ func backgroundModel(t *testing.T, dark bool) *Model {
 	m := New(Config{Agent: &scriptAgent{}, Model: "test-model", Workspace: "/tmp/ws", Dark: dark, AskBackground: true, Version: "test"})
 	mp := &m
 	update(mp, tea.WindowSizeMsg{Width: 100, Height: 30})
-	mp.chat.addUser("explain")
-	mp.chat.assistantDone("# Title\n\n- one\n- **two**\n\n```go\nfunc f() int { return 1 }\n```\n")
-	mp.chat.addNotice("a notice")
+	mp.chat.AddUser("explain")
+	mp.chat.AssistantDone("# Title\n\n- one\n- **two**\n\n```go\nfunc f() int { return 1 }\n```\n")
+	mp.chat.AddNotice("a notice")
 	typeText(mp, "typed")
 	return mp
 }

@@ -19,21 +19,21 @@ import (
 func benchModel(b *testing.B, n int) *Model {
 	b.Helper()
 	m, _ := newTestModel(b, 120, 40)
-	for i := 0; len(m.chat.entries) < n; i++ {
+	for i := 0; m.chat.Len() < n; i++ {
 		switch i % 4 {
 		case 0:
-			m.chat.addUser(fmt.Sprintf("Please change function number %d so that it handles errors.", i))
+			m.chat.AddUser(fmt.Sprintf("Please change function number %d so that it handles errors.", i))
 		case 1:
-			m.chat.add(m.chat.newAssistant(fmt.Sprintf("Done with **step %d**:\n\n- checked the callers\n- added `err` returns\n\n```go\nfunc f%d() error { return nil }\n```\n", i, i), true))
+			m.chat.AssistantDone(fmt.Sprintf("Done with **step %d**:\n\n- checked the callers\n- added `err` returns\n\n```go\nfunc f%d() error { return nil }\n```\n", i, i))
 		case 2:
 			id := fmt.Sprint(i)
-			m.chat.startTool(agent.ToolStart{ID: id, Name: "bash", Summary: "go test ./..."})
-			m.chat.endTool(agent.ToolEnd{ID: id, Name: "bash", Output: "ok  pkg/a 0.1s\nok  pkg/b 0.2s\nok  pkg/c 0.3s\nok  pkg/d 0.4s", Duration: time.Second})
+			m.chat.StartTool(agent.ToolStart{ID: id, Name: "bash", Summary: "go test ./..."})
+			m.chat.EndTool(agent.ToolEnd{ID: id, Name: "bash", Output: "ok  pkg/a 0.1s\nok  pkg/b 0.2s\nok  pkg/c 0.3s\nok  pkg/d 0.4s", Duration: time.Second})
 		case 3:
-			m.chat.addNotice("reminded the model to update its todo list")
+			m.chat.AddNotice("reminded the model to update its todo list")
 		}
 	}
-	m.panel.update(plan("Refactor error handling", "x Find callers", "> Add returns", "p Run tests"), time.Now())
+	m.panel.SetList(plan("Refactor error handling", "x Find callers", "> Add returns", "p Run tests"), time.Now())
 	m.layout()
 	m.View()
 	return m
@@ -110,7 +110,7 @@ func BenchmarkTyping(b *testing.B) {
 		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 		_ = m.View()
 		if i%200 == 199 {
-			m.input.reset()
+			m.input.Reset()
 		}
 	}
 }

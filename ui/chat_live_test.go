@@ -39,25 +39,6 @@ func TestToolOutputLive(t *testing.T) {
 	}
 }
 
-func TestLiveText(t *testing.T) {
-	tests := []struct {
-		tail string
-		cut  bool
-		want string
-	}{
-		{"a\nb\n", false, "a\nb"},
-		{"rtial\nwhole\n", true, "whole"},
-		{"10%\r50%\r100%\n", false, "100%"},
-		{"line\r\n", false, "line"},
-		{"tab\there", false, "tab    here"},
-	}
-	for _, tt := range tests {
-		if got := liveText(tt.tail, tt.cut); got != tt.want {
-			t.Errorf("liveText(%q, %v) = %q, want %q", tt.tail, tt.cut, got, tt.want)
-		}
-	}
-}
-
 // TestSubagentToolOutputLive: a subagent's running command shows its
 // output under its nested line.
 func TestSubagentToolOutputLive(t *testing.T) {

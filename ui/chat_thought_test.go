@@ -36,18 +36,3 @@ func TestThoughtOpensWithCtrlO(t *testing.T) {
 		t.Fatalf("ctrl+o again did not close the thought:\n%s", s)
 	}
 }
-
-// TestThoughtIsBounded: a huge thought is kept only up to maxThought.
-func TestThoughtIsBounded(t *testing.T) {
-	m, _ := newTestModel(t, 100, 40)
-	submit(m, "why")
-	chunk := strings.Repeat("é", 1000)
-	for range 200 {
-		events(t, m, agent.ReasoningDelta{Text: chunk})
-	}
-	for _, e := range m.chat.entries {
-		if e.kind == entryReasoning && len(e.text) > maxThought {
-			t.Fatalf("the thought keeps %d bytes, more than %d", len(e.text), maxThought)
-		}
-	}
-}

@@ -28,7 +28,7 @@ type clipImageMsg struct {
 // update loop, and the answer comes back as a clipImageMsg.
 func (m *Model) clipboardKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	svc := m.cfg.Services
-	if !svc.Offers().ClipboardImage || !key.Matches(k, m.input.ta.KeyMap.Paste) {
+	if !svc.Offers().ClipboardImage || !key.Matches(k, m.input.PasteKey()) {
 		return nil, false
 	}
 	return func() tea.Msg {
@@ -42,16 +42,16 @@ func (m *Model) clipboardKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 func (m *Model) handleClipImage(msg clipImageMsg) tea.Cmd {
 	switch {
 	case errors.Is(msg.err, ErrNoClipboardTool):
-		m.chat.addNotice("ctrl+v: " + termsafe.Line(msg.err.Error()))
+		m.chat.AddNotice("ctrl+v: " + termsafe.Line(msg.err.Error()))
 	case msg.err != nil:
-		m.chat.addNotice("could not paste the clipboard's image: " + termsafe.Line(msg.err.Error()))
+		m.chat.AddNotice("could not paste the clipboard's image: " + termsafe.Line(msg.err.Error()))
 	case msg.path == "":
 		return m.input.update(msg.key) // no image: the textarea pastes text
 	case strings.ContainsAny(msg.path, " \t\n@"):
-		m.chat.addNotice("could not paste the clipboard's image: its path has a space or @: " + termsafe.Line(msg.path))
+		m.chat.AddNotice("could not paste the clipboard's image: its path has a space or @: " + termsafe.Line(msg.path))
 	default:
-		m.input.ta.InsertString("@" + msg.path + " ")
-		m.chat.addNotice("pasted the clipboard's image: it is attached when you send")
+		m.input.Insert("@" + msg.path + " ")
+		m.chat.AddNotice("pasted the clipboard's image: it is attached when you send")
 	}
 	return nil
 }

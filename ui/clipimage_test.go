@@ -36,7 +36,7 @@ func TestClipboardImagePaste(t *testing.T) {
 				t.Fatalf("the command gave %T after %d calls", msg, calls)
 			}
 			update(m, msg)
-			if got := strings.TrimSpace(m.input.value()); got != tt.wantInput {
+			if got := strings.TrimSpace(m.input.Value()); got != tt.wantInput {
 				t.Errorf("input %q, want %q", got, tt.wantInput)
 			}
 			s := screen(m)

@@ -125,10 +125,10 @@ func (m *Model) runCommand(text string) (tea.Cmd, bool) {
 	if !ok {
 		return m.unknownCommand(t, refused)
 	}
-	m.input.remember(strings.TrimSpace(text))
-	m.input.reset()
+	m.input.Remember(strings.TrimSpace(text))
+	m.input.Reset()
 	if !c.builtin && m.turn != nil {
-		m.chat.addNotice(t + " waits for the running turn: press esc to interrupt it first")
+		m.chat.AddNotice(t + " waits for the running turn: press esc to interrupt it first")
 		return nil, true
 	}
 	if c.withArgs != nil {
@@ -158,7 +158,7 @@ func (m *Model) quit() tea.Cmd {
 // reset applies a ResetMsg.
 func (m *Model) reset(msg ResetMsg) {
 	if m.turn != nil {
-		m.chat.addNotice("cannot switch the conversation while a turn runs")
+		m.chat.AddNotice("cannot switch the conversation while a turn runs")
 		return
 	}
 	if msg.Agent != nil {
@@ -170,12 +170,12 @@ func (m *Model) reset(msg ResetMsg) {
 		m.cfg.Model = msg.Model
 	}
 	m.planTurnStart() // the previous conversation's proposal and gate
-	m.chat.clear()
+	m.chat.Clear()
 	m.usage = usageLedger{}
 	m.handed.clear()
-	m.panel.restore(todo.List{})
+	m.panel.Restore(todo.List{})
 	m.replay(msg.History, msg.Todos)
 	if msg.Notice != "" {
-		m.chat.addNotice(msg.Notice)
+		m.chat.AddNotice(msg.Notice)
 	}
 }

@@ -123,7 +123,7 @@ func TestCompactEscCancels(t *testing.T) {
 	if !strings.Contains(s, "Compaction interrupted") {
 		t.Fatalf("no interrupted notice:\n%s", s)
 	}
-	if got, want := m.input.value(), "queued one\ndraft"; got != want {
+	if got, want := m.input.Value(), "queued one\ndraft"; got != want {
 		t.Fatalf("input = %q, want %q", got, want)
 	}
 	if len(a.prompts()) != 0 || m.turn != nil {

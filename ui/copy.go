@@ -13,9 +13,9 @@ import (
 // copyCommand copies the last answer (/copy) or its Nth code block
 // (/copy N) to the clipboard.
 func (m *Model) copyCommand(args string) tea.Cmd {
-	answer := m.chat.lastAnswer()
+	answer := m.chat.LastAnswer()
 	if answer == "" {
-		m.chat.addNotice("/copy: there is no answer to copy yet")
+		m.chat.AddNotice("/copy: there is no answer to copy yet")
 		return nil
 	}
 	what, text := "the last answer", answer
@@ -24,10 +24,10 @@ func (m *Model) copyCommand(args string) tea.Cmd {
 		blocks := codeBlocks(answer)
 		switch {
 		case err != nil || n < 1:
-			m.chat.addNotice("/copy takes the number of a code block of the last answer: /copy 1")
+			m.chat.AddNotice("/copy takes the number of a code block of the last answer: /copy 1")
 			return nil
 		case n > len(blocks):
-			m.chat.addNotice(fmt.Sprintf("/copy %d: the last answer has %d code blocks", n, len(blocks)))
+			m.chat.AddNotice(fmt.Sprintf("/copy %d: the last answer has %d code blocks", n, len(blocks)))
 			return nil
 		}
 		what, text = fmt.Sprintf("code block %d of the last answer", n), blocks[n-1]
@@ -43,7 +43,7 @@ func (m *Model) copyCommand(args string) tea.Cmd {
 func (m *Model) copyText(what, text string) tea.Cmd {
 	text = termsafe.Text(text)
 	if len(text) > copyMax {
-		m.chat.addNotice(fmt.Sprintf("%s is %d KiB, more than a terminal takes through OSC 52 (%d KiB): not copied; /export writes the conversation to a file", what, len(text)>>10, copyMax>>10))
+		m.chat.AddNotice(fmt.Sprintf("%s is %d KiB, more than a terminal takes through OSC 52 (%d KiB): not copied; /export writes the conversation to a file", what, len(text)>>10, copyMax>>10))
 		return nil
 	}
 	lines := strings.Count(text, "\n") + 1

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"github.com/tick-agent/tick/ui/markdown"
 	"strings"
 	"testing"
 
@@ -255,10 +256,12 @@ func TestMouseCopyWholeAnswer(t *testing.T) {
 			submit(m, "go")
 			events(t, m, agent.AssistantDone{Text: richAnswer, Final: true})
 			endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
-			e := m.chat.entries[len(m.chat.entries)-1]
+			md := markdown.New() // the answer's blocks, as the chat's renderer parses them
+			md.Append(richAnswer)
+			md.Finish()
 			var blocks []string
-			for i := range e.md.Blocks() {
-				blocks = append(blocks, e.md.LogicalBlock(i))
+			for i := range md.Blocks() {
+				blocks = append(blocks, md.LogicalBlock(i))
 			}
 			from, to := find(t, m, "Heading", 0), find(t, m, "Last line.", 0)
 			got := dragCopy(t, m, cell{0, from.y}, cell{w - 1, to.y})

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/chat"
 	"github.com/tick-agent/tick/ui/status"
 	"strconv"
 
@@ -161,8 +162,8 @@ func (m *Model) handleEvents(msg eventsMsg) (tea.Cmd, bool) {
 	if onlyText {
 		cmds = append(cmds, m.paint.schedule())
 	}
-	if !t.gatePaused() && m.input.ta.Placeholder == placeholderPaused {
-		m.input.setRunning(true) // the turn went on (steered past the gate)
+	if !t.gatePaused() && m.input.Placeholder() == placeholderPaused {
+		m.input.SetRunning(true) // the turn went on (steered past the gate)
 	}
 	switch {
 	case msg.closed:
@@ -183,34 +184,34 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	}
 	switch ev := ev.(type) {
 	case agent.TextDelta:
-		m.chat.appendText(ev.Text)
+		m.chat.AppendText(ev.Text)
 		t.setAct(status.ActAnswering, "")
 	case agent.ReasoningDelta:
 		if ev.Rethought {
-			m.chat.withdrawText()
+			m.chat.WithdrawText()
 		}
-		m.chat.appendReasoning(ev.Text)
+		m.chat.AppendReasoning(ev.Text)
 		t.setAct(status.ActThinking, "")
 	case agent.AssistantDone:
-		m.chat.assistantDone(ev.Text)
+		m.chat.AssistantDone(ev.Text)
 		t.setAct(status.ActThinking, "")
 	case agent.ToolStart:
-		m.chat.now = m.clock()
-		m.chat.startTool(ev)
+		m.chat.SetNow(m.clock())
+		m.chat.StartTool(ev)
 		if ev.Name != agent.TodoTool {
-			m.panel.toolCall()
+			m.panel.ToolCall()
 		}
 		if ev.Name == "task" {
-			m.panel.subStart(ev)
+			m.panel.SubStart(ev)
 			m.usage.taskStarted(ev.ID, ev.Summary)
 		}
 		t.setAct(status.ActTool, ev.Name)
 	case agent.ToolEnd:
-		m.chat.endTool(ev)
-		m.panel.subEnd(ev)
+		m.chat.EndTool(ev)
+		m.panel.SubEnd(ev)
 		t.setAct(status.ActThinking, "")
 	case agent.ToolOutput:
-		m.chat.toolOutput(ev)
+		m.chat.ToolOutput(ev)
 	case agent.TodoUpdate:
 		m.applyTodo(ev)
 	case agent.Subagent:
@@ -218,16 +219,16 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 	case agent.Usage:
 		m.usage.parent(ev)
 	case agent.Retry:
-		m.chat.retryNotice(retryText(ev))
+		m.chat.RetryNotice(retryText(ev))
 	case agent.ApprovalRequest:
 		m.ask(ev)
-		m.input.blur()
+		m.input.Blur()
 		t.setAct(status.ActApproval, "")
 	case agent.UserMessage:
-		m.chat.addUser(ev.Text)
+		m.chat.AddUser(ev.Text)
 	case agent.SteerDelivered:
 		m.handed.delivered(ev.ID)
-		m.chat.addUser(ev.Text)
+		m.chat.AddUser(ev.Text)
 	case agent.Notice:
 		if ev.Transient {
 			return m.toast(style.OneLine(ev.Text), toastFor)
@@ -236,11 +237,11 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 			m.offerKept(ev)
 			break
 		}
-		m.chat.addNotice(ev.Text)
+		m.chat.AddNotice(ev.Text)
 	case agent.HookFailed:
-		m.chat.addNotice(agent.HookFailureText(ev))
+		m.chat.AddNotice(agent.HookFailureText(ev))
 	case agent.Compacted:
-		m.chat.addMark(compactedLabel(ev))
+		m.chat.AddMark(chat.CompactedLabel(ev))
 		m.usage.compacted(ev.After)
 	case agent.TurnEnd:
 		m.usage.endTurn()
@@ -256,18 +257,16 @@ func (m *Model) handleEvent(ev agent.Event) tea.Cmd {
 // todo list collapsed: todos, the saved list, or else the last one
 // replayed.
 func (m *Model) replay(evs []agent.Event, todos todo.List) {
-	m.chat.now = m.now
+	m.chat.SetNow(m.now)
 	for _, ev := range evs {
 		m.handleEvent(safeEvent(ev)) // a session file is as untrusted as the model that wrote it
 	}
-	m.chat.endTurn()
+	m.chat.EndTurn()
 	if todos.Empty() {
-		todos = m.panel.list
+		todos = m.panel.List()
 	}
 	todos = termsafe.Strings(todos)
-	subs := m.panel.subs
-	m.panel.restore(todos)
-	m.panel.subs = subs                // the replayed tasks stay under their items
+	m.panel.RestoreKeepTasks(todos)    // the replayed tasks stay under their items
 	if pr := m.proposal(); pr != nil { // a resumed plan awaiting approval
 		m.showProposal(pr)
 	}
@@ -292,17 +291,17 @@ func (m *Model) handleSubagent(ev agent.Subagent) tea.Cmd {
 		return m.handleEvent(inner)
 	case agent.Usage:
 		m.usage.sub(ev.ParentID, inner)
-		m.panel.subEvent(ev)
+		m.panel.SubEvent(ev)
 		return nil
 	case agent.ToolStart:
-		m.chat.now = m.clock()
-		m.panel.toolCall()
+		m.chat.SetNow(m.clock())
+		m.panel.ToolCall()
 		m.turn.setAct(status.ActTool, inner.Name)
 	case agent.ToolEnd:
 		m.turn.setAct(status.ActTool, agent.TaskTool)
 	}
-	m.panel.subEvent(ev)
-	m.chat.subagent(ev.ParentID, ev.Event)
+	m.panel.SubEvent(ev)
+	m.chat.Subagent(ev.ParentID, ev.Event)
 	return nil
 }
 

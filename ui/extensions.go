@@ -68,7 +68,7 @@ func (m *Model) addExtensions() {
 	var notices []string
 	m.custom, notices = addCustom(m.commands, m.cfg.Custom)
 	for _, n := range notices {
-		m.chat.addNotice(n)
+		m.chat.AddNotice(n)
 	}
 }
 
@@ -107,10 +107,10 @@ func (m *Model) runCustom(t string) (tea.Cmd, bool) {
 	if !ok {
 		return nil, false
 	}
-	m.input.remember(t)
-	m.input.reset()
+	m.input.Remember(t)
+	m.input.Reset()
 	if m.turn != nil {
-		m.chat.addNotice("/" + word + " waits for the running turn: press esc to interrupt it first")
+		m.chat.AddNotice("/" + word + " waits for the running turn: press esc to interrupt it first")
 		return nil, true
 	}
 	return m.startCustom(c, args), true
@@ -120,7 +120,7 @@ func (m *Model) runCustom(t string) (tea.Cmd, bool) {
 func (m *Model) startCustom(c CustomCommand, args string) tea.Cmd {
 	prompt := c.Expand(args)
 	if strings.TrimSpace(prompt) == "" {
-		m.chat.addNotice("/" + c.Name + " expands to an empty prompt: nothing sent")
+		m.chat.AddNotice("/" + c.Name + " expands to an empty prompt: nothing sent")
 		return nil
 	}
 	return m.startTurn(prompt)
@@ -128,7 +128,7 @@ func (m *Model) startCustom(c CustomCommand, args string) tea.Cmd {
 
 // showMCP is /mcp: the servers, their states and tools, as a notice.
 func (m *Model) showMCP() tea.Cmd {
-	m.chat.addNotice(m.cfg.MCP.Report())
-	m.chat.toBottom()
+	m.chat.AddNotice(m.cfg.MCP.Report())
+	m.chat.ToBottom()
 	return nil
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"github.com/tick-agent/tick/ui/input"
 	"io"
 	"strings"
 	"testing"
@@ -41,7 +42,7 @@ func TestPaintFirstDrawsThePrompt(t *testing.T) {
 				}
 			}
 			plain := ansi.Strip(got)
-			for _, want := range []string{"Welcome to tick", placeholderIdle} {
+			for _, want := range []string{"Welcome to tick", input.PlaceholderIdle} {
 				if !strings.Contains(plain, want) {
 					t.Errorf("frame lacks %q:\n%s", want, plain)
 				}

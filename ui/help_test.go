@@ -66,8 +66,8 @@ func TestHelpScrollsAt80x24(t *testing.T) {
 	if overlayOf[*dialog.Help](m) != nil || strings.Contains(screen(m), "esc close") {
 		t.Fatalf("x did not close the help:\n%s", screen(m))
 	}
-	if m.input.value() != "" {
-		t.Fatalf("the key that closed the help went to the input: %q", m.input.value())
+	if m.input.Value() != "" {
+		t.Fatalf("the key that closed the help went to the input: %q", m.input.Value())
 	}
 }
 

@@ -21,7 +21,7 @@ func TestTabIdleNeverSends(t *testing.T) {
 	if p := a.prompts(); len(p) != 0 {
 		t.Fatalf("tab sent %q", p)
 	}
-	if v := m.input.value(); v != "fix the build" {
+	if v := m.input.Value(); v != "fix the build" {
 		t.Fatalf("input %q after tab", v)
 	}
 	if s := screen(m); !strings.Contains(s, "tab completes /commands") {
@@ -65,26 +65,26 @@ func TestSlashCompletion(t *testing.T) {
 	}
 	typeText(m, "se")
 	press(m, "tab")
-	if v := m.input.value(); v != "/sessions " {
+	if v := m.input.Value(); v != "/sessions " {
 		t.Fatalf("/se + tab = %q, want \"/sessions \" (a space to type on)", v)
 	}
 	if len(a.prompts()) != 0 {
 		t.Fatal("tab sent something")
 	}
 	typeText(m, "calc.go") // the argument goes after the space
-	if v := m.input.value(); v != "/sessions calc.go" {
+	if v := m.input.Value(); v != "/sessions calc.go" {
 		t.Fatalf("/se + tab + calc.go = %q, want \"/sessions calc.go\"", v)
 	}
 
-	m.input.reset()
+	m.input.Reset()
 	typeText(m, "/")
 	press(m, "down") // /compact is first
 	press(m, "tab")
-	if v, want := m.input.value(), m.commandNames()[1]+" "; v != want {
+	if v, want := m.input.Value(), m.commandNames()[1]+" "; v != want {
 		t.Fatalf("down + tab = %q, want %q", v, want)
 	}
 
-	m.input.reset()
+	m.input.Reset()
 	typeText(m, "/he")
 	press(m, "enter")
 	if overlayOf[*dialog.Help](m) == nil {
@@ -97,7 +97,7 @@ func TestSlashCompletion(t *testing.T) {
 	if s := screen(m); strings.Contains(s, "start a new conversation") {
 		t.Fatalf("esc did not close the popup:\n%s", s)
 	}
-	if v := m.input.value(); v != "/n" {
+	if v := m.input.Value(); v != "/n" {
 		t.Fatalf("esc changed the input to %q", v)
 	}
 }
@@ -151,7 +151,7 @@ func TestCtrlCD(t *testing.T) {
 		t.Fatal("ctrl+d quit with text in the input")
 	}
 	submit(m, "work")
-	m.input.reset()
+	m.input.Reset()
 	if isQuit(press(m, "ctrl+d")) {
 		t.Fatal("ctrl+d quit while a turn runs")
 	}
@@ -219,7 +219,7 @@ func TestUpEnterRetries(t *testing.T) {
 	a.failed = true
 	endTurn(t, m, &a.scriptAgent, agent.TurnEnd{Reason: agent.ReasonError, Error: "500 server error"})
 	press(m, "up")
-	if v := m.input.value(); v != "fix the build" {
+	if v := m.input.Value(); v != "fix the build" {
 		t.Fatalf("↑ recalled %q", v)
 	}
 	press(m, "enter")
@@ -229,7 +229,7 @@ func TestUpEnterRetries(t *testing.T) {
 	if p := a.prompts(); len(p) != 1 {
 		t.Fatalf("prompts %q: ↑ enter sent a second copy", p)
 	}
-	if v := m.input.value(); v != "" {
+	if v := m.input.Value(); v != "" {
 		t.Errorf("the input still holds %q", v)
 	}
 	endTurn(t, m, &a.scriptAgent, agent.TurnEnd{Reason: agent.ReasonDone})

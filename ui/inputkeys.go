@@ -22,11 +22,14 @@ const (
 // the previous key was a ctrl+c that asked for a second one. ok is false
 // when the key is not one of these.
 func (m *Model) inputKey(k tea.KeyPressMsg, armed bool) (cmd tea.Cmd, ok bool) {
-	if cmd, ok := m.mentionKey(k); ok {
+	if cmd, ok := m.input.MentionKey(k, m.fileIndex()); ok {
 		return cmd, true
 	}
-	if cmd, ok := m.completeKey(k); ok {
-		return cmd, true
+	if run, ok := m.input.CompleteKey(k, m.completions); ok {
+		if run {
+			return m.submit(false), true
+		}
+		return nil, true
 	}
 	if m.running() {
 		return nil, false
@@ -35,7 +38,7 @@ func (m *Model) inputKey(k tea.KeyPressMsg, armed bool) (cmd tea.Cmd, ok bool) {
 	switch {
 	case key.Matches(k, keys.Quit):
 		return m.idleCtrlC(armed), true
-	case key.Matches(k, keys.Exit) && m.input.empty():
+	case key.Matches(k, keys.Exit) && m.input.Empty():
 		return m.quit(), true
 	case key.Matches(k, keys.Retry):
 		return m.retry(m), true
@@ -53,8 +56,8 @@ func (m *Model) idleCtrlC(armed bool) tea.Cmd {
 	m.closeHelp()
 	note := noteQuitAgain
 	switch {
-	case !m.input.empty():
-		m.input.reset()
+	case !m.input.Empty():
+		m.input.Reset()
 		note = noteClearedQuit
 	case armed:
 		return m.quit()
@@ -74,17 +77,17 @@ func (m *Model) canRetry() bool {
 // time.
 func (m *Model) retry(*Model) tea.Cmd {
 	if m.turn != nil {
-		m.chat.addNotice("/retry waits for the running turn: press esc to interrupt it first")
+		m.chat.AddNotice("/retry waits for the running turn: press esc to interrupt it first")
 		return nil
 	}
 	r := m.cfg.Agent
 	if !m.canRetry() {
-		m.chat.addNotice("nothing to retry: the last turn did not fail")
+		m.chat.AddNotice("nothing to retry: the last turn did not fail")
 		return nil
 	}
-	m.chat.addNotice("retrying the failed turn")
-	m.chat.toBottom()
+	m.chat.AddNotice("retrying the failed turn")
+	m.chat.ToBottom()
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.panel.turnStart(m.now)
+	m.panel.TurnStart(m.now)
 	return m.begin(&turn{cancel: cancel, act: status.ActThinking, ch: r.Retry(ctx)})
 }

@@ -36,7 +36,7 @@ func (m *Model) handleItemDiff(msg itemDiffMsg) {
 		if ed != nil {
 			ed.Refused(text)
 		} else {
-			m.chat.addNotice(text)
+			m.chat.AddNotice(text)
 		}
 		return
 	}

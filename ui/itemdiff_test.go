@@ -19,7 +19,7 @@ func openPlanOn(t *testing.T, ra *rewindAgent) *Model {
 	m := &mv
 	update(m, tea.WindowSizeMsg{Width: 100, Height: 40})
 	list := plan("G", "x Write the file", "> Test it")
-	m.panel.update(list, m.now)
+	m.panel.SetList(list, m.now)
 	press(m, "ctrl+p")
 	if overlayOf[*dialog.PlanEditor](m) == nil {
 		t.Fatal("ctrl+p did not open the plan editor")

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/panel"
 	"github.com/tick-agent/tick/ui/status"
 
 	"github.com/tick-agent/tick/ui/style"
@@ -37,26 +38,26 @@ func (m *Model) layout() {
 		m.geo = g
 		return
 	}
-	m.input.setSize(w, h/4)
-	g.inputH = m.input.height()
+	m.input.SetSize(w, h/4)
+	g.inputH = m.input.Height()
 	rows := h - 2 - g.inputH // status bar and the rule above the input
 	g.chatW = w
 	switch {
-	case m.panel.open() && w >= panelWideFrom:
+	case m.panel.Open() && w >= panel.WideFrom:
 		g.panelWide = true
-		g.panelW = min(max(int(float64(w)*panelShare), panelMinWidth), panelMaxWidth)
+		g.panelW = min(max(int(float64(w)*panel.Share), panel.MinWidth), panel.MaxWidth)
 		g.chatW = w - g.panelW - 3
-	case m.panel.open():
-		g.panelH = min(m.panel.lineCount(w)+1, panelNarrowMax, rows/2)
+	case m.panel.Open():
+		g.panelH = min(m.panel.LineCount(w)+1, panel.NarrowMax, rows/2)
 		rows -= g.panelH
-	case m.panel.visible():
+	case m.panel.Visible():
 		g.summary = true
 		rows--
 	}
 	g.pendingH = min(m.handed.len(), pendingMax, max(rows-3, 0))
 	g.chatH = max(rows-g.pendingH, 1)
 	m.geo = g
-	m.chat.setSize(g.chatW, g.chatH)
+	m.chat.SetSize(g.chatW, g.chatH)
 }
 
 // draw draws the frame again when the state changed since the last one
@@ -88,9 +89,9 @@ func (m *Model) render() {
 	}
 	boxes := m.overlayBoxes(w, above)
 	if len(boxes) == 0 {
-		if box := m.mentionView(w, above); box != nil {
+		if box := m.input.MentionView(m.st, m.fileIndex(), w, above); box != nil {
 			copy(lines[above-len(box):], box)
-		} else if box := m.completeView(w, above); box != nil {
+		} else if box := m.input.CompleteView(m.st, m.completions, w, above); box != nil {
 			copy(lines[above-len(box):], box)
 		}
 	}
@@ -98,11 +99,11 @@ func (m *Model) render() {
 		copy(lines[above-len(box):], box)
 	}
 	if g.summary {
-		lines = append(lines, m.panel.summary(w))
+		lines = append(lines, m.panel.Summary(w))
 	}
 	lines = append(lines, m.st.InputRule.Render(strings.Repeat(m.st.Glyphs.Rule, w)))
 	top := len(lines)
-	in := strings.Split(m.input.view(), "\n")
+	in := strings.Split(m.input.View(), "\n")
 	in = in[:min(len(in), g.inputH)]
 	for len(in) < g.inputH {
 		in = append(in, "")
@@ -114,7 +115,7 @@ func (m *Model) render() {
 	}
 	m.frame = strings.Join(lines, "\n")
 	if len(boxes) == 0 {
-		if c := m.input.cursor(); c != nil {
+		if c := m.input.Cursor(); c != nil {
 			c.Position.Y += top
 			m.cursor = c
 		}
@@ -126,14 +127,14 @@ func (m *Model) render() {
 // screen.
 func (m *Model) renderBase(lines []string, w int) []string {
 	g := m.geo
-	left := append(m.chat.view(), m.handed.view(m.st, g.chatW, g.pendingH)...)
+	left := append(m.chat.View(), m.handed.view(m.st, g.chatW, g.pendingH)...)
 	m.shownChat = append(m.shownChat[:0], left[:min(len(left), g.chatH)]...)
 	if m.sel.on {
 		left = append([]string(nil), left...) // the chat's own lines stay as they are
 		m.highlight(left[:min(len(left), g.chatH)])
 	}
 	if g.panelWide {
-		right := m.panel.view(g.panelW, len(left), m.spin.View())
+		right := m.panel.View(g.panelW, len(left), m.spin.View())
 		sep := " " + m.st.PanelRule.Render(m.st.Glyphs.VRule) + " "
 		for i, l := range left {
 			r := ""
@@ -147,7 +148,7 @@ func (m *Model) renderBase(lines []string, w int) []string {
 	lines = append(lines, left...) // cut to w with the rest of the frame (render)
 	if g.panelH > 0 {
 		lines = append(lines, m.st.PanelRule.Render(strings.Repeat(m.st.Glyphs.Rule, w)))
-		lines = append(lines, m.panel.view(w, g.panelH-1, m.spin.View())...)
+		lines = append(lines, m.panel.View(w, g.panelH-1, m.spin.View())...)
 	}
 	return lines
 }

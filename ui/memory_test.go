@@ -56,7 +56,7 @@ func TestLongAnswerMemoryBounded(t *testing.T) {
 		m.View()
 	}
 	grown := heapInUse() - base
-	if e := m.chat.entries[len(m.chat.entries)-1]; e.kind != entryAssistant || len(e.md.Text()) != len(text) {
+	if got := m.chat.LastAnswer(); len(got) != len(text) {
 		t.Fatalf("the last entry does not hold the whole answer")
 	}
 	ratio := float64(grown) / float64(len(text))

@@ -19,14 +19,14 @@ func TestMentionPicker(t *testing.T) {
 	}
 	runCmd(m, press(m, "down"))
 	runCmd(m, press(m, "tab"))
-	if got := m.input.raw(); got != "fix @cmd/tick/main.go " {
+	if got := m.input.Raw(); got != "fix @cmd/tick/main.go " {
 		t.Errorf("input %q, want the second match inserted", got)
 	}
 	if strings.Contains(screen(m), "tab/enter inserts") {
 		t.Errorf("the picker stayed open:\n%s", screen(m))
 	}
 	// An e-mail address opens nothing.
-	m.input.setValue("mail me@ex")
+	m.input.SetValue("mail me@ex")
 	runCmd(m, update(m, keyPress("a")))
 	if strings.Contains(screen(m), "tab/enter inserts") {
 		t.Errorf("an e-mail address opened the picker:\n%s", screen(m))

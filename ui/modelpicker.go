@@ -41,12 +41,12 @@ func (m *Model) handleModelMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.note = ""
 		switch {
 		case msg.err != nil:
-			m.chat.addNotice("could not list the models: " + msg.err.Error())
+			m.chat.AddNotice("could not list the models: " + msg.err.Error())
 		case len(msg.models) == 0:
-			m.chat.addNotice("the server lists no models")
+			m.chat.AddNotice("the server lists no models")
 		default:
 			m.over.push(dialog.NewModels(style.DefaultModelPickerKeyMap(), msg.models, m.cfg.Model, m.cfg.Services.DefaultModelFile()))
-			m.input.blur()
+			m.input.Blur()
 		}
 	case modelSwitchedMsg:
 		m.modelSwitched(msg)
@@ -54,13 +54,13 @@ func (m *Model) handleModelMsg(msg tea.Msg) (tea.Cmd, bool) {
 		m.modelChecked(msg)
 	case modelSavedMsg:
 		if msg.err != nil {
-			m.chat.addNotice("could not save the default model: " + msg.err.Error())
+			m.chat.AddNotice("could not save the default model: " + msg.err.Error())
 		} else {
 			note := msg.name + " is now the default model (" + m.cfg.Services.DefaultModelFile() + ")"
 			if msg.note != "" {
 				note += "; " + msg.note
 			}
-			m.chat.addNotice(note)
+			m.chat.AddNotice(note)
 		}
 	default:
 		return nil, false
@@ -94,11 +94,11 @@ func (m *Model) modelSwitched(msg modelSwitchedMsg) {
 	p := m.modelPicker()
 	if msg.err != nil {
 		m.closeModels()
-		m.chat.addNotice("could not switch the model: " + msg.err.Error())
+		m.chat.AddNotice("could not switch the model: " + msg.err.Error())
 		return
 	}
 	m.cfg.Model = msg.name
-	m.chat.addNotice("model: " + msg.name + " from the next request")
+	m.chat.AddNotice("model: " + msg.name + " from the next request")
 	if p == nil || m.cfg.Services.DefaultModelFile() == "" {
 		m.closeModels()
 		return
@@ -112,5 +112,5 @@ func (m *Model) modelPicker() *dialog.Models { return overlayOf[*dialog.Models](
 // closeModels closes the picker and gives the focus back to the input.
 func (m *Model) closeModels() {
 	m.over.remove(m.modelPicker())
-	m.input.focus()
+	m.input.Focus()
 }

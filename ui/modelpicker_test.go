@@ -97,7 +97,7 @@ func TestModelDefaultQuestionKeepsTyping(t *testing.T) {
 	if len(saved) != 0 || m.modelPicker() == nil {
 		t.Fatalf("typing answered the question: saved %v, open %v", saved, m.modelPicker() != nil)
 	}
-	if v := m.input.value(); v != "yes, now fix it" {
+	if v := m.input.Value(); v != "yes, now fix it" {
 		t.Errorf("input = %q, want the typed keys", v)
 	}
 	if p := a.prompts(); len(p) != 0 {
@@ -111,7 +111,7 @@ func TestModelDefaultQuestionKeepsTyping(t *testing.T) {
 	if m.modelPicker() != nil || len(saved) != 0 {
 		t.Fatalf("a deliberate n: open %v, saved %v", m.modelPicker() != nil, saved)
 	}
-	if v := m.input.value(); v != "yes, now fix it" {
+	if v := m.input.Value(); v != "yes, now fix it" {
 		t.Errorf("input = %q after the answer", v)
 	}
 }

@@ -94,12 +94,12 @@ func (m *Model) dialogContext(lastKey time.Time) dialog.Context {
 	cmds := m.commandsFrom("") // all of them, whatever the / popup shows
 	list := make([]dialog.Command, len(cmds))
 	for i, c := range cmds {
-		list[i] = dialog.Command{Name: c.name, Desc: c.desc}
+		list[i] = dialog.Command{Name: c.Name, Desc: c.Desc}
 	}
 	w, h := m.overlayArea()
 	return dialog.Context{St: m.st, Keys: m.keys, Now: m.now, LastKey: lastKey, Commands: list, ConfigPath: m.cfg.ConfigPath,
-		Running: m.turn != nil, ModelName: m.cfg.Model, InputEmpty: m.input.empty(), Tasks: m.panel.dialogTasks(),
-		Plan: m.panel.list, PlanSel: m.panel.sel, Width: w, Height: h}
+		Running: m.turn != nil, ModelName: m.cfg.Model, InputEmpty: m.input.Empty(), Tasks: dialogTasks(m.panel.Model),
+		Plan: m.panel.List(), PlanSel: m.panel.Sel(), Width: w, Height: h}
 }
 
 // overlayArea is the area above the input that the frame draws the
@@ -122,7 +122,7 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 	case dialog.Close:
 		m.over.remove(d)
 	case dialog.Notice:
-		m.chat.addNotice(act.Text)
+		m.chat.AddNotice(act.Text)
 	case dialog.Apply:
 		m.applyEvents(act.Events)
 	case dialog.Send:
@@ -146,11 +146,11 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 	case dialog.Open:
 		m.over.push(act.Dialog)
 	case dialog.SelectTask:
-		m.panel.taskSel = act.ID
+		m.panel.SelectTask(act.ID)
 	case dialog.RewindTo:
 		return m.rewindTo(act)
 	case dialog.SelectPlanItem:
-		m.panel.sel = act.Sel
+		m.panel.Select(act.Sel)
 	case dialog.EditPlanItem:
 		m.applyPlanEdit(act.Edit)
 	case dialog.CloseEditor:
@@ -159,7 +159,7 @@ func (m *Model) carryOut(d dialog.Dialog, act dialog.Action) tea.Cmd {
 		return m.openItemDiff(act.ID)
 	case dialog.StopTask:
 		if m.cfg.Agent.StopTask(act.ID) {
-			m.chat.addNotice("stopping the task " + act.Desc)
+			m.chat.AddNotice("stopping the task " + act.Desc)
 		}
 	default:
 		return m.carryOutAside(act)

@@ -92,7 +92,7 @@ func TestApprovalAboveModelPicker(t *testing.T) {
 // drawn by Update.
 func TestViewIsPure(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
-	m.chat.addNotice("added behind Update's back")
+	m.chat.AddNotice("added behind Update's back")
 	m.paint.changed()
 	before := m.paint
 	for range 2 {
@@ -115,15 +115,15 @@ func TestOverlayWheelAndPaste(t *testing.T) {
 	m, _ := newTestModel(t, 100, 30)
 	m.openHelp()
 	update(m, tea.PasteMsg{Content: "pasted"})
-	if overlayOf[*dialog.Help](m) != nil || m.input.value() != "pasted" {
-		t.Fatalf("a paste over the help: help open %v, input %q", overlayOf[*dialog.Help](m) != nil, m.input.value())
+	if overlayOf[*dialog.Help](m) != nil || m.input.Value() != "pasted" {
+		t.Fatalf("a paste over the help: help open %v, input %q", overlayOf[*dialog.Help](m) != nil, m.input.Value())
 	}
 	m.over.push(dialog.NewSessions([]SessionInfo{{ID: "a", Started: time.Now()}, {ID: "b", Started: time.Now()}}, true))
 	sel := m.sessionPicker().Selection()
 	update(m, tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	update(m, tea.PasteMsg{Content: " more"})
-	if m.sessionPicker().Selection() != sel+1 || m.input.value() != "pasted" {
-		t.Fatalf("picker: selection %d (was %d), input %q", m.sessionPicker().Selection(), sel, m.input.value())
+	if m.sessionPicker().Selection() != sel+1 || m.input.Value() != "pasted" {
+		t.Fatalf("picker: selection %d (was %d), input %q", m.sessionPicker().Selection(), sel, m.input.Value())
 	}
 }
 

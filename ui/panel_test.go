@@ -173,66 +173,6 @@ func TestPanelItemStats(t *testing.T) {
 	}
 }
 
-func TestPanelGlyphsAndLongLists(t *testing.T) {
-	st := DefaultStyles(true)
-	p := newPanel(&st)
-	l := plan("A goal", "x Done one", "- Dropped", "> Running", "p Waiting")
-	p.update(l, time.Now())
-	lines := p.view(40, 20, "*")
-	got := stripAll(lines)
-	want := []string{"A goal 1/3", "✓ Done one", "✗ Dropped (not needed)", "○ Runninging", "○ Waiting"}
-	if len(got) != len(want) {
-		t.Fatalf("got %q, want %q", got, want)
-	}
-	for i := range want {
-		if strings.TrimSpace(got[i]) != want[i] {
-			t.Errorf("line %d = %q, want %q", i, got[i], want[i])
-		}
-	}
-	if !strings.Contains(lines[2], ";9m") { // strikethrough on the cancelled item
-		t.Errorf("cancelled item not struck through: %q", lines[2])
-	}
-
-	// Every line keeps to the width, meta included.
-	now := time.Now()
-	p.running = true
-	p.update(plan("A goal", "x Done one", "> Looking around the workspace carefully", "p Waiting"), now)
-	p.toolCall()
-	p.now = now.Add(2800 * time.Millisecond)
-	for w := 10; w <= 60; w++ {
-		for _, l := range p.view(w, 20, "*") {
-			if n := stripWidth(l); n > w {
-				t.Fatalf("width %d: line is %d wide: %q", w, n, stripANSI(l))
-			}
-		}
-	}
-	// At 40 columns the running item's text wraps whole onto a second line,
-	// which ends with its elapsed time.
-	got = stripAll(p.view(40, 20, "*"))
-	if len(got) < 4 || got[2] != "* Looking around the workspace" || !strings.HasPrefix(got[3], "  carefullying ") || !strings.HasSuffix(got[3], "2.8s · 1 call") {
-		t.Errorf("running item at width 40: %q", got)
-	}
-
-	var items []string
-	for i := range 20 {
-		s := "p Step " + string(rune('A'+i))
-		if i == 15 {
-			s = "> Step " + string(rune('A'+i))
-		}
-		items = append(items, s)
-	}
-	p.update(plan("Long", items...), time.Now())
-	for _, h := range []int{1, 2, 3, 5, 8} {
-		got := stripAll(p.view(40, h, "*"))
-		if len(got) > h {
-			t.Fatalf("h=%d: %d lines", h, len(got))
-		}
-		if h >= 4 && !strings.Contains(strings.Join(got, "\n"), "Step P") {
-			t.Errorf("h=%d: running item not in view: %q", h, got)
-		}
-	}
-}
-
 func stripAll(lines []string) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {

@@ -39,20 +39,20 @@ func (m *Model) handleInputMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case historyMsg:
 		if msg.err != nil {
-			m.chat.addNotice("could not load the prompt history: " + msg.err.Error())
+			m.chat.AddNotice("could not load the prompt history: " + msg.err.Error())
 		}
-		m.input.load(msg.prompts)
+		m.input.Load(msg.prompts)
 	case historySavedMsg:
 		if !m.histWarned {
 			m.histWarned = true
-			m.chat.addNotice("could not save the prompt history: " + msg.err.Error())
+			m.chat.AddNotice("could not save the prompt history: " + msg.err.Error())
 		}
 	case promptMsg:
 		if m.turn != nil {
 			m.handed.later(msg.text)
 			return nil, true
 		}
-		m.input.remember(msg.text)
+		m.input.Remember(msg.text)
 		return m.startTurn(msg.text), true
 	default:
 		return nil, false
@@ -63,8 +63,7 @@ func (m *Model) handleInputMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 // saveHistory returns the command that appends the prompts sent since the
 // last call to Config.HistoryFile, or nil.
 func (m *Model) saveHistory() tea.Cmd {
-	todo := m.input.unsaved
-	m.input.unsaved = nil
+	todo := m.input.TakeUnsaved()
 	path := m.cfg.HistoryFile
 	if path == "" || len(todo) == 0 {
 		return nil

@@ -40,7 +40,7 @@ var ErrSessionOpen = errors.New("the session is open in another tick")
 // it arrives.
 func (m *Model) openSessions() tea.Cmd {
 	if m.turn != nil {
-		m.chat.addNotice("cannot switch sessions while a turn runs: press esc to interrupt it first")
+		m.chat.AddNotice("cannot switch sessions while a turn runs: press esc to interrupt it first")
 		return nil
 	}
 	svc := m.cfg.Services
@@ -54,15 +54,15 @@ func (m *Model) openSessions() tea.Cmd {
 func (m *Model) handleSessions(msg sessionsMsg) {
 	switch {
 	case msg.err != nil:
-		m.chat.addNotice("could not list the sessions: " + msg.err.Error())
+		m.chat.AddNotice("could not list the sessions: " + msg.err.Error())
 	case m.turn != nil:
-		m.chat.addNotice("cannot switch sessions while a turn runs: press esc to interrupt it first")
+		m.chat.AddNotice("cannot switch sessions while a turn runs: press esc to interrupt it first")
 	case len(msg.list) == 0:
-		m.chat.addNotice("no saved sessions in this workspace yet")
+		m.chat.AddNotice("no saved sessions in this workspace yet")
 	default:
 		m.closeHelp()
 		m.over.push(dialog.NewSessions(msg.list, m.cfg.Services.Offers().Resume))
-		m.input.blur()
+		m.input.Blur()
 	}
 }
 
@@ -96,7 +96,7 @@ func (m *Model) handleResumed(msg resumedMsg) {
 	}
 	m.closePicker()
 	if msg.err != nil {
-		m.chat.addError("could not resume session "+msg.id+": "+msg.err.Error(), "The current conversation goes on unchanged.")
+		m.chat.AddError("could not resume session "+msg.id+": "+msg.err.Error(), "The current conversation goes on unchanged.")
 		return
 	}
 	m.reset(msg.reset)
@@ -105,5 +105,5 @@ func (m *Model) handleResumed(msg resumedMsg) {
 // closePicker closes the picker and gives the focus back to the input.
 func (m *Model) closePicker() {
 	m.over.remove(m.sessionPicker())
-	m.input.focus()
+	m.input.Focus()
 }

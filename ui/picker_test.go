@@ -121,8 +121,8 @@ func TestSessionsPickerResumes(t *testing.T) {
 		}
 	}
 	press(m, "x") // letters do not reach the input
-	if !m.input.empty() {
-		t.Fatalf("a key went to the input behind the picker: %q", m.input.value())
+	if !m.input.Empty() {
+		t.Fatalf("a key went to the input behind the picker: %q", m.input.Value())
 	}
 
 	cmd := press(m, "enter")

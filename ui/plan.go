@@ -34,20 +34,20 @@ func (m *Model) handlePlanEvent(ev agent.Event) bool {
 		if len(ev.Items) == 1 {
 			noun = " open item ("
 		}
-		m.chat.addInterrupted("Ended with " + strconv.Itoa(len(ev.Items)) + noun + strings.Join(ids, ", ") + ") · the plan stays open")
-		m.panel.hold = true
+		m.chat.AddInterrupted("Ended with " + strconv.Itoa(len(ev.Items)) + noun + strings.Join(ids, ", ") + ") · the plan stays open")
+		m.panel.Hold()
 	case agent.PlanProposed:
-		m.panel.update(ev.List, m.now)
+		m.panel.SetList(ev.List, m.now)
 		m.over.remove(m.proposal())
 		pr := dialog.NewProposal(m.keys.Proposal, ev.Changes)
 		m.over.push(pr)
 		m.showProposal(pr)
 	case agent.Paused:
 		m.plan.paused = ev.After
-		m.chat.addNotice(ev.Text)
+		m.chat.AddNotice(ev.Text)
 		m.pause(ev.After)
 	case agent.PlanEditDelivered:
-		m.chat.addNotice("your plan edits reached the model")
+		m.chat.AddNotice("your plan edits reached the model")
 	default:
 		return false
 	}
@@ -74,7 +74,7 @@ func (m *Model) planKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	switch {
 	case key.Matches(k, m.keys.OpenPlan):
 		m.openEditor()
-	case m.plan.paused != "" && m.running() && m.input.empty() && key.Matches(k, m.keys.Send):
+	case m.plan.paused != "" && m.running() && m.input.Empty() && key.Matches(k, m.keys.Send):
 		m.plan.paused = ""
 		m.unpause()
 		m.cfg.Agent.Continue()
@@ -93,7 +93,7 @@ const noteCarryingOut = "carrying out the plan"
 func (m *Model) approvePlan(pa Agent) tea.Cmd {
 	prompt, err := pa.ApprovePlan()
 	if err != nil {
-		m.chat.addNotice("cannot approve the plan: " + err.Error())
+		m.chat.AddNotice("cannot approve the plan: " + err.Error())
 		return nil
 	}
 	m.planTurnStart()
@@ -104,30 +104,27 @@ func (m *Model) approvePlan(pa Agent) tea.Cmd {
 // openEditor gives the panel focus for editing the plan.
 func (m *Model) openEditor() {
 	if m.agentless() {
-		m.chat.addNotice(errNoAgent.Error())
+		m.chat.AddNotice(errNoAgent.Error())
 		return
 	}
-	if m.panel.list.Empty() {
-		m.chat.addNotice("there is no plan yet: ask for one (shift+tab switches to plan mode)")
+	if m.panel.List().Empty() {
+		m.chat.AddNotice("there is no plan yet: ask for one (shift+tab switches to plan mode)")
 		return
 	}
 	ed := dialog.NewPlanEditor(m.st, m.keys.Plan)
 	m.over.push(ed)
-	m.panel.sel = max(m.panel.runningIndex(), 0)
-	m.panel.expanded = true
-	m.panel.footer = func(w int) []string { return ed.Footer(m.st, w) }
-	m.input.blur()
+	m.panel.OpenEditor(func(w int) []string { return ed.Footer(m.st, w) })
+	m.input.Blur()
 }
 
 // closeEditor closes the editor and gives the focus back to the input.
 func (m *Model) closeEditor() {
 	m.over.remove(overlayOf[*dialog.PlanEditor](m))
-	m.panel.sel = -1
-	m.panel.footer = nil
+	m.panel.CloseEditor()
 	if pr := m.proposal(); pr != nil {
 		m.showProposal(pr)
 	}
-	m.input.focus()
+	m.input.Focus()
 }
 
 // applyPlanEdit sends an edit to the agent and applies the events it
@@ -139,7 +136,7 @@ func (m *Model) applyPlanEdit(e agent.PlanEdit) {
 		if ed := overlayOf[*dialog.PlanEditor](m); ed != nil {
 			ed.Refused(err.Error())
 		} else {
-			m.chat.addNotice(err.Error())
+			m.chat.AddNotice(err.Error())
 		}
 		return
 	}
@@ -148,13 +145,9 @@ func (m *Model) applyPlanEdit(e agent.PlanEdit) {
 
 // applyTodo shows a todo update unless a newer revision is shown already.
 func (m *Model) applyTodo(up agent.TodoUpdate) {
-	if up.Rev != 0 && up.Rev < m.panel.rev {
-		return
+	if m.panel.ApplyUpdate(up.List, up.Rev, up.Waiting, m.clock()) {
+		m.chat.Plan(up.List)
 	}
-	m.panel.rev = max(m.panel.rev, up.Rev)
-	m.panel.waiting = up.Waiting
-	m.panel.update(up.List, m.clock())
-	m.chat.plan(up.List)
 }
 
 // errPlanUsage is the usage of /plan.
@@ -183,13 +176,13 @@ func (m *Model) planCommand(args string) tea.Cmd {
 		e = agent.PlanEdit{Op: agent.PlanAdd, Text: rest(1)}
 	case "cancel":
 		if len(f) < 3 {
-			m.chat.addNotice(errPlanUsage.Error())
+			m.chat.AddNotice(errPlanUsage.Error())
 			return nil
 		}
 		e = agent.PlanEdit{Op: agent.PlanCancel, ID: f[1], Reason: rest(2)}
 	case "drop":
 		if len(f) != 2 {
-			m.chat.addNotice(errPlanUsage.Error())
+			m.chat.AddNotice(errPlanUsage.Error())
 			return nil
 		}
 		e = agent.PlanEdit{Op: agent.PlanDrop, ID: f[1]}
@@ -199,12 +192,12 @@ func (m *Model) planCommand(args string) tea.Cmd {
 			to = atoi(f[2])
 		}
 		if to <= 0 {
-			m.chat.addNotice(errPlanUsage.Error())
+			m.chat.AddNotice(errPlanUsage.Error())
 			return nil
 		}
 		e = agent.PlanEdit{Op: agent.PlanMove, ID: f[1], To: to}
 	default:
-		m.chat.addNotice(errPlanUsage.Error())
+		m.chat.AddNotice(errPlanUsage.Error())
 		return nil
 	}
 	m.applyPlanEdit(e)
@@ -216,11 +209,11 @@ func (m *Model) planCommand(args string) tea.Cmd {
 func (m *Model) clearPlan() {
 	evs, err := m.cfg.Agent.ClearPlan()
 	if err != nil {
-		m.chat.addNotice("/plan clear: " + err.Error())
+		m.chat.AddNotice("/plan clear: " + err.Error())
 		return
 	}
 	m.applyEvents(evs)
-	m.chat.addNotice("put the plan aside: it is kept in the session, archived")
+	m.chat.AddNotice("put the plan aside: it is kept in the session, archived")
 }
 
 // atoi parses a small positive number, or returns 0.

@@ -152,7 +152,7 @@ func TestPlanProposalIgnoresTyping(t *testing.T) {
 			if (overlayOf[*dialog.PlanEditor](m) != nil) != tt.editor {
 				t.Fatalf("editor open %v, want %v", overlayOf[*dialog.PlanEditor](m) != nil, tt.editor)
 			}
-			if v := m.input.value(); v != tt.input {
+			if v := m.input.Value(); v != tt.input {
 				t.Fatalf("input %q, want %q", v, tt.input)
 			}
 			if tt.input == "" {
@@ -170,11 +170,11 @@ func TestPlanProposalIgnoresTyping(t *testing.T) {
 func TestPlanEditorKeys(t *testing.T) {
 	list := plan("G", "x ALPHA", "> BRAVO", "p CHARLIE")
 	m, a := newPlanModel(t, list)
-	m.panel.update(list, m.now)
+	m.panel.SetList(list, m.now)
 	submit(m, "go")
 	press(m, "ctrl+p")
-	if overlayOf[*dialog.PlanEditor](m) == nil || m.panel.sel != 1 {
-		t.Fatalf("ctrl+p: editor %v, selection %d (want the running item)", overlayOf[*dialog.PlanEditor](m) != nil, m.panel.sel)
+	if overlayOf[*dialog.PlanEditor](m) == nil || m.panel.Sel() != 1 {
+		t.Fatalf("ctrl+p: editor %v, selection %d (want the running item)", overlayOf[*dialog.PlanEditor](m) != nil, m.panel.Sel())
 	}
 	press(m, "a")
 	typeText(m, "ZULU verify")
@@ -224,7 +224,7 @@ func TestUnfinishedKeepsPanelOpen(t *testing.T) {
 	if !strings.Contains(s, "Ended with 2 open items (#2, #3)") {
 		t.Errorf("no open-items line:\n%s", s)
 	}
-	if !m.panel.open() || strings.Contains(s, "all done") {
+	if !m.panel.Open() || strings.Contains(s, "all done") {
 		t.Errorf("the panel collapsed:\n%s", s)
 	}
 }

@@ -14,12 +14,12 @@ import (
 func TestSeamPlanEditorUnderApproval(t *testing.T) {
 	list := plan("G", "x ALPHA", "> BRAVO", "p CHARLIE")
 	m, a := newPlanModel(t, list)
-	m.panel.update(list, m.now)
+	m.panel.SetList(list, m.now)
 	submit(m, "go")
 	press(m, "ctrl+p")
 	ed := overlayOf[*dialog.PlanEditor](m)
-	if ed == nil || m.panel.sel != 1 {
-		t.Fatalf("ctrl+p: editor %v, selection %d", ed != nil, m.panel.sel)
+	if ed == nil || m.panel.Sel() != 1 {
+		t.Fatalf("ctrl+p: editor %v, selection %d", ed != nil, m.panel.Sel())
 	}
 	reply := askApproval(t, m)
 	if m.over.top() != overlay(m.approvalQueue()) {
@@ -33,8 +33,8 @@ func TestSeamPlanEditorUnderApproval(t *testing.T) {
 	if ans, ok := answered(reply); !ok || !ans.Allow {
 		t.Fatalf("y over the editor: answer %+v (sent %v), want allow", ans, ok)
 	}
-	if overlayOf[*dialog.PlanEditor](m) != ed || m.panel.sel != 1 || ed.Typing() != "" {
-		t.Fatalf("the approval's keys reached the editor: selection %d, typing %q", m.panel.sel, ed.Typing())
+	if overlayOf[*dialog.PlanEditor](m) != ed || m.panel.Sel() != 1 || ed.Typing() != "" {
+		t.Fatalf("the approval's keys reached the editor: selection %d, typing %q", m.panel.Sel(), ed.Typing())
 	}
 	press(m, "g")
 	if it := a.real.Todos().Items[1]; it.ID != "2" || !it.StopAfter {

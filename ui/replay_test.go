@@ -15,25 +15,9 @@ import (
 // tool calls; not notices, which say how the screen came to be) with
 // durations left out: a saved session does not keep them.
 func conversation(m *Model) string {
-	c := m.chat
-	var b strings.Builder
-	for i, e := range c.entries {
-		if e.kind == entryNotice {
-			continue
-		}
-		if e.tool != nil {
-			e.tool.dur = agent.DurationUnknown
-			e.dirty = true
-		}
-		for p := range c.partCount(i) {
-			for _, l := range c.part(i, p) {
-				b.WriteString(strings.TrimRight(l, " ") + "\n")
-			}
-		}
-	}
 	// The first entry has no gap above it: on a live screen it comes after
 	// the welcome line, on a resumed one it is first.
-	return strings.TrimLeft(b.String(), "\n")
+	return m.chat.Transcript(func(string) bool { return true })
 }
 
 // TestReplayRendersLikeLive runs a turn live through the real agent, then

@@ -18,23 +18,9 @@ import (
 // the ones that say how the screen came to be (the welcome line, "resumed
 // session"), with durations left out: a saved session does not keep them.
 func seenTranscript(m *Model) string {
-	c := m.chat
-	var b strings.Builder
-	for i, e := range c.entries {
-		if e.kind == entryNotice && (strings.HasPrefix(e.text, "Welcome to tick") || strings.HasPrefix(e.text, "resumed session")) {
-			continue
-		}
-		if e.tool != nil {
-			e.tool.dur = agent.DurationUnknown
-			e.dirty = true
-		}
-		for p := range c.partCount(i) {
-			for _, l := range c.part(i, p) {
-				b.WriteString(strings.TrimRight(l, " ") + "\n")
-			}
-		}
-	}
-	return strings.TrimLeft(b.String(), "\n")
+	return m.chat.Transcript(func(text string) bool {
+		return strings.HasPrefix(text, "Welcome to tick") || strings.HasPrefix(text, "resumed session")
+	})
 }
 
 // TestGoldenResumedScreenLooksLive (issue 30 §9): a session with an @ mention

@@ -29,7 +29,7 @@ type rewoundMsg struct {
 func (m *Model) rewindCommand() tea.Cmd {
 	ra := m.cfg.Agent
 	if m.turn != nil {
-		m.chat.addNotice("/rewind waits for the running turn: press esc to interrupt it first")
+		m.chat.AddNotice("/rewind waits for the running turn: press esc to interrupt it first")
 		return nil
 	}
 	ctx := m.ctx
@@ -44,14 +44,14 @@ func (m *Model) handleRewindMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case rewindPointsMsg:
 		if msg.err != nil {
-			m.chat.addNotice("/rewind: " + msg.err.Error())
+			m.chat.AddNotice("/rewind: " + msg.err.Error())
 			return nil
 		}
 		m.over.push(dialog.NewRewind(m.keys.Rewind, m.keys.Undo, msg.pts))
-		m.input.blur()
+		m.input.Blur()
 	case rewoundMsg:
 		if msg.err != nil {
-			m.chat.addNotice("/rewind: " + msg.err.Error())
+			m.chat.AddNotice("/rewind: " + msg.err.Error())
 			return nil
 		}
 		m.applyRewound(msg.res)
@@ -68,21 +68,21 @@ func (m *Model) handleRewindMsg(msg tea.Msg) tea.Cmd {
 func (m *Model) applyRewound(res agent.Rewound) {
 	if res.Scope != agent.RewindFiles {
 		if m.turn != nil {
-			m.chat.addNotice("the conversation was rewound while a turn ran: the transcript shows it again after the turn")
+			m.chat.AddNotice("the conversation was rewound while a turn ran: the transcript shows it again after the turn")
 		} else {
 			m.planTurnStart()
-			m.chat.clear()
+			m.chat.Clear()
 			m.handed.clear()
-			m.panel.restore(todo.List{})
+			m.panel.Restore(todo.List{})
 			m.replay(res.History, todo.List{})
 		}
 	}
 	m.applyEvents(res.Events)
-	offered := res.Prompt != "" && m.input.empty() // never over what was typed meanwhile
+	offered := res.Prompt != "" && m.input.Empty() // never over what was typed meanwhile
 	if offered {
-		m.input.setValue(res.Prompt)
+		m.input.SetValue(res.Prompt)
 	}
-	m.chat.addNotice(rewoundText(res, offered))
+	m.chat.AddNotice(rewoundText(res, offered))
 }
 
 // rewoundText says in the chat what a rewind restored; offered says the

@@ -96,7 +96,7 @@ func TestSeamRewindAfterPlanEdit(t *testing.T) {
 	}
 	ra := &rewindAgent{scriptAgent: &scriptAgent{}}
 	m, c := rewindModel(t, rewindPlanAgent{rewindAgent: ra, real: real, then: then}, ra)
-	m.panel.update(then, m.now)
+	m.panel.SetList(then, m.now)
 	submit(m, "/plan")
 	if overlayOf[*dialog.PlanEditor](m) == nil {
 		t.Fatalf("/plan opened no editor:\n%s", screen(m))

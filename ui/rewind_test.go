@@ -178,7 +178,7 @@ func TestRewindScopes(t *testing.T) {
 			if tt.chatKept {
 				wantInput = ""
 			}
-			if got := m.input.ta.Value(); got != wantInput {
+			if got := m.input.Raw(); got != wantInput {
 				t.Errorf("the input holds %q, want %q", got, wantInput)
 			}
 			if overlayOf[*dialog.Rewind](m) != nil {
@@ -211,7 +211,7 @@ func TestRewindConfirmIgnoresTyping(t *testing.T) {
 	if len(ra.rewound) != 0 || overlayOf[*dialog.Rewind](m) == nil {
 		t.Fatalf("typing answered the confirmation: rewinds %q", ra.rewound)
 	}
-	if got := m.input.ta.Value(); got != typed {
+	if got := m.input.Raw(); got != typed {
 		t.Errorf("the input holds %q, want %q", got, typed)
 	}
 	if !strings.Contains(screen(m), "your typing went to the input") {
@@ -235,7 +235,7 @@ func TestRewindKeepsTypedText(t *testing.T) {
 	typeText(m, "draft")
 	c.advance(time.Second)
 	update(m, press(m, confirmKey(m))())
-	if got := m.input.ta.Value(); got != "draft" || len(ra.rewound) != 1 {
+	if got := m.input.Raw(); got != "draft" || len(ra.rewound) != 1 {
 		t.Errorf("input %q after the rewind (rewinds %q), want the typed draft", got, ra.rewound)
 	}
 	if strings.Contains(strings.Join(strings.Fields(screen(m)), " "), "offered in the input") {

@@ -289,7 +289,7 @@ func TestSeamVerifyAcrossSessionSwitch(t *testing.T) {
 		t.Fatalf("the failure is not shown:\n%s", s)
 	}
 	update(m, ResetMsg{Agent: &scriptAgent{verify: "go vet ./..."}, Todos: plan("other", "> Build")})
-	if !m.panel.open() {
+	if !m.panel.Open() {
 		press(m, "ctrl+t") // the panel's last line is the check's
 	}
 	s := screen(m)

@@ -10,7 +10,7 @@ import (
 // selection is a range of the chat pane selected with the mouse, in cells
 // of the screen: from the press (a) to where the pointer is or was let go
 // (b). It highlights what the frame shows there and, when the button is
-// released, copies the text of what it covers (see copytext.go: wrapped
+// released, copies the text of what it covers (see ui/chat/copytext.go: wrapped
 // lines joined, without margins, bars or gutters); it never reaches
 // across the panel, which sits beside or below the chat.
 type selection struct {
@@ -94,50 +94,9 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 }
 
 // selectedText is the logical text of the chat lines the selection covers
-// in the last frame (see copytext.go): each run of lines from one part of
-// the chat copied as its text, blank lines kept but at either end.
+// in the last frame (chat.Model.SelectedText).
 func (m *Model) selectedText() string {
-	var out []string
-	shown := m.chat.shown
-	ref := func(y int) anchor {
-		if y < len(shown) {
-			return shown[y]
-		}
-		return anchor{idx: -1}
-	}
-	for y := 0; y < len(m.shownChat); {
-		if _, _, ok := m.sel.span(y, m.geo.chatW); !ok {
-			y++
-			continue
-		}
-		a, end := ref(y), y+1
-		for end < len(m.shownChat) {
-			b := ref(end)
-			if _, _, ok := m.sel.span(end, m.geo.chatW); !ok || b.idx != a.idx || b.part != a.part || a.idx < 0 {
-				break
-			}
-			end++
-		}
-		if a.idx < 0 {
-			out = append(out, m.noEntry(y, end)...)
-		} else {
-			out = append(out, m.copyRun(y, end, a)...)
-		}
-		y = end
-	}
-	return strings.Trim(strings.Join(out, "\n"), "\n")
-}
-
-// noEntry copies lines [y0, y1) of the last frame that show no entry: the
-// pane's blank bottom (blank lines) or the "more below" marker (left out).
-func (m *Model) noEntry(y0, y1 int) []string {
-	var out []string
-	for y := y0; y < y1; y++ {
-		if strings.TrimSpace(ansi.Strip(m.shownChat[y])) == "" {
-			out = append(out, "")
-		}
-	}
-	return out
+	return m.chat.SelectedText(m.shownChat, func(y int) (int, int, bool) { return m.sel.span(y, m.geo.chatW) })
 }
 
 // highlight shows the selection on the chat lines of a frame, in reverse

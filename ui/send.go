@@ -1,7 +1,5 @@
 package ui
 
-import "github.com/tick-agent/tick/ui/style"
-
 import tea "charm.land/bubbletea/v2"
 
 // SendMsg sends Text as a prompt, as if the user had typed and sent it:
@@ -26,13 +24,11 @@ func (m *Model) handleConfigMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	if cmd, ok := m.handleModelMsg(msg); ok {
 		return cmd, true
 	}
-	return m.handleMentionMsg(msg)
+	return m.input.HandleMentionMsg(msg, m.fileIndex())
 }
 
-// addConfigCommands adds /model when Services offers Models, and sets
-// the @ picker's keys.
+// addConfigCommands adds /model when Services offers Models.
 func (m *Model) addConfigCommands() {
-	m.input.mention.keys = style.DefaultMentionKeyMap()
 	if m.cfg.Services.Offers().Models {
 		m.commands["model"] = command{builtin: true, desc: "switch the model", run: (*Model).openModels}
 	}

@@ -81,8 +81,8 @@ func TestNoServicesByDefault(t *testing.T) {
 	if got := m.cfg.Services.SessionName(); got != "" {
 		t.Errorf("SessionName() = %q with NoServices, want \"\"", got)
 	}
-	m.input.setValue("look at @mai")
-	if _, _, ok := m.mentionQuery(); ok {
+	m.input.SetValue("look at @mai")
+	if _, _, ok := m.input.MentionQuery(m.fileIndex()); ok {
 		t.Error("the @ picker opens without a file index")
 	}
 }

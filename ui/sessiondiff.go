@@ -28,7 +28,7 @@ func (m *Model) diffCommand(args string) tea.Cmd {
 // handleSessionDiff opens the /diff dialog, or says why it cannot.
 func (m *Model) handleSessionDiff(msg sessionDiffMsg) {
 	if msg.err != nil {
-		m.chat.addNotice("/diff: " + msg.err.Error())
+		m.chat.AddNotice("/diff: " + msg.err.Error())
 		return
 	}
 	m.over.push(dialog.NewDiff(m.keys.Diff, diffData(msg.ch)))

@@ -276,7 +276,7 @@ func recvName(e ast.Expr) string {
 func TestNoColoursOrRawKeysInLogic(t *testing.T) {
 	bad := regexp.MustCompile(`lipgloss\.(Color|LightDark)\(|"#[0-9A-Fa-f]{6}"|\.String\(\) *(==|!=) *"|Keystroke\(\) *(==|!=)|case "(ctrl|alt|shift)\+`)
 	checked := 0
-	for _, dir := range []string{".", "status", "dialog"} {
+	for _, dir := range []string{".", "status", "dialog", "panel", "chat", "input"} {
 		for path := range sources(t, dir, parser.ImportsOnly) {
 			if dir == "." && filepath.Dir(path) != "." {
 				continue
@@ -367,4 +367,58 @@ func isCfg(e ast.Expr) bool {
 		return e.Sel.Name == "cfg"
 	}
 	return false
+}
+
+// rooms are the parts of the screen that live in packages of their own
+// under ui/ (issue 29 §2): each a Model the root holds and routes to.
+var rooms = []string{"panel", "chat", "input"}
+
+// TestRoomsArePackages: each room is a package under ui/ with a Model and
+// a New, and imports the style leaf, never the root (see
+// TestSubPackagesDoNotImportRoot); the root declares no type of the
+// room's old name, so its logic cannot grow back there.
+func TestRoomsArePackages(t *testing.T) {
+	root := map[string]bool{}
+	for path, f := range sources(t, ".", 0) {
+		if filepath.Dir(path) != "." {
+			continue
+		}
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); ok {
+				for _, s := range g.Specs {
+					if ts, ok := s.(*ast.TypeSpec); ok {
+						root[ts.Name.Name] = true
+					}
+				}
+			}
+		}
+	}
+	for _, room := range rooms {
+		if root[room] {
+			t.Errorf("the root declares the type %s: the %s lives in ui/%s", room, room, room)
+		}
+		decls, style := map[string]bool{}, false
+		for _, f := range sources(t, room, 0) {
+			for _, p := range imports(f) {
+				style = style || p == modulePath+"/ui/style"
+			}
+			for _, d := range f.Decls {
+				switch d := d.(type) {
+				case *ast.FuncDecl:
+					if d.Recv == nil {
+						decls[d.Name.Name] = true
+					}
+				case *ast.GenDecl:
+					for _, s := range d.Specs {
+						if ts, ok := s.(*ast.TypeSpec); ok {
+							decls[ts.Name.Name] = true
+						}
+					}
+				}
+			}
+		}
+		if !decls["Model"] || !decls["New"] || !style {
+			t.Errorf("ui/%s: Model %v, New %v, imports ui/style %v", room, decls["Model"], decls["New"], style)
+		}
+	}
 }

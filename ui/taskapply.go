@@ -36,7 +36,7 @@ type taskAppliedMsg struct {
 // later, and opens its offer.
 func (m *Model) offerKept(ev agent.Notice) {
 	n := ev.KeptTask
-	m.chat.addNotice(fmt.Sprintf("%s · /tasks patch %d shows its patch, /tasks apply %d applies it over the current files", ev.Text, n, n))
+	m.chat.AddNotice(fmt.Sprintf("%s · /tasks patch %d shows its patch, /tasks apply %d applies it over the current files", ev.Text, n, n))
 	desc := ""
 	for _, k := range m.cfg.Agent.KeptTasks() {
 		if k.N == n {
@@ -74,7 +74,7 @@ func (m *Model) tasksCommand(args string) tea.Cmd {
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(f[len(f)-1], "#"))
 	if len(f) != 2 || err != nil {
-		m.chat.addNotice("/tasks: give patch N or apply N (N as /tasks lists it)")
+		m.chat.AddNotice("/tasks: give patch N or apply N (N as /tasks lists it)")
 		return nil
 	}
 	switch f[0] {
@@ -84,7 +84,7 @@ func (m *Model) tasksCommand(args string) tea.Cmd {
 		m.closeKept(n)
 		return m.applyTask(n)
 	}
-	m.chat.addNotice("/tasks: unknown " + style.OneLine(f[0]) + ": give patch N or apply N")
+	m.chat.AddNotice("/tasks: unknown " + style.OneLine(f[0]) + ": give patch N or apply N")
 	return nil
 }
 
@@ -92,7 +92,7 @@ func (m *Model) tasksCommand(args string) tea.Cmd {
 func (m *Model) listKept() {
 	kept := m.cfg.Agent.KeptTasks()
 	if len(kept) == 0 {
-		m.chat.addNotice("/tasks: no task was kept with conflicting changes in this run")
+		m.chat.AddNotice("/tasks: no task was kept with conflicting changes in this run")
 		return
 	}
 	lines := []string{"tasks kept with conflicting changes (/tasks patch N, /tasks apply N):"}
@@ -103,7 +103,7 @@ func (m *Model) listKept() {
 		}
 		lines = append(lines, fmt.Sprintf("  %d  %s  %s · %s", k.N, style.OneLine(k.Desc), state, style.OneLine(k.Dir)))
 	}
-	m.chat.addNotice(strings.Join(lines, "\n"))
+	m.chat.AddNotice(strings.Join(lines, "\n"))
 }
 
 // closeKept closes the offer of kept task n, if open.
@@ -120,7 +120,7 @@ func (m *Model) handleTaskMsg(msg tea.Msg) {
 	switch msg := msg.(type) {
 	case taskPatchMsg:
 		if msg.err != nil {
-			m.chat.addNotice("/tasks patch: " + msg.err.Error())
+			m.chat.AddNotice("/tasks patch: " + msg.err.Error())
 			return
 		}
 		d := diffData(msg.ch)
@@ -128,7 +128,7 @@ func (m *Model) handleTaskMsg(msg tea.Msg) {
 		m.over.push(dialog.NewDiff(m.keys.Diff, d))
 	case taskAppliedMsg:
 		if msg.err != nil {
-			m.chat.addNotice("/tasks apply: " + msg.err.Error())
+			m.chat.AddNotice("/tasks apply: " + msg.err.Error())
 			return
 		}
 		m.applyEvents(msg.evs)

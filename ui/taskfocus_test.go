@@ -87,7 +87,7 @@ func TestStopOneTaskFromItsRow(t *testing.T) {
 		t.Fatalf("the task's transcript is not shown:\n%s", s)
 	}
 	typeText(m, "x")
-	if strings.Contains(m.input.value(), "x") {
+	if strings.Contains(m.input.Value(), "x") {
 		t.Error("the read-only transcript let a key through to the input")
 	}
 	press(m, "esc") // back to the rows

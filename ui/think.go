@@ -12,21 +12,21 @@ import (
 func (m *Model) thinkCommand(args string) tea.Cmd {
 	ta := m.cfg.Agent
 	if m.agentless() {
-		m.chat.addNotice(errNoAgent.Error())
+		m.chat.AddNotice(errNoAgent.Error())
 		return nil
 	}
 	level := strings.TrimSpace(args)
 	if level == "" {
 		m.think = ta.Effort()
-		m.chat.addNotice("thinking: " + thinkText(m.think) + " (/think off, low, medium, high or default)")
+		m.chat.AddNotice("thinking: " + thinkText(m.think) + " (/think off, low, medium, high or default)")
 		return nil
 	}
 	if err := ta.SetEffort(level); err != nil {
-		m.chat.addNotice(err.Error())
+		m.chat.AddNotice(err.Error())
 		return nil
 	}
 	m.think = ta.Effort()
-	m.chat.addNotice("thinking: " + thinkText(m.think) + ", from the next request on")
+	m.chat.AddNotice("thinking: " + thinkText(m.think) + ", from the next request on")
 	return nil
 }
 

@@ -20,17 +20,17 @@ func TestCopyIsAToast(t *testing.T) {
 	submit(m, "go")
 	events(t, m, agent.AssistantDone{Text: strings.Repeat("line of the answer\n\n", 40) + answerWithCode, Final: true})
 	endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
-	m.chat.scrollUp(10)
-	top := m.chat.top
-	chatBefore := len(m.chat.entries)
+	m.chat.ScrollUp(10)
+	top := m.chat.Top()
+	chatBefore := m.chat.Len()
 	for _, msg := range runCmds(submit(m, "/copy 1")) {
 		update(m, msg)
 	}
-	if len(m.chat.entries) != chatBefore {
-		t.Errorf("the copy added %d chat entries", len(m.chat.entries)-chatBefore)
+	if m.chat.Len() != chatBefore {
+		t.Errorf("the copy added %d chat entries", m.chat.Len()-chatBefore)
 	}
-	if m.chat.follow || m.chat.top != top {
-		t.Errorf("the copy moved the chat from %+v to %+v (follow %v)", top, m.chat.top, m.chat.follow)
+	if m.chat.Following() || m.chat.Top() != top {
+		t.Errorf("the copy moved the chat from %+v to %+v (follow %v)", top, m.chat.Top(), m.chat.Following())
 	}
 	bar := lastLine(screen(m))
 	if !strings.Contains(bar, "copied code block 1") {
@@ -104,10 +104,10 @@ func TestTransientNoticeIsAToast(t *testing.T) {
 	var done tea.Msg
 	m.after = func(_ time.Duration, msg tea.Msg) tea.Cmd { done = msg; return nil }
 	reply := askApproval(t, m)
-	before := len(m.chat.entries)
+	before := m.chat.Len()
 	events(t, m, agent.Notice{Text: "finishing the undo point of this message before the first change…", Transient: true})
-	if len(m.chat.entries) != before {
-		t.Errorf("the transient notice added %d chat entries", len(m.chat.entries)-before)
+	if m.chat.Len() != before {
+		t.Errorf("the transient notice added %d chat entries", m.chat.Len()-before)
 	}
 	if bar := statusLine(m); !strings.Contains(bar, "finishing the undo point") {
 		t.Fatalf("the transient notice is not in the status bar: %q", bar)
@@ -123,7 +123,7 @@ func TestTransientNoticeIsAToast(t *testing.T) {
 		t.Fatalf("the transient notice stayed: %q", bar)
 	}
 	events(t, m, agent.Notice{Text: "the undo point of this message leaves out big.bin"})
-	if len(m.chat.entries) != before+1 {
-		t.Errorf("a lasting notice added %d chat entries, want 1", len(m.chat.entries)-before)
+	if m.chat.Len() != before+1 {
+		t.Errorf("a lasting notice added %d chat entries, want 1", m.chat.Len()-before)
 	}
 }

@@ -63,7 +63,7 @@ func (m *Model) pause(item string) {
 	t.setAct(status.ActPaused, "#"+item)
 	if t.act == status.ActPaused {
 		t.pausedAt = m.now
-		m.input.setPlaceholder(placeholderPaused)
+		m.input.SetPlaceholder(placeholderPaused)
 	}
 }
 
@@ -75,7 +75,7 @@ func (m *Model) unpause() {
 	}
 	t.heard = m.now
 	t.setAct(status.ActThinking, "")
-	m.input.setRunning(true)
+	m.input.SetRunning(true)
 }
 
 // placeholderPaused is the input's placeholder while a turn waits at a
@@ -90,16 +90,16 @@ func (m *Model) running() bool { return m.turn != nil && !m.turn.ended }
 
 // startTurn sends text as a new turn.
 func (m *Model) startTurn(text string) tea.Cmd {
-	m.chat.addUser(text)
-	m.chat.toBottom()
+	m.chat.AddUser(text)
+	m.chat.ToBottom()
 	m.lastPrompt = text
 	if m.agentless() {
-		m.chat.addError("no model is configured", "Start tick with a model (see tick --help).")
+		m.chat.AddError("no model is configured", "Start tick with a model (see tick --help).")
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.planTurnStart()
-	m.panel.turnStart(m.now)
+	m.panel.TurnStart(m.now)
 	return m.begin(&turn{cancel: cancel, act: status.ActThinking, ch: m.cfg.Agent.Run(ctx, text)})
 }
 
@@ -109,17 +109,17 @@ func (m *Model) startTurn(text string) tea.Cmd {
 // steer). Its Compacted event shows as a marker in the chat.
 func (m *Model) startCompact() tea.Cmd {
 	if m.turn != nil {
-		m.chat.addNotice("/compact waits for the running turn: press esc to interrupt it first")
+		m.chat.AddNotice("/compact waits for the running turn: press esc to interrupt it first")
 		return nil
 	}
-	m.chat.toBottom()
+	m.chat.ToBottom()
 	if m.agentless() {
-		m.chat.addError("no model is configured", "Start tick with a model (see tick --help).")
+		m.chat.AddError("no model is configured", "Start tick with a model (see tick --help).")
 		return nil
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	cmd := m.begin(&turn{cancel: cancel, act: status.ActCompacting, compact: true, ch: m.cfg.Agent.Compact(ctx)})
-	m.input.ta.Placeholder = placeholderCompacting // setRunning chose the steering one
+	m.input.SetPlaceholder(placeholderCompacting) // SetRunning chose the steering one
 	return cmd
 }
 
@@ -129,7 +129,7 @@ func (m *Model) begin(t *turn) tea.Cmd {
 	m.seq++
 	t.id, t.start, t.heard = m.seq, m.now, m.now
 	m.turn = t
-	m.input.setRunning(true)
+	m.input.SetRunning(true)
 	return tea.Batch(waitEvents(t.id, t.ch), m.spin.Tick)
 }
 
@@ -137,7 +137,7 @@ func (m *Model) begin(t *turn) tea.Cmd {
 // runs a steer message (enter) or a queued one (tab). The prompt of a
 // failed turn sent again (↑ enter) is a retry, as ctrl+r.
 func (m *Model) submit(queue bool) tea.Cmd {
-	text := m.input.value()
+	text := m.input.Value()
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
@@ -145,12 +145,12 @@ func (m *Model) submit(queue bool) tea.Cmd {
 		return cmd
 	}
 	if m.turn == nil && text == m.lastPrompt && m.canRetry() {
-		m.input.reset() // ↑ enter on the failed prompt: a retry, not a second copy
+		m.input.Reset() // ↑ enter on the failed prompt: a retry, not a second copy
 		return m.retry(m)
 	}
-	m.input.remember(text)
-	m.input.reset()
-	m.chat.toBottom()
+	m.input.Remember(text)
+	m.input.Reset()
+	m.chat.ToBottom()
 	switch {
 	case m.turn == nil:
 		return m.startTurn(text)
@@ -184,7 +184,7 @@ func (m *Model) dropApprovals() {
 		q.DenyAll()
 		m.over.remove(q)
 	}
-	m.input.focus()
+	m.input.Focus()
 }
 
 // turnEnded applies a TurnEnd: the panel collapses, the chat says how the
@@ -195,16 +195,16 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 	t := m.turn
 	t.ended = true
 	t.cancel()
-	m.chat.now = m.now
-	m.chat.endTurn()
+	m.chat.SetNow(m.now)
+	m.chat.EndTurn()
 	if !t.compact {
-		m.panel.turnEnd(m.now)
+		m.panel.TurnEnd(m.now)
 	}
 	if strings.HasSuffix(m.note, noteCarryingOut) {
 		m.note = "" // the status bar follows the state: the plan's turn is over
 	}
 	m.dropApprovals()
-	m.input.setRunning(false)
+	m.input.SetRunning(false)
 	back := m.handed.turnEnded(ev.Undelivered, ev.Reason == agent.ReasonDone)
 	switch ev.Reason {
 	case agent.ReasonDone:
@@ -217,7 +217,7 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 		if len(back) > 0 {
 			note += " · what was not sent yet is back in the input"
 		}
-		m.chat.addInterrupted(note)
+		m.chat.AddInterrupted(note)
 	default:
 		msg := ev.Error
 		if msg == "" && ev.Err != nil {
@@ -233,9 +233,9 @@ func (m *Model) turnEnded(ev agent.TurnEnd) {
 		if kind == agent.KindNone {
 			kind = agent.KindOf(ev.Err)
 		}
-		m.chat.addError(msg, errorHint(kind, !t.compact && m.canRetry()))
+		m.chat.AddError(msg, errorHint(kind, !t.compact && m.canRetry()))
 		if n := len(nonBlank(back)); n > 0 {
-			m.chat.addNotice(backNotice(n))
+			m.chat.AddNotice(backNotice(n))
 		}
 	}
 	m.restore(back)
@@ -286,10 +286,10 @@ func (m *Model) restore(texts []string) {
 	if len(parts) == 0 {
 		return
 	}
-	if cur := m.input.value(); strings.TrimSpace(cur) != "" {
+	if cur := m.input.Value(); strings.TrimSpace(cur) != "" {
 		parts = append(parts, cur)
 	}
-	m.input.setValue(strings.Join(parts, "\n"))
+	m.input.SetValue(strings.Join(parts, "\n"))
 }
 
 // errorHint says what to do about a failed turn, by the kind of its

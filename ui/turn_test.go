@@ -37,7 +37,7 @@ func TestEscInterruptsAndGivesTextBack(t *testing.T) {
 	if strings.Contains(s, "Step two") || !strings.Contains(s, "Plan 0/2 · next: Step one") {
 		t.Errorf("panel did not collapse:\n%s", s)
 	}
-	if got, want := m.input.value(), "steer me\nqueue me\nhalf typed"; got != want {
+	if got, want := m.input.Value(), "steer me\nqueue me\nhalf typed"; got != want {
 		t.Errorf("input after interrupt = %q, want %q", got, want)
 	}
 	if n := len(a.prompts()); n != 1 {
@@ -72,7 +72,7 @@ func TestCtrlC(t *testing.T) {
 			if got := isQuit(cmd); got != tt.wantQuit {
 				t.Fatalf("quit = %v, want %v", got, tt.wantQuit)
 			}
-			if got := m.input.value(); got != tt.wantInput {
+			if got := m.input.Value(); got != tt.wantInput {
 				t.Errorf("input = %q, want %q", got, tt.wantInput)
 			}
 			if tt.cancelled && a.last().ctx.Err() == nil {
@@ -199,7 +199,7 @@ func TestQueue(t *testing.T) {
 			if tt.wantRun != "" && (len(p) != 2 || p[1] != tt.wantRun) {
 				t.Fatalf("prompts = %q, want next %q", p, tt.wantRun)
 			}
-			if got := m.input.value(); got != tt.wantInput {
+			if got := m.input.Value(); got != tt.wantInput {
 				t.Errorf("input = %q, want %q", got, tt.wantInput)
 			}
 			if s := screen(m); tt.wantNote != "" && !strings.Contains(strings.Join(strings.Fields(s), " "), tt.wantNote) {

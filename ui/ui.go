@@ -26,6 +26,9 @@
 package ui
 
 import (
+	"github.com/tick-agent/tick/ui/chat"
+	"github.com/tick-agent/tick/ui/input"
+	"github.com/tick-agent/tick/ui/panel"
 	"github.com/tick-agent/tick/ui/status"
 
 	"github.com/tick-agent/tick/ui/style"
@@ -56,9 +59,9 @@ type Model struct {
 	clock func() time.Time
 	now   time.Time
 
-	chat  *chat
-	panel *panel
-	input *input
+	chat  chatPart
+	panel panelPart
+	input inputPart
 	help  help.Model
 	spin  spinner.Model
 
@@ -128,9 +131,9 @@ func New(cfg Config) Model {
 		bar:      status.NewBar(st),
 		clock:    time.Now,
 		after:    tickAfter,
-		chat:     newChat(st),
-		panel:    newPanel(st),
-		input:    newInput(st, keys),
+		chat:     chatPart{chat.New(st)},
+		panel:    panelPart{panel.New(st)},
+		input:    inputPart{input.New(st, input.NewKeyMap(keys))},
 		help:     style.HelpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
 		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Services.Offers().Sessions),
@@ -143,14 +146,14 @@ func New(cfg Config) Model {
 	switch {
 	case len(cfg.History) > 0:
 		if len(cfg.Notices) == 0 {
-			m.chat.addNotice("resumed session · " + style.Plural(messages(cfg.History), "message"))
+			m.chat.AddNotice("resumed session · " + style.Plural(messages(cfg.History), "message"))
 		}
 	default:
-		m.chat.addNotice("Welcome to tick. Describe a task: tick plans it as a todo list and works through it. ? shows the keys.")
+		m.chat.AddNotice("Welcome to tick. Describe a task: tick plans it as a todo list and works through it. ? shows the keys.")
 	}
 	for _, n := range cfg.Notices {
 		if n != "" {
-			m.chat.addNotice(n)
+			m.chat.AddNotice(n)
 		}
 	}
 	m.addExtensions()
@@ -232,7 +235,7 @@ func (m *Model) Init() tea.Cmd {
 // idle spinner tick, and mouse, focus and key release events.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.now = m.clock()
-	m.panel.now = m.now
+	m.panel.SetNow(m.now)
 	cmd, quiet := m.route(msg)
 	if !quiet {
 		m.paint.changed()
@@ -240,7 +243,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if save := m.saveHistory(); save != nil {
 		cmd = tea.Batch(cmd, save)
 	}
-	if look := m.mentionRefresh(); look != nil {
+	if look := m.input.MentionRefresh(m.fileIndex()); look != nil {
 		cmd = tea.Batch(cmd, look)
 	}
 	m.layout()
@@ -255,7 +258,7 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = max(msg.Width, 0), max(msg.Height, 0)
 	case eventsMsg:
-		m.chat.now = m.now
+		m.chat.SetNow(m.now)
 		return m.handleEvents(msg)
 	case paintMsg:
 		m.paint.arrived()
@@ -267,7 +270,7 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		if m.turn.gatePaused() { // nothing turns at a gate: keep the chain, paint nothing
 			return cmd, true
 		}
-		m.chat.tick(m.now)
+		m.chat.Tick(m.now)
 	case tea.KeyPressMsg:
 		m.sel = selection{}
 		cmd = m.handleKey(msg)
@@ -285,7 +288,7 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 	case tea.MouseClickMsg, tea.MouseMotionMsg, tea.MouseReleaseMsg:
 		cmd = m.handleMouse(msg.(tea.MouseMsg))
 	case NoticeMsg:
-		m.chat.addNotice(msg.Text)
+		m.chat.AddNotice(msg.Text)
 	case toastMsg:
 		cmd = m.toast(msg.Text, toastFor)
 	case toastDoneMsg:
@@ -369,43 +372,43 @@ func (m *Model) dispatchKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 		if m.running() {
 			m.interrupt()
 		} else {
-			m.chat.toBottom()
+			m.chat.ToBottom()
 		}
 	case key.Matches(k, keys.Tasks):
 		m.openTaskFocus()
 	case key.Matches(k, keys.TogglePanel):
-		m.panel.toggle()
+		m.panel.Toggle()
 	case key.Matches(k, keys.CycleMode):
 		m.cycleMode()
-	case key.Matches(k, keys.Help), key.Matches(k, keys.HelpOnEmpty) && m.input.empty():
+	case key.Matches(k, keys.Help), key.Matches(k, keys.HelpOnEmpty) && m.input.Empty():
 		m.openHelp()
 	case key.Matches(k, keys.PageUp):
-		m.chat.scrollUp(max(m.geo.chatH-1, 1))
+		m.chat.ScrollUp(max(m.geo.chatH-1, 1))
 	case key.Matches(k, keys.PageDown):
-		m.chat.scrollDown(max(m.geo.chatH-1, 1))
+		m.chat.ScrollDown(max(m.geo.chatH-1, 1))
 	case key.Matches(k, keys.HalfUp):
-		m.chat.scrollUp(half)
+		m.chat.ScrollUp(half)
 	case key.Matches(k, keys.HalfDown):
-		m.chat.scrollDown(half)
-	case key.Matches(k, keys.Top) && m.input.empty():
-		m.chat.toTop()
-	case key.Matches(k, keys.Bottom) && (m.input.empty() || !m.chat.follow):
-		m.chat.toBottom()
+		m.chat.ScrollDown(half)
+	case key.Matches(k, keys.Top) && m.input.Empty():
+		m.chat.ToTop()
+	case key.Matches(k, keys.Bottom) && (m.input.Empty() || !m.chat.Following()):
+		m.chat.ToBottom()
 	case key.Matches(k, keys.ExpandTool):
-		m.chat.toggleTool()
+		m.chat.ToggleTool()
 	case key.Matches(k, keys.Send):
 		return m.submit(false)
 	case key.Matches(k, keys.Queue):
 		return m.submit(true)
-	case key.Matches(k, keys.HistoryPrev) && m.input.canPrev():
-		m.input.prev()
-	case key.Matches(k, keys.HistoryNext) && m.input.walking():
-		m.input.next()
+	case key.Matches(k, keys.HistoryPrev) && m.input.CanPrev():
+		m.input.Prev()
+	case key.Matches(k, keys.HistoryNext) && m.input.Walking():
+		m.input.Next()
 	default:
 		if cmd, ok := m.clipboardKey(k); ok {
 			return cmd
 		}
-		m.input.complete.sel = 0
+		m.input.CompleteFromTop()
 		return m.input.update(k)
 	}
 	return nil
@@ -424,12 +427,12 @@ func (m *Model) ctrlC() tea.Cmd {
 // on top (the approval's reason field, the plan editor) or to the input.
 func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 	m.lastKey = m.now
-	flushed := m.flushHeld()                                // a key held before the paste goes first
-	p.Content = termsafe.Text(normalizeNewlines(p.Content)) // shown as it will be sent
+	flushed := m.flushHeld()                                      // a key held before the paste goes first
+	p.Content = termsafe.Text(input.NormalizeNewlines(p.Content)) // shown as it will be sent
 	if cmd, ok := m.routeOverlay(p, m.now); ok {
 		return tea.Batch(flushed, cmd)
 	}
-	p.Content = imagePaste(p.Content, m.cfg.Workspace) // an image's path: its @ mention
+	p.Content = input.ImagePaste(p.Content, m.cfg.Workspace) // an image's path: its @ mention
 	return tea.Batch(flushed, m.input.update(p))
 }
 
@@ -440,9 +443,9 @@ func (m *Model) handleWheel(msg tea.MouseWheelMsg) {
 	}
 	switch msg.Mouse().Button {
 	case tea.MouseWheelUp:
-		m.chat.scrollUp(style.ScrollStep)
+		m.chat.ScrollUp(style.ScrollStep)
 	case tea.MouseWheelDown:
-		m.chat.scrollDown(style.ScrollStep)
+		m.chat.ScrollDown(style.ScrollStep)
 	}
 }
 

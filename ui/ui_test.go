@@ -2,6 +2,7 @@ package ui
 
 import (
 	"github.com/tick-agent/tick/ui/dialog"
+	"github.com/tick-agent/tick/ui/input"
 	"strconv"
 
 	"strings"
@@ -121,7 +122,7 @@ func TestStatusBar(t *testing.T) {
 	if !strings.Contains(s, "test-model") || !strings.Contains(s, "idle") || strings.Contains(s, "esc to interrupt") {
 		t.Fatalf("idle status bar:\n%s", lastLine(s))
 	}
-	if !strings.Contains(s, placeholderIdle) {
+	if !strings.Contains(s, input.PlaceholderIdle) {
 		t.Fatalf("no placeholder when idle:\n%s", s)
 	}
 	submit(m, "go")
@@ -155,14 +156,14 @@ func TestInputKeys(t *testing.T) {
 	typeText(m, "line two")
 	update(m, tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModShift})
 	typeText(m, "three")
-	if got := m.input.value(); got != "line one\nline two\nthree" {
+	if got := m.input.Value(); got != "line one\nline two\nthree" {
 		t.Fatalf("newline keys: input = %q", got)
 	}
 	press(m, "enter")
 	if p := a.prompts(); len(p) != 1 || p[0] != "line one\nline two\nthree" {
 		t.Fatalf("enter sent %q", p)
 	}
-	if !m.input.empty() {
+	if !m.input.Empty() {
 		t.Fatal("input not cleared after sending")
 	}
 	endTurn(t, m, a, agent.TurnEnd{Reason: agent.ReasonDone})
@@ -171,22 +172,22 @@ func TestInputKeys(t *testing.T) {
 
 	// History on an empty input.
 	press(m, "up")
-	if got := m.input.value(); got != "second" {
+	if got := m.input.Value(); got != "second" {
 		t.Fatalf("up: %q", got)
 	}
 	press(m, "up")
-	if got := m.input.value(); got != "line one\nline two\nthree" {
+	if got := m.input.Value(); got != "line one\nline two\nthree" {
 		t.Fatalf("up up: %q", got)
 	}
 	press(m, "down")
 	press(m, "down")
-	if !m.input.empty() {
-		t.Fatalf("down past the newest prompt: %q", m.input.value())
+	if !m.input.Empty() {
+		t.Fatalf("down past the newest prompt: %q", m.input.Value())
 	}
 	// Up on typed text moves the cursor instead of replacing the text.
 	typeText(m, "draft")
 	press(m, "up")
-	if got := m.input.value(); got != "draft" {
+	if got := m.input.Value(); got != "draft" {
 		t.Fatalf("up replaced typed text: %q", got)
 	}
 }
@@ -245,7 +246,7 @@ func TestSlashCommands(t *testing.T) {
 	if !strings.Contains(screen(m), "unknown command /nope") {
 		t.Fatal("unknown command not reported")
 	}
-	m.input.reset() // it stays in the input, for enter to send it after all
+	m.input.Reset() // it stays in the input, for enter to send it after all
 	submit(m, "/usr/bin is missing")
 	if p := a.prompts(); p[len(p)-1] != "/usr/bin is missing" {
 		t.Fatalf("a path was taken for a command: %q", p)
@@ -267,8 +268,8 @@ func TestHelpOverlayKeys(t *testing.T) {
 	}
 	press(m, "esc")
 	typeText(m, "what?")
-	if overlayOf[*dialog.Help](m) != nil || m.input.value() != "what?" {
-		t.Fatalf("? on a non-empty input opened the help (input %q)", m.input.value())
+	if overlayOf[*dialog.Help](m) != nil || m.input.Value() != "what?" {
+		t.Fatalf("? on a non-empty input opened the help (input %q)", m.input.Value())
 	}
 	press(m, "ctrl+g")
 	if overlayOf[*dialog.Help](m) == nil {

@@ -33,7 +33,7 @@ func (m *Model) undoCommand(args string) tea.Cmd {
 	if m.turn != nil {
 		m.plan.undoAfter = &arg
 		m.interrupt()
-		m.chat.addNotice("/undo: interrupting the turn first")
+		m.chat.AddNotice("/undo: interrupting the turn first")
 		return nil
 	}
 	return m.previewUndo(arg)
@@ -65,7 +65,7 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case undoPreviewMsg:
 		if msg.err != nil {
-			m.chat.addNotice("/undo: " + msg.err.Error())
+			m.chat.AddNotice("/undo: " + msg.err.Error())
 			return nil
 		}
 		ua, ctx, item := m.cfg.Agent, m.ctx, msg.pre.Item
@@ -73,10 +73,10 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 			pre, evs, err := ua.Undo(ctx, item)
 			return undoneMsg{pre: pre, evs: evs, err: err}
 		}))
-		m.input.blur()
+		m.input.Blur()
 	case undoneMsg:
 		if msg.err != nil {
-			m.chat.addNotice("/undo: " + msg.err.Error())
+			m.chat.AddNotice("/undo: " + msg.err.Error())
 			return nil
 		}
 		m.applyEvents(msg.evs)
@@ -84,7 +84,7 @@ func (m *Model) handleUndoMsg(msg tea.Msg) tea.Cmd {
 		if msg.pre.Item == "" { // the user's apply of a kept task
 			what = style.OneLine(msg.pre.Text)
 		}
-		m.chat.addNotice(fmt.Sprintf("undid %s: %s restored; the model is told with your next message", what, style.Plural(len(msg.pre.Changes), "file")))
+		m.chat.AddNotice(fmt.Sprintf("undid %s: %s restored; the model is told with your next message", what, style.Plural(len(msg.pre.Changes), "file")))
 	}
 	return nil
 }

@@ -73,7 +73,7 @@ func TestUndoConfirmIgnoresTyping(t *testing.T) {
 	if len(ua.undone) != 0 || overlayOf[*dialog.Undo](m) == nil {
 		t.Fatalf("typing \"Yes now\" answered the confirmation: undone %v, open %v", ua.undone, overlayOf[*dialog.Undo](m) != nil)
 	}
-	if got := m.input.ta.Value(); got != "Yes now" {
+	if got := m.input.Raw(); got != "Yes now" {
 		t.Errorf("the input holds %q, want the typed text", got)
 	}
 	if !strings.Contains(screen(m), "your typing went to the input") {
@@ -110,13 +110,13 @@ func TestUndoConfirmTakesLowerY(t *testing.T) {
 	update(m, tea.KeyPressMsg{Code: 'y', Text: "y"})
 	cmd := settle(m)
 	if cmd == nil {
-		t.Fatalf("a deliberate y did nothing; input %q", m.input.ta.Value())
+		t.Fatalf("a deliberate y did nothing; input %q", m.input.Raw())
 	}
 	update(m, cmd())
 	if len(ua.undone) != 1 || overlayOf[*dialog.Undo](m) != nil {
 		t.Fatalf("a deliberate y: undone %v, still open %v", ua.undone, overlayOf[*dialog.Undo](m) != nil)
 	}
-	if got := m.input.ta.Value(); got != "" {
+	if got := m.input.Raw(); got != "" {
 		t.Errorf("the y went to the input too: %q", got)
 	}
 }

@@ -34,8 +34,8 @@ func (m *Model) unknownCommand(t, refused string) (cmd tea.Cmd, ok bool) {
 	} else {
 		note += " · /help lists the commands"
 	}
-	m.chat.addNotice(note)
-	m.chat.toBottom()
+	m.chat.AddNotice(note)
+	m.chat.ToBottom()
 	return nil, true
 }
 

@@ -39,7 +39,7 @@ func TestUnknownCommand(t *testing.T) {
 			if p := a.prompts(); len(p) != 0 {
 				t.Fatalf("an unknown command was sent to the model: %q", p)
 			}
-			if v := m.input.value(); v != tt.typed {
+			if v := m.input.Value(); v != tt.typed {
 				t.Fatalf("input = %q, want the text kept", v)
 			}
 			press(m, "enter")

@@ -196,6 +196,6 @@ func (l *usageLedger) costText() string {
 
 // showUsage shows the session's usage in the chat (/usage, /cost).
 func (m *Model) showUsage() tea.Cmd {
-	m.chat.addNotice(m.usage.report())
+	m.chat.AddNotice(m.usage.report())
 	return nil
 }

@@ -56,7 +56,7 @@ func (m *Model) verifyEvent(ev agent.Event) bool {
 	case agent.Verified:
 		v.command, v.running, v.ran, v.passed, v.attempt, v.max, v.code, v.final = e.Command, false, true, e.Passed, e.Attempt, e.Max, e.ExitCode, e.Final
 		if !e.Passed {
-			m.chat.addNotice(verifyNotice(e))
+			m.chat.AddNotice(verifyNotice(e))
 		}
 	default:
 		return false
@@ -84,16 +84,16 @@ func verifyNotice(e agent.Verified) string {
 func (m *Model) verifyCommand(args string) tea.Cmd {
 	ta := m.cfg.Agent
 	if m.agentless() {
-		m.chat.addNotice(errNoAgent.Error())
+		m.chat.AddNotice(errNoAgent.Error())
 		return nil
 	}
 	cmd := strings.TrimSpace(args)
 	switch cmd {
 	case "":
 		if cur := ta.Verify().Command; cur != "" {
-			m.chat.addNotice("verify: " + style.OneLine(cur) + " runs when the model ends its turn (/verify CMD to change it, /verify off)")
+			m.chat.AddNotice("verify: " + style.OneLine(cur) + " runs when the model ends its turn (/verify CMD to change it, /verify off)")
 		} else {
-			m.chat.addNotice("no verify check (/verify CMD: a command a turn must pass to be done)")
+			m.chat.AddNotice("no verify check (/verify CMD: a command a turn must pass to be done)")
 		}
 		return nil
 	case "off":
@@ -102,10 +102,10 @@ func (m *Model) verifyCommand(args string) tea.Cmd {
 	ta.SetVerify(cmd)
 	m.setVerify(verifyState{command: cmd})
 	if cmd == "" {
-		m.chat.addNotice("verify: off")
+		m.chat.AddNotice("verify: off")
 		return nil
 	}
-	m.chat.addNotice("verify: " + style.OneLine(cmd) + " runs when the model ends its turn, from the next turn on")
+	m.chat.AddNotice("verify: " + style.OneLine(cmd) + " runs when the model ends its turn, from the next turn on")
 	return nil
 }
 
@@ -129,5 +129,5 @@ func initialVerify(a Agent) verifyState {
 // line show.
 func (m *Model) setVerify(v verifyState) {
 	m.verify = v
-	m.panel.verify = v.text()
+	m.panel.SetVerify(v.text())
 }

@@ -25,7 +25,7 @@ func TestVerifyCommandAndState(t *testing.T) {
 	if !strings.Contains(bar(), "verify: go test ./...") {
 		t.Errorf("the status bar does not name the check: %q", bar())
 	}
-	m.panel.update(todo.List{Items: []todo.Item{{ID: "1", Text: "Fix", Status: todo.Completed}}}, m.now)
+	m.panel.SetList(todo.List{Items: []todo.Item{{ID: "1", Text: "Fix", Status: todo.Completed}}}, m.now)
 	code := 1
 	for _, ev := range []agent.Event{
 		agent.VerifyStarted{Command: "go test ./...", Attempt: 1, Max: 3},
@@ -36,7 +36,7 @@ func TestVerifyCommandAndState(t *testing.T) {
 	if !strings.Contains(bar(), "verify ✗ exit 1 · 1/3") {
 		t.Errorf("the status bar does not show the failure: %q", bar())
 	}
-	lines := m.panel.view(60, 10, "")
+	lines := m.panel.View(60, 10, "")
 	if last := ansi.Strip(lines[len(lines)-1]); !strings.Contains(last, "verify ✗ exit 1 · 1/3") {
 		t.Errorf("the panel's last line is %q, want the check's failure", last)
 	}

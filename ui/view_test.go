@@ -13,6 +13,7 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/panel"
 )
 
 // bareCells returns the columns of line's cells drawn without a background
@@ -227,9 +228,9 @@ func TestPanelShowsWholeItems(t *testing.T) {
 			// running item's active form with the spinner and elapsed time
 			// are shown whole (an item may wrap, so compare without line
 			// breaks and the chat at the left).
-			var panel []string
+			var shown []string
 			for _, line := range strings.Split(ansi.Strip(frame), "\n") {
-				if size.w >= panelWideFrom {
+				if size.w >= panel.WideFrom {
 					vr := " " + m.st.Glyphs.VRule + " "
 					i := strings.LastIndex(line, vr)
 					if i < 0 {
@@ -237,9 +238,9 @@ func TestPanelShowsWholeItems(t *testing.T) {
 					}
 					line = line[i+len(vr):]
 				}
-				panel = append(panel, strings.TrimSpace(line))
+				shown = append(shown, strings.TrimSpace(line))
 			}
-			joined := strings.Join(panel, " ")
+			joined := strings.Join(shown, " ")
 			spin := ansi.Strip(m.spin.View())
 			for _, want := range []string{
 				"Give a quick tour of this project 2/4",
@@ -265,7 +266,7 @@ func TestPanelShowsWholeItems(t *testing.T) {
 // TestPanelWidth: the panel at the right takes a share of the width
 // between its bounds.
 func TestPanelWidth(t *testing.T) {
-	tests := []struct{ w, panel int }{{120, 45}, {140, 52}, {200, panelMaxWidth}}
+	tests := []struct{ w, panel int }{{120, 45}, {140, 52}, {200, panel.MaxWidth}}
 	for _, tt := range tests {
 		t.Run(strconv.Itoa(tt.w), func(t *testing.T) {
 			m, _ := newTestModel(t, tt.w, 30)
@@ -337,23 +338,6 @@ func TestApprovalHint(t *testing.T) {
 	s := screen(m)
 	if !strings.Contains(s, "y allow once") || strings.Contains(s, "(approval)") {
 		t.Fatalf("approval hint:\n%s", s)
-	}
-}
-
-// TestPanelLineCount: the unstyled count layout uses matches the lines the
-// full form draws, at every width.
-func TestPanelLineCount(t *testing.T) {
-	st := DefaultStyles(true)
-	p := newPanel(&st)
-	p.running = true
-	now := time.Now()
-	p.update(tourPlan(), now)
-	p.toolCall()
-	p.now = now.Add(2 * time.Second)
-	for w := 1; w <= 130; w++ {
-		if got, want := p.lineCount(w), len(p.lines(w, "*", true)); got != want {
-			t.Fatalf("width %d: lineCount %d, drawn %d lines", w, got, want)
-		}
 	}
 }
 

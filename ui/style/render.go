@@ -237,3 +237,17 @@ func WrapHelp(st *Styles, parts []string, w int) []string {
 	}
 	return out
 }
+
+// Large pastes: over PasteMaxChars bytes or PasteMaxLines lines, the input
+// keeps a paste aside behind a short token and the chat shows a sent one
+// folded.
+const (
+	PasteMaxChars = 2000
+	PasteMaxLines = 15
+)
+
+// LargePaste reports whether s is a large paste (PasteMaxChars,
+// PasteMaxLines).
+func LargePaste(s string) bool {
+	return len(s) > PasteMaxChars || strings.Count(s, "\n") >= PasteMaxLines
+}

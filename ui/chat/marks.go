@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"github.com/tick-agent/tick/agent/humanize"
@@ -7,19 +7,19 @@ import (
 	"github.com/tick-agent/tick/ui/style"
 )
 
-// addMark adds a marker line to the transcript, "── label ──", for an
+// AddMark adds a marker line to the transcript, "── label ──", for an
 // event that changes the conversation rather than adding to it (a
 // compaction).
-func (c *chat) addMark(label string) {
+func (c *Model) AddMark(label string) {
 	c.endStream()
-	c.addNotice("── " + label + " ──")
+	c.AddNotice("── " + label + " ──")
 }
 
-// compactedLabel is the marker label of a compaction: "compacted: 84.2k →
+// CompactedLabel is the marker label of a compaction: "compacted: 84.2k →
 // 12.1k tokens".
 // A replayed compaction has no figures: "compacted"; a replayed rewind of
 // the conversation says what it went back to.
-func compactedLabel(ev agent.Compacted) string {
+func CompactedLabel(ev agent.Compacted) string {
 	if ev.Rewound != "" {
 		return "rewound to before " + style.OneLine(ev.Rewound) // from a session file
 	}

@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"github.com/tick-agent/tick/ui/style"
@@ -10,9 +10,9 @@ import (
 	"github.com/tick-agent/tick/agent"
 )
 
-// toolOutput shows the latest output of a running tool call (ToolOutput)
+// ToolOutput shows the latest output of a running tool call (ToolOutput)
 // under its line; the call's result replaces it when it ends.
-func (c *chat) toolOutput(ev agent.ToolOutput) {
+func (c *Model) ToolOutput(ev agent.ToolOutput) {
 	t, ok := c.tools[ev.ID]
 	if !ok || t.state != toolRunning {
 		return
@@ -47,7 +47,7 @@ func liveText(tail string, cut bool) string {
 // collapsed, as many as were kept when expanded (ctrl+o), with a line
 // saying how to see more or that earlier output is not kept. The logical
 // text is the lines shown, whole.
-func (t *toolCall) liveLines(st *Styles, w int, indent string) ([]string, []rowInfo, string) {
+func (t *toolCall) liveLines(st *style.Styles, w int, indent string) ([]string, []rowInfo, string) {
 	g := st.Glyphs
 	limit := previewLines
 	if t.expanded {

@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"strings"
@@ -225,7 +225,7 @@ func lineStart(text string, p int) int { return strings.LastIndexByte(text[:p], 
 
 // logicalOf returns the lines of the part a points at and their logical
 // text.
-func (c *chat) logicalOf(a anchor) ([]string, logical) {
+func (c *Model) logicalOf(a anchor) ([]string, logical) {
 	e := c.entries[a.idx]
 	lines := c.part(a.idx, a.part)
 	if e.kind != entryAssistant {
@@ -241,32 +241,36 @@ func (c *chat) logicalOf(a anchor) ([]string, logical) {
 	}
 }
 
+// Span is the columns [l, r) of row y of the pane that a selection
+// covers; ok is false for a row outside it.
+type Span func(y int) (l, r int, ok bool)
+
 // copyRun is the logical text of the selected lines [y0, y1) of the last
-// frame, which all show one part of the chat, from line from.off on.
-func (m *Model) copyRun(y0, y1 int, from anchor) []string {
-	if from.idx < 0 || from.idx >= len(m.chat.entries) {
-		return m.copyShown(y0, y1)
+// frame (shown), which all show one part of the chat, from line from.off on.
+func (c *Model) copyRun(shown []string, span Span, y0, y1 int, from anchor) []string {
+	if from.idx < 0 || from.idx >= len(c.entries) {
+		return copyShown(shown, span, y0, y1)
 	}
-	lines, lg := m.chat.logicalOf(from)
+	lines, lg := c.logicalOf(from)
 	for y := y0; y < y1; y++ {
 		k := from.off + y - y0
-		if k >= len(lines) || ansi.Strip(lines[k]) != ansi.Strip(m.shownChat[y]) {
-			return m.copyShown(y0, y1) // the part changed since the frame was drawn
+		if k >= len(lines) || ansi.Strip(lines[k]) != ansi.Strip(shown[y]) {
+			return copyShown(shown, span, y0, y1) // the part changed since the frame was drawn
 		}
 	}
 	var cp textCopy
 	cp.lg = lg
 	for y := y0; y < y1; y++ {
-		l, r, _ := m.sel.span(y, m.geo.chatW)
+		l, r, _ := span(y)
 		k := from.off + y - y0
 		switch lg.kinds[k] {
 		case rowText:
 			cp.row(k, l, r)
 		case rowShown:
 			cp.flush()
-			cp.out = append(cp.out, shownCut(m.shownChat[y], l, r))
+			cp.out = append(cp.out, shownCut(shown[y], l, r))
 		default:
-			if strings.TrimSpace(ansi.Strip(m.shownChat[y])) == "" {
+			if strings.TrimSpace(ansi.Strip(shown[y])) == "" {
 				cp.blanks++
 			}
 		}
@@ -278,11 +282,11 @@ func (m *Model) copyRun(y0, y1 int, from anchor) []string {
 // copyShown copies lines [y0, y1) of the last frame as shown: lines that
 // come from no entry are blank or the "more below" marker, which is left
 // out.
-func (m *Model) copyShown(y0, y1 int) []string {
+func copyShown(shown []string, span Span, y0, y1 int) []string {
 	var out []string
 	for y := y0; y < y1; y++ {
-		l, r, _ := m.sel.span(y, m.geo.chatW)
-		out = append(out, shownCut(m.shownChat[y], l, r))
+		l, r, _ := span(y)
+		out = append(out, shownCut(shown[y], l, r))
 	}
 	return out
 }

@@ -1,4 +1,4 @@
-package ui
+package input
 
 import (
 	"os"
@@ -33,8 +33,8 @@ func TestImagePaste(t *testing.T) {
 		{"look at shot.png", "look at shot.png"},
 		{"shot.png\nshot.png", "shot.png\nshot.png"},
 	} {
-		if got := imagePaste(tt.in, ws); got != tt.want {
-			t.Errorf("imagePaste(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := ImagePaste(tt.in, ws); got != tt.want {
+			t.Errorf("ImagePaste(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -1,9 +1,10 @@
-package ui
+package chat
 
 import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/tick-agent/tick/ui/style"
 )
 
 // The transcript is laid out in parts, each rendered only when it reaches
@@ -19,7 +20,7 @@ import (
 type anchor struct{ idx, part, off int }
 
 // partCount returns how many parts entry i has.
-func (c *chat) partCount(i int) int {
+func (c *Model) partCount(i int) int {
 	if e := c.entries[i]; e.kind == entryAssistant {
 		return e.md.Blocks() + 2
 	}
@@ -28,7 +29,7 @@ func (c *chat) partCount(i int) int {
 
 // part returns the lines of part p of entry i at the current width,
 // rendering them if needed.
-func (c *chat) part(i, p int) []string {
+func (c *Model) part(i, p int) []string {
 	e := c.entries[i]
 	if e.kind != entryAssistant {
 		return c.lines(i)
@@ -52,11 +53,11 @@ func (c *chat) part(i, p int) []string {
 }
 
 // partLines returns the lines of the part a points at.
-func (c *chat) partLines(a anchor) []string { return c.part(a.idx, a.part) }
+func (c *Model) partLines(a anchor) []string { return c.part(a.idx, a.part) }
 
 // last returns the last part of the transcript; ok is false when it is
 // empty.
-func (c *chat) last() (a anchor, ok bool) {
+func (c *Model) last() (a anchor, ok bool) {
 	if len(c.entries) == 0 {
 		return anchor{}, false
 	}
@@ -65,7 +66,7 @@ func (c *chat) last() (a anchor, ok bool) {
 }
 
 // prev returns the part before a's (offset 0); ok is false at the first.
-func (c *chat) prev(a anchor) (anchor, bool) {
+func (c *Model) prev(a anchor) (anchor, bool) {
 	switch {
 	case a.part > 0:
 		return anchor{idx: a.idx, part: a.part - 1}, true
@@ -76,7 +77,7 @@ func (c *chat) prev(a anchor) (anchor, bool) {
 }
 
 // next returns the part after a's (offset 0); ok is false at the last.
-func (c *chat) next(a anchor) (anchor, bool) {
+func (c *Model) next(a anchor) (anchor, bool) {
 	switch {
 	case a.part+1 < c.partCount(a.idx):
 		return anchor{idx: a.idx, part: a.part + 1}, true
@@ -88,7 +89,7 @@ func (c *chat) next(a anchor) (anchor, bool) {
 
 // clamp returns a moved onto a part that exists (the transcript may have
 // been cleared, an answer's tail may have become a block).
-func (c *chat) clamp(a anchor) anchor {
+func (c *Model) clamp(a anchor) anchor {
 	if len(c.entries) == 0 {
 		return anchor{}
 	}
@@ -103,13 +104,13 @@ func (c *chat) clamp(a anchor) anchor {
 	return a
 }
 
-// view returns exactly c.height lines: the visible part of the transcript,
+// View returns exactly c.height lines: the visible part of the transcript,
 // with a "more below" marker on the last line when the view does not
 // follow the bottom. It renders only parts that reach the screen.
 //
 // It keeps in c.shown where each line comes from (an anchor, idx -1 for
 // none), so that a mouse copy finds the text of what it covers.
-func (c *chat) view() []string {
+func (c *Model) View() []string {
 	h := c.height
 	var out []string
 	c.shown = c.shown[:0]
@@ -138,7 +139,7 @@ func (c *chat) view() []string {
 
 // bottomLines returns the last h lines of the transcript (fewer if it is
 // shorter).
-func (c *chat) bottomLines(h int) []string {
+func (c *Model) bottomLines(h int) []string {
 	var parts [][]string        // from the bottom up
 	at := make([]anchor, 0, 16) // the parts' anchors, likewise
 	n := 0
@@ -163,7 +164,7 @@ func (c *chat) bottomLines(h int) []string {
 }
 
 // linesFrom returns up to h lines starting at a.
-func (c *chat) linesFrom(a anchor, h int) []string {
+func (c *Model) linesFrom(a anchor, h int) []string {
 	out := make([]string, 0, h)
 	if len(c.entries) == 0 {
 		return out
@@ -181,7 +182,7 @@ func (c *chat) linesFrom(a anchor, h int) []string {
 }
 
 // note records in c.shown that n lines from a are on screen.
-func (c *chat) note(a anchor, n int) {
+func (c *Model) note(a anchor, n int) {
 	for k := range n {
 		c.shown = append(c.shown, anchor{idx: a.idx, part: a.part, off: a.off + k})
 	}
@@ -189,7 +190,7 @@ func (c *chat) note(a anchor, n int) {
 
 // bottomAnchor returns the anchor of the first line on screen when
 // following the bottom.
-func (c *chat) bottomAnchor() anchor {
+func (c *Model) bottomAnchor() anchor {
 	n := 0
 	for a, ok := c.last(); ok; a, ok = c.prev(a) {
 		n += len(c.partLines(a))
@@ -203,7 +204,7 @@ func (c *chat) bottomAnchor() anchor {
 
 // atBottom reports whether the view from a reaches the end of the
 // transcript.
-func (c *chat) atBottom(a anchor) bool {
+func (c *Model) atBottom(a anchor) bool {
 	if len(c.entries) == 0 {
 		return true
 	}
@@ -219,8 +220,8 @@ func (c *chat) atBottom(a anchor) bool {
 	return true
 }
 
-// scrollUp moves the view n lines up and stops following.
-func (c *chat) scrollUp(n int) {
+// ScrollUp moves the view n lines up and stops following.
+func (c *Model) ScrollUp(n int) {
 	if len(c.entries) == 0 {
 		return
 	}
@@ -245,9 +246,9 @@ func (c *chat) scrollUp(n int) {
 	}
 }
 
-// scrollDown moves the view n lines down; reaching the bottom follows it
+// ScrollDown moves the view n lines down; reaching the bottom follows it
 // again.
-func (c *chat) scrollDown(n int) {
+func (c *Model) ScrollDown(n int) {
 	if c.follow || len(c.entries) == 0 {
 		return
 	}
@@ -268,8 +269,8 @@ func (c *chat) scrollDown(n int) {
 	}
 }
 
-// toTop shows the start of the transcript.
-func (c *chat) toTop() {
+// ToTop shows the start of the transcript.
+func (c *Model) ToTop() {
 	if len(c.entries) == 0 {
 		return
 	}
@@ -277,11 +278,11 @@ func (c *chat) toTop() {
 	c.follow = c.atBottom(c.top)
 }
 
-// toBottom shows the end of the transcript and follows it.
-func (c *chat) toBottom() { c.follow = true }
+// ToBottom shows the end of the transcript and follows it.
+func (c *Model) ToBottom() { c.follow = true }
 
 // visibleRange returns the entries [from, to) that are on screen.
-func (c *chat) visibleRange() (from, to int) {
+func (c *Model) visibleRange() (from, to int) {
 	if len(c.entries) == 0 {
 		return 0, 0
 	}
@@ -300,10 +301,10 @@ func (c *chat) visibleRange() (from, to int) {
 	return from, to
 }
 
-// toggleTool expands or collapses the lowest tool call's output or
+// ToggleTool expands or collapses the lowest tool call's output or
 // finished thought on screen (or else the last one of the transcript). It
 // reports whether there was one.
-func (c *chat) toggleTool() bool {
+func (c *Model) ToggleTool() bool {
 	from, to := c.visibleRange()
 	for _, r := range [][2]int{{to - 1, from}, {len(c.entries) - 1, 0}} {
 		for i := r[0]; i >= r[1] && i >= 0; i-- {
@@ -312,7 +313,7 @@ func (c *chat) toggleTool() bool {
 			case e.kind == entryTool && e.tool.expandable():
 				e.tool.expanded = !e.tool.expanded
 			case e.kind == entryReasoning && !e.end.IsZero() && strings.TrimSpace(e.text) != "",
-				e.kind == entryUser && isLarge(e.text):
+				e.kind == entryUser && style.LargePaste(e.text):
 				e.open = !e.open
 			default:
 				continue

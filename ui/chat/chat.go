@@ -1,4 +1,13 @@
-package ui
+// Package chat is the TUI's transcript pane, a part the root ui routes
+// to: a Model holding the conversation's entries (prompts, answers
+// rendered as Markdown block by block, thoughts, tool calls with their live
+// output, notices, errors), drawn lazily for the pane's size, scrolled by
+// an anchor, and the logical text a mouse selection copies. The root
+// routes the agent's events and the scroll keys to it (its KeyMap is the
+// root's, style.KeyMap) and lays its View out; /copy and /export are the
+// root's commands that read it (LastAnswer, Markdown). It imports the
+// style leaf, never the root ui.
+package chat
 
 import (
 	"github.com/tick-agent/tick/ui/style"
@@ -13,7 +22,7 @@ import (
 	"github.com/tick-agent/tick/ui/termsafe"
 )
 
-// chat is the transcript pane. Each entry caches its rendered lines for the
+// Model is the transcript pane. Each entry caches its rendered lines for the
 // current width and is rendered again only when it changed; an assistant
 // answer is laid out block by block, each Markdown block rendered (once per
 // width, by its markdown.Renderer) only when it reaches the screen. Drawing
@@ -24,8 +33,8 @@ import (
 // see scroll.go) instead of an absolute line number: moving the view and
 // drawing it only touch the parts on screen, even right after a resize,
 // when the others have not been rendered for the new width yet.
-type chat struct {
-	st      *Styles
+type Model struct {
+	st      *style.Styles
 	mdStyle markdown.Style
 	pool    *markdown.Pool
 
@@ -47,8 +56,10 @@ type chat struct {
 	now       time.Time
 }
 
-func newChat(st *Styles) *chat {
-	return &chat{
+// New returns an empty transcript drawn with st (shared with the root,
+// which restyles it in place: see Restyle), following the bottom.
+func New(st *style.Styles) *Model {
+	return &Model{
 		st:        st,
 		mdStyle:   markdownStyle(st),
 		pool:      markdown.NewPool(),
@@ -66,16 +77,16 @@ func newChat(st *Styles) *chat {
 }
 
 // markdownStyle is the answers' Markdown style for st's background.
-func markdownStyle(st *Styles) markdown.Style {
+func markdownStyle(st *style.Styles) markdown.Style {
 	if st.Dark {
 		return markdown.Dark
 	}
 	return markdown.Light
 }
 
-// restyle follows a change of the shared Styles: every entry is rendered
+// Restyle follows a change of the shared Styles: every entry is rendered
 // again, the answers with the Markdown style of the new background.
-func (c *chat) restyle() {
+func (c *Model) Restyle() {
 	c.mdStyle = markdownStyle(c.st)
 	for _, e := range c.entries {
 		e.dirty = true
@@ -85,16 +96,16 @@ func (c *chat) restyle() {
 	}
 }
 
-// setSize sets the pane's size. Entries are rendered for the new width
+// SetSize sets the pane's size. Entries are rendered for the new width
 // only when they come into view.
-func (c *chat) setSize(w, h int) {
+func (c *Model) SetSize(w, h int) {
 	c.width, c.height = max(w, 1), max(h, 1)
 }
 
 // add appends an entry and returns its index. Its text and hint are made
 // safe for the terminal: user text (pasted too), notices and errors may
 // quote what the model or a server sent.
-func (c *chat) add(e *entry) int {
+func (c *Model) add(e *entry) int {
 	e.text, e.hint = termsafe.Text(e.text), termsafe.Text(e.hint)
 	e.dirty = true
 	c.entries = append(c.entries, e)
@@ -102,7 +113,7 @@ func (c *chat) add(e *entry) int {
 }
 
 // changed marks entry i for rendering again.
-func (c *chat) changed(i int) {
+func (c *Model) changed(i int) {
 	if i >= 0 && i < len(c.entries) {
 		c.entries[i].dirty = true
 	}
@@ -110,7 +121,7 @@ func (c *chat) changed(i int) {
 
 // gap reports whether entry i gets a blank line above it: not the first
 // entry, and not a tool call right under another one.
-func (c *chat) gap(i int) bool {
+func (c *Model) gap(i int) bool {
 	if i == 0 {
 		return false
 	}
@@ -119,7 +130,7 @@ func (c *chat) gap(i int) bool {
 
 // lines returns entry i (not an assistant answer: see part) rendered for
 // the current width, rendering it if needed.
-func (c *chat) lines(i int) []string {
+func (c *Model) lines(i int) []string {
 	e := c.entries[i]
 	if e.width == c.width && !e.dirty {
 		return e.lines
@@ -136,19 +147,21 @@ func (c *chat) lines(i int) []string {
 
 // --- content -------------------------------------------------------------
 
-func (c *chat) addUser(text string) {
+// AddUser adds a message of the user.
+func (c *Model) AddUser(text string) {
 	c.endStream()
 	c.add(&entry{kind: entryUser, text: text})
 }
 
-func (c *chat) addNotice(text string) {
+// AddNotice adds a notice: what tick says about the conversation.
+func (c *Model) AddNotice(text string) {
 	c.add(&entry{kind: entryNotice, text: text})
 }
 
-// retryNotice shows that a model call is retried: in the notice of the
+// RetryNotice shows that a model call is retried: in the notice of the
 // previous retry when that is still the last entry, so that retries
 // replace each other in one line instead of piling up.
-func (c *chat) retryNotice(text string) {
+func (c *Model) RetryNotice(text string) {
 	if n := len(c.entries); n > 0 && c.retry == n-1 && c.entries[n-1].kind == entryNotice {
 		c.entries[n-1].text = termsafe.Text(text)
 		c.changed(n - 1)
@@ -157,17 +170,20 @@ func (c *chat) retryNotice(text string) {
 	c.retry = c.add(&entry{kind: entryNotice, text: text})
 }
 
-func (c *chat) addError(text, hint string) {
+// AddError adds an error and the hint of what to do about it.
+func (c *Model) AddError(text, hint string) {
 	c.endStream()
 	c.add(&entry{kind: entryError, text: text, hint: hint})
 }
 
-func (c *chat) addInterrupted(text string) {
+// AddInterrupted adds the line that says what an interrupt or an early
+// end left.
+func (c *Model) AddInterrupted(text string) {
 	c.add(&entry{kind: entryInterrupted, text: text})
 }
 
 // newAssistant returns an assistant entry holding md.
-func (c *chat) newAssistant(md string, finished bool) *entry {
+func (c *Model) newAssistant(md string, finished bool) *entry {
 	r := markdown.New(markdown.WithWidth(c.width), markdown.WithStyle(c.mdStyle), markdown.WithPool(c.pool))
 	r.Append(md)
 	if finished {
@@ -176,8 +192,8 @@ func (c *chat) newAssistant(md string, finished bool) *entry {
 	return &entry{kind: entryAssistant, md: r, visible: strings.TrimSpace(md) != ""}
 }
 
-// appendText adds a streamed piece of the answer.
-func (c *chat) appendText(s string) {
+// AppendText adds a streamed piece of the answer.
+func (c *Model) AppendText(s string) {
 	if s == "" {
 		return
 	}
@@ -192,9 +208,9 @@ func (c *chat) appendText(s string) {
 	}
 }
 
-// withdrawText hides the answer streamed so far in this response: it
+// WithdrawText hides the answer streamed so far in this response: it
 // turned out to be the model's thoughts (agent.ReasoningDelta.Rethought).
-func (c *chat) withdrawText() {
+func (c *Model) WithdrawText() {
 	if c.streaming < 0 {
 		return
 	}
@@ -203,8 +219,8 @@ func (c *chat) withdrawText() {
 	c.streaming = -1
 }
 
-// appendReasoning adds a streamed piece of the model's thinking.
-func (c *chat) appendReasoning(s string) {
+// AppendReasoning adds a streamed piece of the model's thinking.
+func (c *Model) AppendReasoning(s string) {
 	if s == "" {
 		return
 	}
@@ -223,9 +239,9 @@ func (c *chat) appendReasoning(s string) {
 // with ctrl+o); a longer one is kept up to here.
 const maxThought = 256 << 10
 
-// assistantDone ends one model response. text is shown only when no delta
+// AssistantDone ends one model response. text is shown only when no delta
 // carried it.
-func (c *chat) assistantDone(text string) {
+func (c *Model) AssistantDone(text string) {
 	c.endReasoning()
 	if c.streaming < 0 && strings.TrimSpace(text) != "" {
 		c.add(c.newAssistant(text, true))
@@ -235,7 +251,7 @@ func (c *chat) assistantDone(text string) {
 }
 
 // endStream finishes the answer being streamed, if any.
-func (c *chat) endStream() {
+func (c *Model) endStream() {
 	c.endReasoning()
 	if c.streaming >= 0 {
 		c.entries[c.streaming].md.Finish()
@@ -244,7 +260,7 @@ func (c *chat) endStream() {
 	}
 }
 
-func (c *chat) endReasoning() {
+func (c *Model) endReasoning() {
 	if c.reasoning >= 0 {
 		e := c.entries[c.reasoning]
 		e.end = c.now
@@ -256,8 +272,8 @@ func (c *chat) endReasoning() {
 	}
 }
 
-// startTool adds a tool call line.
-func (c *chat) startTool(ev agent.ToolStart) {
+// StartTool adds a tool call line.
+func (c *Model) StartTool(ev agent.ToolStart) {
 	c.endStream()
 	t := newToolCall(ev, c.now)
 	i := c.add(&entry{kind: entryTool, tool: t})
@@ -273,8 +289,8 @@ func newToolCall(ev agent.ToolStart, now time.Time) *toolCall {
 	return &toolCall{id: ev.ID, name: ev.Name, summary: style.OneLine(ev.Summary), cut: ev.ArgsCut != nil, start: now}
 }
 
-// endTool completes a tool call line.
-func (c *chat) endTool(ev agent.ToolEnd) {
+// EndTool completes a tool call line.
+func (c *Model) EndTool(ev agent.ToolEnd) {
 	t, ok := c.tools[ev.ID]
 	if !ok {
 		return
@@ -298,8 +314,8 @@ func finishTool(t *toolCall, ev agent.ToolEnd) {
 	t.live = ""
 }
 
-// plan shows the counts of list on the latest todo call.
-func (c *chat) plan(l todo.List) {
+// Plan shows the counts of list on the latest todo call.
+func (c *Model) Plan(l todo.List) {
 	for i := len(c.entries) - 1; i >= 0; i-- {
 		e := c.entries[i]
 		if e.kind == entryTool && e.tool.name == agent.TodoTool {
@@ -314,8 +330,8 @@ func (c *chat) plan(l todo.List) {
 	}
 }
 
-// subagent shows an event of a subagent under its task call.
-func (c *chat) subagent(parentID string, ev agent.Event) {
+// Subagent shows an event of a subagent under its task call.
+func (c *Model) Subagent(parentID string, ev agent.Event) {
 	parent, ok := c.tools[parentID]
 	if !ok {
 		return
@@ -345,9 +361,9 @@ func (c *chat) subagent(parentID string, ev agent.Event) {
 	c.changed(i)
 }
 
-// endTurn finishes whatever the turn left open: the streamed answer and
+// EndTurn finishes whatever the turn left open: the streamed answer and
 // tool calls that never got their end (their state becomes failed).
-func (c *chat) endTurn() {
+func (c *Model) EndTurn() {
 	c.endStream()
 	for id, t := range c.tools {
 		t.state = toolFailed
@@ -365,8 +381,15 @@ func (c *chat) endTurn() {
 	}
 }
 
-// tick advances the clock of entries that show elapsed time.
-func (c *chat) tick(now time.Time) {
+// SetNow sets the chat's clock (a tool call's start, a thought's end)
+// without redrawing the entries that show it (see Tick).
+func (c *Model) SetNow(now time.Time) { c.now = now }
+
+// Following reports whether the pane sticks to the bottom.
+func (c *Model) Following() bool { return c.follow }
+
+// Tick advances the clock of entries that show elapsed time.
+func (c *Model) Tick(now time.Time) {
 	c.now = now
 	for i := range c.live {
 		c.changed(i)
@@ -376,17 +399,17 @@ func (c *chat) tick(now time.Time) {
 	}
 }
 
-// clear empties the transcript.
-func (c *chat) clear() {
+// Clear empties the transcript.
+func (c *Model) Clear() {
 	st := c.st
 	w, h := c.width, c.height
-	*c = *newChat(st)
-	c.setSize(w, h)
+	*c = *New(st)
+	c.SetSize(w, h)
 }
 
-// lastAnswer is the Markdown of the last answer in the transcript, "" for
+// LastAnswer is the Markdown of the last answer in the transcript, "" for
 // none.
-func (c *chat) lastAnswer() string {
+func (c *Model) LastAnswer() string {
 	for i := len(c.entries) - 1; i >= 0; i-- {
 		if e := c.entries[i]; e.kind == entryAssistant && e.visible {
 			return e.md.Source()

@@ -1,4 +1,12 @@
-package ui
+// Package panel is the TUI's todo panel (docs/architecture.md, "The
+// panel"), a part the root ui routes to: a Model that holds the plan as
+// the agent's TodoUpdate events and the user's edits leave it, the
+// per-item clocks and tool counts, the subagents running under the items,
+// a proposal's marks and the plan editor's selection, and draws the
+// collapsed summary line and the expanded list. It imports the style leaf,
+// never the root ui; it takes no keys (ctrl+t, the editor's and the task
+// focus's keys are the root's and the dialogs'), so it has no KeyMap.
+package panel
 
 import (
 	"fmt"
@@ -6,16 +14,17 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/style"
 )
 
-// panel is the todo panel (docs/architecture.md, "The panel"). It opens on a todo
+// Model is the todo panel (docs/architecture.md, "The panel"). It opens on a todo
 // update, shows the goal, done/total and every item (the running one with
 // its active form, a spinner and its elapsed time), collapses to one
-// summary line when the turn ends, and is toggled by hand with ctrl+t. It
+// Summary line when the turn ends, and is toggled by hand with ctrl+t. It
 // remembers for each item how long it ran and how many tool calls were made
 // while it was in progress.
-type panel struct {
-	st       *Styles
+type Model struct {
+	st       *style.Styles
 	list     todo.List
 	expanded bool
 	byHand   bool   // the user toggled it during this turn: updates keep it as it is
@@ -24,7 +33,7 @@ type panel struct {
 	stats    map[string]*itemStats
 	now      time.Time
 
-	// The user's side of the plan (see plan.go).
+	// The user's side of the plan (the root's plan.go; plan.go here draws it).
 	rev     int                        // the newest revision applied
 	hold    bool                       // stay expanded when the turn ends (open items, a proposal)
 	marks   map[string]todo.ChangeKind // a proposal's changes by item
@@ -32,9 +41,9 @@ type panel struct {
 	sel     int                        // the plan editor's selection, -1 when closed
 	footer  func(w int) []string       // lines under the items (the proposal's question, the editor's keys), drawn
 	// for width w
-	subs    []*subTask // subagents under the items they ran in
-	taskSel string     // the selected task row's call id (see taskFocus); "" for none
-	verify  string     // the verify check's state, the last line when set (see verify.go)
+	subs    []*Task // subagents under the items they ran in
+	taskSel string  // the selected task row's call id (the root's taskfocus.go); "" for none
+	verify  string  // the verify check's state, the last line when set (the root's verify.go)
 }
 
 // itemStats is what the panel remembers of one item.
@@ -45,35 +54,37 @@ type itemStats struct {
 	calls int           // tool calls made while it was in progress
 }
 
-// Panel geometry.
+// Panel geometry, for the root's layout.
 const (
-	panelShare     = 3.0 / 8 // of the terminal's width, when at the right
-	panelMinWidth  = 40
-	panelMaxWidth  = 56
-	panelWideFrom  = 120 // terminal width from which the panel sits at the right
-	panelNarrowMax = 12  // most lines of the panel above the input
+	Share     = 3.0 / 8 // of the terminal's width, when at the right
+	MinWidth  = 40
+	MaxWidth  = 56
+	WideFrom  = 120 // terminal width from which the panel sits at the right
+	NarrowMax = 12  // most lines of the panel above the input
 )
 
-func newPanel(st *Styles) *panel {
-	return &panel{st: st, stats: map[string]*itemStats{}, sel: -1}
+// New returns an empty, collapsed panel drawn with st (shared with the
+// root, which restyles it in place).
+func New(st *style.Styles) *Model {
+	return &Model{st: st, stats: map[string]*itemStats{}, sel: -1}
 }
 
-// restore shows a list from a resumed session, collapsed.
-func (p *panel) restore(l todo.List) {
+// Restore shows a list from a resumed session, collapsed.
+func (p *Model) Restore(l todo.List) {
 	p.list = l.Clone()
 	p.expanded = false
 	p.stats = map[string]*itemStats{}
 	p.rev, p.hold, p.marks, p.removed, p.subs = 0, false, nil, nil, nil
 }
 
-// visible reports whether the panel shows anything at all.
-func (p *panel) visible() bool { return !p.list.Empty() }
+// Visible reports whether the panel shows anything at all.
+func (p *Model) Visible() bool { return !p.list.Empty() }
 
-// open reports whether the panel is expanded.
-func (p *panel) open() bool { return p.visible() && p.expanded }
+// Open reports whether the panel is expanded.
+func (p *Model) Open() bool { return p.Visible() && p.expanded }
 
-// update takes a new list from a todo call.
-func (p *panel) update(l todo.List, now time.Time) {
+// SetList takes a new list from a todo call.
+func (p *Model) SetList(l todo.List, now time.Time) {
 	p.now = now
 	p.sel = min(p.sel, len(l.Items)-1)
 	p.list = l.Clone()
@@ -103,8 +114,8 @@ func (p *panel) update(l todo.List, now time.Time) {
 	}
 }
 
-// toolCall counts a tool call toward the item in progress.
-func (p *panel) toolCall() {
+// ToolCall counts a tool call toward the item in progress.
+func (p *Model) ToolCall() {
 	if it, ok := p.list.Current(); ok {
 		if s := p.stats[it.ID]; s != nil {
 			s.calls++
@@ -112,8 +123,8 @@ func (p *panel) toolCall() {
 	}
 }
 
-// turnStart resumes the clock of the item in progress.
-func (p *panel) turnStart(now time.Time) {
+// TurnStart resumes the clock of the item in progress.
+func (p *Model) TurnStart(now time.Time) {
 	p.now, p.running, p.byHand, p.hold = now, true, false, false
 	p.marks, p.removed, p.subs = nil, nil, nil
 	if it, ok := p.list.Current(); ok {
@@ -126,8 +137,8 @@ func (p *panel) turnStart(now time.Time) {
 	}
 }
 
-// turnEnd stops the clocks and collapses the panel.
-func (p *panel) turnEnd(now time.Time) {
+// TurnEnd stops the clocks and collapses the panel.
+func (p *Model) TurnEnd(now time.Time) {
 	p.now, p.running = now, false
 	for _, s := range p.stats {
 		if !s.since.IsZero() {
@@ -135,13 +146,13 @@ func (p *panel) turnEnd(now time.Time) {
 			s.since = time.Time{}
 		}
 	}
-	p.expanded = p.hold && p.visible()
+	p.expanded = p.hold && p.Visible()
 	p.byHand = false
 }
 
-// toggle expands or collapses the panel by hand.
-func (p *panel) toggle() {
-	if !p.visible() {
+// Toggle expands or collapses the panel by hand.
+func (p *Model) Toggle() {
+	if !p.Visible() {
 		return
 	}
 	p.expanded = !p.expanded
@@ -149,7 +160,7 @@ func (p *panel) toggle() {
 }
 
 // elapsed returns how long the item has been in progress in total.
-func (p *panel) elapsed(id string) (time.Duration, int) {
+func (p *Model) elapsed(id string) (time.Duration, int) {
 	s := p.stats[id]
 	if s == nil {
 		return 0, 0
@@ -161,8 +172,8 @@ func (p *panel) elapsed(id string) (time.Duration, int) {
 	return d, s.calls
 }
 
-// summary is the collapsed panel: "Plan 3/5 · next: Write tests".
-func (p *panel) summary(w int) string {
+// Summary is the collapsed panel: "Plan 3/5 · next: Write tests".
+func (p *Model) Summary(w int) string {
 	g := p.st.Glyphs
 	done, total := p.list.Counts()
 	s := fmt.Sprintf("%s Plan %d/%d", g.Plan, done, total)

@@ -1,4 +1,4 @@
-package ui
+package chat
 
 import (
 	"github.com/tick-agent/tick/ui/style"
@@ -95,7 +95,7 @@ const (
 // is all of its Markdown at once; the chat shows it block by block instead
 // (see chat.part). It also keeps, in e.rows and e.logic, what each line
 // shows of the entry's logical text, for a mouse copy (copytext.go).
-func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
+func (e *entry) render(st *style.Styles, w int, gap bool, now time.Time) []string {
 	var r rowsOut
 	if gap {
 		r.add("", rowInfo{})
@@ -105,7 +105,7 @@ func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
 	case entryUser:
 		pw := ansi.StringWidth(g.UserPrompt)
 		text, folded := e.text, ""
-		if !e.open && isLarge(text) { // a long paste stays folded once sent
+		if !e.open && style.LargePaste(text) { // a long paste stays folded once sent
 			text, folded = foldedUser(text, st)
 		}
 		r.logic = text
@@ -156,7 +156,7 @@ func (e *entry) render(st *Styles, w int, gap bool, now time.Time) []string {
 
 // renderError adds an error's title, text and hint to r; the logical text
 // is the text and the hint, a line apart.
-func (e *entry) renderError(st *Styles, w int, r *rowsOut) {
+func (e *entry) renderError(st *style.Styles, w int, r *rowsOut) {
 	bar := st.ErrorBar.Render(st.Glyphs.VRule + " ")
 	bw := ansi.StringWidth(st.Glyphs.VRule) + 1
 	r.add(st.ErrorTitle.Render(st.Glyphs.Error+" Error"), rowInfo{kind: rowChrome})
@@ -174,7 +174,7 @@ func (e *entry) renderError(st *Styles, w int, r *rowsOut) {
 	}
 }
 
-func (e *entry) renderReasoning(st *Styles, w int, now time.Time) ([]string, []rowInfo, string) {
+func (e *entry) renderReasoning(st *style.Styles, w int, now time.Time) ([]string, []rowInfo, string) {
 	g := st.Glyphs
 	var r rowsOut
 	if !e.end.IsZero() {
@@ -206,7 +206,7 @@ func (e *entry) renderReasoning(st *Styles, w int, now time.Time) ([]string, []r
 
 // render returns the tool call's line, its nested calls and its output.
 // indent prefixes every line (nested calls of a subagent).
-func (t *toolCall) render(st *Styles, w int, now time.Time, indent string) []string {
+func (t *toolCall) render(st *style.Styles, w int, now time.Time, indent string) []string {
 	lines, _, _ := t.renderIndented(st, w, now, indent)
 	return lines
 }
@@ -214,11 +214,11 @@ func (t *toolCall) render(st *Styles, w int, now time.Time, indent string) []str
 // renderRows is render at the top level, with what each line shows of
 // the call's logical text: its output lines (see outputLines). The line
 // and the nested calls are copied as shown.
-func (t *toolCall) renderRows(st *Styles, w int, now time.Time) ([]string, []rowInfo, string) {
+func (t *toolCall) renderRows(st *style.Styles, w int, now time.Time) ([]string, []rowInfo, string) {
 	return t.renderIndented(st, w, now, "")
 }
 
-func (t *toolCall) renderIndented(st *Styles, w int, now time.Time, indent string) ([]string, []rowInfo, string) {
+func (t *toolCall) renderIndented(st *style.Styles, w int, now time.Time, indent string) ([]string, []rowInfo, string) {
 	g := st.Glyphs
 	iw := ansi.StringWidth(indent)
 	r := rowsOut{lines: []string{indent + t.headline(st, w-iw, now)}, rows: []rowInfo{{}}}
@@ -252,7 +252,7 @@ func (t *toolCall) renderIndented(st *Styles, w int, now time.Time, indent strin
 }
 
 // headline is the one-line summary: icon, name, key argument, meta.
-func (t *toolCall) headline(st *Styles, w int, now time.Time) string {
+func (t *toolCall) headline(st *style.Styles, w int, now time.Time) string {
 	g := st.Glyphs
 	var icon string
 	switch t.state {
@@ -305,7 +305,7 @@ func (t *toolCall) headline(st *Styles, w int, now time.Time) string {
 // lines it shows, whole (a line cut at the edge or wrapped is one line),
 // and the status line under them, without the gutter, the hints or the
 // count of hidden lines. A diff is copied as shown.
-func (t *toolCall) outputLines(st *Styles, w int, indent string) ([]string, []rowInfo, string) {
+func (t *toolCall) outputLines(st *style.Styles, w int, indent string) ([]string, []rowInfo, string) {
 	if t.state == toolRunning && t.live != "" {
 		return t.liveLines(st, w, indent)
 	}
@@ -360,7 +360,7 @@ func (t *toolCall) outputLines(st *Styles, w int, indent string) ([]string, []ro
 // previewRows lays out the output lines shown under a call: the first
 // after the gutter, each cut at the edge (wrapped when expanded); cut says
 // whether an end was hidden. The logical text is the lines, whole.
-func (t *toolCall) previewRows(st *Styles, w int, indent string, lines []string) (r rowsOut, cut bool) {
+func (t *toolCall) previewRows(st *style.Styles, w int, indent string, lines []string) (r rowsOut, cut bool) {
 	g := st.Glyphs
 	pre := indent + "  " + st.ToolMeta.Render(g.ToolOutput)
 	cont := indent + "    "
@@ -390,7 +390,7 @@ func (t *toolCall) previewRows(st *Styles, w int, indent string, lines []string)
 // diffLines shows an edit's change: a count of the added and removed
 // lines, then the diff (style.DiffLines, the approval dialog's renderer),
 // its first diffLines lines unless expanded, with the count of the rest.
-func (t *toolCall) diffLines(st *Styles, w int, indent string) []string {
+func (t *toolCall) diffLines(st *style.Styles, w int, indent string) []string {
 	g := st.Glyphs
 	pre := indent + "  " + st.ToolMeta.Render(g.ToolOutput)
 	cont := indent + "    "
@@ -434,7 +434,7 @@ const userFoldLines = 2
 
 // foldedUser is what a folded long message shows: its first lines, and
 // the line that says how long it is and how to open it.
-func foldedUser(text string, st *Styles) (head, fold string) {
+func foldedUser(text string, st *style.Styles) (head, fold string) {
 	lines, _ := style.HeadLines(text, userFoldLines)
 	for i, l := range lines { // a one-line paste is long too
 		if len(l) > 200 {

@@ -1,4 +1,4 @@
-package ui
+package panel
 
 import (
 	"github.com/tick-agent/tick/ui/style"
@@ -37,10 +37,10 @@ type panelLine struct {
 	cont bool
 }
 
-// lineCount is the number of lines of the expanded panel in the full form
+// LineCount is the number of lines of the expanded panel in the full form
 // at width w, before fitting it to a height. It styles nothing: layout
 // calls it on every update.
-func (p *panel) lineCount(w int) int {
+func (p *Model) LineCount(w int) int {
 	title, count := p.title()
 	full := w-2 >= panelMinText
 	n := 1
@@ -67,7 +67,7 @@ func (p *panel) lineCount(w int) int {
 
 // title returns the header's title (the goal, or "Plan") and its count
 // (" 2/5").
-func (p *panel) title() (title, count string) {
+func (p *Model) title() (title, count string) {
 	done, total := p.list.Counts()
 	title = style.OneLine(p.list.Goal)
 	if title == "" {
@@ -84,9 +84,9 @@ func titleRows(title, count string, w int) (rows []string, ok bool) {
 	return rows, last >= 0 && len(rows) <= panelTextLines && strings.HasSuffix(rows[last], strings.TrimSpace(count))
 }
 
-// view returns the expanded panel in at most h lines of width w. spin is
+// View returns the expanded panel in at most h lines of width w. spin is
 // the spinner's current frame for the running item.
-func (p *panel) view(w, h int, spin string) []string {
+func (p *Model) View(w, h int, spin string) []string {
 	if h <= 0 || w <= 0 {
 		return nil
 	}
@@ -106,7 +106,7 @@ func (p *panel) view(w, h int, spin string) []string {
 		lines = dropNotes(lines)
 	}
 	if len(lines) > h {
-		lines = window(lines, h, p.runningIndex(), p.st.Glyphs.Ellipsis, p.st.ItemMeta.Render)
+		lines = window(lines, h, p.RunningIndex(), p.st.Glyphs.Ellipsis, p.st.ItemMeta.Render)
 	}
 	out := make([]string, len(lines), len(lines)+len(foot))
 	for i, l := range lines {
@@ -115,8 +115,8 @@ func (p *panel) view(w, h int, spin string) []string {
 	return append(out, foot...)
 }
 
-// runningIndex returns the index of the item in progress, or -1.
-func (p *panel) runningIndex() int {
+// RunningIndex returns the index of the item in progress, or -1.
+func (p *Model) RunningIndex() int {
 	for i, it := range p.list.Items {
 		if it.Status == todo.InProgress {
 			return i
@@ -127,7 +127,7 @@ func (p *panel) runningIndex() int {
 
 // lines renders the header and every item at width w, in the full form or
 // the compact one.
-func (p *panel) lines(w int, spin string, full bool) []panelLine {
+func (p *Model) lines(w int, spin string, full bool) []panelLine {
 	st, g := p.st, p.st.Glyphs
 	title, count := p.title()
 	room := max(w-len(count), 1)
@@ -167,7 +167,7 @@ func (p *panel) lines(w int, spin string, full bool) []panelLine {
 
 // itemLook returns how an item is drawn: its glyph, the glyph's style, the
 // text's style, and the text (the active form for the item in progress).
-func (p *panel) itemLook(it todo.Item, spin string) (glyph string, glyphStyle, look lipgloss.Style, text string) {
+func (p *Model) itemLook(it todo.Item, spin string) (glyph string, glyphStyle, look lipgloss.Style, text string) {
 	st, g := p.st, p.st.Glyphs
 	look = st.ItemPending
 	switch {
@@ -199,7 +199,7 @@ func (p *panel) itemLook(it todo.Item, spin string) (glyph string, glyphStyle, l
 }
 
 // meta is the item's elapsed time and tool calls ("1.8s · 2 calls"), or "".
-func (p *panel) meta(id string) string {
+func (p *Model) meta(id string) string {
 	d, calls := p.elapsed(id)
 	var parts []string
 	if d > 0 {
@@ -224,7 +224,7 @@ type panelRow struct {
 // after its text when it fits), and the meta right-aligned on the first
 // line where it fits, else on a line of its own. ok is false when w is too
 // narrow for the meta: the item is then drawn compact.
-func (p *panel) fullRows(it todo.Item, text, meta string, w int) (rows []panelRow, ok bool) {
+func (p *Model) fullRows(it todo.Item, text, meta string, w int) (rows []panelRow, ok bool) {
 	g := p.st.Glyphs
 	tw, mw := w-2, ansi.StringWidth(meta)
 	if mw >= tw {
@@ -266,7 +266,7 @@ func (p *panel) fullRows(it todo.Item, text, meta string, w int) (rows []panelRo
 }
 
 // fullLines renders one item in the full form (see fullRows).
-func (p *panel) fullLines(it todo.Item, i, w int, spin string) []panelLine {
+func (p *Model) fullLines(it todo.Item, i, w int, spin string) []panelLine {
 	st := p.st
 	glyph, glyphStyle, look, text := p.itemLook(it, spin)
 	meta := p.meta(it.ID)
@@ -327,7 +327,7 @@ func capLines(lines []string, n, w int, ellipsis string) []string {
 
 // itemLines renders one item in the compact form: glyph, text cut to fit,
 // meta; a note line under a completed item.
-func (p *panel) itemLines(it todo.Item, i, w int, spin string) []panelLine {
+func (p *Model) itemLines(it todo.Item, i, w int, spin string) []panelLine {
 	st, g := p.st, p.st.Glyphs
 	glyph, glyphStyle, look, text := p.itemLook(it, spin)
 	meta := p.meta(it.ID)

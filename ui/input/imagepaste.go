@@ -1,4 +1,4 @@
-package ui
+package input
 
 import (
 	"net/url"
@@ -11,12 +11,12 @@ import (
 // by (the agent checks the content when it attaches it).
 var imageExts = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".webp": true}
 
-// imagePaste turns a pasted path of an image file inside the workspace
+// ImagePaste turns a pasted path of an image file inside the workspace
 // (what a terminal pastes for a dropped file: plain, quoted, with
 // backslash-escaped spaces, or a file:// URL) into an @ mention of it, so
 // the prompt attaches the image; anything else comes back unchanged. A
 // path with spaces cannot be a mention and stays as it is.
-func imagePaste(s, workspace string) string {
+func ImagePaste(s, workspace string) string {
 	p := strings.TrimSpace(s)
 	if p == "" || strings.ContainsAny(p, "\n\r") || workspace == "" {
 		return s

@@ -1,4 +1,4 @@
-package ui
+package panel
 
 import (
 	"github.com/tick-agent/tick/ui/style"
@@ -19,14 +19,14 @@ import (
 // footer lines (the proposal's question, the editor's keys) that are never
 // cut.
 
-// subTask is a subagent started by a task call, under the item it names
+// Task is a subagent started by a task call, under the item it names
 // or else the item in progress when it started: its description, while it
 // runs its current tool, tool count, tokens and clock, its one-line result
 // when done, and the bounded transcript the task's overlay shows.
-type subTask struct {
-	id     string // the task call's id
-	item   string // the item it works on
-	desc   string
+type Task struct {
+	ID     string // the task call's id
+	Item   string // the item it works on
+	Desc   string // what it was asked, one line
 	last   string // the current or last tool, with its key argument
 	result string
 	done   bool
@@ -36,12 +36,12 @@ type subTask struct {
 	took   time.Duration // its run time, once done
 	tools  int           // tool calls it made
 	tokens int           // tokens its model calls used
-	log    []string      // its transcript, one entry per line, the last maxTaskLog
+	Log    []string      // its transcript, one entry per line, the last maxTaskLog
 }
 
 // gutterWidth is the width of the gutter: 2 while the editor is open or a
 // proposal's changes are marked, else 0.
-func (p *panel) gutterWidth() int {
+func (p *Model) gutterWidth() int {
 	if p.sel >= 0 || len(p.marks) > 0 {
 		return 2
 	}
@@ -50,7 +50,7 @@ func (p *panel) gutterWidth() int {
 
 // decorate adds the gutter to an item's lines, and the lines under it: its
 // gate and its subagents.
-func (p *panel) decorate(it todo.Item, i, w int, ls []panelLine, spin string) []panelLine {
+func (p *Model) decorate(it todo.Item, i, w int, ls []panelLine, spin string) []panelLine {
 	st, g := p.st, p.st.Glyphs
 	if p.gutterWidth() > 0 {
 		for j := range ls {
@@ -73,17 +73,17 @@ func (p *panel) decorate(it todo.Item, i, w int, ls []panelLine, spin string) []
 		ls = append(ls, panelLine{text: ind + st.PlanGate.Render(g.Gate), item: i, cont: true})
 	}
 	for _, s := range p.subs {
-		if s.item != it.ID {
+		if s.Item != it.ID {
 			continue
 		}
-		ls = append(ls, panelLine{text: p.subLine(s, ind, w, spin, s.id == p.taskSel && !s.done), item: i, cont: true})
+		ls = append(ls, panelLine{text: p.subLine(s, ind, w, spin, s.ID == p.taskSel && !s.done), item: i, cont: true})
 	}
 	return ls
 }
 
-// subStart nests a task call under the item it names, or else the item
+// SubStart nests a task call under the item it names, or else the item
 // in progress, if any.
-func (p *panel) subStart(ev agent.ToolStart) {
+func (p *Model) SubStart(ev agent.ToolStart) {
 	item := ev.Item
 	if p.list.Find(item) < 0 {
 		it, ok := p.list.Current()
@@ -92,15 +92,15 @@ func (p *panel) subStart(ev agent.ToolStart) {
 		}
 		item = it.ID
 	}
-	p.subs = append(p.subs, &subTask{id: ev.ID, item: item, desc: style.OneLine(ev.Summary), start: p.now})
+	p.subs = append(p.subs, &Task{ID: ev.ID, Item: item, Desc: style.OneLine(ev.Summary), start: p.now})
 }
 
 // tasksFinished reports whether item id had tasks and every one of them
 // has finished: the item waits for the model to complete it.
-func (p *panel) tasksFinished(id string) bool {
+func (p *Model) tasksFinished(id string) bool {
 	had := false
 	for _, s := range p.subs {
-		if s.item == id {
+		if s.Item == id {
 			if !s.done {
 				return false
 			}
@@ -111,9 +111,9 @@ func (p *panel) tasksFinished(id string) bool {
 }
 
 // sub returns the subagent of the task call id, or nil.
-func (p *panel) sub(id string) *subTask {
+func (p *Model) sub(id string) *Task {
 	for _, s := range p.subs {
-		if s.id == id {
+		if s.ID == id {
 			return s
 		}
 	}
@@ -123,9 +123,9 @@ func (p *panel) sub(id string) *subTask {
 // subLine is one subagent under its item: "↳ description ✓ result" when
 // done; while it runs "⠋ description · 3 tools · 1.2k tok · 12s · current
 // tool" with the spinner, marked when it is selected (sel).
-func (p *panel) subLine(s *subTask, ind string, w int, spin string, sel bool) string {
+func (p *Model) subLine(s *Task, ind string, w int, spin string, sel bool) string {
 	st, g := p.st, p.st.Glyphs
-	text := s.desc
+	text := s.Desc
 	mark := g.Steering
 	switch {
 	case s.done && s.failed:
@@ -160,7 +160,7 @@ func taskMeta(tools, tokens int, d time.Duration) string {
 }
 
 // removedLines are a revised proposal's removed items.
-func (p *panel) removedLines(w int) []panelLine {
+func (p *Model) removedLines(w int) []panelLine {
 	st, g := p.st, p.st.Glyphs
 	var out []panelLine
 	for _, c := range p.removed {
@@ -171,7 +171,7 @@ func (p *panel) removedLines(w int) []panelLine {
 }
 
 // footLines are the footer lines, cut to w.
-func (p *panel) footLines(w int) []string {
+func (p *Model) footLines(w int) []string {
 	if p.footer == nil {
 		return nil
 	}
@@ -183,7 +183,7 @@ func (p *panel) footLines(w int) []string {
 }
 
 // extraLines counts the lines the extras add to the expanded panel at w.
-func (p *panel) extraLines(w int) int {
+func (p *Model) extraLines(w int) int {
 	n := len(p.removed) + len(p.footLines(w))
 	for _, it := range p.list.Items {
 		if it.StopAfter {
@@ -191,7 +191,7 @@ func (p *panel) extraLines(w int) int {
 		}
 	}
 	for _, s := range p.subs {
-		if p.list.Find(s.item) >= 0 {
+		if p.list.Find(s.Item) >= 0 {
 			n++
 		}
 	}
@@ -205,9 +205,9 @@ const (
 	maxLogLine = 400
 )
 
-// subEvent records a subagent's event: its current tool, counts and
+// SubEvent records a subagent's event: its current tool, counts and
 // transcript.
-func (p *panel) subEvent(ev agent.Subagent) {
+func (p *Model) SubEvent(ev agent.Subagent) {
 	s := p.sub(ev.ParentID)
 	if s == nil {
 		return
@@ -243,18 +243,18 @@ func (p *panel) subEvent(ev agent.Subagent) {
 
 // logLine adds one line to the task's transcript, bounded in length and
 // count.
-func (s *subTask) logLine(l string) {
+func (s *Task) logLine(l string) {
 	if r := []rune(l); len(r) > maxLogLine {
 		l = string(r[:maxLogLine]) + "…"
 	}
-	s.log = append(s.log, l)
-	if n := len(s.log) - maxTaskLog; n > 0 {
-		s.log = append(s.log[:0], s.log[n:]...)
+	s.Log = append(s.Log, l)
+	if n := len(s.Log) - maxTaskLog; n > 0 {
+		s.Log = append(s.Log[:0], s.Log[n:]...)
 	}
 }
 
-// subEnd records a finished task call's one-line result.
-func (p *panel) subEnd(ev agent.ToolEnd) {
+// SubEnd records a finished task call's one-line result.
+func (p *Model) SubEnd(ev agent.ToolEnd) {
 	s := p.sub(ev.ID)
 	if s == nil {
 		return
@@ -264,13 +264,13 @@ func (p *panel) subEnd(ev agent.ToolEnd) {
 	s.logLine("result: " + style.FirstLine(ev.Output))
 }
 
-// runningTasks returns the subagents still running, in the panel's order (by
+// RunningTasks returns the subagents still running, in the panel's order (by
 // item, then start).
-func (p *panel) runningTasks() []*subTask {
-	var out []*subTask
+func (p *Model) RunningTasks() []*Task {
+	var out []*Task
 	for _, it := range p.list.Items {
 		for _, s := range p.subs {
-			if s.item == it.ID && !s.done {
+			if s.Item == it.ID && !s.done {
 				out = append(out, s)
 			}
 		}

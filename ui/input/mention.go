@@ -1,4 +1,4 @@
-package ui
+package input
 
 import (
 	"regexp"
@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tick-agent/tick/agent/mention"
+	"github.com/tick-agent/tick/ui/style"
 	"github.com/tick-agent/tick/ui/termsafe"
 )
 
@@ -26,7 +27,7 @@ var mentionTail = regexp.MustCompile(`(?:^|\s)@([^\s@]*)$`)
 // mentionState is the @ picker: the query being typed after @, the
 // matches found for it off the update loop, and the selection.
 type mentionState struct {
-	keys    MentionKeyMap
+	keys    style.MentionKeyMap
 	asked   string // the query last searched (or being searched)
 	asking  bool
 	query   string   // the query the results are for
@@ -46,14 +47,15 @@ type mentionResultsMsg struct {
 // mentionRetryMsg asks for the matches of query again (the index grew).
 type mentionRetryMsg struct{ query string }
 
-// mentionQuery returns the query after an @ at the end of the input, and
-// where the @ starts; ok is false when none is being typed.
-func (m *Model) mentionQuery() (query string, at int, ok bool) {
-	if !m.cfg.Services.Offers().Files {
+// MentionQuery returns the query after an @ at the end of the input, and
+// where the @ starts; ok is false when none is being typed or the app has
+// no file index (files nil).
+func (in *Model) MentionQuery(files FileIndex) (query string, at int, ok bool) {
+	if files == nil {
 		return "", 0, false
 	}
-	raw := m.input.raw()
-	if raw == m.input.mention.closed {
+	raw := in.Raw()
+	if raw == in.mention.closed {
 		return "", 0, false
 	}
 	loc := mentionTail.FindStringSubmatchIndex(raw)
@@ -63,31 +65,32 @@ func (m *Model) mentionQuery() (query string, at int, ok bool) {
 	return raw[loc[2]:loc[3]], loc[2] - 1, true
 }
 
-// mentionRefresh starts a search when the query changed; nil otherwise.
-// The root calls it after every message.
-func (m *Model) mentionRefresh() tea.Cmd {
-	q, _, ok := m.mentionQuery()
-	if !ok || (q == m.input.mention.asked && (m.input.mention.asking || q == m.input.mention.query)) {
+// MentionRefresh starts a search of files (nil: the app has no index)
+// when the query changed; nil otherwise. The root calls it after every
+// message.
+func (in *Model) MentionRefresh(files FileIndex) tea.Cmd {
+	q, _, ok := in.MentionQuery(files)
+	if !ok || (q == in.mention.asked && (in.mention.asking || q == in.mention.query)) {
 		return nil
 	}
-	return m.mentionSearch(q)
+	return in.mentionSearch(q, files)
 }
 
 // mentionSearch matches q against the index off the update loop.
-func (m *Model) mentionSearch(q string) tea.Cmd {
-	m.input.mention.asked, m.input.mention.asking = q, true
-	svc := m.cfg.Services
+func (in *Model) mentionSearch(q string, files FileIndex) tea.Cmd {
+	in.mention.asked, in.mention.asking = q, true
 	return func() tea.Msg {
-		paths, done := svc.Files()
+		paths, done := files.Files()
 		return mentionResultsMsg{query: q, results: mention.Match(paths, q, mentionResults), done: done}
 	}
 }
 
-// handleMentionMsg applies the picker's messages; ok is false for others.
-func (m *Model) handleMentionMsg(msg tea.Msg) (tea.Cmd, bool) {
+// HandleMentionMsg applies the picker's messages (a search of files);
+// ok is false for others.
+func (in *Model) HandleMentionMsg(msg tea.Msg, files FileIndex) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case mentionResultsMsg:
-		ms := &m.input.mention
+		ms := &in.mention
 		if msg.query == ms.asked {
 			ms.asking = false
 		}
@@ -100,8 +103,8 @@ func (m *Model) handleMentionMsg(msg tea.Msg) (tea.Cmd, bool) {
 			return tea.Tick(mentionRetry, func(time.Time) tea.Msg { return mentionRetryMsg{q} }), true
 		}
 	case mentionRetryMsg:
-		if q, _, ok := m.mentionQuery(); ok && q == msg.query && !m.input.mention.asking {
-			return m.mentionSearch(q), true
+		if q, _, ok := in.MentionQuery(files); ok && q == msg.query && !in.mention.asking {
+			return in.mentionSearch(q, files), true
 		}
 	default:
 		return nil, false
@@ -110,18 +113,18 @@ func (m *Model) handleMentionMsg(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // mentionOpen reports whether the picker shows matches for the input.
-func (m *Model) mentionOpen() bool {
-	q, _, ok := m.mentionQuery()
-	return ok && q == m.input.mention.query && len(m.input.mention.results) > 0
+func (in *Model) mentionOpen(files FileIndex) bool {
+	q, _, ok := in.MentionQuery(files)
+	return ok && q == in.mention.query && len(in.mention.results) > 0
 }
 
-// mentionKey handles a key while the picker is open; ok is false when it
-// is closed or has no use for the key.
-func (m *Model) mentionKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	if !m.mentionOpen() {
+// MentionKey handles a key while the picker (of files) is open; ok is
+// false when it is closed or has no use for the key.
+func (in *Model) MentionKey(k tea.KeyPressMsg, files FileIndex) (tea.Cmd, bool) {
+	if !in.mentionOpen(files) {
 		return nil, false
 	}
-	ms := &m.input.mention
+	ms := &in.mention
 	n := len(ms.results)
 	ms.sel = min(ms.sel, n-1)
 	switch {
@@ -130,11 +133,11 @@ func (m *Model) mentionKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case key.Matches(k, ms.keys.Down):
 		ms.sel = (ms.sel + 1) % n
 	case key.Matches(k, ms.keys.Close):
-		ms.closed = m.input.raw()
+		ms.closed = in.Raw()
 	case key.Matches(k, ms.keys.Insert):
-		_, at, _ := m.mentionQuery()
-		raw := m.input.raw()
-		m.input.setValue(raw[:at] + "@" + termsafe.Line(ms.results[ms.sel]) + " ") // a file name is untrusted
+		_, at, _ := in.MentionQuery(files)
+		raw := in.Raw()
+		in.SetValue(raw[:at] + "@" + termsafe.Line(ms.results[ms.sel]) + " ") // a file name is untrusted
 		ms.sel, ms.results, ms.query = 0, nil, ""
 	default:
 		return nil, false
@@ -142,13 +145,14 @@ func (m *Model) mentionKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// mentionView renders the picker as a box of width w and at most h lines,
-// drawn at the bottom of the area above the input; nil when closed.
-func (m *Model) mentionView(w, h int) []string {
-	if !m.mentionOpen() || h < 3 {
+// MentionView renders the picker (of files) with st as a box of width w
+// and at most h lines, drawn at the bottom of the area above the input;
+// nil when closed.
+func (in *Model) MentionView(st *style.Styles, files FileIndex, w, h int) []string {
+	if !in.mentionOpen(files) || h < 3 {
 		return nil
 	}
-	st, ms := m.st, &m.input.mention
+	ms := &in.mention
 	iw := max(w-4, 1)
 	sel := min(ms.sel, len(ms.results)-1)
 	n := min(len(ms.results), mentionMax, h-3)
