@@ -222,9 +222,7 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 		res.Dropped = res.Point.Messages
 		a.history = append([]provider.Message(nil), p.hist...)
 		a.folded = p.folded
-		a.todos = p.todos.Clone()
 		a.undo.gen = p.gen
-		a.prunePlanLocked()
 		a.failed = false
 		if p.kind == PointTurn {
 			res.Prompt = p.prompt
@@ -240,10 +238,13 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 		}
 	}
 	a.dropPointsFromLocked(p, scope)
-	a.plan.rev++
-	a.plan.undone = append(a.plan.undone, rewindNote(p, scope, res.Files))
-	list, hist := a.todos.Clone(), a.history
-	res.Events = []Event{TodoUpdate{List: list.Clone(), Rev: a.plan.rev}}
+	var back *todo.List // the list goes back with the conversation
+	if scope != RewindFiles {
+		back = &p.todos
+	}
+	list, rev := a.plan.Rewind(back, rewindNote(p, scope, res.Files))
+	hist := a.history
+	res.Events = []Event{TodoUpdate{List: list.Clone(), Rev: rev}}
 	a.mu.Unlock()
 	for _, n := range unapplied {
 		a.tasks.setApplied(n, false)

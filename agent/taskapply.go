@@ -193,7 +193,7 @@ func (a *Agent) ApplyTask(ctx context.Context, n int) ([]Event, error) {
 	}
 	a.tasks.setApplied(n, true)
 	a.mu.Lock()
-	a.plan.undone = append(a.plan.undone, appliedNote(k, res))
+	a.plan.Note(appliedNote(k, res))
 	a.mu.Unlock()
 	_ = a.savePlan() // the note, for the model after a resume
 	return append(evs, Notice{Text: appliedText(k, res)}), nil
@@ -211,7 +211,7 @@ func (a *Agent) applyPoint(ctx context.Context, k KeptTask) (*undoPoint, []Event
 	if a.running { // mid-round: the conversation before the model's round
 		hist = beforeLastAssistant(hist)
 	}
-	p := a.addPointLocked(PointApply, "", fmt.Sprintf("applying task %d %q", k.N, k.Desc), hist, a.todos)
+	p := a.addPointLocked(PointApply, "", fmt.Sprintf("applying task %d %q", k.N, k.Desc), hist, a.plan.List())
 	p.task = k.N
 	a.mu.Unlock()
 	cctx, cancel := context.WithTimeout(ctx, checkpointWait)

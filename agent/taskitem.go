@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tick-agent/tick/agent/plan"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
@@ -36,12 +37,10 @@ func (s *taskSet) own(id string) {
 	s.owned[id] = true
 }
 
-// carry keeps, in the model's new list, the note a task left on an item
-// it owns when the model sent that item without a note (the model
-// replaces the list whole, and may not copy the note), then drops the
-// ownership of the items the list no longer has in progress: an owned
-// item the model completed, cancelled or reset is its own again.
-func (s *taskSet) carry(before todo.List, list *todo.List) {
+// carryNotes keeps, in the model's new list, the note a task left on an
+// item it owns when the model sent that item without a note (the model
+// replaces the list whole, and may not copy the note).
+func (s *taskSet) carryNotes(before todo.List, list *todo.List) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for id := range s.owned {
@@ -49,7 +48,17 @@ func (s *taskSet) carry(before todo.List, list *todo.List) {
 		if i >= 0 && j >= 0 && list.Items[i].Note == "" {
 			list.Items[i].Note = before.Items[j].Note
 		}
-		if i < 0 || list.Items[i].Status != todo.InProgress {
+	}
+}
+
+// release drops the ownership of the items list, the plan now, no longer
+// has in progress: an owned item the model completed, cancelled or reset
+// is its own again.
+func (s *taskSet) release(list todo.List) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for id := range s.owned {
+		if i := list.Find(id); i < 0 || list.Items[i].Status != todo.InProgress {
 			delete(s.owned, id)
 		}
 	}
@@ -65,52 +74,26 @@ func (l *loop) startItem(ctx context.Context, id string, checkpoint bool) error 
 	a.tasks.itemMu.Lock() // one item start, and its checkpoint, at a time
 	defer a.tasks.itemMu.Unlock()
 	a.mu.Lock()
-	i := a.todos.Find(id)
-	if i < 0 {
-		ids := make([]string, len(a.todos.Items))
-		for n, it := range a.todos.Items {
-			ids[n] = "#" + it.ID
-		}
-		a.mu.Unlock()
-		if len(ids) == 0 {
-			return fmt.Errorf("the task names plan item %q but the plan is empty; add the item with todo first, or leave \"item\" out", id)
-		}
-		return fmt.Errorf("the task names plan item %q but the plan has no such item (it has %s); name one of them, or leave \"item\" out", id, strings.Join(ids, ", "))
+	st, started, err := a.plan.Start(id)
+	if err == nil {
+		a.tasks.own(id)
 	}
-	it := a.todos.Items[i]
-	if it.Status == todo.Completed || it.Status == todo.Cancelled {
-		a.mu.Unlock()
-		return fmt.Errorf("plan item #%s is %s; reopen it with todo first, or leave \"item\" out", id, it.Status)
-	}
-	a.tasks.own(id)
-	if it.Status == todo.InProgress {
-		a.mu.Unlock()
-		return nil
-	}
-	before := a.todos.Clone() // the plan a rewind to this point brings back
-	a.todos.Items[i].Status = todo.InProgress
-	it = a.todos.Items[i]
-	list := l.bumpPlan()
 	a.mu.Unlock()
-	if checkpoint {
-		l.checkpointBefore(ctx, it, before)
+	if err != nil || !started {
+		return err
 	}
-	l.saveTodos(list)
+	if checkpoint {
+		l.checkpointBefore(ctx, st.Item, st.Before)
+	}
+	l.saveTodos(TodoUpdate{List: st.List, Rev: st.Rev})
 	return nil
 }
 
 // checkpointItem saves the undo point of plan item id, unless it has one,
 // and returns the point it made (nil for none).
 func (l *loop) checkpointItem(ctx context.Context, id string) *undoPoint {
-	l.a.mu.Lock()
-	i := l.a.todos.Find(id)
-	var it todo.Item
-	var before todo.List
-	if i >= 0 {
-		it, before = l.a.todos.Items[i], l.a.todos.Clone()
-	}
-	l.a.mu.Unlock()
-	if i < 0 {
+	it, before, ok := l.a.plan.Item(id)
+	if !ok {
 		return nil
 	}
 	return l.checkpointBefore(ctx, it, before)
@@ -126,39 +109,15 @@ func (l *loop) noteItem(id, result string) {
 	if note == "" {
 		return
 	}
-	a := l.a
-	a.mu.Lock()
-	i := a.todos.Find(id)
-	if i < 0 || a.todos.Items[i].Note == note || a.plan.cancelled[id] { // the user's reason stays
-		a.mu.Unlock()
-		return
+	if list, rev, changed := l.a.plan.SetNote(id, note); changed { // not over the user's reason
+		l.saveTodos(TodoUpdate{List: list, Rev: rev})
 	}
-	a.todos.Items[i].Note = note
-	list := l.bumpPlan()
-	a.mu.Unlock()
-	l.saveTodos(list)
 }
 
 // userCancelled reports whether the user cancelled plan item id (see
 // EditPlan), with the reason the user gave.
 func (a *Agent) userCancelled(id string) (string, bool) {
-	if id == "" {
-		return "", false
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	i := a.todos.Find(id)
-	if i < 0 || !a.plan.cancelled[id] || a.todos.Items[i].Status != todo.Cancelled {
-		return "", false
-	}
-	return a.todos.Items[i].Note, true
-}
-
-// bumpPlan counts a change of the plan and returns a copy of it with its
-// revision. a.mu is held.
-func (l *loop) bumpPlan() TodoUpdate {
-	l.a.plan.rev++
-	return TodoUpdate{List: l.a.todos.Clone(), Rev: l.a.plan.rev}
+	return a.plan.UserCancelled(id)
 }
 
 // saveTodos records the changed plan and sends it to the front-end.
@@ -198,7 +157,7 @@ func taskItem(args string) string {
 }
 
 // itemID is the plan item a task's "item" names, without a leading "#".
-func itemID(s string) string { return strings.TrimPrefix(strings.TrimSpace(s), "#") }
+func itemID(s string) string { return plan.ItemID(s) }
 
 // TaskRecorder is implemented by a Recorder that keeps subagents'
 // transcripts (*session.Recorder does): Task is called with the whole

@@ -206,7 +206,7 @@ func (a *Agent) undoneFrom(i int, then todo.List) []string {
 	defer a.mu.Unlock()
 	var ids []string
 	seen := map[string]bool{}
-	for id := range a.plan.cancelled {
+	for _, id := range a.plan.CancelledIDs() {
 		seen[id] = id != a.undo.points[i].item
 	}
 	for _, p := range a.undo.points[i:] {
@@ -214,7 +214,7 @@ func (a *Agent) undoneFrom(i int, then todo.List) []string {
 			ids, seen[p.item] = append(ids, p.item), true
 		}
 	}
-	for _, it := range a.todos.Items {
+	for _, it := range a.plan.List().Items {
 		if seen[it.ID] || (it.Status != todo.Completed && it.Status != todo.InProgress) {
 			continue
 		}
@@ -276,16 +276,8 @@ func (a *Agent) markUndone(u undoPlan, cs []checkpoint.Change) (TodoUpdate, []in
 	} else {
 		a.undo.points = a.undo.points[:u.i:u.i]
 	}
-	for _, id := range u.undone {
-		if j := a.todos.Find(id); j >= 0 {
-			a.todos.Items[j].Status, a.todos.Items[j].Note = todo.Pending, "undone by the user"
-		}
-		delete(a.plan.cancelled, id) // the user undid it: their cancel gives way (see undoneFrom)
-	}
-	a.plan.rev++
-	a.plan.undone = append(a.plan.undone, undoNote(u, cs))
-	list := a.todos.Clone()
-	up := TodoUpdate{List: list.Clone(), Rev: a.plan.rev}
+	list, rev := a.plan.Undo(u.undone, undoNote(u, cs)) // pending again; the user's cancel gives way (see undoneFrom)
+	up := TodoUpdate{List: list.Clone(), Rev: rev}
 	rec := a.cfg.Recorder
 	a.mu.Unlock()
 	if rec != nil {

@@ -119,7 +119,7 @@ func (a *Agent) startTurnPoint(ctx context.Context, prompt string) *undoPoint {
 		return nil
 	}
 	a.mu.Lock()
-	p := a.addPointLocked(PointTurn, "", firstLine(prompt), a.history, a.todos)
+	p := a.addPointLocked(PointTurn, "", firstLine(prompt), a.history, a.plan.List())
 	p.prompt = prompt
 	a.undo.turn = p
 	a.mu.Unlock()
