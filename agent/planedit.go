@@ -24,8 +24,8 @@ const (
 // PlanEdit is one edit of the plan by the user (plan.Edit).
 type PlanEdit = plan.Edit
 
-// ErrNoPlan is returned by EditPlan, ApprovePlan and ClearPlan when there
-// is nothing to edit, approve or clear.
+// ErrNoPlan is returned by ApprovePlan and ClearPlan when there is no plan
+// to approve or clear.
 var ErrNoPlan = plan.ErrNoPlan
 
 // EditPlan applies the user's edit to the todo list at once and returns

@@ -13,12 +13,13 @@
 // A Book has its own lock, and that lock is a leaf: every method takes
 // only the Book's mutex, calls nothing outside the package while holding
 // it (no callbacks, no channel sends that block) and returns copies, never
-// the Book's own lists or maps. So a caller may hold its own locks when it
-// calls a Book (the agent holds its mutex around the calls whose change
-// must be atomic with its own state, such as a rewind's history and list),
-// and the order is always the caller's locks first, the Book's last; the
-// Book never calls back into the agent. Each method is one atomic step: a
-// user's edit can land between two calls, never inside one.
+// the Book's own lists or maps (Resume's channel is the one thing
+// shared). So a caller may hold its own locks when it calls a Book (the
+// agent holds its mutex around the calls whose change must be atomic with
+// its own state, such as a rewind's history and list), and the order is
+// always the caller's locks first, the Book's last; the Book never calls
+// back into the agent. Each method is one atomic step: a user's edit can
+// land between two calls, never inside one.
 //
 // The package imports only todo.
 package plan
@@ -30,7 +31,7 @@ import (
 	"github.com/tick-agent/tick/todo"
 )
 
-// ErrNoPlan is returned when there is nothing to edit, approve or clear.
+// ErrNoPlan is returned when there is no plan to approve or clear.
 var ErrNoPlan = errors.New("there is no plan")
 
 // maxArchived caps the plans a Book keeps aside; the oldest go first.
