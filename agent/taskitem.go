@@ -8,7 +8,6 @@ import (
 
 	"github.com/tick-agent/tick/agent/plan"
 	"github.com/tick-agent/tick/provider"
-	"github.com/tick-agent/tick/todo"
 )
 
 // maxItemNote bounds the note a task's result leaves on its item.
@@ -18,54 +17,8 @@ const maxItemNote = 300
 // accepted it, so every in_progress item counts as a task's.
 func acceptedLive(string) bool { return true }
 
-// ownedItem reports whether plan item id is owned by a task: a task named
-// it, and it has stayed in_progress since. Several owned items may be in
-// progress at once besides the model's own one (todo.ValidateWith).
-func (s *taskSet) ownedItem(id string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.owned[id]
-}
-
-// own marks plan item id as owned by a task.
-func (s *taskSet) own(id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.owned == nil {
-		s.owned = map[string]bool{}
-	}
-	s.owned[id] = true
-}
-
-// carryNotes keeps, in the model's new list, the note a task left on an
-// item it owns when the model sent that item without a note (the model
-// replaces the list whole, and may not copy the note).
-func (s *taskSet) carryNotes(before todo.List, list *todo.List) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for id := range s.owned {
-		i, j := list.Find(id), before.Find(id)
-		if i >= 0 && j >= 0 && list.Items[i].Note == "" {
-			list.Items[i].Note = before.Items[j].Note
-		}
-	}
-}
-
-// release drops the ownership of the items list, the plan now, no longer
-// has in progress: an owned item the model completed, cancelled or reset
-// is its own again.
-func (s *taskSet) release(list todo.List) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for id := range s.owned {
-		if i := list.Find(id); i < 0 || list.Items[i].Status != todo.InProgress {
-			delete(s.owned, id)
-		}
-	}
-}
-
 // startItem puts plan item id in progress for a task starting on it and
-// marks it task-owned; with checkpoint, an undo point is saved before its
+// marks it task-owned (plan.Book.Start); with checkpoint, an undo point is saved before its
 // first start, as for the model's own items (a task in a copy of the
 // workspace saves it before its patch instead, see mergeBack). An unknown, completed or cancelled item
 // is an error for the model; the task does not start.
@@ -73,12 +26,7 @@ func (l *loop) startItem(ctx context.Context, id string, checkpoint bool) error 
 	a := l.a
 	a.tasks.itemMu.Lock() // one item start, and its checkpoint, at a time
 	defer a.tasks.itemMu.Unlock()
-	a.mu.Lock()
 	st, started, err := a.plan.Start(id)
-	if err == nil {
-		a.tasks.own(id)
-	}
-	a.mu.Unlock()
 	if err != nil || !started {
 		return err
 	}
@@ -128,20 +76,6 @@ func (l *loop) saveTodos(up TodoUpdate) {
 		}
 	}
 	l.emit(up)
-}
-
-// withoutOwned returns list without the items tasks own, so that
-// list.Current is the item the model works on itself.
-func (s *taskSet) withoutOwned(list todo.List) todo.List {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := todo.List{Goal: list.Goal}
-	for _, it := range list.Items {
-		if !s.owned[it.ID] {
-			out.Items = append(out.Items, it)
-		}
-	}
-	return out
 }
 
 // taskItem returns the plan item a task call's arguments name ("" for

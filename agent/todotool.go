@@ -64,29 +64,26 @@ func (t *todoTool) Run(ctx context.Context, args json.RawMessage) (string, error
 }
 
 // replace checks the list the model sent and makes it the plan (see
-// plan.Book.Replace). The agent's mutex is held around the replacement so
-// that the tasks' ownership and the undo generation change with it; a
-// user's edit (the plan's own lock) lands before or after it, never
-// inside.
+// plan.Book.Replace: a user's edit lands before or after it, never
+// inside). The agent's mutex is held around it so that the undo
+// generation changes with the plan it counts.
 func (t *todoTool) replace(ctx context.Context, args json.RawMessage) (string, error) {
 	a := t.l.a
-	list, err := todo.ParseWith(args, a.tasks.ownedItem)
+	list, err := todo.ParseWith(args, a.plan.Owned)
 	if err != nil {
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete corrected list", err)
 	}
 	a.mu.Lock()
-	a.tasks.carryNotes(a.plan.List(), &list)
 	r, err := a.plan.Replace(list)
 	if err != nil {
 		a.mu.Unlock()
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete list with the user's edits kept", err)
 	}
-	a.tasks.release(r.List)
 	if r.Replaced {
 		a.undo.gen++ // the archived plan's undo points no longer answer for its ids
 	}
 	a.mu.Unlock()
-	t.l.checkpointStarted(ctx, r.Before, a.tasks.withoutOwned(r.List)) // the model's own item
+	t.l.checkpointStarted(ctx, r.Before, a.plan.WithoutOwned(r.List)) // the model's own item
 	if rec := a.cfg.Recorder; rec != nil {
 		if r.Replaced {
 			_ = rec.Todo(r.Archived) // kept in the session, marked archived

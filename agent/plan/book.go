@@ -2,13 +2,15 @@
 // todo list, its revision, the user's side of it (items the user added,
 // cancelled or worded, the gates, the notes of the user's edits and undos
 // not yet told to the model, the proposal of plan mode awaiting approval,
-// the plans put aside) and the mode (auto, ask, plan) with the mode
-// approving a plan returns to. It holds the rules of the plan: how a user's
-// edit applies (Edit), when the model's list is refused or replaces the
-// plan (Replace), what a resumed session gets back (User, Restore), what a
-// rewind or an undo leaves of the user's authority (Rewind, Undo), and
-// where a turn pauses (GateHit, OpenGateBefore). See docs/architecture.md,
-// "Sessions" and "Undo points, rewind and changes under an item".
+// the plans put aside), the items tasks work on (Owned) and the mode
+// (auto, ask, plan) with the mode approving a plan returns to. It holds
+// the rules of the plan: how a user's edit applies (Edit), when the
+// model's list is refused or replaces the plan (Replace), what a resumed
+// session gets back (User, Restore), what a rewind or an undo leaves of
+// the user's authority (Rewind, Undo), which item a change or a task
+// starts (StartNext, Start), and where a turn pauses (GateHit,
+// OpenGateBefore). See docs/architecture.md, "Sessions" and "Undo points,
+// rewind and changes under an item".
 //
 // A Book has its own lock, and that lock is a leaf: every method takes
 // only the Book's mutex, calls nothing outside the package while holding
@@ -51,6 +53,7 @@ type Book struct {
 	undone     []string          // restore notes not yet told to the model
 	proposal   *todo.List        // the last plan proposed in plan mode
 	archived   []todo.List       // plans put aside, oldest first
+	owned      map[string]bool   // items tasks work on (see Owned)
 	mode       Mode              // see Mode
 	beforePlan Mode              // the mode to return to on approval
 	resume     chan struct{}     // Wake lets a paused turn go on (Resume)
@@ -58,7 +61,7 @@ type Book struct {
 
 // New returns an empty plan in ModeAuto.
 func New() *Book {
-	b := &Book{resume: make(chan struct{}, 1)}
+	b := &Book{resume: make(chan struct{}, 1), owned: map[string]bool{}}
 	b.forget()
 	return b
 }
@@ -101,6 +104,7 @@ func (b *Book) Reset(list todo.List, rev int) {
 	b.list, b.rev = list.Clone(), rev
 	b.forget()
 	b.edits, b.undone, b.proposal, b.archived = nil, nil, nil, nil
+	clear(b.owned) // no task of this conversation runs
 }
 
 // Wake lets a turn paused at a gate go on (Continue, a steer message). It

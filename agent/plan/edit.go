@@ -107,7 +107,7 @@ func (b *Book) add(l todo.List, i int, text string) (todo.List, string, error) {
 	if len(l.Items) >= todo.MaxItems {
 		return l, "", fmt.Errorf("the plan already has %d items, the most it may have", todo.MaxItems)
 	}
-	it := todo.Item{ID: NextID(l), Text: text, Status: todo.Pending}
+	it := todo.Item{ID: nextID(l), Text: text, Status: todo.Pending}
 	at := len(l.Items)
 	if i >= 0 {
 		at = i + 1
@@ -138,9 +138,9 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // leading "#".
 func ItemID(s string) string { return strings.TrimPrefix(strings.TrimSpace(s), "#") }
 
-// NextID returns an id for a new item of l: one more than the largest
+// nextID returns an id for a new item of l: one more than the largest
 // numeric id, unused.
-func NextID(l todo.List) string {
+func nextID(l todo.List) string {
 	n := 0
 	for _, it := range l.Items {
 		if v, err := strconv.Atoi(it.ID); err == nil && v > n {

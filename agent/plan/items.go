@@ -29,9 +29,10 @@ func (b *Book) StartNext() (Started, bool) {
 	return Started{}, false
 }
 
-// Start puts item id in progress for a task that names it. An unknown,
-// completed or cancelled item is an error for the model. started is false
-// when the item was in progress already.
+// Start puts item id in progress for a task that names it, and makes it
+// the tasks' (see Owned). An unknown, completed or cancelled item is an
+// error for the model. started is false when the item was in progress
+// already.
 func (b *Book) Start(id string) (s Started, started bool, err error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -50,8 +51,10 @@ func (b *Book) Start(id string) (s Started, started bool, err error) {
 	case todo.Completed, todo.Cancelled:
 		return Started{}, false, fmt.Errorf("plan item #%s is %s; reopen it with todo first, or leave \"item\" out", id, it.Status)
 	case todo.InProgress:
+		b.owned[id] = true
 		return Started{}, false, nil
 	}
+	b.owned[id] = true
 	return b.start(i), true, nil
 }
 
@@ -61,6 +64,47 @@ func (b *Book) start(i int) Started {
 	b.list.Items[i].Status = todo.InProgress
 	list, rev := b.bump()
 	return Started{Item: list.Items[i], Before: before, List: list, Rev: rev}
+}
+
+// Owned reports whether item id is a task's: a task named it, and it has
+// stayed in progress since. Several owned items may be in progress at once
+// besides the model's own one (todo.ParseWith).
+func (b *Book) Owned(id string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.owned[id]
+}
+
+// WithoutOwned returns list without the items tasks own, so that its
+// Current is the item the model works on itself.
+func (b *Book) WithoutOwned(list todo.List) todo.List {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := todo.List{Goal: list.Goal}
+	for _, it := range list.Items {
+		if !b.owned[it.ID] {
+			out.Items = append(out.Items, it)
+		}
+	}
+	return out
+}
+
+// carryOwned keeps, in the model's new list, the note a task left on an
+// item it owns when the model sent that item without a note (the model
+// replaces the list whole, and may not copy the note), then drops the
+// ownership of the items the list no longer has in progress: an owned
+// item the model completed, cancelled or reset is its own again. before
+// is the list replaced. b.mu is held.
+func (b *Book) carryOwned(before todo.List, list *todo.List) {
+	for id := range b.owned {
+		i, j := list.Find(id), before.Find(id)
+		if i >= 0 && j >= 0 && list.Items[i].Note == "" {
+			list.Items[i].Note = before.Items[j].Note
+		}
+		if i < 0 || list.Items[i].Status != todo.InProgress {
+			delete(b.owned, id)
+		}
+	}
 }
 
 // Item returns item id and the list it is in; ok is false when the list

@@ -103,3 +103,43 @@ func TestGates(t *testing.T) {
 		}
 	}
 }
+
+func TestOwnedItems(t *testing.T) {
+	b := bookWith(three())
+	if _, _, err := b.Start("3"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := b.Start("2"); err != nil { // in progress already: a task's now too
+		t.Fatal(err)
+	}
+	if _, _, err := b.Start("1"); err == nil || b.Owned("1") {
+		t.Error("a completed item was given to a task")
+	}
+	if !b.Owned("2") || !b.Owned("3") {
+		t.Fatal("the tasks' items are not owned")
+	}
+	if got := ids(b.WithoutOwned(b.List())); got != "1:completed" {
+		t.Errorf("WithoutOwned = %s", got)
+	}
+	if _, _, changed := b.SetNote("3", "report 3"); !changed {
+		t.Fatal("no note")
+	}
+	// The model sends #3 without the task's note and completes #2.
+	r, err := b.Replace(with(func(l *todo.List) {
+		l.Items[1].Status = todo.Completed
+		l.Items[2].Status = todo.InProgress
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.List.Items[2].Note != "report 3" {
+		t.Errorf("the task's note on #3 was lost: %q", r.List.Items[2].Note)
+	}
+	if b.Owned("2") || !b.Owned("3") {
+		t.Errorf("owned after the model's list: #2 %v #3 %v, want only #3 (still in progress)", b.Owned("2"), b.Owned("3"))
+	}
+	b.Reset(three(), 0)
+	if b.Owned("3") {
+		t.Error("a resumed conversation's items are owned by tasks of another")
+	}
+}

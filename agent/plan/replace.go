@@ -33,9 +33,10 @@ type Replaced struct {
 // Replace makes the model's list the plan, unless it undoes the user's
 // edits: an item the user added dropped, one the user cancelled re-opened,
 // a text the user wrote changed; then it returns an error saying which
-// and changes nothing (the user's gates are carried into the list). A
-// list with another goal replaces the plan rather than updating it, and
-// the plan is archived (see replaces).
+// and changes nothing (the user's gates are carried into the list, and
+// the notes tasks left on their items, see carryOwned). A list with
+// another goal replaces the plan rather than updating it, and the plan is
+// archived (see replaces).
 func (b *Book) Replace(list todo.List) (Replaced, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -47,6 +48,7 @@ func (b *Book) Replace(list todo.List) (Replaced, error) {
 	if !r.Replaced {
 		r.Before = b.list.Clone()
 	}
+	b.carryOwned(b.list, &list)
 	b.list = list
 	r.List, r.Rev = b.bump()
 	return r, nil
@@ -96,7 +98,7 @@ func (b *Book) replaces(list *todo.List) Replaced {
 			inProgress = true
 		}
 	}
-	if inProgress && SameGoal(old.Goal, list.Goal) {
+	if inProgress && sameGoal(old.Goal, list.Goal) {
 		return Replaced{}
 	}
 	if !inProgress && continues(old, *list) {
@@ -138,7 +140,7 @@ func (b *Book) carry(list *todo.List, items []todo.Item) []string {
 		}
 		from := it.ID
 		if list.Find(it.ID) >= 0 {
-			it.ID = NextID(*list)
+			it.ID = nextID(*list)
 		}
 		it.Status = todo.Pending
 		list.Items = append(list.Items, it)
@@ -196,9 +198,9 @@ func (b *Book) Archived() []todo.List {
 	return out
 }
 
-// SameGoal reports whether two goals are the same (case and white space
+// sameGoal reports whether two goals are the same (case and white space
 // aside), or either is unset.
-func SameGoal(a, b string) bool {
+func sameGoal(a, b string) bool {
 	norm := func(s string) string { return strings.ToLower(oneLine(s)) }
 	a, b = norm(a), norm(b)
 	return a == "" || b == "" || a == b

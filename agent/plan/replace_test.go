@@ -188,19 +188,3 @@ func TestArchivedIsCapped(t *testing.T) {
 		t.Errorf("Reset kept %d archived plans", len(a))
 	}
 }
-
-func TestSameGoal(t *testing.T) {
-	tests := []struct {
-		a, b string
-		want bool
-	}{
-		{"", "x", true},
-		{"Ship  it", "ship it", true},
-		{"ship", "test", false},
-	}
-	for _, tt := range tests {
-		if got := plan.SameGoal(tt.a, tt.b); got != tt.want {
-			t.Errorf("SameGoal(%q, %q) = %v", tt.a, tt.b, got)
-		}
-	}
-}
