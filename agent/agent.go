@@ -27,6 +27,7 @@ import (
 	"github.com/tick-agent/tick/agent/permission"
 	"github.com/tick-agent/tick/agent/plan"
 	"github.com/tick-agent/tick/agent/tools"
+	"github.com/tick-agent/tick/agent/undo"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
@@ -178,7 +179,7 @@ type Agent struct {
 	lastPrompt int               // tokens of the last request and its answer
 	folded     int               // messages compactions took out of history, net: the user still sees them (see seenLocked)
 	turnUsage  UsageTotal        // the running turn's model calls (TurnEnd.Usage)
-	undo       undoState         // the undo points; guarded by mu
+	undo       undo.Log          // the undo points; guarded by its own lock (see package undo: a.mu may be held calling it)
 	saveMu     sync.Mutex        // serialises savePlan and saveMode; taken before mu
 	// The model chosen with SetModel (modelSet), replacing
 	// Config.ModelName and Config.ContextWindow; guarded by mu.
@@ -331,7 +332,7 @@ func (a *Agent) Restore(history []provider.Message, list todo.List) error {
 		return ErrBusy
 	}
 	a.history = Repair(append([]provider.Message(nil), history...))
-	a.undo = undoState{} // points of another conversation do not carry over
+	a.undo.Reset() // points of another conversation do not carry over
 	a.folded = 0
 	rev := 0
 	for _, ev := range Replay(a.history) { // go on counting revisions where the replay ends

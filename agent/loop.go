@@ -10,6 +10,7 @@ import (
 
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/agent/tools"
+	"github.com/tick-agent/tick/agent/undo"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
@@ -49,7 +50,7 @@ type loop struct {
 	compactFailed bool            // a compaction failed this turn; do not retry every round
 	reminded      bool            // the model was reminded of open items this turn
 	parseRetried  bool            // the last model call failed on a call the server could not parse, and was asked again
-	point         *undoPoint      // the undo point of this turn's message, if any
+	point         *undo.Point     // the undo point of this turn's message, if any
 	said          bool            // the model answered with text or a tool call this turn
 	worked        bool            // the turn worked on the plan: called todo, or changed files under an item
 	planned       bool            // a todo call of this turn was accepted

@@ -13,7 +13,7 @@ import (
 // still open (see plan.Book.Replace). It is kept in the session as a todo
 // line with "archived": true before the list that follows it, and in
 // Archived for the front-end; its items' undo points no longer answer for
-// their ids (undoState.gen).
+// their ids (undo.Log.Retire).
 
 // ClearPlan puts the plan aside: the list becomes empty, the plan is
 // recorded in the session marked archived, and the model is told before
@@ -30,7 +30,7 @@ func (a *Agent) ClearPlan() ([]Event, error) {
 	}
 	archived, rev, err := a.plan.Clear()
 	if err == nil {
-		a.undo.gen++ // its items' undo points are no longer its ids'
+		a.undo.Retire() // its items' undo points are no longer its ids'
 	}
 	a.mu.Unlock()
 	if err != nil {

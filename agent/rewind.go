@@ -10,6 +10,7 @@ import (
 
 	"github.com/tick-agent/tick/agent/checkpoint"
 	"github.com/tick-agent/tick/agent/compact"
+	"github.com/tick-agent/tick/agent/undo"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
@@ -87,8 +88,8 @@ func (a *Agent) RewindPoints(ctx context.Context) ([]RewindPoint, error) {
 	}
 	var ids []string
 	for _, p := range pts {
-		if p.id != "" {
-			ids = append(ids, p.id)
+		if s, _ := p.Result(); s.ID != "" {
+			ids = append(ids, s.ID)
 		}
 	}
 	files, err := a.since(ctx, ids)
@@ -101,22 +102,24 @@ func (a *Agent) RewindPoints(ctx context.Context) ([]RewindPoint, error) {
 	out := make([]RewindPoint, len(pts))
 	for i, p := range pts { // newest first
 		var fs []checkpoint.Change
-		if p.id != "" {
+		s, _ := p.Result()
+		if s.ID != "" {
 			fs, files = files[0], files[1:]
 		}
 		out[len(pts)-1-i] = pointOf(p, fs, n)
-		if p.id != "" {
-			out[len(pts)-1-i].NotKept = a.notKept(p.skip)
+		if s.ID != "" {
+			out[len(pts)-1-i].NotKept = a.notKept(s.Skipped)
 		}
 	}
 	return out, nil
 }
 
-// pointOf describes p for a front-end; n is the conversation's length as
-// the user sees it (seenLocked).
-func pointOf(p *undoPoint, files []checkpoint.Change, n int) RewindPoint {
-	return RewindPoint{ID: strconv.Itoa(p.seq), Kind: p.kind, Item: p.item, Text: p.text, At: p.at,
-		Files: files, Messages: max(n-len(p.hist)-p.folded, 0), NoFiles: p.id == ""}
+// pointOf describes p, whose snapshot is done, for a front-end; n is the
+// conversation's length as the user sees it (seenLocked).
+func pointOf(p *undo.Point, files []checkpoint.Change, n int) RewindPoint {
+	s, _ := p.Result()
+	return RewindPoint{ID: strconv.Itoa(p.Seq), Kind: p.Kind, Item: p.Item, Text: p.Text, At: p.At,
+		Files: files, Messages: max(n-len(p.Hist)-p.Folded, 0), NoFiles: s.ID == ""}
 }
 
 // seenLocked is the conversation's length as the user sees it: the
@@ -127,23 +130,13 @@ func (a *Agent) seenLocked() int { return len(a.history) + a.folded }
 // readyPoints returns the points, oldest first, once their snapshots are
 // done: those whose snapshot succeeded, and the messages whose snapshot
 // did not (id ""), whose conversation can still be rewound.
-func (a *Agent) readyPoints(ctx context.Context) ([]*undoPoint, error) {
-	a.mu.Lock()
-	all := append([]*undoPoint(nil), a.undo.points...)
-	on := a.cfg.Checkpoints != nil
-	a.mu.Unlock()
-	if !on {
+func (a *Agent) readyPoints(ctx context.Context) (undo.Points, error) {
+	if a.cfg.Checkpoints == nil {
 		return nil, fmt.Errorf("%w: undo is off in this run (it needs git; see tick doctor)", ErrNoUndo)
 	}
-	var pts []*undoPoint
-	for _, p := range all {
-		id, err := p.wait(ctx)
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if (err == nil && id != "") || p.kind == PointTurn {
-			pts = append(pts, p)
-		}
+	pts, err := a.undo.Ready(ctx)
+	if err != nil {
+		return nil, err
 	}
 	if len(pts) == 0 {
 		return nil, errNoPointsYet
@@ -191,21 +184,17 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 	if err != nil {
 		return Rewound{}, err
 	}
-	var p *undoPoint
-	for _, q := range pts {
-		if strconv.Itoa(q.seq) == id {
-			p = q
-		}
-	}
+	p := pts.Find(id)
 	if p == nil {
 		return Rewound{}, fmt.Errorf("%w: no rewind point %q", ErrNoUndo, id)
 	}
-	if p.id == "" && scope != RewindConversation {
+	snap, _ := p.Result()
+	if snap.ID == "" && scope != RewindConversation {
 		return Rewound{}, fmt.Errorf("%w: point %s has no snapshot of the files (its turn was interrupted before it was taken); rewind its conversation only", ErrNoUndo, id)
 	}
 	res := Rewound{Scope: scope}
 	if scope != RewindConversation {
-		if res.Files, err = a.cfg.Checkpoints.Restore(ctx, p.id); err != nil {
+		if res.Files, err = a.cfg.Checkpoints.Restore(ctx, snap.ID); err != nil {
 			return Rewound{}, fmt.Errorf("rewind the files to point %s: %w", id, err)
 		}
 	}
@@ -216,31 +205,24 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 	}
 	res.Point = pointOf(p, res.Files, a.seenLocked())
 	if scope != RewindConversation {
-		res.Point.NotKept = a.notKept(p.skip)
+		res.Point.NotKept = a.notKept(snap.Skipped)
 	}
 	if scope != RewindFiles {
 		res.Dropped = res.Point.Messages
-		a.history = append([]provider.Message(nil), p.hist...)
-		a.folded = p.folded
-		a.undo.gen = p.gen
+		a.history = append([]provider.Message(nil), p.Hist...)
+		a.folded = p.Folded
 		a.failed = false
-		if p.kind == PointTurn {
-			res.Prompt = p.prompt
+		if p.Kind == PointTurn {
+			res.Prompt = p.Prompt
 		}
 		res.History = replayRewound(a.history)
 	}
-	var unapplied []int // applies whose files went back
-	if scope != RewindConversation {
-		for _, q := range a.undo.points {
-			if q.seq >= p.seq && q.kind == PointApply {
-				unapplied = append(unapplied, q.task)
-			}
-		}
-	}
-	a.dropPointsFromLocked(p, scope)
+	// the points it makes stale go, the plan's generation goes back with
+	// the conversation, and the applies whose files went back are named
+	unapplied := a.undo.RewindTo(p, scope != RewindConversation, scope != RewindFiles)
 	var back *todo.List // the list goes back with the conversation
 	if scope != RewindFiles {
-		back = &p.todos
+		back = &p.Todos
 	}
 	list, rev := a.plan.Rewind(back, rewindNote(p, scope, res.Files))
 	hist := a.history
@@ -268,22 +250,9 @@ func (a *Agent) isRunning() bool {
 	return a.running
 }
 
-// dropPointsFromLocked drops the points a rewind to p makes stale: p and
-// those after it, but for a files-only rewind only the item points (the
-// conversation's messages are still there to go back to). a.mu is held.
-func (a *Agent) dropPointsFromLocked(p *undoPoint, scope RewindScope) {
-	var keep []*undoPoint
-	for _, q := range a.undo.points {
-		if q.seq < p.seq || (scope == RewindFiles && q.kind == PointTurn && q.seq > p.seq) {
-			keep = append(keep, q)
-		}
-	}
-	a.undo.points = keep
-}
-
 // recordRewind saves what a rewind changed: the list, the conversation
 // (as a compaction whose kept history is the rewound one) and the note.
-func (a *Agent) recordRewind(p *undoPoint, scope RewindScope, list todo.List, hist []provider.Message) error {
+func (a *Agent) recordRewind(p *undo.Point, scope RewindScope, list todo.List, hist []provider.Message) error {
 	rec := a.cfg.Recorder
 	if rec != nil && scope != RewindFiles {
 		if err := rec.Compaction(rewoundPrefix+pointName(p), append([]provider.Message{}, hist...)); err != nil {
@@ -335,18 +304,18 @@ func MarkRewinds(evs []Event, summaries []string) []Event {
 }
 
 // pointName names a point in notes: the message "…" or item #N "…".
-func pointName(p *undoPoint) string {
-	switch p.kind {
+func pointName(p *undo.Point) string {
+	switch p.Kind {
 	case PointItem:
-		return fmt.Sprintf("item #%s %q", p.item, p.text)
+		return fmt.Sprintf("item #%s %q", p.Item, p.Text)
 	case PointApply:
-		return p.text
+		return p.Text
 	}
-	return fmt.Sprintf("the message %q", p.text)
+	return fmt.Sprintf("the message %q", p.Text)
 }
 
 // rewindNote tells the model what a rewind restored.
-func rewindNote(p *undoPoint, scope RewindScope, cs []checkpoint.Change) string {
+func rewindNote(p *undo.Point, scope RewindScope, cs []checkpoint.Change) string {
 	var b strings.Builder
 	switch scope {
 	case RewindConversation:
@@ -400,9 +369,9 @@ type ItemChanges struct {
 var ErrNoDiff = errors.New("this checkpoint store cannot show diffs")
 
 // diffPoints returns the ready points (readyPoints), the plan's
-// generation (undoState.gen) and the store that diffs them, for ItemDiff
+// generation (undo.Log.Gen) and the store that diffs them, for ItemDiff
 // and SessionDiff: ErrNoDiff when it cannot.
-func (a *Agent) diffPoints(ctx context.Context) ([]*undoPoint, int, differ, error) {
+func (a *Agent) diffPoints(ctx context.Context) (undo.Points, int, differ, error) {
 	pts, err := a.readyPoints(ctx)
 	if err != nil {
 		return nil, 0, nil, err
@@ -411,9 +380,7 @@ func (a *Agent) diffPoints(ctx context.Context) ([]*undoPoint, int, differ, erro
 	if !ok {
 		return nil, 0, nil, ErrNoDiff
 	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return pts, a.undo.gen, d, nil
+	return pts, a.undo.Gen(), d, nil
 }
 
 // ItemDiff returns what item changed (see ItemChanges), for a front-end
@@ -425,22 +392,27 @@ func (a *Agent) ItemDiff(ctx context.Context, item string) (ItemChanges, error) 
 	if err != nil {
 		return ItemChanges{}, err
 	}
-	for i, p := range pts {
-		if !p.isItem(item, gen) {
-			continue
-		}
-		to := p.after // a task's item: its patch alone
+	if i := pts.ItemIndex(item, gen); i >= 0 {
+		p := pts[i]
+		to := a.undo.After(p) // a task's item: its patch alone
 		for _, q := range pts[i+1:] {
 			if to != "" {
 				break
 			}
-			to = q.id
+			to = snapID(q)
 		}
-		files, patch, err := d.Diff(ctx, p.id, to)
+		files, patch, err := d.Diff(ctx, snapID(p), to)
 		if err != nil {
 			return ItemChanges{}, fmt.Errorf("diff item #%s: %w", item, err)
 		}
-		return ItemChanges{Item: item, Text: p.text, Files: files, Patch: patch}, nil
+		return ItemChanges{Item: item, Text: p.Text, Files: files, Patch: patch}, nil
 	}
 	return ItemChanges{}, fmt.Errorf("%w: item #%s has no undo point (it has not started in this run)", ErrNoUndo, item)
+}
+
+// snapID is the checkpoint of p, a ready point (readyPoints): "" for a
+// message whose snapshot failed.
+func snapID(p *undo.Point) string {
+	s, _ := p.Result()
+	return s.ID
 }

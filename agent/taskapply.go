@@ -8,6 +8,7 @@ import (
 
 	"github.com/tick-agent/tick/agent/checkpoint"
 	"github.com/tick-agent/tick/agent/tools"
+	"github.com/tick-agent/tick/agent/undo"
 	"github.com/tick-agent/tick/agent/workcopy"
 )
 
@@ -201,7 +202,7 @@ func (a *Agent) ApplyTask(ctx context.Context, n int) ([]Event, error) {
 
 // applyPoint saves the undo point before applying kept task k (none when
 // undo is off: a Notice says so).
-func (a *Agent) applyPoint(ctx context.Context, k KeptTask) (*undoPoint, []Event, error) {
+func (a *Agent) applyPoint(ctx context.Context, k KeptTask) (*undo.Point, []Event, error) {
 	cp := a.cfg.Checkpoints
 	if cp == nil {
 		return nil, []Event{Notice{Text: "undo is off in this run: /undo cannot take this apply back"}}, nil
@@ -211,19 +212,13 @@ func (a *Agent) applyPoint(ctx context.Context, k KeptTask) (*undoPoint, []Event
 	if a.running { // mid-round: the conversation before the model's round
 		hist = beforeLastAssistant(hist)
 	}
-	p := a.addPointLocked(PointApply, "", fmt.Sprintf("applying task %d %q", k.N, k.Desc), hist, a.plan.List())
-	p.task = k.N
+	p := a.undo.Add(undo.Point{Kind: PointApply, Text: fmt.Sprintf("applying task %d %q", k.N, k.Desc),
+		Hist: hist, Todos: a.plan.List(), Folded: a.folded, Task: k.N})
 	a.mu.Unlock()
 	cctx, cancel := context.WithTimeout(ctx, checkpointWait)
 	defer cancel()
-	saved, err := cp.Save(cctx, "before "+p.text)
-	a.mu.Lock()
-	p.id, p.err, p.skip = saved.ID, err, saved.Skipped
-	if err != nil {
-		a.dropPointLocked(p)
-	}
-	a.mu.Unlock()
-	close(p.done)
+	saved, err := cp.Save(cctx, "before "+p.Text)
+	a.undo.Finish(p, saved, err) // a failed one is dropped
 	if err != nil {
 		return nil, nil, fmt.Errorf("apply task %d: no undo point could be made, so nothing was applied: %w", k.N, err)
 	}
@@ -235,13 +230,10 @@ func (a *Agent) applyPoint(ctx context.Context, k KeptTask) (*undoPoint, []Event
 }
 
 // dropPoint removes p (nil: none) from the undo points.
-func (a *Agent) dropPoint(p *undoPoint) {
-	if p == nil {
-		return
+func (a *Agent) dropPoint(p *undo.Point) {
+	if p != nil {
+		a.undo.Drop(p)
 	}
-	a.mu.Lock()
-	a.dropPointLocked(p)
-	a.mu.Unlock()
 }
 
 // appliedText tells the user what applying k did.

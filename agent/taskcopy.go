@@ -9,6 +9,7 @@ import (
 
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/agent/tools"
+	"github.com/tick-agent/tick/agent/undo"
 	"github.com/tick-agent/tick/agent/workcopy"
 )
 
@@ -125,7 +126,7 @@ func (l *loop) mergeBack(ctx context.Context, wc *workcopy.Copy, desc, item stri
 		l.emit(Notice{Text: fmt.Sprintf("tick is exiting: the task %q's changes were not applied; %s", desc, where), KeptCopy: wc.Dir})
 		return fmt.Sprintf("Its changes were not applied: tick is exiting; %s.", where)
 	}
-	var point *undoPoint
+	var point *undo.Point
 	if item != "" {
 		point = l.checkpointItem(ctx, item)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tick-agent/tick/agent/plan"
+	"github.com/tick-agent/tick/agent/undo"
 	"github.com/tick-agent/tick/provider"
 )
 
@@ -39,7 +40,7 @@ func (l *loop) startItem(ctx context.Context, id string, checkpoint bool) error 
 
 // checkpointItem saves the undo point of plan item id, unless it has one,
 // and returns the point it made (nil for none).
-func (l *loop) checkpointItem(ctx context.Context, id string) *undoPoint {
+func (l *loop) checkpointItem(ctx context.Context, id string) *undo.Point {
 	it, before, ok := l.a.plan.Item(id)
 	if !ok {
 		return nil

@@ -80,7 +80,7 @@ func (t *todoTool) replace(ctx context.Context, args json.RawMessage) (string, e
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete list with the user's edits kept", err)
 	}
 	if r.Replaced {
-		a.undo.gen++ // the archived plan's undo points no longer answer for its ids
+		a.undo.Retire() // the archived plan's undo points no longer answer for its ids
 	}
 	a.mu.Unlock()
 	t.l.checkpointStarted(ctx, r.Before, a.plan.WithoutOwned(r.List)) // the model's own item

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tick-agent/tick/agent/checkpoint"
+	"github.com/tick-agent/tick/agent/undo"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
@@ -47,32 +48,23 @@ func (l *loop) checkpointStarted(ctx context.Context, before, list todo.List) {
 // list the point keeps, unless it has one already (its first start
 // counts) or undo is off. It returns the point it made, nil when it made
 // none or its snapshot failed.
-func (l *loop) checkpointBefore(ctx context.Context, it todo.Item, before todo.List) *undoPoint {
+func (l *loop) checkpointBefore(ctx context.Context, it todo.Item, before todo.List) *undo.Point {
 	cp := l.a.cfg.Checkpoints
 	if cp == nil || l.child {
 		return nil
 	}
 	a := l.a
 	a.mu.Lock()
-	for _, p := range a.undo.points {
-		if p.isItem(it.ID, a.undo.gen) {
-			a.mu.Unlock()
-			return nil // its first start counts
-		}
-	}
-	p := a.addPointLocked(PointItem, it.ID, it.Text, beforeLastAssistant(a.history), before)
+	p, ok := a.undo.AddItem(undo.Point{Item: it.ID, Text: it.Text, Hist: beforeLastAssistant(a.history), Todos: before, Folded: a.folded})
 	a.mu.Unlock()
+	if !ok {
+		return nil // its first start counts
+	}
 	l.awaitTurnPoint(ctx) // the message's point comes first in the store
 	cctx, cancel := context.WithTimeout(ctx, checkpointWait)
 	defer cancel()
 	saved, err := cp.Save(cctx, "before #"+it.ID+" "+it.Text)
-	a.mu.Lock()
-	p.id, p.err, p.skip = saved.ID, err, saved.Skipped
-	if err != nil {
-		a.dropPointLocked(p)
-	}
-	a.mu.Unlock()
-	close(p.done)
+	a.undo.Finish(p, saved, err) // a failed one is dropped
 	if err != nil {
 		l.emit(Notice{Text: fmt.Sprintf("no undo point before #%s: %v", it.ID, err)})
 		return nil
@@ -94,16 +86,6 @@ func beforeLastAssistant(hist []provider.Message) []provider.Message {
 	return hist
 }
 
-// dropPointLocked removes p from the points; a.mu is held.
-func (a *Agent) dropPointLocked(p *undoPoint) {
-	for i, q := range a.undo.points {
-		if q == p {
-			a.undo.points = append(a.undo.points[:i:i], a.undo.points[i+1:]...)
-			return
-		}
-	}
-}
-
 // UndoPreview is what undoing to the state before an item changes: the
 // item, the items undone with it (it and every item started after it; a
 // task's item alone, see undotask.go), the files, and the files the
@@ -116,43 +98,40 @@ type UndoPreview struct {
 	NotKept []checkpoint.Skip
 }
 
-// undoTarget finds the checkpoint of item ("" for the last one).
-func (a *Agent) undoTarget(item string) (int, itemCheckpoint, error) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
+// undoTarget finds the point of item ("" for the last one) and waits
+// for its snapshot.
+func (a *Agent) undoTarget(ctx context.Context, item string) (itemCheckpoint, error) {
 	if a.cfg.Checkpoints == nil {
-		return 0, itemCheckpoint{}, fmt.Errorf("%w: undo is off in this run (it needs git; see tick doctor)", ErrNoUndo)
+		return itemCheckpoint{}, fmt.Errorf("%w: undo is off in this run (it needs git; see tick doctor)", ErrNoUndo)
 	}
 	item = strings.TrimPrefix(item, "#")
-	found := -1
-	for i, p := range a.undo.points {
-		if p.isItem(item, a.undo.gen) || (item == "" && p.kind == PointApply) {
-			found = i
-		}
-	}
+	p, ok := a.undo.Target(item)
 	switch {
-	case found < 0 && item == "":
-		return 0, itemCheckpoint{}, fmt.Errorf("%w yet: an undo point is made when a todo item starts", ErrNoUndo)
-	case found < 0:
-		return 0, itemCheckpoint{}, fmt.Errorf("%w: no undo point for #%s (it has not started)", ErrNoUndo, item)
+	case !ok && item == "":
+		return itemCheckpoint{}, fmt.Errorf("%w yet: an undo point is made when a todo item starts", ErrNoUndo)
+	case !ok:
+		return itemCheckpoint{}, fmt.Errorf("%w: no undo point for #%s (it has not started)", ErrNoUndo, item)
 	}
-	p := a.undo.points[found]
-	return found, itemCheckpoint{item: p.item, text: p.text, id: p.id, after: p.after, todos: p.todos.Clone(), skip: p.skip, task: p.task}, nil
+	s, err := p.Wait(ctx)
+	if err != nil {
+		return itemCheckpoint{}, fmt.Errorf("%w: the undo point %q: %w", ErrNoUndo, p.Text, err)
+	}
+	return itemCheckpoint{p: p, item: p.Item, text: p.Text, id: s.ID, after: a.undo.After(p), skip: s.Skipped, task: p.Task}, nil
 }
 
 // itemCheckpoint is the workspace before an item first went in progress
-// (and, for a task's item, after its patch), with the list of then.
+// (and, for a task's item, after its patch): its point p (which keeps
+// the list of then) and its snapshot.
 type itemCheckpoint struct {
+	p                     *undo.Point
 	item, text, id, after string
-	todos                 todo.List
 	skip                  []checkpoint.Skip
 	task                  int // the kept task applied (a PointApply point), 0 for an item
 }
 
-// undoPlan is what an undo of item does: the point's index, its
-// checkpoint, the items undone, and the files (nil: all) it restores.
+// undoPlan is what an undo of item does: its point's checkpoint, the
+// items undone, and the files (nil: all) it restores.
 type undoPlan struct {
-	i      int
 	c      itemCheckpoint
 	undone []string
 	paths  []string
@@ -161,21 +140,21 @@ type undoPlan struct {
 
 // planUndo works out what Undo(item) does, without changing anything.
 func (a *Agent) planUndo(ctx context.Context, item string) (undoPlan, error) {
-	i, c, err := a.undoTarget(item)
+	c, err := a.undoTarget(ctx, item)
 	if err != nil {
 		return undoPlan{}, err
 	}
 	if c.task > 0 { // the user's apply of a kept task: no item goes back
-		return undoPlan{i: i, c: c}, nil
+		return undoPlan{c: c}, nil
 	}
 	if d, _, ok := a.taskOnly(c); ok {
-		paths, err := a.taskFiles(ctx, d, i, c)
+		paths, err := a.taskFiles(ctx, d, c)
 		if err != nil {
 			return undoPlan{}, err
 		}
-		return undoPlan{i: i, c: c, undone: []string{c.item}, paths: paths, alone: true}, nil
+		return undoPlan{c: c, undone: []string{c.item}, paths: paths, alone: true}, nil
 	}
-	return undoPlan{i: i, c: c, undone: a.undoneFrom(i, c.todos)}, nil
+	return undoPlan{c: c, undone: a.undoneFrom(c.p)}, nil
 }
 
 // PreviewUndo says what Undo(item) would change, without changing
@@ -195,23 +174,25 @@ func (a *Agent) PreviewUndo(ctx context.Context, item string) (UndoPreview, erro
 	return UndoPreview{Item: u.c.item, Text: u.c.text, Undone: u.undone, Changes: cs, NotKept: a.notKept(u.c.skip)}, nil
 }
 
-// undoneFrom lists the items an undo to point i takes back: those whose
-// points are at index i or later, then those the list before it (then)
-// did not have completed that are completed or in progress now (an item
-// completed without starting, by the same todo call as another). An item
-// the user cancelled stays cancelled (its files go back all the same),
-// unless it is point i's own, which the user asked to undo.
-func (a *Agent) undoneFrom(i int, then todo.List) []string {
+// undoneFrom lists the items an undo to point p takes back: those whose
+// points are p or later, then those the list before it did not have
+// completed that are completed or in progress now (an item completed
+// without starting, by the same todo call as another). An item the user
+// cancelled stays cancelled (its files go back all the same), unless it
+// is p's own, which the user asked to undo.
+func (a *Agent) undoneFrom(p *undo.Point) []string {
+	from := a.undo.ItemsFrom(p)
+	then := p.Todos
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	var ids []string
 	seen := map[string]bool{}
 	for _, id := range a.plan.CancelledIDs() {
-		seen[id] = id != a.undo.points[i].item
+		seen[id] = id != p.Item
 	}
-	for _, p := range a.undo.points[i:] {
-		if p.kind == PointItem && !seen[p.item] {
-			ids, seen[p.item] = append(ids, p.item), true
+	for _, id := range from {
+		if !seen[id] {
+			ids, seen[id] = append(ids, id), true
 		}
 	}
 	for _, it := range a.plan.List().Items {
@@ -267,16 +248,9 @@ func (a *Agent) Undo(ctx context.Context, item string) (UndoPreview, []Event, er
 // records the note for the model; it returns the new list's update.
 func (a *Agent) markUndone(u undoPlan, cs []checkpoint.Change) (TodoUpdate, []int) {
 	a.mu.Lock()
-	var unapplied []int // the kept tasks whose apply this undo takes back
-	if !u.alone {
-		unapplied = appliedIn(a.undo.points[u.i:])
-	}
-	if u.alone {
-		a.undo.points = append(a.undo.points[:u.i:u.i], a.undo.points[u.i+1:]...)
-	} else {
-		a.undo.points = a.undo.points[:u.i:u.i]
-	}
-	list, rev := a.plan.Undo(u.undone, undoNote(u, cs)) // pending again; the user's cancel gives way (see undoneFrom)
+	unapplied := a.undo.TakeBack(u.c.p, u.alone) // the kept tasks whose apply this undo takes back
+	// Its items are pending again; the user's cancel gives way (see undoneFrom).
+	list, rev := a.plan.Undo(u.undone, undoNote(u, cs))
 	up := TodoUpdate{List: list.Clone(), Rev: rev}
 	rec := a.cfg.Recorder
 	a.mu.Unlock()
@@ -284,17 +258,6 @@ func (a *Agent) markUndone(u undoPlan, cs []checkpoint.Change) (TodoUpdate, []in
 		_ = rec.Todo(list)
 	}
 	return up, unapplied
-}
-
-// appliedIn lists the kept tasks whose applies pts hold (PointApply).
-func appliedIn(pts []*undoPoint) []int {
-	var out []int
-	for _, p := range pts {
-		if p.kind == PointApply {
-			out = append(out, p.task)
-		}
-	}
-	return out
 }
 
 // pendingAgain tells the user which items an undo put back to pending.

@@ -7,11 +7,10 @@ import (
 	"time"
 
 	"github.com/tick-agent/tick/agent/checkpoint"
-	"github.com/tick-agent/tick/provider"
-	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/agent/undo"
 )
 
-// Undo points: every user message (Run) and every item that first goes in
+// Undo points (kept by package undo): every user message (Run) and every item that first goes in
 // progress makes one, in the same checkpoint store (Config.Checkpoints).
 // A message's snapshot is taken in the background, so the prompt goes to
 // the model at once; the first tool call that can change a file (see
@@ -21,79 +20,18 @@ import (
 // item's snapshot is taken before its first change (the todo call that
 // starts it, or the change that starts it automatically).
 
-// PointKind says what made an undo point.
-type PointKind string
+// PointKind says what made an undo point (see package undo).
+type PointKind = undo.Kind
 
 // The kinds of undo point.
 const (
-	PointTurn  PointKind = "turn"  // a user message, before the model saw it
-	PointItem  PointKind = "item"  // a todo item, before it first went in progress
-	PointApply PointKind = "apply" // the user applying a kept task's changes (ApplyTask)
+	PointTurn  = undo.Turn  // a user message, before the model saw it
+	PointItem  = undo.Item  // a todo item, before it first went in progress
+	PointApply = undo.Apply // the user applying a kept task's changes (ApplyTask)
 )
-
-// maxPoints caps the undo points an Agent keeps; the oldest go first.
-const maxPoints = 200
 
 // snapshotTimeout bounds the background snapshot of a user message.
 const snapshotTimeout = 10 * time.Minute
-
-// undoPoint is one point: the workspace's snapshot (id, once done is
-// closed) and the conversation and list as they were.
-type undoPoint struct {
-	seq    int
-	kind   PointKind
-	item   string // the item's id (PointItem)
-	text   string // the prompt's first line, or the item's text
-	prompt string // the whole message (PointTurn), offered again by Rewind
-	at     time.Time
-	hist   []provider.Message // the conversation before it; capacity clipped
-	todos  todo.List          // the list before it
-	done   chan struct{}      // closed once id or err is set
-	id     string             // the checkpoint; "" when the snapshot failed
-	after  string             // a task's item: the checkpoint just after its patch was applied
-	err    error
-	skip   []checkpoint.Skip // files the snapshot left out (too large, special)
-	folded int               // Agent.folded when it was made
-	gen    int               // undoState.gen when it was made: the plan its item is of
-	task   int               // the kept task applied (PointApply)
-}
-
-// isItem reports whether p is the undo point of item id ("": any item)
-// of the plan of generation gen: an item point of a plan put aside since
-// does not answer for its id, which a later plan may use for new work.
-func (p *undoPoint) isItem(id string, gen int) bool {
-	return p.kind == PointItem && p.gen == gen && (id == "" || p.item == id)
-}
-
-// wait returns the point's checkpoint once its snapshot is done.
-func (p *undoPoint) wait(ctx context.Context) (string, error) {
-	select {
-	case <-p.done:
-		return p.id, p.err
-	case <-ctx.Done():
-		return "", fmt.Errorf("wait for the undo point: %w", ctx.Err())
-	}
-}
-
-// undoState is the Agent's undo points, oldest first; guarded by a.mu.
-type undoState struct {
-	points []*undoPoint
-	seq    int
-	turn   *undoPoint // the running turn's point, until a change waited for it
-	gen    int        // bumped when a plan is put aside (archiveLocked); a rewind sets it back
-}
-
-// addPointLocked appends a point made now; a.mu is held.
-func (a *Agent) addPointLocked(kind PointKind, item, text string, hist []provider.Message, list todo.List) *undoPoint {
-	a.undo.seq++
-	p := &undoPoint{seq: a.undo.seq, kind: kind, item: item, text: text, at: time.Now(),
-		hist: hist[:len(hist):len(hist)], todos: list.Clone(), done: make(chan struct{}), folded: a.folded, gen: a.undo.gen}
-	a.undo.points = append(a.undo.points, p)
-	if n := len(a.undo.points); n > maxPoints {
-		a.undo.points = append([]*undoPoint(nil), a.undo.points[n-maxPoints:]...)
-	}
-	return p
-}
 
 // firstLine is the first non-blank line of a prompt, at most 200 bytes.
 func firstLine(s string) string {
@@ -113,24 +51,20 @@ func firstLine(s string) string {
 // background, for at most snapshotTimeout; an interrupt of the turn stops
 // it (the point then keeps only the conversation). It returns the point,
 // nil when undo is off.
-func (a *Agent) startTurnPoint(ctx context.Context, prompt string) *undoPoint {
+func (a *Agent) startTurnPoint(ctx context.Context, prompt string) *undo.Point {
 	cp := a.cfg.Checkpoints
 	if cp == nil {
 		return nil
 	}
 	a.mu.Lock()
-	p := a.addPointLocked(PointTurn, "", firstLine(prompt), a.history, a.plan.List())
-	p.prompt = prompt
-	a.undo.turn = p
+	p := a.undo.AddTurn(undo.Point{Kind: PointTurn, Text: firstLine(prompt), Prompt: prompt,
+		Hist: a.history, Todos: a.plan.List(), Folded: a.folded})
 	a.mu.Unlock()
 	sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 	go func() {
 		defer cancel()
-		saved, err := cp.Save(sctx, "before the message: "+p.text)
-		a.mu.Lock()
-		p.id, p.err, p.skip = saved.ID, err, saved.Skipped
-		a.mu.Unlock()
-		close(p.done)
+		saved, err := cp.Save(sctx, "before the message: "+p.Text)
+		a.undo.Finish(p, saved, err)
 	}()
 	return p
 }
@@ -139,25 +73,20 @@ func (a *Agent) startTurnPoint(ctx context.Context, prompt string) *undoPoint {
 // turn's message, and tells the user when it failed or left files out.
 // Only the first change of a turn waits.
 func (l *loop) awaitTurnPoint(ctx context.Context) {
-	a := l.a
-	a.mu.Lock()
-	p := a.undo.turn
-	a.undo.turn = nil
-	a.mu.Unlock()
+	p := l.a.undo.TakeTurn()
 	if p == nil {
 		return
 	}
-	select {
-	case <-p.done:
-	default:
+	if !p.Done() {
 		l.emit(Notice{Text: "finishing the undo point of this message before the first change…", Transient: true})
 	}
-	if _, err := p.wait(ctx); err != nil {
+	s, err := p.Wait(ctx)
+	if err != nil {
 		l.emit(Notice{Text: fmt.Sprintf("no undo point for this message: %v", err)})
 		return
 	}
-	if len(p.skip) > 0 {
-		l.emit(Notice{Text: "the undo point of this message leaves out " + skipList(p.skip)})
+	if len(s.Skipped) > 0 {
+		l.emit(Notice{Text: "the undo point of this message leaves out " + skipList(s.Skipped)})
 	}
 }
 
@@ -165,19 +94,14 @@ func (l *loop) awaitTurnPoint(ctx context.Context) {
 // (stopped already when the turn was interrupted), so that no snapshot
 // outlives its turn and the point is complete when the turn is.
 func (l *loop) settleTurnPoint(end TurnEnd) {
-	a, p := l.a, l.point
+	p := l.point
 	if p == nil {
 		return
 	}
-	a.mu.Lock()
-	told := a.undo.turn != p // a change waited for it, and said how it went
-	if !told {
-		a.undo.turn = nil
-	}
-	a.mu.Unlock()
-	<-p.done
-	if !told && p.err != nil && end.Reason != ReasonInterrupted {
-		l.emit(Notice{Text: fmt.Sprintf("no undo point for this message: %v", p.err)})
+	told := !l.a.undo.EndTurn(p) // a change waited for it, and said how it went
+	s, _ := p.Wait(context.Background())
+	if !told && s.Err != nil && end.Reason != ReasonInterrupted {
+		l.emit(Notice{Text: fmt.Sprintf("no undo point for this message: %v", s.Err)})
 	}
 }
 

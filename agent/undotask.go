@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tick-agent/tick/agent/checkpoint"
+	"github.com/tick-agent/tick/agent/undo"
 )
 
 // Undo of a task's item: tasks side by side each apply their changes as
@@ -25,21 +26,22 @@ type partialRestorer interface {
 
 // checkpointAfter saves the workspace just after a task's patch for p,
 // its item's point made before the patch (nil: none, nothing is saved).
-func (l *loop) checkpointAfter(ctx context.Context, p *undoPoint) {
+func (l *loop) checkpointAfter(ctx context.Context, p *undo.Point) {
 	cp := l.a.cfg.Checkpoints
-	if p == nil || cp == nil || p.id == "" {
+	if p == nil || cp == nil {
+		return
+	}
+	if s, ok := p.Result(); !ok || s.ID == "" {
 		return
 	}
 	cctx, cancel := context.WithTimeout(ctx, checkpointWait)
 	defer cancel()
-	saved, err := cp.Save(cctx, "after #"+p.item+" "+p.text)
+	saved, err := cp.Save(cctx, "after #"+p.Item+" "+p.Text)
 	if err != nil {
-		l.emit(Notice{Text: fmt.Sprintf("no undo point after #%s (undoing it takes back what came after it too): %v", p.item, err)})
+		l.emit(Notice{Text: fmt.Sprintf("no undo point after #%s (undoing it takes back what came after it too): %v", p.Item, err)})
 		return
 	}
-	l.a.mu.Lock()
-	p.after = saved.ID
-	l.a.mu.Unlock()
+	l.a.undo.SetAfter(p, saved.ID)
 }
 
 // taskOnly reports whether the item of c is undone alone: its point has
@@ -53,7 +55,7 @@ func (a *Agent) taskOnly(c itemCheckpoint) (differ, partialRestorer, bool) {
 // taskFiles returns the files the task of item c changed (its patch), or
 // an error saying why it cannot be taken back alone: some of them changed
 // again after it (by a later item's task, named, or since).
-func (a *Agent) taskFiles(ctx context.Context, d differ, i int, c itemCheckpoint) ([]string, error) {
+func (a *Agent) taskFiles(ctx context.Context, d differ, c itemCheckpoint) ([]string, error) {
 	mine, _, err := d.Diff(ctx, c.id, c.after)
 	if err != nil {
 		return nil, fmt.Errorf("undo #%s: %w", c.item, err)
@@ -70,25 +72,24 @@ func (a *Agent) taskFiles(ctx context.Context, d differ, i int, c itemCheckpoint
 	if len(shared) == 0 {
 		return paths, nil
 	}
-	by := a.changedBy(ctx, d, i, shared)
+	by := a.changedBy(ctx, d, c.p, shared)
 	return nil, fmt.Errorf("%w: #%s cannot be undone alone: its files %s changed again after its task (%s); undo %s first, or /rewind",
 		ErrNoUndo, c.item, strings.Join(shared, ", "), by, orItems(by))
 }
 
-// changedBy names who changed the files shared after point i: the later
+// changedBy names who changed the files shared after point p: the later
 // items whose task's patch touched them, else "since".
-func (a *Agent) changedBy(ctx context.Context, d differ, i int, shared []string) string {
-	a.mu.Lock()
-	later := append([]*undoPoint(nil), a.undo.points[i+1:]...)
-	a.mu.Unlock()
+func (a *Agent) changedBy(ctx context.Context, d differ, p *undo.Point, shared []string) string {
 	var items []string
-	for _, q := range later {
-		if q.kind != PointItem || q.after == "" {
+	for _, q := range a.undo.Later(p) {
+		after := a.undo.After(q)
+		s, ok := q.Result()
+		if q.Kind != PointItem || after == "" || !ok {
 			continue
 		}
-		cs, _, err := d.Diff(ctx, q.id, q.after)
+		cs, _, err := d.Diff(ctx, s.ID, after)
 		if err == nil && len(only(cs, shared)) > 0 {
-			items = append(items, "#"+q.item)
+			items = append(items, "#"+q.Item)
 		}
 	}
 	if len(items) == 0 {

@@ -10,9 +10,9 @@ const esc = 0x1b
 
 // trimLine removes the invisible end of a rendered line: trailing spaces
 // that paint nothing (no background, underline, reverse or strike-through)
-// and the colour sequences around them. glamour pads every line to the full
-// width with one styled space after another, which costs the terminal
-// renderer many bytes per line for nothing. Non-colour sequences after the
+// and the colour sequences around them (a padded element, a quote bar
+// ending an empty line), which cost the terminal renderer bytes for
+// nothing. Non-colour sequences after the
 // cut (such as the end of a hyperlink) are kept, and a reset is added when
 // colour sequences were dropped. visible reports whether anything visible
 // is left.

@@ -2,50 +2,65 @@ package markdown
 
 import (
 	"image/color"
-	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
-	"charm.land/glamour/v2/ansi"
-	"charm.land/glamour/v2/styles"
 	"charm.land/lipgloss/v2"
 )
 
 // TestThemeContrast: in Light and Dark every colour of the Markdown
 // theme reads against its background: 4.5:1 for prose (headings, links,
-// inline code), 3:1 for the code highlighting theme's tokens; and
-// glamour's own built-in style is left as it was (its colours are shared).
+// inline code), 3:1 for the code highlighting theme's tokens.
 func TestThemeContrast(t *testing.T) {
 	for _, s := range []Style{Light, Dark} {
-		before := *styles.DefaultStyles[string(s)].CodeBlock.Chroma.LiteralNumber.Color
-		cfg := s.withReadableColours()
+		p := paletteFor(s)
 		n := 0
-		walkPrimitives(reflect.ValueOf(cfg), false, func(p ansi.StylePrimitive, code bool) {
-			if p.Color == nil || *p.Color == "" {
+		check := func(name string, l look, want float64) {
+			if l.fg == "" {
 				return
 			}
 			n++
+			a := makeAttr(l, s.Background(), want)
+			fg, ok := paramColour(a.fg)
+			if !ok {
+				t.Fatalf("%s %s: cannot read %q", s, name, a.fg)
+			}
 			bg := s.Background()
-			if p.BackgroundColor != nil && *p.BackgroundColor != "" {
-				bg = lipgloss.Color(*p.BackgroundColor)
+			if l.bg != "" {
+				bg = lipgloss.Color(l.bg)
 			}
-			want := MinTextContrast
-			if code {
-				want = MinCodeContrast
+			if r := Contrast(fg, bg); r < want {
+				t.Errorf("%s %s: %s on %v is %.2f:1, want %.1f:1", s, name, a.fg, bg, r, want)
 			}
-			if r := Contrast(lipgloss.Color(*p.Color), bg); r < want {
-				t.Errorf("%s: %s on %v is %.2f:1, want %.1f:1", s, *p.Color, bg, r, want)
-			}
-		})
+		}
+		for name, l := range map[string]look{"heading": p.heading, "h1": p.h1, "h6": p.h6, "code": p.code,
+			"link": p.link, "linkText": p.linkText, "image": p.image, "imageText": p.imageText, "rule": p.rule} {
+			check(name, l, MinTextContrast)
+		}
+		for tt, l := range p.tokens {
+			check(tt.String(), l, MinCodeContrast)
+		}
 		if n < 25 {
 			t.Fatalf("%s: only %d colours checked", s, n)
 		}
-		if after := *styles.DefaultStyles[string(s)].CodeBlock.Chroma.LiteralNumber.Color; after != before {
-			t.Fatalf("%s: glamour's built-in style was changed: %s → %s", s, before, after)
-		}
 	}
+}
+
+// paramColour reads the colour of SGR parameters "38;5;N" or "38;2;R;G;B".
+func paramColour(p string) (color.Color, bool) {
+	f := strings.Split(p, ";")
+	switch {
+	case len(f) == 3 && f[1] == "5":
+		return lipgloss.Color(f[2]), true
+	case len(f) == 5 && f[1] == "2":
+		r, _ := strconv.Atoi(f[2])
+		g, _ := strconv.Atoi(f[3])
+		b, _ := strconv.Atoi(f[4])
+		return color.RGBA{uint8(r), uint8(g), uint8(b), 0xFF}, true
+	}
+	return nil, false
 }
 
 // TestHighlightedCodeReads: the colours a highlighted code block is
@@ -104,24 +119,4 @@ func sgrColours(params string) (fg, bg color.Color, ok bool) {
 		}
 	}
 	return fg, bg, ok
-}
-
-// walkPrimitives calls f on every StylePrimitive in v; code says it is in
-// the highlighting theme.
-func walkPrimitives(v reflect.Value, code bool, f func(ansi.StylePrimitive, bool)) {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if !v.IsNil() {
-			walkPrimitives(v.Elem(), code || v.Type().Elem() == reflect.TypeOf(ansi.Chroma{}), f)
-		}
-	case reflect.Struct:
-		if p, ok := v.Interface().(ansi.StylePrimitive); ok {
-			f(p, code)
-		}
-		for i := 0; i < v.NumField(); i++ {
-			if v.Type().Field(i).IsExported() {
-				walkPrimitives(v.Field(i), code, f)
-			}
-		}
-	}
 }

@@ -1,9 +1,9 @@
 package markdown
 
-// RenderCount returns how many blocks r has rendered with glamour.
+// RenderCount returns how many blocks r has rendered.
 func (r *Renderer) RenderCount() int { return r.renders }
 
-// Built returns how many glamour renderers p has constructed.
+// Built returns how many renderers p has constructed.
 func (p *Pool) Built() int64 { return p.built.Load() }
 
 // BlockSources returns the sources of r's finished blocks.
@@ -36,8 +36,12 @@ var Sanitize = sanitize
 // WrapPlain exposes wrapPlain.
 var WrapPlain = wrapPlain
 
-// PlainFences exposes plainFences.
-func (p *Pool) PlainFences(md string) string { return p.plainFences(md) }
+// LexerName returns the canonical name of the language a fence's info
+// string names ("" when tick does not highlight it).
+func LexerName(info string) string {
+	name, _ := lexerFor(info)
+	return name
+}
 
 // CachedLines returns how many rendered lines r holds.
 func (r *Renderer) CachedLines() int {

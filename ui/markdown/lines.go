@@ -54,7 +54,7 @@ func (r *Renderer) Blocks() int { return len(r.blocks) }
 // at Width, preceded by one blank line when an earlier block shows
 // anything, so that the blocks and the tail, one after the other, are
 // Lines. A block may render to no lines at all (an HTML comment). Each
-// block is rendered with glamour the first time it is asked for at a width
+// block is rendered the first time it is asked for at a width
 // (the two most recent widths are kept); deciding the blank line may render
 // the first blocks of the message too, up to the first one that shows
 // something. Block returns nil when i is out of range.
@@ -77,8 +77,8 @@ func (r *Renderer) Block(i int) []string {
 
 // Tail returns the unfinished tail as plain text wrapped to Width and
 // indented like rendered text, preceded by one blank line when a finished
-// block shows anything; nil when the tail is empty. It renders nothing with
-// glamour except, at most, the blocks needed to decide the blank line (see
+// block shows anything; nil when the tail is empty. It renders nothing
+// except, at most, the blocks needed to decide the blank line (see
 // Block). Calling Tail again without Append, Finish or SetWidth in between
 // returns the same slice.
 //
@@ -99,7 +99,7 @@ func (r *Renderer) Tail() []string {
 	return out
 }
 
-// Renders returns how many times r has rendered a block with glamour, for
+// Renders returns how many times r has rendered a block, for
 // tests and diagnostics: the expensive work that Block and Lines do only
 // once per block and width.
 func (r *Renderer) Renders() int { return r.renders }
@@ -176,10 +176,10 @@ func (r *Renderer) cacheLines(b *block, store func()) {
 	}
 }
 
-// renderBlock renders one finished block with glamour at width w and tidies
-// the result; if glamour fails the block is shown as plain text.
+// renderBlock renders one finished block at width w and tidies the
+// result; if rendering fails the block is shown as plain text.
 func renderBlock(p *Pool, style Style, src string, dedent, w int) []string {
-	md := p.plainFences(sanitize(src))
+	md := sanitize(src)
 	if dedent > 0 {
 		md = dedentText(md, dedent)
 		if w-dedent < 20 { // too narrow to shift; render at the left edge
@@ -207,11 +207,9 @@ func renderBlock(p *Pool, style Style, src string, dedent, w int) []string {
 	return lines
 }
 
-// tidy splits glamour's output into lines, drops its blank margin lines at
-// the top and bottom, removes the invisible padding glamour puts at the end
-// of every line, and makes sure no line is wider than w.
-func tidy(out string, w int) []string {
-	raw := strings.Split(out, "\n")
+// tidy drops the blank lines at the top and bottom of rendered lines and
+// any invisible end of a line, and makes sure no line is wider than w.
+func tidy(raw []string, w int) []string {
 	first, last := -1, -1
 	for i, l := range raw {
 		t, visible := trimLine(l)

@@ -4,7 +4,7 @@
 // A Renderer holds one message. Append adds streamed text and cheaply finds
 // blocks that are finished (followed by a blank line outside a code fence, or
 // a code fence that closed); Lines renders each finished block once per width
-// with glamour and caches it, and shows the unfinished tail as plain wrapped
+// and caches it, and shows the unfinished tail as plain wrapped
 // text, so nothing jumps when a code fence opens. Lines does no rendering work
 // when nothing changed since the previous call.
 //
@@ -13,109 +13,24 @@
 // together are Lines, so only the blocks that reach the screen are ever
 // rendered.
 //
-// The style is chosen once by the caller (Dark, Light or another glamour style
-// name); this package never queries the terminal. Rendering uses glamour
-// TermRenderers built once per (style, width) and kept in a Pool that many
-// Renderers may share.
+// The style is chosen once by the caller (Dark, Light, ASCII or NoTTY); this
+// package never queries the terminal. A block is parsed with goldmark (GitHub
+// Flavored Markdown: tables, strikethrough, task lists, bare links) and drawn
+// from its syntax tree in tick's own palette (palette.go), code highlighted
+// by tick's own lexers for common languages (lexers.go, on chroma's core).
+// Nothing of it runs before it is first needed: the parser, the themes and
+// each language's lexer are built on first use and kept in a Pool that many
+// Renderers may share. Every piece of text the model sent is made safe
+// (ui/termsafe) before it is drawn, also after entities are resolved.
 //
 // A Renderer is not safe for concurrent use; a Pool is.
 package markdown
 
-import (
-	"fmt"
-	"slices"
-	"strings"
-
-	"charm.land/glamour/v2/ansi"
-	"charm.land/glamour/v2/styles"
-)
+import "strings"
 
 // DefaultWidth is the width a Renderer uses until WithWidth or SetWidth says
 // otherwise.
 const DefaultWidth = 80
-
-// Style names a glamour style. It is chosen once at start-up; Renderers never
-// detect the terminal background themselves. An unknown name renders as Dark.
-type Style string
-
-// Built-in styles (glamour's standard style names).
-const (
-	Dark  Style = styles.DarkStyle
-	Light Style = styles.LightStyle
-	// ASCII uses no colours and only ASCII characters.
-	ASCII Style = styles.AsciiStyle
-	// NoTTY uses no colours (for plain output).
-	NoTTY Style = styles.NoTTYStyle
-)
-
-// ParseStyle returns the Style called name (any glamour standard style name,
-// case-insensitive), or an error naming the valid values.
-func ParseStyle(name string) (Style, error) {
-	n := strings.ToLower(strings.TrimSpace(name))
-	if _, ok := styles.DefaultStyles[n]; ok {
-		return Style(n), nil
-	}
-	valid := make([]string, 0, len(styles.DefaultStyles))
-	for k := range styles.DefaultStyles {
-		valid = append(valid, k)
-	}
-	slices.Sort(valid)
-	return Dark, fmt.Errorf("parse markdown style %q: unknown style (valid: %s)", name, strings.Join(valid, ", "))
-}
-
-// resolved returns s if glamour knows it, Dark otherwise.
-func (s Style) resolved() Style {
-	if _, ok := styles.DefaultStyles[string(s)]; ok {
-		return s
-	}
-	return Dark
-}
-
-// config returns glamour's configuration for s with two changes. Body text
-// keeps the terminal's default foreground instead of the style's grey.
-// Besides matching the plain tail (so a finishing block changes no colour),
-// this makes glamour pad lines with plain spaces instead of one coloured
-// escape sequence per space, which makes rendering about twice as fast.
-// And in styles whose headings are coloured or bold, headings lose their
-// literal "#" prefixes ("## Plan" shows as "Plan"); styles without either
-// (ascii, notty) keep them, as they are the only mark of a heading there.
-// In Light and Dark every colour reads against the background (readable),
-// and code is highlighted with the style's own registered theme.
-func (s Style) config() ansi.StyleConfig {
-	cfg := s.withReadableColours()
-	if r := s.resolved(); r == Light || r == Dark {
-		cfg.CodeBlock.Theme, cfg.CodeBlock.Chroma = r.chromaTheme(), nil
-	}
-	return cfg
-}
-
-// withReadableColours is config with glamour's Chroma rules kept.
-func (s Style) withReadableColours() ansi.StyleConfig {
-	cfg := *styles.DefaultStyles[string(s.resolved())]
-	cfg.Document.Color = nil
-	if cfg.Heading.Color != nil || cfg.Heading.Bold != nil && *cfg.Heading.Bold {
-		for _, h := range []*ansi.StyleBlock{&cfg.H1, &cfg.H2, &cfg.H3, &cfg.H4, &cfg.H5, &cfg.H6} {
-			if p := strings.TrimSpace(h.Prefix); p != "" && strings.Trim(p, "#") == "" {
-				h.Prefix = ""
-			}
-		}
-	}
-	if r := s.resolved(); r == Light || r == Dark {
-		cfg = readable(cfg, r.Background())
-	}
-	return cfg
-}
-
-// margin is the left (and right) margin glamour's document style puts around
-// rendered text; the plain tail is indented by the same amount so text does
-// not shift when its block is rendered.
-func (s Style) margin() int {
-	cfg, ok := styles.DefaultStyles[string(s.resolved())]
-	if !ok || cfg.Document.Margin == nil {
-		return 0
-	}
-	return int(*cfg.Document.Margin)
-}
 
 // Option configures a Renderer made by New.
 type Option func(*Renderer)
@@ -124,10 +39,10 @@ type Option func(*Renderer)
 // Widths below 1 are treated as 1.
 func WithWidth(w int) Option { return func(r *Renderer) { r.width = clampWidth(w) } }
 
-// WithStyle sets the glamour style (default Dark).
+// WithStyle sets the style (default Dark).
 func WithStyle(s Style) Option { return func(r *Renderer) { r.style = s.resolved() } }
 
-// WithPool makes the Renderer take its glamour renderers from p, so many
+// WithPool makes the Renderer take its renderers from p, so many
 // messages share them. A nil p is ignored. Without it a Renderer has a small
 // pool of its own.
 func WithPool(p *Pool) Option {
@@ -183,7 +98,7 @@ type Renderer struct {
 	out       []string // the last result of Lines
 	outValid  bool     // out matches the current text and width
 
-	renders int // glamour renders done by this Renderer; read by tests
+	renders int // block renders done by this Renderer; read by tests
 }
 
 // New returns an empty Renderer: width DefaultWidth, style Dark and a
@@ -278,7 +193,7 @@ func (r *Renderer) Text() string { return string(r.text) }
 // Render renders a complete Markdown string once (for example a message of
 // a restored transcript) at width cells in style; it is New + Append +
 // Finish + Lines. Without WithPool among opts every call builds its own
-// glamour renderer: pass one shared Pool when rendering many messages.
+// parser and lexers: pass one shared Pool when rendering many messages.
 func Render(md string, width int, style Style, opts ...Option) []string {
 	r := New(append([]Option{WithWidth(width), WithStyle(style)}, opts...)...)
 	r.Append(md)

@@ -100,7 +100,7 @@ func diffLines(t *testing.T, got, want []string) {
 
 // TestSplitAnywhereSameResult: however the document is cut into deltas, the
 // final lines equal those of the whole document appended at once. Every
-// split point is tried with the colourless NoTTY style (same glamour
+// split point is tried with the colourless NoTTY style (same
 // rendering without syntax highlighting, so it is fast); Dark, with
 // highlighting, tries every 11th point.
 func TestSplitAnywhereSameResult(t *testing.T) {
@@ -205,7 +205,7 @@ func TestTailIsPlainWhileFenceOpen(t *testing.T) {
 }
 
 func TestTailIndentedLikeRenderedText(t *testing.T) {
-	// The plain tail starts in the column where glamour puts text, so a
+	// The plain tail starts in the column where rendered text sits, so a
 	// paragraph does not shift sideways when its block finishes.
 	r := markdown.New(markdown.WithWidth(40))
 	r.Append("A short paragraph.")
@@ -296,7 +296,7 @@ func TestPoolSharing(t *testing.T) {
 		r.Lines()
 	}
 	if n := pool.Built(); n != 1 {
-		t.Errorf("5 messages at one width built %d glamour renderers, want 1", n)
+		t.Errorf("5 messages at one width built %d renderers, want 1", n)
 	}
 	for _, w := range []int{50, 40, 60, 50} { // 40 is used, 60 evicts 50, 50 is built again
 		markdown.New(markdown.WithWidth(w), markdown.WithPool(pool)).Lines()

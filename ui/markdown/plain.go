@@ -3,7 +3,6 @@ package markdown
 import (
 	"strings"
 
-	"charm.land/glamour/v2/ansi"
 	xansi "github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/ui/termsafe"
 )
@@ -19,15 +18,15 @@ import (
 // Blocks()), "" when i is out of range or the block shows nothing. Every
 // character of it is shown by Block(i), in the same order, at any width
 // (Block only adds margins, bars and line breaks), which lets a caller
-// find where each character is on the screen. The block is rendered with
-// glamour once more, unwrapped and undecorated; nothing is cached, as this
-// is asked for when text is copied.
+// find where each character is on the screen. The block is rendered once
+// more, unwrapped and undecorated; nothing is cached, as this is asked for
+// when text is copied.
 func (r *Renderer) LogicalBlock(i int) string {
 	if i < 0 || i >= len(r.blocks) {
 		return ""
 	}
 	b := r.blocks[i]
-	md := r.pool.plainFences(termsafe.Text(b.src(r.text))) // tabs kept
+	md := termsafe.Text(b.src(r.text)) // tabs kept
 	if b.dedent > 0 {
 		md = dedentText(md, b.dedent)
 	}
@@ -35,7 +34,7 @@ func (r *Renderer) LogicalBlock(i int) string {
 	if err != nil { // Block showed the source as plain text
 		return trimBlank(md)
 	}
-	return trimBlank(xansi.Strip(out))
+	return trimBlank(xansi.Strip(strings.Join(out, "\n")))
 }
 
 // LogicalTail returns the logical text of the unfinished tail (what Tail
@@ -48,11 +47,14 @@ func (r *Renderer) LogicalTail() string {
 }
 
 // plainWidth is the width the Pool is asked for to render logical text:
-// no wrapping and plainConfig's style (see Pool.render).
+// no wrapping, and nothing drawn that only lays text out: no margins, no
+// quote bars, code as written (no margin, no highlighting), inline code
+// and H1 headings without their padding. Bullets, numbers, marks, links
+// and table rules stay as the style shows them.
 const plainWidth = 0
 
 // trimBlank drops the blank lines around s and the trailing spaces of its
-// lines (glamour pads some elements).
+// lines.
 func trimBlank(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
@@ -65,23 +67,4 @@ func trimBlank(s string) string {
 		lines = lines[:len(lines)-1]
 	}
 	return strings.Join(lines, "\n")
-}
-
-// plainConfig is s's configuration without what only lays text out: the
-// document's margin, the quotes' bars, the code blocks' margin and
-// highlighting, the padding around inline code and headings. Everything
-// else (bullets, numbers, links, table rules) stays as s shows it.
-func (s Style) plainConfig() ansi.StyleConfig {
-	cfg := s.config()
-	zero, none := uint(0), ""
-	cfg.Document.Margin, cfg.Document.Indent = &zero, &zero
-	cfg.Document.BlockPrefix, cfg.Document.BlockSuffix = "", ""
-	cfg.BlockQuote.Indent, cfg.BlockQuote.IndentToken = &zero, &none
-	cfg.CodeBlock.Margin, cfg.CodeBlock.Indent = &zero, &zero
-	cfg.CodeBlock.Theme, cfg.CodeBlock.Chroma = "", nil
-	cfg.Code.Prefix, cfg.Code.Suffix = "", ""
-	for _, h := range []*ansi.StyleBlock{&cfg.Heading, &cfg.H1, &cfg.H2, &cfg.H3, &cfg.H4, &cfg.H5, &cfg.H6} {
-		h.Prefix, h.Suffix = strings.TrimLeft(h.Prefix, " "), strings.TrimRight(h.Suffix, " ")
-	}
-	return cfg
 }

@@ -8,23 +8,29 @@ import (
 	"github.com/tick-agent/tick/ui/markdown"
 )
 
-func TestPlainFences(t *testing.T) {
-	tests := []struct{ name, in, want string }{
-		{"no fence", "just *text*\n", "just *text*\n"},
-		{"no language", "```\nx\n```\n", "```text\nx\n```\n"},
-		{"known language", "```go\nx\n```\n", "```go\nx\n```\n"},
-		{"known alias any case", "```Bash extra words\nx\n```", "```Bash extra words\nx\n```"},
-		{"unknown language", "~~~~ nosuchlang {.x}\nx\n~~~~\n", "~~~~text\nx\n~~~~\n"},
-		{"indented", "   ```\n   x\n   ```\n", "   ```text\n   x\n   ```\n"},
-		{"inner fence is content", "````\n```\n````\n", "````text\n```\n````\n"},
-		{"two fences", "```\na\n```\ntext\n```py\nb\n```", "```text\na\n```\ntext\n```py\nb\n```"},
-		{"open fence without newline", "```", "```text"},
+// TestFenceLanguage: a fence's language is the first word of its info
+// string, any case; code in a language tick has no lexer for (or no
+// language at all) is drawn as plain text, without trying every lexer.
+func TestFenceLanguage(t *testing.T) {
+	tests := []struct{ info, want string }{
+		{"", ""},
+		{"go", "go"},
+		{"Bash extra words", "bash"},
+		{"nosuchlang {.x}", ""},
+		{"py", "python"},
+		{"tsx", "typescript"},
+		{"c++", "cpp"},
+		{"shell", "bash"},
+		{"console", "console"},
+		{"yml", "yaml"},
+		{"Dockerfile", "dockerfile"},
+		{"js{.line-numbers}", "javascript"},
+		{"text", ""},
 	}
-	pool := markdown.NewPool()
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := pool.PlainFences(tt.in); got != tt.want {
-				t.Errorf("plainFences(%q) = %q, want %q", tt.in, got, tt.want)
+		t.Run(tt.info, func(t *testing.T) {
+			if got := markdown.LexerName(tt.info); got != tt.want {
+				t.Errorf("lexer for %q = %q, want %q", tt.info, got, tt.want)
 			}
 		})
 	}
@@ -34,7 +40,7 @@ func TestPlainFences(t *testing.T) {
 // run with -race.
 func TestPoolConcurrentUse(t *testing.T) {
 	pool := markdown.NewPoolSize(2)
-	markdown.Render("```go\nx := 1\n```", 40, markdown.Dark, markdown.WithPool(pool)) // glamour registers its code theme once
+	markdown.Render("```go\nx := 1\n```", 40, markdown.Dark, markdown.WithPool(pool)) // builds the Go lexer before the race
 	want := markdown.Render(sampleDoc, 50, markdown.Dark, markdown.WithPool(pool))
 	var wg sync.WaitGroup
 	errs := make(chan string, 8)

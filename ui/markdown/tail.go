@@ -9,7 +9,7 @@ import (
 )
 
 // The unfinished tail is shown as plain text, wrapped here rather than by
-// glamour. Its complete lines are wrapped once (tailCache); the incomplete
+// the renderer. Its complete lines are wrapped once (tailCache); the incomplete
 // last line is wrapped incrementally (partialCache): greedy wrapping never
 // changes a wrapped line once a later one exists, so only the last wrapped
 // line is recomputed as text arrives, and streaming one very long line costs
@@ -35,7 +35,7 @@ type partialCache struct {
 
 // geometry returns the indent and wrap limit of plain lines at width w: the
 // style's margin on both sides when there is room, so plain text sits where
-// glamour puts rendered text.
+// rendered text sits.
 func geometry(w, margin int) (pad string, limit int) {
 	if w < 2*margin+1 {
 		return "", w

@@ -8,14 +8,15 @@ import (
 	"testing"
 )
 
-// heavyInit are packages whose initialisers cost milliseconds (the
-// Markdown renderer's registries, the HTML sanitiser) or that every heavy
-// one imports (regexp): a command the model runs must not pay them.
+// heavyInit are packages whose initialisers cost the most of what is
+// left (the Markdown parser's entity table and HTML patterns) or that
+// every heavy one imports (regexp): a command the model runs must not pay them. (Chroma's
+// lexer and style registries and bluemonday, which cost 20-40 ms, are not
+// linked at all: ui/markdown's TestRendererDependencies.)
 var heavyInit = []string{
 	"regexp",
-	"github.com/alecthomas/chroma/v2/lexers",
-	"github.com/alecthomas/chroma/v2/styles",
-	"github.com/microcosm-cc/bluemonday",
+	"github.com/yuin/goldmark/util",
+	"github.com/yuin/goldmark/parser",
 }
 
 // initTrace runs the built tick with args under GODEBUG=inittrace=1 and
