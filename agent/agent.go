@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/tick-agent/tick/agent/permission"
+	"github.com/tick-agent/tick/agent/plan"
 	"github.com/tick-agent/tick/agent/tools"
 	"github.com/tick-agent/tick/agent/undo"
 	"github.com/tick-agent/tick/provider"
@@ -169,17 +170,15 @@ type Agent struct {
 
 	mu         sync.Mutex
 	history    []provider.Message // without the system prompt
-	todos      todo.List
-	steer      []steerMsg // handed to the running turn, not delivered yet
-	steerSeq   int        // the id of the last steer message
+	plan       *plan.Book         // the list, the user's side of it and the mode; its own lock, taken after mu (see package plan)
+	steer      []steerMsg         // handed to the running turn, not delivered yet
+	steerSeq   int                // the id of the last steer message
 	running    bool
 	approved   []permission.Rule // what the user allowed for the session
 	outside    []permission.Rule // commands allowed to run again outside the sandbox
 	lastPrompt int               // tokens of the last request and its answer
 	folded     int               // messages compactions took out of history, net: the user still sees them (see seenLocked)
 	turnUsage  UsageTotal        // the running turn's model calls (TurnEnd.Usage)
-	mode       Mode              // see Mode; guarded by mu
-	plan       planState         // the user's side of the plan; guarded by mu
 	undo       undo.Log          // the undo points; guarded by its own lock (see package undo: a.mu may be held calling it)
 	saveMu     sync.Mutex        // serialises savePlan and saveMode; taken before mu
 	// The model chosen with SetModel (modelSet), replacing
@@ -228,7 +227,7 @@ func New(cfg Config) (*Agent, error) {
 		cfg.Date = time.Now()
 	}
 	a := &Agent{cfg: cfg, tools: base, date: cfg.Date.Format(dateLayout), effort: effort, verify: cfg.Verify.withDefaults()}
-	a.plan.init()
+	a.plan = plan.New()
 	return a, nil
 }
 
@@ -304,10 +303,7 @@ func (a *Agent) Steer(text string) (id int, ok bool) {
 	}
 	a.steerSeq++
 	a.steer = append(a.steer, steerMsg{id: a.steerSeq, text: text})
-	select { // a turn paused at a gate goes on with the message
-	case a.plan.resume <- struct{}{}:
-	default:
-	}
+	a.plan.Wake() // a turn paused at a gate goes on with the message
 	return a.steerSeq, true
 }
 
@@ -321,9 +317,7 @@ func (a *Agent) History() []provider.Message {
 
 // Todos returns a copy of the current todo list.
 func (a *Agent) Todos() todo.List {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.todos.Clone()
+	return a.plan.List()
 }
 
 // Restore replaces the history and the todo list, for a resumed session.
@@ -338,15 +332,14 @@ func (a *Agent) Restore(history []provider.Message, list todo.List) error {
 		return ErrBusy
 	}
 	a.history = Repair(append([]provider.Message(nil), history...))
-	a.todos = list.Clone()
-	a.plan = planState{beforePlan: a.plan.beforePlan} // the mode is not the plan's
-	a.undo.Reset()                                    // points of another conversation do not carry over
+	a.undo.Reset() // points of another conversation do not carry over
 	a.folded = 0
-	a.plan.init()
+	rev := 0
 	for _, ev := range Replay(a.history) { // go on counting revisions where the replay ends
 		if up, ok := ev.(TodoUpdate); ok {
-			a.plan.rev = up.Rev
+			rev = up.Rev
 		}
 	}
+	a.plan.Reset(list, rev) // the mode is not the plan's: it stays
 	return nil
 }

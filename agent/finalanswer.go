@@ -8,8 +8,5 @@ func (l *loop) remindsNext() bool {
 	if l.child || l.reminded || !l.worked || l.a.cfg.NoCompletionReminder {
 		return false
 	}
-	a := l.a
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.mode != ModePlan && len(a.todos.Open()) > 0
+	return l.a.Mode() != ModePlan && len(l.a.Todos().Open()) > 0
 }

@@ -5,38 +5,10 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tick-agent/tick/agent/plan"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
 )
-
-// planState is what the agent keeps of the plan besides the list itself:
-// its revision, the user's authoritative edits, edits not yet told to the
-// model, the last proposal of plan mode and the gate the loop waits on.
-// It is guarded by Agent.mu. What of it a session keeps, and why, is in
-// planresume.go.
-type planState struct {
-	rev        int               // bumped on every change of the list
-	added      map[string]bool   // items the user added
-	cancelled  map[string]bool   // items the user cancelled
-	text       map[string]string // items whose text the user wrote
-	stopAfter  map[string]bool   // gates: pause after these complete
-	edits      []string          // edit notes not yet told to the model
-	proposal   *todo.List        // the last plan proposed in plan mode
-	beforePlan Mode              // the mode to return to on approval
-	resume     chan struct{}     // Continue and Steer wake a paused turn
-	undone     []string          // restore notes not yet told to the model
-	archived   []todo.List       // plans put aside, oldest first (see planclear.go)
-}
-
-// init makes the maps and the resume channel.
-func (p *planState) init() {
-	if p.added != nil {
-		return
-	}
-	p.added, p.cancelled = map[string]bool{}, map[string]bool{}
-	p.text, p.stopAfter = map[string]string{}, map[string]bool{}
-	p.resume = make(chan struct{}, 1)
-}
 
 // openReminder is the message sent when the model ends its turn with items
 // still open.
@@ -72,14 +44,11 @@ func (l *loop) finalAnswer(ctx context.Context) bool {
 		return false
 	}
 	a := l.a
-	a.mu.Lock()
-	list, mode := a.todos.Clone(), a.mode
-	a.mu.Unlock()
-	if mode == ModePlan {
-		l.propose(list)
+	if a.Mode() == ModePlan {
+		l.propose()
 		return false
 	}
-	open := list.Open()
+	open := a.Todos().Open()
 	if len(open) == 0 || !l.worked {
 		return l.verifyAgain(ctx) // a turn that did not work on the plan is not pushed back into it
 	}
@@ -98,20 +67,11 @@ func (l *loop) finalAnswer(ctx context.Context) bool {
 
 // propose emits the plan of a plan-mode turn as a proposal and remembers it
 // to mark what the next revision changes.
-func (l *loop) propose(list todo.List) {
-	if list.Empty() {
+func (l *loop) propose() {
+	list, changes, rev, ok := l.a.plan.Propose()
+	if !ok {
 		return
 	}
-	a := l.a
-	a.mu.Lock()
-	var changes []todo.Change
-	if prev := a.plan.proposal; prev != nil {
-		changes = todo.Diff(*prev, list)
-	}
-	c := list.Clone()
-	a.plan.proposal = &c
-	rev := a.plan.rev
-	a.mu.Unlock()
 	l.savePlan()
 	l.emit(PlanProposed{List: list, Changes: changes, Rev: rev})
 }
@@ -131,41 +91,14 @@ func (l *loop) gate(ctx context.Context, before todo.List) bool {
 	if l.child {
 		return true
 	}
-	a := l.a
-	a.mu.Lock()
-	after := a.todos.Clone()
-	resume := a.plan.resume
-	a.mu.Unlock()
-	id := gateHit(before, after)
-	if id == "" || resume == nil {
+	after := l.a.Todos()
+	id := plan.GateHit(before, after)
+	if id == "" {
 		return true
 	}
-	return l.pauseAt(ctx, id, nextOpenAfter(after, id), fmt.Sprintf("paused after #%s — enter to continue", id))
-}
-
-// gateHit returns the id of a stop-after item that is completed in after
-// but was not in before, or "".
-func gateHit(before, after todo.List) string {
-	for _, it := range after.Items {
-		if !it.StopAfter || it.Status != todo.Completed {
-			continue
-		}
-		if i := before.Find(it.ID); i < 0 || before.Items[i].Status != todo.Completed {
-			return it.ID
-		}
-	}
-	return ""
+	return l.pauseAt(ctx, id, plan.NextOpenAfter(after, id), fmt.Sprintf("paused after #%s — enter to continue", id))
 }
 
 // Continue lets a turn paused at a gate go on. It does nothing when no turn
 // is paused.
-func (a *Agent) Continue() {
-	a.mu.Lock()
-	a.plan.init()
-	r := a.plan.resume
-	a.mu.Unlock()
-	select {
-	case r <- struct{}{}:
-	default:
-	}
-}
+func (a *Agent) Continue() { a.plan.Wake() }

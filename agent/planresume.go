@@ -2,34 +2,15 @@ package agent
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 
+	"github.com/tick-agent/tick/agent/plan"
 	"github.com/tick-agent/tick/todo"
 )
 
-// What of the plan survives a resumed session (see also docs/architecture.md,
-// "Sessions"):
-//
-//   - The user's authority (items added, cancelled, worded) is saved with
-//     every change (PlanRecorder) and restored (RestorePlan): a todo call
-//     that undoes a user's edit is refused after a resume as before it.
-//   - The gates (stop_after) are in the saved list itself.
-//   - The notes of edits and undos not yet told to the model are saved, and
-//     saved again once delivered, so the model hears of them after a resume
-//     exactly once (a crash between the two tells it twice, never zero
-//     times).
-//   - The proposal awaiting approval is saved, so that the next proposal
-//     marks its changes; a resumed plan-mode session can approve the plan.
-//   - The mode and the mode plan mode returns to are saved (ModeRecorder)
-//     and restored (RestoreMode), so that a session left in plan mode does
-//     not come back able to change files.
-//   - The undo checkpoints are not saved: they describe the workspace as
-//     this process left it, and the workspace may have changed since (the
-//     user, another tick). Restoring a snapshot taken before the session was
-//     left could throw away that later work without the user seeing it in
-//     the list of changes of this run; undo starts afresh with the next item.
-//   - The revision goes on where the replay of the history ends (Restore).
+// What of the plan survives a resumed session, and why, is said in package
+// plan (user.go) and docs/architecture.md, "Sessions". The agent saves it
+// through the optional recorder interfaces below, and gives it back with
+// RestorePlan and RestoreMode after Restore.
 
 // PlanRecorder is what a Recorder may also implement to save the user's
 // side of the plan with the session whenever it changes.
@@ -45,45 +26,7 @@ type ModeRecorder interface {
 }
 
 // ParseMode returns the mode String names.
-func ParseMode(s string) (Mode, error) {
-	for _, m := range []Mode{ModeAuto, ModeAsk, ModePlan} {
-		if m.String() == s {
-			return m, nil
-		}
-	}
-	return ModeAuto, fmt.Errorf("unknown mode %q (auto, ask or plan)", s)
-}
-
-// userPlanLocked returns the savable part of the plan state. a.mu is held.
-func (a *Agent) userPlanLocked() todo.UserPlan {
-	p := &a.plan
-	up := todo.UserPlan{
-		Added:     sortedTrue(p.added),
-		Cancelled: sortedTrue(p.cancelled),
-		Pending:   slices.Clone(p.edits),
-		Undone:    slices.Clone(p.undone),
-	}
-	if len(p.text) > 0 {
-		up.Text = maps.Clone(p.text)
-	}
-	if p.proposal != nil {
-		c := p.proposal.Clone()
-		up.Proposal = &c
-	}
-	return up
-}
-
-// sortedTrue returns the keys of m whose value is true, sorted.
-func sortedTrue(m map[string]bool) []string {
-	var out []string
-	for k, v := range m {
-		if v {
-			out = append(out, k)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
+func ParseMode(s string) (Mode, error) { return plan.ParseMode(s) }
 
 // savePlan records the user's side of the plan when the Recorder is a
 // PlanRecorder. Saves are serialised, each with the state as it is when
@@ -95,10 +38,7 @@ func (a *Agent) savePlan() error {
 	}
 	a.saveMu.Lock()
 	defer a.saveMu.Unlock()
-	a.mu.Lock()
-	up := a.userPlanLocked()
-	a.mu.Unlock()
-	if err := r.Plan(up); err != nil {
+	if err := r.Plan(a.plan.User()); err != nil {
 		return fmt.Errorf("save the plan's state: %w", err)
 	}
 	return nil
@@ -112,9 +52,7 @@ func (a *Agent) saveMode() error {
 	}
 	a.saveMu.Lock()
 	defer a.saveMu.Unlock()
-	a.mu.Lock()
-	m, before := a.mode, a.plan.beforePlan
-	a.mu.Unlock()
+	m, before := a.plan.Modes()
 	if err := r.Mode(m.String(), before.String()); err != nil {
 		return fmt.Errorf("save the mode: %w", err)
 	}
@@ -134,26 +72,7 @@ func (a *Agent) RestorePlan(up todo.UserPlan) error {
 	if a.running {
 		return ErrBusy
 	}
-	p := &a.plan
-	for _, id := range up.Added {
-		p.added[id] = true
-	}
-	for _, id := range up.Cancelled {
-		p.cancelled[id] = true
-	}
-	maps.Copy(p.text, up.Text)
-	a.dropGoneLocked()
-	for _, it := range a.todos.Items {
-		if it.StopAfter {
-			p.stopAfter[it.ID] = true
-		}
-	}
-	p.edits = append(p.edits, up.Pending...)
-	p.undone = append(p.undone, up.Undone...)
-	if up.Proposal != nil {
-		c := up.Proposal.Clone()
-		p.proposal = &c
-	}
+	a.plan.Restore(up)
 	return nil
 }
 
@@ -162,27 +81,7 @@ func (a *Agent) RestorePlan(up todo.UserPlan) error {
 // is). It is not saved again. An unknown name changes nothing and returns
 // an error.
 func (a *Agent) RestoreMode(mode, beforePlan string) error {
-	var m, before Mode
-	var err error
-	if mode != "" {
-		if m, err = ParseMode(mode); err != nil {
-			return fmt.Errorf("restore the mode: %w", err)
-		}
-	}
-	if beforePlan != "" {
-		if before, err = ParseMode(beforePlan); err != nil {
-			return fmt.Errorf("restore the mode: %w", err)
-		}
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if mode != "" {
-		a.mode = m
-	}
-	if beforePlan != "" && before != ModePlan {
-		a.plan.beforePlan = before
-	}
-	return nil
+	return a.plan.RestoreMode(mode, beforePlan)
 }
 
 // Pending returns what a resumed session still waits on, as the events a
@@ -191,40 +90,9 @@ func (a *Agent) RestoreMode(mode, beforePlan string) error {
 // (a PlanProposed without change marks), when the agent is in plan mode
 // and RestorePlan gave one back. It is empty otherwise.
 func (a *Agent) Pending() []Event {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.mode != ModePlan || a.plan.proposal == nil || a.todos.Empty() {
+	list, rev, ok := a.plan.Pending()
+	if !ok {
 		return nil
 	}
-	return []Event{PlanProposed{List: a.todos.Clone(), Rev: a.plan.rev}}
-}
-
-// prunePlanLocked drops the user's authority over items that are no longer
-// in the list as the user gave it (a rewind took the list back to before
-// an edit): an id gone from the list, or whose text is no longer the one
-// the user wrote, binds the model no more. a.mu is held.
-func (a *Agent) prunePlanLocked() {
-	p := &a.plan
-	for id, want := range p.text {
-		if i := a.todos.Find(id); i >= 0 && a.todos.Items[i].Text != want {
-			delete(p.text, id)
-			delete(p.added, id)
-		}
-	}
-	a.dropGoneLocked()
-	if p.proposal != nil && a.todos.Empty() {
-		p.proposal = nil
-	}
-}
-
-// dropGoneLocked drops the user's authority (added, cancelled, worded,
-// gates) over ids no longer in the list, so that it never locks the model
-// out of an item that is not there. a.mu is held.
-func (a *Agent) dropGoneLocked() {
-	p := &a.plan
-	gone := func(id string) bool { return a.todos.Find(id) < 0 }
-	for _, m := range []map[string]bool{p.added, p.cancelled, p.stopAfter} {
-		maps.DeleteFunc(m, func(id string, _ bool) bool { return gone(id) })
-	}
-	maps.DeleteFunc(p.text, func(id, _ string) bool { return gone(id) })
+	return []Event{PlanProposed{List: list, Rev: rev}}
 }

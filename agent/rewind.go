@@ -211,8 +211,6 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 		res.Dropped = res.Point.Messages
 		a.history = append([]provider.Message(nil), p.Hist...)
 		a.folded = p.Folded
-		a.todos = p.Todos.Clone()
-		a.prunePlanLocked()
 		a.failed = false
 		if p.Kind == PointTurn {
 			res.Prompt = p.Prompt
@@ -222,10 +220,13 @@ func (a *Agent) Rewind(ctx context.Context, id string, scope RewindScope) (Rewou
 	// the points it makes stale go, the plan's generation goes back with
 	// the conversation, and the applies whose files went back are named
 	unapplied := a.undo.RewindTo(p, scope != RewindConversation, scope != RewindFiles)
-	a.plan.rev++
-	a.plan.undone = append(a.plan.undone, rewindNote(p, scope, res.Files))
-	list, hist := a.todos.Clone(), a.history
-	res.Events = []Event{TodoUpdate{List: list.Clone(), Rev: a.plan.rev}}
+	var back *todo.List // the list goes back with the conversation
+	if scope != RewindFiles {
+		back = &p.Todos
+	}
+	list, rev := a.plan.Rewind(back, rewindNote(p, scope, res.Files))
+	hist := a.history
+	res.Events = []Event{TodoUpdate{List: list.Clone(), Rev: rev}}
 	a.mu.Unlock()
 	for _, n := range unapplied {
 		a.tasks.setApplied(n, false)

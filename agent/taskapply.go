@@ -194,7 +194,7 @@ func (a *Agent) ApplyTask(ctx context.Context, n int) ([]Event, error) {
 	}
 	a.tasks.setApplied(n, true)
 	a.mu.Lock()
-	a.plan.undone = append(a.plan.undone, appliedNote(k, res))
+	a.plan.Note(appliedNote(k, res))
 	a.mu.Unlock()
 	_ = a.savePlan() // the note, for the model after a resume
 	return append(evs, Notice{Text: appliedText(k, res)}), nil
@@ -213,7 +213,7 @@ func (a *Agent) applyPoint(ctx context.Context, k KeptTask) (*undo.Point, []Even
 		hist = beforeLastAssistant(hist)
 	}
 	p := a.undo.Add(undo.Point{Kind: PointApply, Text: fmt.Sprintf("applying task %d %q", k.N, k.Desc),
-		Hist: hist, Todos: a.todos, Folded: a.folded, Task: k.N})
+		Hist: hist, Todos: a.plan.List(), Folded: a.folded, Task: k.N})
 	a.mu.Unlock()
 	cctx, cancel := context.WithTimeout(ctx, checkpointWait)
 	defer cancel()

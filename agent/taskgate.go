@@ -3,6 +3,8 @@ package agent
 import (
 	"context"
 	"fmt"
+
+	"github.com/tick-agent/tick/agent/plan"
 )
 
 // taskGate holds a task on plan item item that comes after an open gate
@@ -17,7 +19,7 @@ func (l *loop) taskGate(ctx context.Context, item string) error {
 	s := &l.a.tasks
 	s.gateMu.Lock()
 	defer s.gateMu.Unlock()
-	g := openGateBefore(l.a.Todos(), item)
+	g := plan.OpenGateBefore(l.a.Todos(), item)
 	if g == "" || l.passed[g] {
 		return nil
 	}

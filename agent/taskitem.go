@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/tick-agent/tick/agent/plan"
 	"github.com/tick-agent/tick/agent/undo"
 	"github.com/tick-agent/tick/provider"
-	"github.com/tick-agent/tick/todo"
 )
 
 // maxItemNote bounds the note a task's result leaves on its item.
@@ -18,46 +18,8 @@ const maxItemNote = 300
 // accepted it, so every in_progress item counts as a task's.
 func acceptedLive(string) bool { return true }
 
-// ownedItem reports whether plan item id is owned by a task: a task named
-// it, and it has stayed in_progress since. Several owned items may be in
-// progress at once besides the model's own one (todo.ValidateWith).
-func (s *taskSet) ownedItem(id string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.owned[id]
-}
-
-// own marks plan item id as owned by a task.
-func (s *taskSet) own(id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.owned == nil {
-		s.owned = map[string]bool{}
-	}
-	s.owned[id] = true
-}
-
-// carry keeps, in the model's new list, the note a task left on an item
-// it owns when the model sent that item without a note (the model
-// replaces the list whole, and may not copy the note), then drops the
-// ownership of the items the list no longer has in progress: an owned
-// item the model completed, cancelled or reset is its own again.
-func (s *taskSet) carry(before todo.List, list *todo.List) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for id := range s.owned {
-		i, j := list.Find(id), before.Find(id)
-		if i >= 0 && j >= 0 && list.Items[i].Note == "" {
-			list.Items[i].Note = before.Items[j].Note
-		}
-		if i < 0 || list.Items[i].Status != todo.InProgress {
-			delete(s.owned, id)
-		}
-	}
-}
-
 // startItem puts plan item id in progress for a task starting on it and
-// marks it task-owned; with checkpoint, an undo point is saved before its
+// marks it task-owned (plan.Book.Start); with checkpoint, an undo point is saved before its
 // first start, as for the model's own items (a task in a copy of the
 // workspace saves it before its patch instead, see mergeBack). An unknown, completed or cancelled item
 // is an error for the model; the task does not start.
@@ -65,53 +27,22 @@ func (l *loop) startItem(ctx context.Context, id string, checkpoint bool) error 
 	a := l.a
 	a.tasks.itemMu.Lock() // one item start, and its checkpoint, at a time
 	defer a.tasks.itemMu.Unlock()
-	a.mu.Lock()
-	i := a.todos.Find(id)
-	if i < 0 {
-		ids := make([]string, len(a.todos.Items))
-		for n, it := range a.todos.Items {
-			ids[n] = "#" + it.ID
-		}
-		a.mu.Unlock()
-		if len(ids) == 0 {
-			return fmt.Errorf("the task names plan item %q but the plan is empty; add the item with todo first, or leave \"item\" out", id)
-		}
-		return fmt.Errorf("the task names plan item %q but the plan has no such item (it has %s); name one of them, or leave \"item\" out", id, strings.Join(ids, ", "))
+	st, started, err := a.plan.Start(id)
+	if err != nil || !started {
+		return err
 	}
-	it := a.todos.Items[i]
-	if it.Status == todo.Completed || it.Status == todo.Cancelled {
-		a.mu.Unlock()
-		return fmt.Errorf("plan item #%s is %s; reopen it with todo first, or leave \"item\" out", id, it.Status)
-	}
-	a.tasks.own(id)
-	if it.Status == todo.InProgress {
-		a.mu.Unlock()
-		return nil
-	}
-	before := a.todos.Clone() // the plan a rewind to this point brings back
-	a.todos.Items[i].Status = todo.InProgress
-	it = a.todos.Items[i]
-	list := l.bumpPlan()
-	a.mu.Unlock()
 	if checkpoint {
-		l.checkpointBefore(ctx, it, before)
+		l.checkpointBefore(ctx, st.Item, st.Before)
 	}
-	l.saveTodos(list)
+	l.saveTodos(TodoUpdate{List: st.List, Rev: st.Rev})
 	return nil
 }
 
 // checkpointItem saves the undo point of plan item id, unless it has one,
 // and returns the point it made (nil for none).
 func (l *loop) checkpointItem(ctx context.Context, id string) *undo.Point {
-	l.a.mu.Lock()
-	i := l.a.todos.Find(id)
-	var it todo.Item
-	var before todo.List
-	if i >= 0 {
-		it, before = l.a.todos.Items[i], l.a.todos.Clone()
-	}
-	l.a.mu.Unlock()
-	if i < 0 {
+	it, before, ok := l.a.plan.Item(id)
+	if !ok {
 		return nil
 	}
 	return l.checkpointBefore(ctx, it, before)
@@ -127,39 +58,15 @@ func (l *loop) noteItem(id, result string) {
 	if note == "" {
 		return
 	}
-	a := l.a
-	a.mu.Lock()
-	i := a.todos.Find(id)
-	if i < 0 || a.todos.Items[i].Note == note || a.plan.cancelled[id] { // the user's reason stays
-		a.mu.Unlock()
-		return
+	if list, rev, changed := l.a.plan.SetNote(id, note); changed { // not over the user's reason
+		l.saveTodos(TodoUpdate{List: list, Rev: rev})
 	}
-	a.todos.Items[i].Note = note
-	list := l.bumpPlan()
-	a.mu.Unlock()
-	l.saveTodos(list)
 }
 
 // userCancelled reports whether the user cancelled plan item id (see
 // EditPlan), with the reason the user gave.
 func (a *Agent) userCancelled(id string) (string, bool) {
-	if id == "" {
-		return "", false
-	}
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	i := a.todos.Find(id)
-	if i < 0 || !a.plan.cancelled[id] || a.todos.Items[i].Status != todo.Cancelled {
-		return "", false
-	}
-	return a.todos.Items[i].Note, true
-}
-
-// bumpPlan counts a change of the plan and returns a copy of it with its
-// revision. a.mu is held.
-func (l *loop) bumpPlan() TodoUpdate {
-	l.a.plan.rev++
-	return TodoUpdate{List: l.a.todos.Clone(), Rev: l.a.plan.rev}
+	return a.plan.UserCancelled(id)
 }
 
 // saveTodos records the changed plan and sends it to the front-end.
@@ -170,20 +77,6 @@ func (l *loop) saveTodos(up TodoUpdate) {
 		}
 	}
 	l.emit(up)
-}
-
-// withoutOwned returns list without the items tasks own, so that
-// list.Current is the item the model works on itself.
-func (s *taskSet) withoutOwned(list todo.List) todo.List {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := todo.List{Goal: list.Goal}
-	for _, it := range list.Items {
-		if !s.owned[it.ID] {
-			out.Items = append(out.Items, it)
-		}
-	}
-	return out
 }
 
 // taskItem returns the plan item a task call's arguments name ("" for
@@ -199,7 +92,7 @@ func taskItem(args string) string {
 }
 
 // itemID is the plan item a task's "item" names, without a leading "#".
-func itemID(s string) string { return strings.TrimPrefix(strings.TrimSpace(s), "#") }
+func itemID(s string) string { return plan.ItemID(s) }
 
 // TaskRecorder is implemented by a Recorder that keeps subagents'
 // transcripts (*session.Recorder does): Task is called with the whole

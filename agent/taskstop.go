@@ -13,9 +13,8 @@ var errStopped = errors.New("stopped by the user")
 // taskSet is the running subagents of an Agent, by their task call's id,
 // so that one can be stopped alone. Its zero value is ready.
 type taskSet struct {
-	mu    sync.Mutex
-	m     map[string]*runningTask
-	owned map[string]bool // the plan items tasks own (see ownedItem)
+	mu sync.Mutex
+	m  map[string]*runningTask
 
 	itemMu  sync.Mutex // serialises item starts and their undo points
 	mergeMu sync.Mutex // serialises isolated tasks' patches

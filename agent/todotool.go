@@ -63,63 +63,43 @@ func (t *todoTool) Run(ctx context.Context, args json.RawMessage) (string, error
 	return out, err
 }
 
-// replace checks the list the model sent and makes it the plan.
+// replace checks the list the model sent and makes it the plan (see
+// plan.Book.Replace: a user's edit lands before or after it, never
+// inside). The agent's mutex is held around it so that the undo
+// generation changes with the plan it counts.
 func (t *todoTool) replace(ctx context.Context, args json.RawMessage) (string, error) {
 	a := t.l.a
-	list, err := todo.ParseWith(args, a.tasks.ownedItem)
+	list, err := todo.ParseWith(args, a.plan.Owned)
 	if err != nil {
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete corrected list", err)
 	}
 	a.mu.Lock()
-	archived, replaced, carried, aside := a.replacesPlanLocked(&list)
-	if err := a.checkUserEdits(&list); err != nil {
+	r, err := a.plan.Replace(list)
+	if err != nil {
 		a.mu.Unlock()
 		return "", fmt.Errorf("%w. The list is unchanged; send the complete list with the user's edits kept", err)
 	}
-	before := a.todos.Clone()
-	a.tasks.carry(before, &list)
-	if replaced {
-		before = todo.List{}
+	if r.Replaced {
+		a.undo.Retire() // the archived plan's undo points no longer answer for its ids
 	}
-	a.todos = list
-	a.plan.rev++
-	rev := a.plan.rev
 	a.mu.Unlock()
-	t.l.checkpointStarted(ctx, before, a.tasks.withoutOwned(list)) // the model's own item
+	t.l.checkpointStarted(ctx, r.Before, a.plan.WithoutOwned(r.List)) // the model's own item
 	if rec := a.cfg.Recorder; rec != nil {
-		if replaced {
-			_ = rec.Todo(archived) // kept in the session, marked archived
+		if r.Replaced {
+			_ = rec.Todo(r.Archived) // kept in the session, marked archived
 		}
-		if err := rec.Todo(list); err != nil {
+		if err := rec.Todo(r.List); err != nil {
 			t.l.emit(Notice{Text: fmt.Sprintf("could not save the todo list: %v", err)})
 		}
 	}
-	out := list.Render()
-	if replaced {
+	out := r.List.Render()
+	if r.Replaced {
 		t.l.savePlan()
-		t.l.emit(Notice{Text: replacedText(archived, list, carried, aside)})
-		if len(carried) > 0 {
-			out = "The user's open items of the previous plan were carried into this one (keep them): " + strings.Join(carried, ", ") + ".\n\n" + out
+		t.l.emit(Notice{Text: replacedText(r)})
+		if len(r.Carried) > 0 {
+			out = "The user's open items of the previous plan were carried into this one (keep them): " + strings.Join(r.Carried, ", ") + ".\n\n" + out
 		}
 	}
-	t.l.emit(TodoUpdate{List: list.Clone(), Rev: rev})
+	t.l.emit(TodoUpdate{List: r.List.Clone(), Rev: r.Rev})
 	return out, nil
-}
-
-// replacedText says in the chat that list replaced the archived plan, and
-// which of the user's open items were carried into it or set aside.
-func replacedText(archived, list todo.List, carried, aside []string) string {
-	var s string
-	if len(archived.Open()) > len(carried) {
-		s = fmt.Sprintf("a plan with a new goal (%q) replaced the open one (%q), which is archived", list.Goal, archived.Goal)
-	} else {
-		s = fmt.Sprintf("a new plan replaced the finished one (%s), which is archived", planName(archived))
-	}
-	if len(carried) > 0 {
-		s += "; your open items were carried into the new plan: " + strings.Join(carried, ", ")
-	}
-	if len(aside) > 0 {
-		s += "; your open items were set aside with it: " + strings.Join(aside, ", ") + " (add them again with /plan add)"
-	}
-	return s
 }

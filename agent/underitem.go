@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/tick-agent/tick/agent/plan"
 	"github.com/tick-agent/tick/todo"
 )
 
@@ -60,7 +61,7 @@ func (l *loop) underItem(ctx context.Context) (note, refusal string, ok bool) {
 		list = l.a.Todos()
 	}
 	l.worked = true
-	if g := openGateBefore(list, cur.ID); g != "" && !l.passed[g] {
+	if g := plan.OpenGateBefore(list, cur.ID); g != "" && !l.passed[g] {
 		if l.passed == nil {
 			l.passed = map[string]bool{}
 		}
@@ -82,60 +83,16 @@ func (l *loop) underItem(ctx context.Context) (note, refusal string, ok bool) {
 // autoStart marks the first pending item in progress, making its undo
 // point first, and reports it; ok is false when no item is pending.
 func (l *loop) autoStart(ctx context.Context) (todo.Item, bool) {
-	a := l.a
-	a.mu.Lock()
-	before := a.todos.Clone()
-	list := a.todos.Clone()
-	i := -1
-	for j, it := range list.Items {
-		if it.Status == todo.Pending {
-			i = j
-			break
-		}
-	}
-	if i < 0 {
-		a.mu.Unlock()
+	st, ok := l.a.plan.StartNext()
+	if !ok {
 		return todo.Item{}, false
 	}
-	list.Items[i].Status = todo.InProgress
-	a.todos = list.Clone()
-	up := l.bumpPlan()
-	a.mu.Unlock()
-	it := list.Items[i]
-	l.checkpointStarted(ctx, before, list)
-	l.saveTodos(up)
+	it := st.Item
+	l.checkpointStarted(ctx, st.Before, st.List)
+	l.saveTodos(TodoUpdate{List: st.List, Rev: st.Rev})
 	l.emit(ItemStarted{ID: it.ID, Text: it.Text, Auto: true})
 	l.emit(Notice{Text: fmt.Sprintf("started #%s %s: a change came with no item in progress", it.ID, it.Text)})
 	return it, true
-}
-
-// openGateBefore returns the id of an item before id in list that carries
-// a gate (StopAfter) and is not completed or cancelled, or "".
-func openGateBefore(list todo.List, id string) string {
-	for _, it := range list.Items {
-		if it.ID == id {
-			return ""
-		}
-		if it.StopAfter && it.Status != todo.Completed && it.Status != todo.Cancelled {
-			return it.ID
-		}
-	}
-	return ""
-}
-
-// nextOpenAfter returns the first pending or in-progress item after id in
-// list, or "".
-func nextOpenAfter(list todo.List, id string) string {
-	i := list.Find(id)
-	if i < 0 {
-		return ""
-	}
-	for _, it := range list.Items[i+1:] {
-		if it.Status == todo.Pending || it.Status == todo.InProgress {
-			return it.ID
-		}
-	}
-	return ""
 }
 
 // pauseAt pauses the turn at the gate after until Continue, a steer or an
@@ -144,16 +101,16 @@ func nextOpenAfter(list todo.List, id string) string {
 // interrupted. A steer message already waiting lets it go on at once.
 func (l *loop) pauseAt(ctx context.Context, after, next, text string) bool {
 	a := l.a
-	a.mu.Lock()
-	resume := a.plan.resume
-	steered := len(a.steer) > 0
-	a.mu.Unlock()
-	if resume == nil || steered {
-		return true
-	}
+	resume := a.plan.Resume()
 	select { // a Continue from before this pause does not count
 	case <-resume:
 	default:
+	}
+	a.mu.Lock() // after the drain: a steer from now on wakes the wait below
+	steered := len(a.steer) > 0
+	a.mu.Unlock()
+	if steered {
+		return true
 	}
 	l.emitWaiting(next)
 	l.emit(Paused{After: after, Next: next, Text: text})
@@ -169,9 +126,6 @@ func (l *loop) pauseAt(ctx context.Context, after, next, text string) bool {
 // emitWaiting sends the list with next marked as waiting at a gate ("":
 // nothing waits).
 func (l *loop) emitWaiting(next string) {
-	a := l.a
-	a.mu.Lock()
-	up := TodoUpdate{List: a.todos.Clone(), Rev: a.plan.rev, Waiting: next}
-	a.mu.Unlock()
-	l.emit(up)
+	list, rev := l.a.plan.Snapshot()
+	l.emit(TodoUpdate{List: list, Rev: rev, Waiting: next})
 }

@@ -187,7 +187,7 @@ func (a *Agent) undoneFrom(p *undo.Point) []string {
 	defer a.mu.Unlock()
 	var ids []string
 	seen := map[string]bool{}
-	for id := range a.plan.cancelled {
+	for _, id := range a.plan.CancelledIDs() {
 		seen[id] = id != p.Item
 	}
 	for _, id := range from {
@@ -195,7 +195,7 @@ func (a *Agent) undoneFrom(p *undo.Point) []string {
 			ids, seen[id] = append(ids, id), true
 		}
 	}
-	for _, it := range a.todos.Items {
+	for _, it := range a.plan.List().Items {
 		if seen[it.ID] || (it.Status != todo.Completed && it.Status != todo.InProgress) {
 			continue
 		}
@@ -249,16 +249,9 @@ func (a *Agent) Undo(ctx context.Context, item string) (UndoPreview, []Event, er
 func (a *Agent) markUndone(u undoPlan, cs []checkpoint.Change) (TodoUpdate, []int) {
 	a.mu.Lock()
 	unapplied := a.undo.TakeBack(u.c.p, u.alone) // the kept tasks whose apply this undo takes back
-	for _, id := range u.undone {
-		if j := a.todos.Find(id); j >= 0 {
-			a.todos.Items[j].Status, a.todos.Items[j].Note = todo.Pending, "undone by the user"
-		}
-		delete(a.plan.cancelled, id) // the user undid it: their cancel gives way (see undoneFrom)
-	}
-	a.plan.rev++
-	a.plan.undone = append(a.plan.undone, undoNote(u, cs))
-	list := a.todos.Clone()
-	up := TodoUpdate{List: list.Clone(), Rev: a.plan.rev}
+	// Its items are pending again; the user's cancel gives way (see undoneFrom).
+	list, rev := a.plan.Undo(u.undone, undoNote(u, cs))
+	up := TodoUpdate{List: list.Clone(), Rev: rev}
 	rec := a.cfg.Recorder
 	a.mu.Unlock()
 	if rec != nil {

@@ -58,7 +58,7 @@ func (a *Agent) startTurnPoint(ctx context.Context, prompt string) *undo.Point {
 	}
 	a.mu.Lock()
 	p := a.undo.AddTurn(undo.Point{Kind: PointTurn, Text: firstLine(prompt), Prompt: prompt,
-		Hist: a.history, Todos: a.todos, Folded: a.folded})
+		Hist: a.history, Todos: a.plan.List(), Folded: a.folded})
 	a.mu.Unlock()
 	sctx, cancel := context.WithTimeout(ctx, snapshotTimeout)
 	go func() {
