@@ -50,11 +50,13 @@ func reply(r providertest.Reply) func() providertest.Reply {
 	return func() providertest.Reply { return r }
 }
 
-// untilExists returns a step that waits (a bounded time) for path to
-// exist, then answers r.
+// untilExists returns a step that waits (a bounded time: a minute, as a
+// task's apply under -race on a loaded CI machine took longer than the
+// 10 s it had, and TestUndoAfterRefusedPatch then saw task 2 finish first)
+// for path to exist, then answers r.
 func untilExists(path string, r providertest.Reply) func() providertest.Reply {
 	return func() providertest.Reply {
-		for range 400 {
+		for range 2400 {
 			if _, err := os.Lstat(path); err == nil {
 				break
 			}
