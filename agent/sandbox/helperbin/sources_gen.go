@@ -3,4 +3,4 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "84ea7b4bdc823a8ca18987d2710c184b99b7e2ed1cade5bd1aeefe83c43ac835"
+const imageSources = "03f9f7b8b94ec091df53ea3a6e331f87de8c949835698071840d308393260795"
