@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -183,5 +184,38 @@ func TestBorrowLeavesOutBigTrackedFiles(t *testing.T) {
 	out, err := s.run(context.Background(), nil, "ls-tree", "-r", "--name-only", cp.ID)
 	if err != nil || strings.Contains(string(out), "big.bin") || !strings.Contains(string(out), "keep.txt") {
 		t.Errorf("the snapshot holds %q (%v), want keep.txt and not big.bin", out, err)
+	}
+}
+
+// TestBorrowRefusedWhenAnObjectIsMissing: a user's repository whose index
+// names an object its store lacks (a broken or hostile repository) is
+// not borrowed from, no pack is left in the store, and undo restores the
+// workspace's bytes.
+func TestBorrowRefusedWhenAnObjectIsMissing(t *testing.T) {
+	ctx := context.Background()
+	s, ws := open(t)
+	committed(t, ws, nil)
+	out, err := exec.Command("git", "-C", ws, "rev-parse", "HEAD:keep.txt").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	oid := strings.TrimSpace(string(out))
+	if err := os.Remove(filepath.Join(ws, ".git", "objects", oid[:2], oid[2:])); err != nil {
+		t.Fatal(err)
+	}
+	cp := save(t, s, "before")
+	if borrowed(t, s) {
+		t.Error("borrowed an index whose object is missing")
+	}
+	for rel := range userFiles {
+		write(t, ws, rel, "overwritten\n")
+	}
+	if _, err := s.Restore(ctx, cp.ID); err != nil {
+		t.Fatal(err)
+	}
+	for rel, c := range userFiles {
+		if got := read(t, ws, rel); got != c {
+			t.Errorf("%s after undo = %q, want %q", rel, got, c)
+		}
 	}
 }
