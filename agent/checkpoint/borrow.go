@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Borrowing: in a git workspace most files equal what the user's index
@@ -101,27 +103,77 @@ func borrowable(ents []indexEntry) (oids []byte, drop []byte, ok bool) {
 }
 
 // copyObjects copies the objects oids (hex, one a line) from the user's
-// object store objs into a pack of the shadow repository, then checks
+// object store objs into packs of the shadow repository, then checks
 // that each entry's object has the size the index recorded for its file;
-// when one has not (or is missing), the pack is removed again. The sizes
-// are read from the pack just written, where reading them costs an index
-// lookup each, not from the user's loose objects, which pack-objects has
-// just read once (at 100k files, reading them twice took as long again).
+// when one has not (or is missing), the packs are removed again. The
+// copy is split between a few pack-objects run side by side (see
+// packParts): reading many loose objects is most of its time, and one
+// process reads them one by one. The sizes are read from the packs just
+// written, where reading them costs an index lookup each, not from the
+// user's loose objects a second time.
 func (s *Store) copyObjects(ctx context.Context, objs string, oids []byte, ents []indexEntry) error {
 	env := []string{"GIT_ALTERNATE_OBJECT_DIRECTORIES=" + objs}
 	pack := filepath.Join(s.dir, "objects", "pack", "pack")
-	out, err := s.runEnv(ctx, oids, env, "-c", "pack.compression=1", "pack-objects", "-q", "--window=0", pack)
-	if err != nil {
-		return err
+	n := s.parts
+	if n == 0 {
+		n = packParts(len(ents))
 	}
-	name := strings.TrimSpace(string(out))
-	if out, err = s.run(ctx, oids, "cat-file", "--batch-check=%(objectname) %(objectsize)"); err == nil {
-		err = sameSizes(out, ents)
+	parts := splitLines(oids, n)
+	names := make([]string, len(parts))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, part := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, err := s.runEnv(ctx, part, env, "-c", "pack.compression=1", "pack-objects", "-q", "--window=0", pack)
+			names[i], errs[i] = strings.TrimSpace(string(out)), err
+		}()
+	}
+	wg.Wait()
+	err := errors.Join(errs...)
+	if err == nil {
+		var out []byte
+		if out, err = s.run(ctx, oids, "cat-file", "--batch-check=%(objectname) %(objectsize)"); err == nil {
+			err = sameSizes(out, ents)
+		}
 	}
 	if err != nil {
-		removePack(pack, name)
+		for _, name := range names {
+			removePack(pack, name)
+		}
 	}
 	return err
+}
+
+// packParts is how many pack-objects copyObjects runs for n entries: one
+// per CPU, at most four, and one for fewer than 20,000 (where a second
+// process costs more than it saves).
+func packParts(n int) int {
+	if n < 20000 {
+		return 1
+	}
+	return min(runtime.NumCPU(), 4)
+}
+
+// splitLines cuts b (lines ending in '\n') into at most n parts of about
+// the same size, each whole lines.
+func splitLines(b []byte, n int) [][]byte {
+	var parts [][]byte
+	for n > 1 && len(b) > 0 {
+		cut := max(len(b)/n, 1)
+		if i := bytes.IndexByte(b[cut-1:], '\n'); i >= 0 {
+			cut += i // just past the line's end
+		} else {
+			cut = len(b)
+		}
+		parts = append(parts, b[:cut])
+		b, n = b[cut:], n-1
+	}
+	if len(b) > 0 {
+		parts = append(parts, b)
+	}
+	return parts
 }
 
 // sameSizes checks batch-check's output (object id and size per line;
