@@ -188,3 +188,13 @@ func TestLoadedHelperIsSealed(t *testing.T) {
 		t.Errorf("the helper no longer runs: %v", err)
 	}
 }
+
+// BenchmarkLoad measures Load: unpacking the image into a memory file and
+// its trial run, once per tick process, in the background.
+func BenchmarkLoad(b *testing.B) {
+	for b.Loop() {
+		if _, err := Load(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
