@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Borrowing: in a git workspace most files equal what the user's index
@@ -100,15 +102,84 @@ func borrowable(ents []indexEntry) (oids []byte, drop []byte, ok bool) {
 	return b.Bytes(), l.Bytes(), true
 }
 
-// copyObjects checks that each entry's object in the user's object store
-// objs has the size the index recorded for its file, then copies the
-// objects oids (hex, one a line) into a pack of the shadow repository.
+// copyObjects copies the objects oids (hex, one a line) from the user's
+// object store objs into packs of the shadow repository, then checks
+// that each entry's object has the size the index recorded for its file;
+// when one has not (or is missing), the packs are removed again. The
+// copy is split between a few pack-objects run side by side (see
+// packParts): reading many loose objects is most of its time, and one
+// process reads them one by one. The sizes are read from the packs just
+// written, where reading them costs an index lookup each, not from the
+// user's loose objects a second time.
 func (s *Store) copyObjects(ctx context.Context, objs string, oids []byte, ents []indexEntry) error {
 	env := []string{"GIT_ALTERNATE_OBJECT_DIRECTORIES=" + objs}
-	out, err := s.runEnv(ctx, oids, env, "cat-file", "--batch-check=%(objectname) %(objectsize)")
-	if err != nil {
-		return err
+	pack := filepath.Join(s.dir, "objects", "pack", "pack")
+	n := s.parts
+	if n == 0 {
+		n = packParts(len(ents))
 	}
+	parts := splitLines(oids, n)
+	names := make([]string, len(parts))
+	errs := make([]error, len(parts))
+	var wg sync.WaitGroup
+	for i, part := range parts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, err := s.runEnv(ctx, part, env, "-c", "pack.compression=1", "pack-objects", "-q", "--window=0", pack)
+			names[i], errs[i] = strings.TrimSpace(string(out)), err
+		}()
+	}
+	wg.Wait()
+	err := errors.Join(errs...)
+	if err == nil {
+		var out []byte
+		if out, err = s.run(ctx, oids, "cat-file", "--batch-check=%(objectname) %(objectsize)"); err == nil {
+			err = sameSizes(out, ents)
+		}
+	}
+	if err != nil {
+		for _, name := range names {
+			removePack(pack, name)
+		}
+	}
+	return err
+}
+
+// packParts is how many pack-objects copyObjects runs for n entries: one
+// per CPU, at most four, and one for fewer than 20,000 (where a second
+// process costs more than it saves).
+func packParts(n int) int {
+	if n < 20000 {
+		return 1
+	}
+	return min(runtime.NumCPU(), 4)
+}
+
+// splitLines cuts b (lines ending in '\n') into at most n parts of about
+// the same size, each whole lines.
+func splitLines(b []byte, n int) [][]byte {
+	var parts [][]byte
+	for n > 1 && len(b) > 0 {
+		cut := max(len(b)/n, 1)
+		if i := bytes.IndexByte(b[cut-1:], '\n'); i >= 0 {
+			cut += i // just past the line's end
+		} else {
+			cut = len(b)
+		}
+		parts = append(parts, b[:cut])
+		b, n = b[cut:], n-1
+	}
+	if len(b) > 0 {
+		parts = append(parts, b)
+	}
+	return parts
+}
+
+// sameSizes checks batch-check's output (object id and size per line;
+// "ID missing" for an object not there) against the file sizes the
+// index entries recorded.
+func sameSizes(out []byte, ents []indexEntry) error {
 	size := make(map[string]string, len(ents))
 	for _, ln := range strings.Split(string(out), "\n") {
 		if id, n, ok := strings.Cut(ln, " "); ok {
@@ -123,9 +194,18 @@ func (s *Store) copyObjects(ctx context.Context, objs string, oids []byte, ents 
 			return fmt.Errorf("checkpoint: %s: object size %q, file size %d: converted, not borrowed", e.path, n, e.size)
 		}
 	}
-	pack := filepath.Join(s.dir, "objects", "pack", "pack")
-	_, err = s.runEnv(ctx, oids, env, "-c", "pack.compression=1", "pack-objects", "-q", "--window=0", pack)
-	return err
+	return nil
+}
+
+// removePack removes the files of the pack prefix-NAME (pack-objects
+// printed NAME), if NAME is a pack's hash.
+func removePack(prefix, name string) {
+	if len(name) != 40 && len(name) != 64 || strings.Trim(name, "0123456789abcdef") != "" {
+		return
+	}
+	for _, ext := range []string{".pack", ".idx", ".rev"} {
+		_ = os.Remove(prefix + "-" + name + ext)
+	}
 }
 
 // userGitDir returns the git directory of the repository whose top level

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -183,5 +184,105 @@ func TestBorrowLeavesOutBigTrackedFiles(t *testing.T) {
 	out, err := s.run(context.Background(), nil, "ls-tree", "-r", "--name-only", cp.ID)
 	if err != nil || strings.Contains(string(out), "big.bin") || !strings.Contains(string(out), "keep.txt") {
 		t.Errorf("the snapshot holds %q (%v), want keep.txt and not big.bin", out, err)
+	}
+}
+
+// TestBorrowRefusedWhenAnObjectIsMissing: a user's repository whose index
+// names an object its store lacks (a broken or hostile repository) is
+// not borrowed from, no pack is left in the store, and undo restores the
+// workspace's bytes.
+func TestBorrowRefusedWhenAnObjectIsMissing(t *testing.T) {
+	ctx := context.Background()
+	s, ws := open(t)
+	committed(t, ws, nil)
+	out, err := exec.Command("git", "-C", ws, "rev-parse", "HEAD:keep.txt").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	oid := strings.TrimSpace(string(out))
+	if err := os.Remove(filepath.Join(ws, ".git", "objects", oid[:2], oid[2:])); err != nil {
+		t.Fatal(err)
+	}
+	cp := save(t, s, "before")
+	if borrowed(t, s) {
+		t.Error("borrowed an index whose object is missing")
+	}
+	for rel := range userFiles {
+		write(t, ws, rel, "overwritten\n")
+	}
+	if _, err := s.Restore(ctx, cp.ID); err != nil {
+		t.Fatal(err)
+	}
+	for rel, c := range userFiles {
+		if got := read(t, ws, rel); got != c {
+			t.Errorf("%s after undo = %q, want %q", rel, got, c)
+		}
+	}
+}
+
+// TestBorrowSplitCopy: the borrowed objects copied by several
+// pack-objects side by side (as at 20,000 files and more) restore every
+// file byte for byte, and a size that differs removes every pack.
+func TestBorrowSplitCopy(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		extra    map[string]string
+		after    func(t *testing.T, ws string)
+		borrowed bool
+	}{
+		{name: "clean", borrowed: true},
+		{name: "converted", extra: map[string]string{".gitattributes": "*.txt text\n"}, after: func(t *testing.T, ws string) {
+			gitIn(t, ws, "rm", "-q", ".gitattributes")
+			gitIn(t, ws, "commit", "-qm", "no attributes")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			s, ws := open(t)
+			s.parts = 3
+			committed(t, ws, tc.extra)
+			if tc.after != nil {
+				tc.after(t, ws)
+			}
+			cp := save(t, s, "before")
+			packs, _ := filepath.Glob(filepath.Join(s.dir, "objects", "pack", "*.pack"))
+			if tc.borrowed && len(packs) != 3 || !tc.borrowed && len(packs) != 0 {
+				t.Errorf("packs after the first snapshot: %v, want %d", packs, map[bool]int{true: 3}[tc.borrowed])
+			}
+			for rel := range userFiles {
+				write(t, ws, rel, "overwritten\n")
+			}
+			if _, err := s.Restore(ctx, cp.ID); err != nil {
+				t.Fatal(err)
+			}
+			for rel, c := range userFiles {
+				if got := read(t, ws, rel); got != c {
+					t.Errorf("%s after undo = %q, want %q", rel, got, c)
+				}
+			}
+		})
+	}
+}
+
+func TestSplitLines(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want []string
+	}{
+		{"", 3, nil},
+		{"a\n", 1, []string{"a\n"}},
+		{"a\n", 3, []string{"a\n"}},
+		{"a\nb\nc\nd\n", 2, []string{"a\nb\n", "c\nd\n"}},
+		{"aaaa\nb\nc\n", 3, []string{"aaaa\n", "b\n", "c\n"}},
+		{"a\nb\nc\n", 5, []string{"a\n", "b\n", "c\n"}},
+	} {
+		var got []string
+		for _, p := range splitLines([]byte(tc.in), tc.n) {
+			got = append(got, string(p))
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") || len(got) != len(tc.want) {
+			t.Errorf("splitLines(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
 	}
 }

@@ -59,6 +59,7 @@ type Store struct {
 	last           *laterState   // what the last snapshot left for the next (see later.go); read and set holding sem
 	quick          int           // the snapshots staged by the quick pass (see later.go), for tests; holding sem
 	walkSkip       int           // full stagings left to run without a listing (see beginPass); holding sem
+	parts          int           // pack-objects a borrow runs side by side; 0: packParts's choice (tests set it)
 	mu             sync.Mutex    // guards left
 	left           []Skip        // what the last staging left out
 }

@@ -5,9 +5,11 @@
 //   - ScrubEnv: the environment a command gets, without tick's API key and
 //     anything whose name looks like a secret.
 //   - Runner.Command: how to start `bash -c SCRIPT` under a Policy. The
-//     command is a re-exec of tick itself (`tick __sandbox POLICY -- bash
-//     -c SCRIPT`, see Main; package entry runs it from its initialiser,
-//     before the heavy packages' init), started once per command, in new user, mount,
+//     command is the helper (`HELPER __sandbox POLICY -- bash -c SCRIPT`,
+//     see Main), Support.Helper: the small build of it tick carries
+//     (package helperbin, run from a sealed memory file), or where that
+//     cannot run tick itself (package entry runs it from its initialiser,
+//     before the heavy packages' init); started once per command, in new user, mount,
 //     network and PID namespaces where the kernel allows them; the helper
 //     applies the policy (Landlock file rules, a seccomp filter, every
 //     .git entry of the workspace read-only, private /tmp and /run),

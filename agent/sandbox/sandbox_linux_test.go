@@ -171,11 +171,25 @@ func BenchmarkCommand(b *testing.B) {
 	env := []string{"PATH=" + os.Getenv("PATH")}
 	for _, bm := range benches {
 		b.Run(bm.name, func(b *testing.B) {
+			var child time.Duration
+			self := selfCPU()
 			for b.Loop() {
-				if err := bm.r.Command(bm.m, "true", env).Run(); err != nil {
+				cmd := bm.r.Command(bm.m, "true", env)
+				if err := cmd.Run(); err != nil {
 					b.Fatal(err)
 				}
+				child += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+				bm.r.GitChanges()
 			}
+			b.ReportMetric(float64(selfCPU()-self)/float64(time.Millisecond)/float64(b.N), "tick-cpu-ms/op")
+			b.ReportMetric(float64(child)/float64(time.Millisecond)/float64(b.N), "child-cpu-ms/op")
 		})
 	}
+}
+
+// selfCPU is the CPU time (user and system) this process has used.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -8,6 +8,7 @@ import (
 
 	tickcfg "github.com/tick-agent/tick/agent/config"
 	"github.com/tick-agent/tick/agent/sandbox"
+	"github.com/tick-agent/tick/agent/sandbox/helperbin"
 	"github.com/tick-agent/tick/agent/session"
 )
 
@@ -28,13 +29,24 @@ func newSandbox(cfg config, env func(string) string) (*sandbox.Runner, func(), e
 	if err != nil {
 		exe = ""
 	}
-	// The probe runs tick once, in the background once the first frame is
-	// drawn: it costs start-up nothing.
+	// The probe runs the helper once, in the background once the first
+	// frame is drawn: it costs start-up nothing.
 	drawn := cfg.drawn
 	return sandbox.StartRunner(p, func() sandbox.Support {
 		afterDrawn(drawn, nil)
-		return sandbox.Probe(exe, p)
+		return sandbox.Probe(helperExecutable(exe), p)
 	}), cleanup, nil
+}
+
+// helperExecutable is what runs the sandbox helper: the small build tick
+// carries (helperbin), which starts several times faster than tick's
+// whole binary, else tick itself (self, "" when unknown) as `tick
+// __sandbox`.
+func helperExecutable(self string) string {
+	if path, err := helperbin.Load(); err == nil {
+		return path
+	}
+	return self
 }
 
 // sandboxPolicy is cfg's sandbox policy with tmp as the private temporary

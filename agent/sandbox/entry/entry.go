@@ -14,8 +14,12 @@
 // test in ui/app/e2e checks on the built binary that no such package is
 // initialised in a helper run (GODEBUG=inittrace=1).
 //
-// main imports it for its effect only; in any other run its initialiser
-// does nothing. Keep its imports, and agent/sandbox's, this small.
+// tick runs commands through the smaller helper of package helperbin
+// where it can; this is the fallback where that cannot run (no image for
+// the architecture, memory files not executable), and what `tick
+// __sandbox` does when run by hand. main imports it for its effect only;
+// in any other run its initialiser does nothing. Keep its imports, and
+// agent/sandbox's, this small.
 package entry
 
 import (

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tick-agent/tick/provider/providertest"
+	"github.com/tick-agent/tick/ui/app"
 )
 
 // heavyInit are packages whose initialisers cost the most of what is
@@ -59,5 +62,29 @@ func TestE2ESandboxHelperSkipsHeavyInit(t *testing.T) {
 		if slices.Contains(helper, pkg) {
 			t.Errorf("the helper run initialised %s; the trace reads:\n%s", pkg, strings.Join(helper, "\n"))
 		}
+	}
+}
+
+// TestE2ECommandsRunTheSmallHelper: in a -p run, the model's command runs
+// under helperbin's helper (from its memory file), not under a copy of
+// tick's whole binary, confined or not; the command's parent is the
+// helper (the PID namespace's init, or the subreaper without it).
+func TestE2ECommandsRunTheSmallHelper(t *testing.T) {
+	for _, mode := range []string{"workspace-write", "danger-full-access"} {
+		t.Run(mode, func(t *testing.T) {
+			srv := providertest.New(t)
+			srv.Enqueue(
+				call("bash", map[string]any{"command": `tr '\0' ' ' < /proc/$PPID/cmdline | head -c 40`}),
+				providertest.Reply{Text: "done"},
+			)
+			args, _ := headless(t, srv, "who runs me", "--yolo", "--no-session", "--sandbox", mode)
+			if r := tick(t, nil, "", args...); r.code != app.ExitOK {
+				t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+			}
+			res := strings.Join(toolResults(srv.Requests()), "\n")
+			if !strings.HasPrefix(res, "/proc/self/fd/") || !strings.Contains(res, " __sandbox ") {
+				t.Errorf("the command's parent is not the small helper; its command line:\n%s", res)
+			}
+		})
 	}
 }
