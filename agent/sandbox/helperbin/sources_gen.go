@@ -4,3 +4,6 @@ package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
 const imageSources = "03f9f7b8b94ec091df53ea3a6e331f87de8c949835698071840d308393260795"
+
+// imageGo is the Go release that built the images.
+const imageGo = "go1.26.8"
