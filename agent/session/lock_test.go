@@ -201,3 +201,34 @@ func TestLockOfAGoneHolder(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestLockOfAClosingHolder: Close removes the pid file while it still
+// holds the lock, then lets the lock go; an Open in that window found no
+// pid and refused ("open in another tick") although the holder was
+// closing. It is tried again like a gone holder's. Fails on code that
+// refused at once without a pid (seen as TestLockOfAGoneHolder's flake,
+// whose holder closed while Open was retrying).
+func TestLockOfAClosingHolder(t *testing.T) {
+	msgs, list := conversation()
+	path := newSession(t, msgs, &list)
+	holder, _, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(path + ".lock"); err != nil {
+		t.Fatal(err)
+	}
+	released := make(chan error, 1)
+	go func() {
+		time.Sleep(staleWait / 4)
+		released <- holder.Close()
+	}()
+	st, _, err := Open(path)
+	if err != nil {
+		t.Fatalf("Open while a closing holder lets its lock go: %v", err)
+	}
+	defer st.Close()
+	if err := <-released; err != nil {
+		t.Fatal(err)
+	}
+}

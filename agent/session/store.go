@@ -391,7 +391,9 @@ var ErrLocked = errors.New("the session is open in another tick")
 // A holder whose pid is gone is a tick that was killed while one of its
 // commands was starting: until that command's exec closes it, the child
 // holds a copy of the file and so the lock. The lock is tried again for
-// up to staleWait then, instead of naming a process that is gone.
+// up to staleWait then, instead of naming a process that is gone. So is
+// a lock whose pid file is missing: its holder is closing (Close removes
+// the pid file just before it lets the lock go), or could not write it.
 func lock(f *os.File, path string) (pidFile string, err error) {
 	pidFile = path + ".lock"
 	deadline := time.Now().Add(staleWait)
@@ -404,7 +406,7 @@ func lock(f *os.File, path string) (pidFile string, err error) {
 			break
 		}
 		pid := readPID(pidFile)
-		if pid <= 0 || !gone(pid) || time.Now().After(deadline) {
+		if pid > 0 && !gone(pid) || time.Now().After(deadline) {
 			return "", &LockedError{Path: path, PID: pid}
 		}
 		time.Sleep(staleWait / 20)
