@@ -167,15 +167,12 @@ func helpBody(st *style.Styles, keys style.KeyMap, commands []Command, settings 
 // Layer puts the help below every other dialog.
 func (h *Help) Layer() int { return LayerHelp }
 
-// Update takes the keys but ctrl+c while the overlay is open (see
-// Help.key); a paste closes it and goes to the input; the wheel scrolls
-// it.
+// Update takes every key while the overlay is open (see Help.key;
+// ctrl+c closes it as esc does, and never reaches the root's quit); a
+// paste closes it and goes to the input; the wheel scrolls it.
 func (h *Help) Update(c Context, msg tea.Msg) (Action, bool) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		if key.Matches(msg, c.Keys.Quit) {
-			return nil, false
-		}
 		if h.key(msg) {
 			return Close{}, true
 		}

@@ -121,7 +121,7 @@ func (p *Sessions) key(c Context, k tea.KeyPressMsg, rows int) Action {
 	}
 	page := max(rows-1, 1)
 	switch {
-	case key.Matches(k, keys.Dismiss, keys.Quit):
+	case key.Matches(k, keys.Back):
 		return Seq{Close{}, FocusInput{}}
 	case key.Matches(k, keys.SelectPrev):
 		p.move(-1)
@@ -244,7 +244,7 @@ func (p *Sessions) noteText(c Context) string {
 	if p.fork == "" || p.forkWhy == "" {
 		return p.note
 	}
-	sep, f, d := c.St.Glyphs.Separator, c.Keys.Fork.Help(), c.Keys.Dismiss.Help()
+	sep, f, d := c.St.Glyphs.Separator, c.Keys.Fork.Help(), c.Keys.Back.Help()
 	return p.forkWhy + sep + f.Key + " " + f.Desc + sep + d.Key + " close"
 }
 
@@ -300,7 +300,7 @@ func todoText(s SessionInfo) string {
 // sessionsHelp is the help line of the picker: keys' bindings with the
 // picker's words.
 func sessionsHelp(k style.KeyMap) []key.Binding {
-	up, down, open, esc := k.SelectPrev, k.SelectNext, k.Confirm, k.Dismiss
+	up, down, open, esc := k.SelectPrev, k.SelectNext, k.Confirm, k.Back
 	up.SetHelp(up.Help().Key, "up")
 	down.SetHelp(down.Help().Key, "down")
 	open.SetHelp(open.Help().Key, "resume")

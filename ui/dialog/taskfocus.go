@@ -39,7 +39,7 @@ func (Open) action()       {}
 
 // TaskFocus selects one of the running tasks' rows in the panel (ctrl+x
 // opens it): ↑/↓ move, ctrl+x stops the selected task alone, enter opens
-// its transcript (TaskLog), esc leaves. The selection is a task, not a
+// its transcript (TaskLog), esc or ctrl+c (Back) leaves. The selection is a task, not a
 // row: when the selected task finished, ctrl+x selects a running one again
 // and stops nothing. It draws nothing itself: the panel marks the row
 // SelectTask names. Other keys go on to the input. It closes itself once
@@ -82,7 +82,7 @@ func (f *TaskFocus) Update(c Context, msg tea.Msg) (Action, bool) {
 		act = StopTask{ID: rows[i].ID, Desc: rows[i].Desc}
 	case key.Matches(k, c.Keys.Confirm):
 		act = Open{&TaskLog{id: rows[i].ID}}
-	case key.Matches(k, c.Keys.Dismiss):
+	case key.Matches(k, c.Keys.Back):
 		return Seq{Close{}, SelectTask{}}, true
 	default:
 		return nil, false
@@ -110,15 +110,17 @@ func taskRows(tasks []Task) []Task {
 
 // TaskLog shows one task's transcript, read-only: its tool calls, their
 // first result lines, its answers and its result, the newest at the
-// bottom; it follows while the task runs. esc goes back to the rows.
+// bottom; it follows while the task runs. esc or ctrl+c (Back) goes back
+// to the rows.
 type TaskLog struct{ id string }
 
 // Layer puts it with the pickers, above the rows that opened it.
 func (*TaskLog) Layer() int { return LayerPicker }
 
-// Update closes on esc; every other key and message stays here.
+// Update closes on Back (esc, ctrl+c); every other key and message
+// stays here.
 func (t *TaskLog) Update(c Context, msg tea.Msg) (Action, bool) {
-	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, c.Keys.Dismiss) {
+	if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, c.Keys.Back) {
 		return Close{}, true
 	}
 	return nil, true // read-only: every key stays here

@@ -4,7 +4,7 @@ import "charm.land/bubbles/v2/key"
 
 // HelpKeyMap holds the keys of the help overlay (? on an empty input,
 // ctrl+g, /help). The overlay scrolls when it is taller than the screen;
-// Close, and any key that does not scroll, closes it.
+// Close (esc, ctrl+c), and any key that does not scroll, closes it.
 type HelpKeyMap struct {
 	Up, Down         key.Binding // one line
 	PageUp, PageDown key.Binding // one page
@@ -22,9 +22,13 @@ func DefaultHelpKeyMap() HelpKeyMap {
 		PageDown: b(k("pgdown", "ctrl+d", "space"), h("pgdn", "page down")),
 		Top:      b(k("home"), h("home", "top")),
 		Bottom:   b(k("end"), h("end", "bottom")),
-		Close:    b(k("esc"), h("esc", "close")),
+		Close:    b(closeKeys(), h("esc", "close")),
 	}
 }
+
+// closeKeys are the keys that close a dialog or take it one step back:
+// esc, and ctrl+c, which never quits tick while a dialog is open.
+func closeKeys() key.BindingOpt { return key.WithKeys("esc", "ctrl+c") }
 
 // MentionKeyMap are the @ picker's keys.
 type MentionKeyMap struct {
@@ -96,7 +100,7 @@ func DefaultPlanKeyMap() PlanKeyMap {
 		MoveDown: b(k("J"), h("J", "move down")),
 		Gate:     b(k("g"), h("g", "stop after this item")),
 		Changes:  b(k("enter"), h("enter", "what it changed")),
-		Close:    b(k("esc"), h("esc", "close the editor")),
+		Close:    b(closeKeys(), h("esc", "close the editor")),
 		Confirm:  b(k("enter"), h("enter", "apply")),
 	}
 }
@@ -149,7 +153,7 @@ func DefaultRewindKeyMap() RewindKeyMap {
 		Files:        b(k("f"), h("f", "files")),
 		Conversation: b(k("c"), h("c", "conversation")),
 		Both:         b(k("b"), h("b", "both")),
-		Back:         b(k("esc"), h("esc", "back")),
+		Back:         b(closeKeys(), h("esc", "back")),
 	}
 }
 
@@ -187,7 +191,7 @@ func DefaultUndoKeyMap() UndoKeyMap {
 	b, k, h := key.NewBinding, key.WithKeys, key.WithHelp
 	return UndoKeyMap{
 		Confirm: b(k("y", "Y"), h("y", "restore these files")),
-		Cancel:  b(k("n", "N", "esc"), h("n/esc", "cancel")),
+		Cancel:  b(k("n", "N", "esc", "ctrl+c"), h("n/esc", "cancel")),
 	}
 }
 
@@ -209,7 +213,7 @@ func DefaultDiffKeyMap() DiffKeyMap {
 		PageUp:   b(k("pgup"), h("pgup", "page up")),
 		PageDown: b(k("pgdown", "space"), h("pgdn", "page down")),
 		Open:     b(k("enter"), h("enter", "open the file's hunks")),
-		Back:     b(k("esc", "ctrl+c"), h("esc", "back / close")),
+		Back:     b(closeKeys(), h("esc", "back / close")),
 	}
 }
 
@@ -229,6 +233,6 @@ func DefaultKeptKeyMap() KeptKeyMap {
 	return KeptKeyMap{
 		Patch: b(k("p", "P"), h("p", "show its patch")),
 		Apply: b(k("a", "A"), h("a", "apply it over the current files")),
-		Later: b(k("esc"), h("esc", "later")),
+		Later: b(closeKeys(), h("esc", "later")),
 	}
 }

@@ -38,7 +38,8 @@ type KeyMap struct {
 	Allow       key.Binding
 	AllowAlways key.Binding
 	Deny        key.Binding
-	Dismiss     key.Binding // deny (approval) or close (help, sessions)
+	Dismiss     key.Binding // deny (approval); close the / popup
+	Back        key.Binding // close a dialog or go one step back (task rows, a task's transcript, /sessions): esc, ctrl+c
 	Confirm     key.Binding // send the typed reason, resume the selected session
 
 	// Sessions picker (/sessions).
@@ -92,6 +93,7 @@ func DefaultKeyMap() KeyMap {
 		AllowAlways: b(k("a", "A"), h("a", "allow for the session")),
 		Deny:        b(k("n", "N"), h("n", "deny, with a reason")),
 		Dismiss:     b(k("esc"), h("esc", "deny")),
+		Back:        b(closeKeys(), h("esc", "close")),
 		Confirm:     b(k("enter"), h("enter", "send")),
 
 		SelectPrev: b(k("up", "k"), h("↑/k", "move up (/sessions)")),
