@@ -22,8 +22,10 @@ import (
 // and the root's AnswerHold: it is an Asker); text typed faster, and text
 // it has no use for, goes to the input (TypeAside, PasteAside), and enter
 // typed on the heels of text sends the input (SubmitInput: a steer), so
-// typing over the dialog never answers it. ctrl+c interrupts the turn
-// (Interrupt), which denies every request.
+// typing over the dialog never answers it; the erasing keys (backspace,
+// ctrl+w: IsErasing) edit that text in the input, unless a denial's
+// reason is typed. ctrl+c interrupts the turn (Interrupt), which denies
+// every request.
 type Approvals struct{ list []*approval }
 
 // Layer puts the dialog above every other: the running turn waits on it.
@@ -87,12 +89,15 @@ func (q *Approvals) Update(c Context, msg tea.Msg) (Action, bool) {
 
 // key routes a key: ctrl+c interrupts the turn; text typed without a
 // pause, and text the dialog has no use for, goes to the input (enter
-// sends it); anything else goes to the request shown.
+// sends it), and so do the erasing keys, which edit it; anything else
+// goes to the request shown.
 func (q *Approvals) key(c Context, k tea.KeyPressMsg) Action {
 	a := q.list[0]
 	switch {
 	case key.Matches(k, c.Keys.Quit):
 		return Interrupt{}
+	case !a.typing && IsErasing(k, c.Keys):
+		return TypeAside{k}
 	case IsTyping(k, c.Keys) && !a.typing && (a.hasty(c.Now, c.LastKey) || !a.uses(k, c.Keys)):
 		a.diverted = true
 		if key.Matches(k, c.Keys.Send) {

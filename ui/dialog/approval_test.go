@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/ui/style"
 )
 
 var _ Asker = (*Approvals)(nil)
@@ -65,6 +66,9 @@ func TestApprovalsActions(t *testing.T) {
 		{"a hurried y goes to the input", bash, []string{"y"}, true, TypeAside{keyPress("y")}, nil},
 		{"a hurried enter sends the input", bash, []string{"enter"}, true, SubmitInput{}, nil},
 		{"text of no use goes to the input", bash, []string{"x"}, false, TypeAside{keyPress("x")}, nil},
+		{"backspace edits the text typed aside", bash, []string{"x", "backspace"}, true, TypeAside{keyPress("backspace")}, nil},
+		{"ctrl+w edits it after a pause too", bash, []string{"x", "ctrl+w"}, false, TypeAside{keyPress("ctrl+w")}, nil},
+		{"n, a reason, backspace edits the reason", bash, []string{"n", "o", "k", "backspace", "enter"}, false, done, &agent.Approval{Reason: "o"}},
 		{"ctrl+c interrupts the turn", bash, []string{"ctrl+c"}, false, Interrupt{}, nil},
 		{"esc denies", bash, []string{"esc"}, false, done, &agent.Approval{}},
 		{"n, a reason, enter", bash, []string{"n", "o", "k", "enter"}, false, done, &agent.Approval{Reason: "ok"}},
@@ -169,3 +173,48 @@ func TestApprovalsPasteWheelDenyAll(t *testing.T) {
 
 // isRun reports whether act is a Run.
 func isRun(act Action) bool { _, ok := act.(Run); return ok }
+
+// TestQuestionsPassErasingToTheInput: every question that sends typing
+// aside to the input (the approval dialog, the undo, /export and /rewind
+// confirmations, /model's "save as the default?") sends backspace and
+// ctrl+w after it, so a mistyped character can be taken back while it
+// waits, and answers nothing with them. Before, they did nothing.
+func TestQuestionsPassErasingToTheInput(t *testing.T) {
+	keys := style.DefaultKeyMap()
+	start := time.Unix(1000, 0)
+	pts := []agent.RewindPoint{{ID: "p1", Text: "first"}}
+	tests := []struct {
+		name string
+		open func(c Context) Dialog
+		pre  []string
+	}{
+		{"approval", func(Context) Dialog {
+			q, _, _ := openApprovals(start, agent.ApprovalRequest{ID: "1", Tool: "bash", Summary: "ls", Detail: "ls"})
+			return q
+		}, nil},
+		{"undo", func(Context) Dialog { return NewUndo(keys.Undo, agent.UndoPreview{Item: "1"}, start, nil) }, nil},
+		{"replace", func(Context) Dialog { return NewReplace(keys.Undo, "out.md", start, nil) }, nil},
+		{"rewind's list", func(Context) Dialog { return NewRewind(keys.Rewind, keys.Undo, pts) }, nil},
+		{"rewind's confirmation", func(Context) Dialog { return NewRewind(keys.Rewind, keys.Undo, pts) }, []string{"enter", "enter"}},
+		{"model's save as default", func(Context) Dialog {
+			p := NewModels(style.DefaultModelPickerKeyMap(), []string{"alpha", "beta"}, "alpha", "")
+			p.Ask("beta", start)
+			return p
+		}, nil},
+	}
+	for _, tt := range tests {
+		for _, k := range []string{"backspace", "ctrl+w"} {
+			t.Run(tt.name+" "+k, func(t *testing.T) {
+				c := pickerContext(start.Add(time.Second), true)
+				d := tt.open(c)
+				for _, p := range tt.pre {
+					d.Update(c, keyPress(p))
+				}
+				act, handled := d.Update(c, keyPress(k))
+				if want := (TypeAside{keyPress(k)}); !handled || !reflect.DeepEqual(act, want) {
+					t.Fatalf("%s: got %#v, %v; want %#v", k, act, handled, want)
+				}
+			})
+		}
+	}
+}

@@ -39,6 +39,14 @@ func IsTyping(k tea.KeyPressMsg, keys style.KeyMap) bool {
 	return k.Text != "" || key.Matches(k, keys.Send)
 }
 
+// IsErasing reports whether k edits what the input holds (backspace,
+// ctrl+w, ...: keys.Erase): a question that sends typing aside to the
+// input sends these after it, so a mistyped character can be taken back
+// while the question waits.
+func IsErasing(k tea.KeyPressMsg, keys style.KeyMap) bool {
+	return key.Matches(k, keys.Erase)
+}
+
 // GuardLines is the line under a question's title while it waits for a
 // deliberate answer (see AnswerPause), one clause a line when it does not
 // fit in w; diverted says keys typed meanwhile went to the input.
@@ -103,9 +111,12 @@ func (TypeAside) action() {}
 // without a pause, or text that is no answer, goes to the input (act is
 // TypeAside; enter is held back: nothing is sent while the question is
 // open) and sets *diverted, so the question says where the keys went;
-// otherwise yes or no says which answer k gave.
+// the erasing keys (IsErasing) go to the input too. Otherwise yes or no
+// says which answer k gave.
 func Ask(c Context, k tea.KeyPressMsg, keys style.UndoKeyMap, shown time.Time, diverted *bool) (yes, no bool, act Action) {
 	switch {
+	case IsErasing(k, c.Keys):
+		return false, false, TypeAside{k}
 	case IsTyping(k, c.Keys) && (!Deliberate(c.Now, shown, c.LastKey) || !key.Matches(k, keys.Confirm, keys.Cancel)):
 		*diverted = true
 		if key.Matches(k, c.Keys.Send) {

@@ -56,8 +56,9 @@ func (p *Models) Ask(name string, now time.Time) {
 
 // Update takes every key while the picker is open; a paste and the wheel
 // pass to the screen below. While it switches and while it asks "save as
-// the default?", typing goes to the input as with every other question:
-// only y or n after a pause (see AnswerPause) answers it.
+// the default?", typing goes to the input as with every other question
+// (the erasing keys too, to edit it): only y or n after a pause (see
+// AnswerPause) answers it.
 func (p *Models) Update(c Context, msg tea.Msg) (Action, bool) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
@@ -70,6 +71,9 @@ func (p *Models) Update(c Context, msg tea.Msg) (Action, bool) {
 			return nil, true // nothing is sent while it is open
 		}
 		return TypeAside{k}, true
+	}
+	if (p.busy != "" || p.asking != "") && IsErasing(k, c.Keys) {
+		return TypeAside{k}, true // it edits what was typed aside
 	}
 	rows := modelRows(c.Height)
 	p.list.Follow(rows) // where the last frame had it

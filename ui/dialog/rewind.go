@@ -111,7 +111,7 @@ func (r *Rewind) chooseKey(c Context, k tea.KeyPressMsg) Action {
 				r.ask(c, s)
 			}
 		}
-	case IsTyping(k, c.Keys) && !key.Matches(k, c.Keys.Send):
+	case IsTyping(k, c.Keys) && !key.Matches(k, c.Keys.Send), IsErasing(k, c.Keys):
 		return TypeAside{k}
 	}
 	return nil

@@ -13,6 +13,7 @@ type KeyMap struct {
 	HistoryNext key.Binding // next prompt (while walking the history)
 
 	// Turn and app.
+	Erase       key.Binding // the input's erasing keys (a character or a word back, the character under the cursor): a question typed over passes them to the input
 	Interrupt   key.Binding // stop the running turn
 	Quit        key.Binding // interrupt, clear the input, or quit (pressed twice)
 	Exit        key.Binding // quit on an empty idle input (ctrl+d, as in a shell)
@@ -69,6 +70,7 @@ func DefaultKeyMap() KeyMap {
 		HistoryPrev: b(k("up"), h("↑", "previous prompt")),
 		HistoryNext: b(k("down"), h("↓", "next prompt")),
 
+		Erase:       b(k("backspace", "ctrl+h", "ctrl+w", "alt+backspace", "delete"), h("backspace/ctrl+w", "erase")),
 		Interrupt:   b(k("esc"), h("esc", "interrupt")),
 		Quit:        b(k("ctrl+c"), h("ctrl+c", "interrupt · clear · quit ×2")),
 		Exit:        b(k("ctrl+d"), h("ctrl+d", "quit (empty input)")),
