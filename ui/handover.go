@@ -102,7 +102,7 @@ func (h *handover) view(st *Styles, w, rows int) []string {
 	var out []string
 	add := func(glyph, label, text string) {
 		head := st.Pending.Render(glyph + " " + label + ": ")
-		out = append(out, head+st.PendingTxt.Render(ansi.Truncate(style.OneLine(text), max(w-ansi.StringWidth(head), 1), g.Ellipsis)))
+		out = append(out, head+st.PendingTxt.Render(style.TruncateWidth(style.OneLine(text), max(w-ansi.StringWidth(head), 1), g.Ellipsis)))
 	}
 	for _, s := range h.steering {
 		add(g.Steering, "steering", s.text)

@@ -59,7 +59,7 @@ func (m *Setup) render() string {
 	hm.SetWidth(iw)
 	lines = append(lines, hm.ShortHelpView(m.helpKeys()))
 	for i, l := range lines {
-		l = ansi.Truncate(l, iw, g.Ellipsis)
+		l = style.TruncateWidth(l, iw, g.Ellipsis)
 		lines[i] = l + strings.Repeat(" ", max(iw-ansi.StringWidth(l), 0))
 	}
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, st.DialogBox.Render(strings.Join(lines, "\n")))
@@ -88,7 +88,7 @@ func (m *Setup) chooseLines(w int) []string {
 		if i == m.sel {
 			mark = st.Glyphs.UserPrompt
 		}
-		line := ansi.Truncate(mark+style.Pad(r.title, titleW)+"  "+r.detail, w, st.Glyphs.Ellipsis)
+		line := style.TruncateWidth(mark+style.Pad(r.title, titleW)+"  "+r.detail, w, st.Glyphs.Ellipsis)
 		if i == m.sel {
 			out = append(out, st.PickerSel.Render(line))
 		} else {

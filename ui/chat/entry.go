@@ -117,7 +117,7 @@ func (e *entry) render(st *style.Styles, w int, gap bool, now time.Time) []strin
 			r.add(p+st.UserText.Render(l), textRow(pw, i == 0, 0))
 		}
 		if folded != "" {
-			r.add(strings.Repeat(" ", pw)+st.ToolMeta.Render(ansi.Truncate(folded, max(w-pw, 1), g.Ellipsis)), rowInfo{kind: rowChrome})
+			r.add(strings.Repeat(" ", pw)+st.ToolMeta.Render(style.TruncateWidth(folded, max(w-pw, 1), g.Ellipsis)), rowInfo{kind: rowChrome})
 		}
 	case entryAssistant:
 		if !e.visible {
@@ -271,7 +271,7 @@ func (t *toolCall) headline(st *style.Styles, w int, now time.Time) string {
 		case t.planSet:
 			text += fmt.Sprintf("%s%d/%d done", g.Separator, t.planDone, t.planTotal)
 		}
-		return ansi.Truncate(icon+" "+st.PlanLine.Render(text), w, g.Ellipsis)
+		return style.TruncateWidth(icon+" "+st.PlanLine.Render(text), w, g.Ellipsis)
 	}
 	var meta []string
 	if t.name == agent.TaskTool && len(t.children) > 0 {
@@ -295,9 +295,9 @@ func (t *toolCall) headline(st *style.Styles, w int, now time.Time) string {
 		if t.cut {
 			argStyle = st.ToolError
 		}
-		arg = "  " + argStyle.Render(ansi.Truncate(t.summary, room, g.Ellipsis))
+		arg = "  " + argStyle.Render(style.TruncateWidth(t.summary, room, g.Ellipsis))
 	}
-	return ansi.Truncate(head+arg+st.ToolMeta.Render(metaS), w, g.Ellipsis)
+	return style.TruncateWidth(head+arg+st.ToolMeta.Render(metaS), w, g.Ellipsis)
 }
 
 // outputLines returns the first lines of the output, dimmed, or all of it
@@ -351,7 +351,7 @@ func (t *toolCall) outputLines(st *style.Styles, w int, indent string) ([]string
 		if t.state == toolFailed {
 			s = st.ToolError
 		}
-		r.add(cont+s.Render(ansi.Truncate(status, tw, g.Ellipsis)), textRow(ansi.StringWidth(cont), true, len(lines)))
+		r.add(cont+s.Render(style.TruncateWidth(status, tw, g.Ellipsis)), textRow(ansi.StringWidth(cont), true, len(lines)))
 		r.logic += "\n" + status
 	}
 	return r.lines, r.rows, r.logic
@@ -367,7 +367,7 @@ func (t *toolCall) previewRows(st *style.Styles, w int, indent string, lines []s
 	col := ansi.StringWidth(indent) + 4
 	tw := max(w-col, 1)
 	for k, l := range lines {
-		pieces := []string{ansi.Truncate(l, tw, g.Ellipsis)}
+		pieces := []string{style.TruncateWidth(l, tw, g.Ellipsis)}
 		switch {
 		case ansi.StringWidth(l) <= tw:
 		case t.expanded: // all of a long line, wrapped
@@ -396,7 +396,7 @@ func (t *toolCall) diffLines(st *style.Styles, w int, indent string) []string {
 	cont := indent + "    "
 	tw := max(w-ansi.StringWidth(indent)-4, 1)
 	add, del := diffCounts(t.diff)
-	out := []string{pre + st.ToolOutput.Render(ansi.Truncate(style.Plural(add, "line")+" added, "+strconv.Itoa(del)+" removed", tw, g.Ellipsis))}
+	out := []string{pre + st.ToolOutput.Render(style.TruncateWidth(style.Plural(add, "line")+" added, "+strconv.Itoa(del)+" removed", tw, g.Ellipsis))}
 	limit := diffLines
 	if t.expanded {
 		limit = expandedLines

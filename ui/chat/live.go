@@ -71,7 +71,7 @@ func (t *toolCall) liveLines(st *style.Styles, w int, indent string) ([]string, 
 		if i == 0 {
 			p = pre
 		}
-		out = append(out, p+st.ToolOutput.Render(ansi.Truncate(l, tw, g.Ellipsis)))
+		out = append(out, p+st.ToolOutput.Render(style.TruncateWidth(l, tw, g.Ellipsis)))
 		rows = append(rows, textRow(col, true, i))
 	}
 	return out, rows, strings.Join(lines, "\n")

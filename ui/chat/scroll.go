@@ -3,7 +3,6 @@ package chat
 import (
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/ui/style"
 )
 
@@ -132,7 +131,7 @@ func (c *Model) View() []string {
 	if !c.follow && h > 1 {
 		c.shown[h-1] = anchor{idx: -1}
 		g := c.st.Glyphs
-		out[h-1] = c.st.MoreBelow.Render(ansi.Truncate(g.MoreBelow+" more below · end to follow", c.width, g.Ellipsis))
+		out[h-1] = c.st.MoreBelow.Render(style.TruncateWidth(g.MoreBelow+" more below · end to follow", c.width, g.Ellipsis))
 	}
 	return out
 }

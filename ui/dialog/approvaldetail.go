@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/tick-agent/tick/ui/style"
 )
 
@@ -97,7 +95,7 @@ func (d *detail) view(st *style.Styles, w, room int) []string {
 	}
 	if note {
 		n := "scrolls: ↑/↓ pgup/pgdn · lines " + strconv.Itoa(d.off+1) + "–" + strconv.Itoa(end) + " of " + strconv.Itoa(len(body))
-		lines = append(lines, st.DialogDesc.Render(ansi.Truncate(n, w, st.Glyphs.Ellipsis)))
+		lines = append(lines, st.DialogDesc.Render(style.TruncateWidth(n, w, st.Glyphs.Ellipsis)))
 	}
 	return lines
 }

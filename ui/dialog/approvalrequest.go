@@ -190,13 +190,13 @@ func (a *approval) title() string {
 func (a *approval) view(st *style.Styles, keys style.KeyMap, w, h int) []string {
 	g := st.Glyphs
 	iw := max(w-4, 1) // border and padding take 4 columns
-	head := []string{st.DialogTitle.Render(ansi.Truncate(a.title(), iw, g.Ellipsis))}
+	head := []string{st.DialogTitle.Render(style.TruncateWidth(a.title(), iw, g.Ellipsis))}
 	if a.task != "" {
-		head = append(head, st.DialogText.Render(ansi.Truncate(a.task, iw, g.Ellipsis)))
+		head = append(head, st.DialogText.Render(style.TruncateWidth(a.task, iw, g.Ellipsis)))
 	}
 	head = append(head, GuardLines(st, a.diverted, iw)...)
 	if a.summary != "" {
-		head = append(head, st.DialogText.Render(ansi.Truncate(a.summary, iw, g.Ellipsis)))
+		head = append(head, st.DialogText.Render(style.TruncateWidth(a.summary, iw, g.Ellipsis)))
 	}
 	var foot []string
 	if a.typing {

@@ -90,7 +90,7 @@ func ChangeLines(st *style.Styles, cs []checkpoint.Change, w, room int, none str
 		case checkpoint.Deleted:
 			look, what = st.DiffAdd, "restored (deleted since)"
 		}
-		out = append(out, look.Render(ansi.Truncate("  "+style.TermText(c.Path)+"  "+what, w, st.Glyphs.Ellipsis)))
+		out = append(out, look.Render(style.TruncateWidth("  "+style.TermText(c.Path)+"  "+what, w, st.Glyphs.Ellipsis)))
 	}
 	if len(out) == 0 {
 		out = append(out, st.DialogDesc.Render(none))

@@ -117,12 +117,12 @@ func (d *Diff) View(c Context, w, h int) []string {
 		d.off = max(min(d.off, sel), sel-d.room+1)
 	}
 	d.off = max(min(d.off, d.total-d.room), 0)
-	lines := []string{st.DialogTitle.Render(ansi.Truncate(title, iw, st.Glyphs.Ellipsis))}
+	lines := []string{st.DialogTitle.Render(style.TruncateWidth(title, iw, st.Glyphs.Ellipsis))}
 	lines = append(lines, body[d.off:min(d.off+d.room, len(body))]...)
 	lines = append(lines, "")
 	lines = append(lines, foot...)
 	for i, l := range lines {
-		l = ansi.Truncate(l, iw, st.Glyphs.Ellipsis)
+		l = style.TruncateWidth(l, iw, st.Glyphs.Ellipsis)
 		lines[i] = l + strings.Repeat(" ", max(iw-ansi.StringWidth(l), 0))
 	}
 	return strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")
@@ -151,7 +151,7 @@ func (d *Diff) list(st *style.Styles, iw int) []string {
 		if i == d.sel {
 			mark, s = st.Glyphs.Selected+" ", st.DialogTitle
 		}
-		row := s.Render(mark+f.Kind+"  "+ansi.Truncate(style.OneLine(f.Path), max(iw-30, 8), st.Glyphs.Ellipsis)) +
+		row := s.Render(mark+f.Kind+"  "+style.TruncateWidth(style.OneLine(f.Path), max(iw-30, 8), st.Glyphs.Ellipsis)) +
 			"  " + st.DiffAdd.Render(st.Glyphs.Added+strconv.Itoa(add)) + " " + st.DiffDel.Render(st.Glyphs.Removed+strconv.Itoa(del))
 		out = append(out, row)
 	}

@@ -105,7 +105,7 @@ func (h *Help) Box(st *style.Styles, keys style.KeyMap, commands []Command, sett
 	}
 	lines = append(lines, foot...)
 	for i, l := range lines {
-		l = ansi.Truncate(l, cw, st.Glyphs.Ellipsis)
+		l = style.TruncateWidth(l, cw, st.Glyphs.Ellipsis)
 		lines[i] = l + strings.Repeat(" ", max(cw-ansi.StringWidth(l), 0))
 	}
 	box := st.DialogBox.Render(strings.Join(lines, "\n"))
@@ -118,7 +118,7 @@ func (h *Help) Box(st *style.Styles, keys style.KeyMap, commands []Command, sett
 // from 0 it is the widest footer for a body of total lines, for measuring.
 func (h *Help) foot(st *style.Styles, iw int, scrolls bool, from, to, total int) []string {
 	if !scrolls {
-		return []string{st.DialogDesc.Render(ansi.Truncate("any key closes this help", iw, st.Glyphs.Ellipsis))}
+		return []string{st.DialogDesc.Render(style.TruncateWidth("any key closes this help", iw, st.Glyphs.Ellipsis))}
 	}
 	n := strconv.Itoa(total)
 	arrow, pos := "↑↓", "more · lines "+n+"–"+n+" of "+n
@@ -158,7 +158,7 @@ func helpBody(st *style.Styles, keys style.KeyMap, commands []Command, settings 
 	}
 	cs := style.HelpSection{Title: "Commands"}
 	for _, c := range commands {
-		d := ansi.Truncate(c.Desc, helpCommandDesc, st.Glyphs.Ellipsis)
+		d := style.TruncateWidth(c.Desc, helpCommandDesc, st.Glyphs.Ellipsis)
 		cs.Keys = append(cs.Keys, key.NewBinding(key.WithKeys("/"+c.Name), key.WithHelp("/"+c.Name, d)))
 	}
 	return append(helpColumns(st, append(secs, cs), iw), tail...)

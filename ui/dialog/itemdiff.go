@@ -7,7 +7,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/ui/style"
@@ -122,10 +121,10 @@ func (d *ItemDiff) View(c Context, w, h int) []string {
 	iw := max(w-4, 10)
 	d.rows = max(h-5, 1)
 	d.top = min(d.top, max(len(d.lines)-d.rows, 0))
-	out := []string{st.DialogTitle.Render(ansi.Truncate(d.title, iw, st.Glyphs.Ellipsis))}
+	out := []string{st.DialogTitle.Render(style.TruncateWidth(d.title, iw, st.Glyphs.Ellipsis))}
 	end := min(d.top+d.rows, len(d.lines))
 	for _, l := range d.lines[d.top:end] {
-		out = append(out, ansi.Truncate(l, iw, st.Glyphs.Ellipsis))
+		out = append(out, style.TruncateWidth(l, iw, st.Glyphs.Ellipsis))
 	}
 	pos := ""
 	if len(d.lines) > d.rows {

@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tick-agent/tick/ui/style"
 )
@@ -74,7 +73,7 @@ func (d *Kept) View(c Context, w, h int) []string {
 	st := c.St
 	iw := max(w-4, 10)
 	title := style.OneLine(fmt.Sprintf("Task %d %q was not applied: its files changed meanwhile", d.n, d.desc))
-	lines := []string{st.DialogTitle.Render(ansi.Truncate(title, iw, st.Glyphs.Ellipsis))}
+	lines := []string{st.DialogTitle.Render(style.TruncateWidth(title, iw, st.Glyphs.Ellipsis))}
 	lines = append(lines, GuardLines(st, d.diverted, iw)...)
 	for _, l := range clauseLines("applying takes its changes over the current files · a hunk changed on both sides is written between <<<<<<< current and >>>>>>> task · /undo takes it back", iw) {
 		lines = append(lines, st.DialogText.Render(l))
@@ -86,7 +85,7 @@ func (d *Kept) View(c Context, w, h int) []string {
 	}
 	lines = append(lines, foot...)
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, iw, st.Glyphs.Ellipsis)
+		lines[i] = style.TruncateWidth(l, iw, st.Glyphs.Ellipsis)
 	}
 	return strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")
 }

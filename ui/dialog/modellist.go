@@ -6,8 +6,6 @@ import (
 
 	"strings"
 	"unicode/utf8"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // maxFilter bounds the filter text of a model list.
@@ -141,7 +139,7 @@ func (l *ModelList) scrolled(rows int) int {
 // far as the selection needs.
 func (l *ModelList) Lines(st *style.Styles, w, rows int) []string {
 	g := st.Glyphs
-	out := []string{st.DialogDesc.Render("filter: ") + st.DialogText.Render(ansi.Truncate(l.filter, max(w-9, 1), g.Ellipsis))}
+	out := []string{st.DialogDesc.Render("filter: ") + st.DialogText.Render(style.TruncateWidth(l.filter, max(w-9, 1), g.Ellipsis))}
 	rows = max(rows, 1)
 	off := l.scrolled(rows)
 	if len(l.shown) == 0 {
@@ -157,7 +155,7 @@ func (l *ModelList) Lines(st *style.Styles, w, rows int) []string {
 		if name == l.current {
 			line += " (current)"
 		}
-		line = ansi.Truncate(line, w, g.Ellipsis)
+		line = style.TruncateWidth(line, w, g.Ellipsis)
 		if i == l.sel {
 			out = append(out, st.PickerSel.Render(line))
 		} else {

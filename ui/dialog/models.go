@@ -138,7 +138,7 @@ func (p *Models) box(c Context, w, h int) string {
 	st := c.St
 	g := st.Glyphs
 	iw := max(min(w-4, style.DialogMaxWidth), 1)
-	lines := []string{ansi.Truncate(st.DialogTitle.Render("Model")+st.DialogDesc.Render(g.Separator+"now "+style.OneLine(c.ModelName)), iw, g.Ellipsis), ""}
+	lines := []string{style.TruncateWidth(st.DialogTitle.Render("Model")+st.DialogDesc.Render(g.Separator+"now "+style.OneLine(c.ModelName)), iw, g.Ellipsis), ""}
 	var keys []key.Binding
 	if p.asking != "" {
 		lines = append(lines, st.DialogText.Render("Also make "+style.OneLine(p.asking)+" the default in "+style.OneLine(p.path)+"?"))
@@ -157,7 +157,7 @@ func (p *Models) box(c Context, w, h int) string {
 		lines = append(lines, hm.ShortHelpView(keys))
 	}
 	for i, l := range lines {
-		l = ansi.Truncate(l, iw, g.Ellipsis)
+		l = style.TruncateWidth(l, iw, g.Ellipsis)
 		lines[i] = l + strings.Repeat(" ", max(iw-ansi.StringWidth(l), 0))
 	}
 	return lipgloss.Place(w, h, lipgloss.Center, lipgloss.Center, st.DialogBox.Render(strings.Join(lines, "\n")))

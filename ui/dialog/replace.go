@@ -6,7 +6,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tick-agent/tick/ui/style"
 )
@@ -61,7 +60,7 @@ func (r *Replace) Update(c Context, msg tea.Msg) (Action, bool) {
 func (r *Replace) View(c Context, w, h int) []string {
 	st := c.St
 	iw := max(w-4, 10)
-	lines := []string{st.DialogTitle.Render(ansi.Truncate("Replace "+style.TermText(r.path)+"?", iw, st.Glyphs.Ellipsis))}
+	lines := []string{st.DialogTitle.Render(style.TruncateWidth("Replace "+style.TermText(r.path)+"?", iw, st.Glyphs.Ellipsis))}
 	lines = append(lines, GuardLines(st, r.diverted, iw)...)
 	lines = append(lines, st.DialogText.Render("The file exists. Yes writes the conversation over it (its mode is kept); no leaves it as it is."))
 	lines = append(lines, style.HelpLine(st, r.keys.Confirm, r.keys.Cancel))

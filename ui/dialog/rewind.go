@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/ui/style"
@@ -202,8 +201,8 @@ func (r *Rewind) listLines(st *style.Styles, w, h int) []string {
 			label = style.OneLine(p.Text)
 		}
 		head := mark + p.At.Local().Format("15:04") + "  " + label
-		out = append(out, look.Render(ansi.Truncate(head, w, st.Glyphs.Ellipsis)),
-			st.DialogDesc.Render(ansi.Truncate("     "+filesSummary(p), w, st.Glyphs.Ellipsis)))
+		out = append(out, look.Render(style.TruncateWidth(head, w, st.Glyphs.Ellipsis)),
+			st.DialogDesc.Render(style.TruncateWidth("     "+filesSummary(p), w, st.Glyphs.Ellipsis)))
 	}
 	k := r.keys
 	return append(out, style.HelpLine(st, k.Up, k.Down, k.Choose, k.Back))
@@ -234,14 +233,14 @@ func filesSummary(p agent.RewindPoint) string {
 // scopeLines draws the choice of what to restore.
 func (r *Rewind) scopeLines(st *style.Styles, w int) []string {
 	p := r.pts[r.sel]
-	out := []string{st.DialogTitle.Render(ansi.Truncate("Rewind to before "+PointLabel(p), w, st.Glyphs.Ellipsis)),
+	out := []string{st.DialogTitle.Render(style.TruncateWidth("Rewind to before "+PointLabel(p), w, st.Glyphs.Ellipsis)),
 		st.DialogText.Render("What goes back?")}
 	for i, s := range r.scopes {
 		mark, look := "  ", st.DialogText
 		if i == r.scopeSel {
 			mark, look = st.Glyphs.Selected+" ", st.PlanSelected
 		}
-		out = append(out, look.Render(ansi.Truncate(mark+scopeText(s, p), w, st.Glyphs.Ellipsis)))
+		out = append(out, look.Render(style.TruncateWidth(mark+scopeText(s, p), w, st.Glyphs.Ellipsis)))
 	}
 	k := r.keys
 	return append(out, style.HelpLine(st, k.Files, k.Conversation, k.Both, k.Choose, k.Back))
@@ -263,16 +262,16 @@ func (r *Rewind) confirmLines(st *style.Styles, w, h int) []string {
 	p, scope := r.pts[r.sel], r.scopes[0]
 	what := map[agent.RewindScope]string{agent.RewindFiles: "the files", agent.RewindConversation: "the conversation",
 		agent.RewindBoth: "the files and the conversation"}[scope]
-	out := []string{st.DialogTitle.Render(ansi.Truncate("Rewind "+what+" to before "+PointLabel(p), w, st.Glyphs.Ellipsis))}
+	out := []string{st.DialogTitle.Render(style.TruncateWidth("Rewind "+what+" to before "+PointLabel(p), w, st.Glyphs.Ellipsis))}
 	out = append(out, GuardLines(st, r.diverted, w)...)
 	if scope != agent.RewindFiles {
-		out = append(out, st.DialogText.Render(ansi.Truncate(fmt.Sprintf("The conversation drops the %s after it.", style.Plural(p.Messages, "message")), w, st.Glyphs.Ellipsis)))
+		out = append(out, st.DialogText.Render(style.TruncateWidth(fmt.Sprintf("The conversation drops the %s after it.", style.Plural(p.Messages, "message")), w, st.Glyphs.Ellipsis)))
 	}
 	if scope != agent.RewindConversation {
 		out = append(out, st.DialogText.Render("The workspace goes back to its state then:"))
 		out = append(out, ChangeLines(st, p.Files, w, max(h-4-len(out)-len(p.NotKept), 1), "  no file changed since")...)
 		for _, k := range p.NotKept { // left as they are: say so, not "no file changed"
-			out = append(out, st.DialogDesc.Render(ansi.Truncate("  "+style.TermText(k.Path)+"  "+style.TermText(k.Why), w, st.Glyphs.Ellipsis)))
+			out = append(out, st.DialogDesc.Render(style.TruncateWidth("  "+style.TermText(k.Path)+"  "+style.TermText(k.Why), w, st.Glyphs.Ellipsis)))
 		}
 	}
 	yes := key.NewBinding(key.WithHelp(r.confirm.Confirm.Help().Key, "rewind"))

@@ -218,18 +218,18 @@ func (p *Sessions) box(c Context, w, h int) string {
 	if len(p.list) > rows {
 		title += st.DialogDesc.Render(g.Separator + strconv.Itoa(p.sel+1) + "/" + strconv.Itoa(len(p.list)))
 	}
-	lines := []string{ansi.Truncate(title, iw, g.Ellipsis), ""}
+	lines := []string{style.TruncateWidth(title, iw, g.Ellipsis), ""}
 	cols := sessionColumns(p.list)
 	for i := off; i < min(off+rows, len(p.list)); i++ {
 		lines = append(lines, p.row(st, cols, i, iw))
 	}
 	lines = append(lines, "")
 	if note := p.noteText(c); note != "" {
-		lines = append(lines, st.DialogDesc.Render(ansi.Truncate(style.OneLine(note), iw, g.Ellipsis))) // may name a session, quote an error
+		lines = append(lines, st.DialogDesc.Render(style.TruncateWidth(style.OneLine(note), iw, g.Ellipsis))) // may name a session, quote an error
 	} else {
 		hm := style.HelpModel(st)
 		hm.SetWidth(iw)
-		lines = append(lines, ansi.Truncate(hm.ShortHelpView(sessionsHelp(c.Keys)), iw, g.Ellipsis))
+		lines = append(lines, style.TruncateWidth(hm.ShortHelpView(sessionsHelp(c.Keys)), iw, g.Ellipsis))
 	}
 	for i, l := range lines {
 		lines[i] = l + strings.Repeat(" ", max(iw-ansi.StringWidth(l), 0))
@@ -281,7 +281,7 @@ func (p *Sessions) row(st *style.Styles, c sessionCols, i, w int) string {
 	}
 	line := mark + style.Pad(style.OneLine(s.ID), c.id) + "  " + s.Started.Local().Format("2006-01-02 15:04") + "  " +
 		style.Pad(turnsText(s), c.turns) + "  " + style.Pad(todoText(s), c.todo) + "  " + style.OneLine(prompt)
-	line = ansi.Truncate(line, w, st.Glyphs.Ellipsis)
+	line = style.TruncateWidth(line, w, st.Glyphs.Ellipsis)
 	if i == p.sel {
 		return st.PickerSel.Render(line)
 	}

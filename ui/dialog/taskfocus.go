@@ -5,7 +5,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tick-agent/tick/ui/style"
 )
@@ -149,9 +148,9 @@ func (t *TaskLog) View(c Context, w, h int) []string {
 	if n := len(body) - (h - 3); n > 0 {
 		body = body[n:]
 	}
-	lines := []string{st.PanelTitle.Render(ansi.Truncate(style.OneLine(head), inner, g.Ellipsis))}
+	lines := []string{st.PanelTitle.Render(style.TruncateWidth(style.OneLine(head), inner, g.Ellipsis))}
 	for _, l := range body {
-		lines = append(lines, ansi.Truncate(style.OneLine(l), inner, g.Ellipsis))
+		lines = append(lines, style.TruncateWidth(style.OneLine(l), inner, g.Ellipsis))
 	}
 	if len(body) == 0 {
 		lines = append(lines, st.ItemMeta.Render("(nothing yet)"))

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/ui/style"
@@ -71,7 +70,7 @@ func (u *Undo) box(st *style.Styles, w, h int) []string {
 		title += " and #" + strings.Join(u.pre.Undone[1:], ", #")
 	}
 	title = style.OneLine(title) // the model chose the items' ids and text
-	lines := []string{st.DialogTitle.Render(ansi.Truncate(title, iw, st.Glyphs.Ellipsis))}
+	lines := []string{st.DialogTitle.Render(style.TruncateWidth(title, iw, st.Glyphs.Ellipsis))}
 	lines = append(lines, GuardLines(st, u.diverted, iw)...)
 	back := "The workspace goes back to its state before #" + style.OneLine(u.pre.Item) + " started:"
 	if u.pre.Item == "" {

@@ -95,7 +95,7 @@ func (in *Model) CompleteView(st *style.Styles, cmds Commands, w, h int) []strin
 		if i == sel {
 			mark = st.Glyphs.UserPrompt
 		}
-		l := ansi.Truncate(mark+style.Pad("/"+c.Name, nameW)+"  "+c.Desc, iw, st.Glyphs.Ellipsis)
+		l := style.TruncateWidth(mark+style.Pad("/"+c.Name, nameW)+"  "+c.Desc, iw, st.Glyphs.Ellipsis)
 		l += strings.Repeat(" ", max(iw-ansi.StringWidth(l), 0))
 		if i == sel {
 			lines = append(lines, st.PickerSel.Render(l))

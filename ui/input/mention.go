@@ -163,7 +163,7 @@ func (in *Model) MentionView(st *style.Styles, files FileIndex, w, h int) []stri
 		if i == sel {
 			mark = st.Glyphs.UserPrompt
 		}
-		l := ansi.Truncate(mark+"@"+termsafe.Line(ms.results[i]), iw, st.Glyphs.Ellipsis) // a file name is untrusted
+		l := style.TruncateWidth(mark+"@"+termsafe.Line(ms.results[i]), iw, st.Glyphs.Ellipsis) // a file name is untrusted
 		l += strings.Repeat(" ", max(iw-ansi.StringWidth(l), 0))
 		if i == sel {
 			lines = append(lines, st.PickerSel.Render(l))
@@ -175,6 +175,6 @@ func (in *Model) MentionView(st *style.Styles, files FileIndex, w, h int) []stri
 	if !ms.done {
 		foot = "still indexing the workspace… · " + foot
 	}
-	lines = append(lines, st.DialogDesc.Render(ansi.Truncate(foot, iw, st.Glyphs.Ellipsis)))
+	lines = append(lines, st.DialogDesc.Render(style.TruncateWidth(foot, iw, st.Glyphs.Ellipsis)))
 	return strings.Split(st.DialogBox.Render(strings.Join(lines, "\n")), "\n")
 }

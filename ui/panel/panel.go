@@ -183,9 +183,9 @@ func (p *Model) Summary(w int) string {
 		s += g.Separator + "all done"
 	}
 	hint := g.Separator + "ctrl+t"
-	line := ansi.Truncate(s, max(w-ansi.StringWidth(hint), 1), g.Ellipsis)
+	line := style.TruncateWidth(s, max(w-ansi.StringWidth(hint), 1), g.Ellipsis)
 	if ansi.StringWidth(line)+ansi.StringWidth(hint) <= w {
 		return p.st.PanelSummary.Render(line) + p.st.ItemMeta.Render(hint)
 	}
-	return p.st.PanelSummary.Render(ansi.Truncate(s, w, g.Ellipsis))
+	return p.st.PanelSummary.Render(style.TruncateWidth(s, w, g.Ellipsis))
 }

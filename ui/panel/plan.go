@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
 )
@@ -143,7 +142,7 @@ func (p *Model) subLine(s *Task, ind string, w int, spin string, sel bool) strin
 	if sel {
 		ind = ind[:len(ind)-2] + st.PlanSelected.Render(g.Selected) + " "
 	}
-	return ind + st.ItemNote.Render(ansi.Truncate(mark+" "+style.OneLine(text), room, g.Ellipsis))
+	return ind + st.ItemNote.Render(style.TruncateWidth(mark+" "+style.OneLine(text), room, g.Ellipsis))
 }
 
 // taskMeta is a running task's figures: "3 tools · 1.2k tok · 12s".
@@ -164,7 +163,7 @@ func (p *Model) removedLines(w int) []panelLine {
 	st, g := p.st, p.st.Glyphs
 	var out []panelLine
 	for _, c := range p.removed {
-		text := ansi.Truncate(style.OneLine(c.Text), max(w-4, 1), g.Ellipsis)
+		text := style.TruncateWidth(style.OneLine(c.Text), max(w-4, 1), g.Ellipsis)
 		out = append(out, panelLine{text: st.PlanRemoved.Render(g.Removed) + "   " + st.PlanRemoved.Render(text), item: -1})
 	}
 	return out
@@ -177,7 +176,7 @@ func (p *Model) footLines(w int) []string {
 	}
 	lines := p.footer(w)
 	for i, l := range lines {
-		lines[i] = ansi.Truncate(l, w, p.st.Glyphs.Ellipsis)
+		lines[i] = style.TruncateWidth(l, w, p.st.Glyphs.Ellipsis)
 	}
 	return lines
 }

@@ -92,7 +92,7 @@ func (p *Model) View(w, h int, spin string) []string {
 	}
 	foot := p.footLines(w)
 	if p.verify != "" {
-		foot = append([]string{p.st.ItemMeta.Render(ansi.Truncate(p.verify, w, p.st.Glyphs.Ellipsis))}, foot...)
+		foot = append([]string{p.st.ItemMeta.Render(style.TruncateWidth(p.verify, w, p.st.Glyphs.Ellipsis))}, foot...)
 	}
 	if len(foot) >= h {
 		return foot[:h]
@@ -150,7 +150,7 @@ func (p *Model) lines(w int, spin string, full bool) []panelLine {
 		}
 	}
 	if len(lines) == 0 {
-		lines = append(lines, panelLine{item: -1, text: st.PanelTitle.Render(ansi.Truncate(title, room, g.Ellipsis)) + st.PanelCount.Render(count)})
+		lines = append(lines, panelLine{item: -1, text: st.PanelTitle.Render(style.TruncateWidth(title, room, g.Ellipsis)) + st.PanelCount.Render(count)})
 	}
 	iw := w - p.gutterWidth()
 	for i, it := range p.list.Items {
@@ -319,7 +319,7 @@ func capLines(lines []string, n, w int, ellipsis string) []string {
 	last := lines[n-1]
 	ew := ansi.StringWidth(ellipsis)
 	if ansi.StringWidth(last)+ew > w {
-		last = strings.TrimRight(ansi.Truncate(last, max(w-ew, 0), ""), " ")
+		last = strings.TrimRight(style.TruncateWidth(last, max(w-ew, 0), ""), " ")
 	}
 	lines[n-1] = last + ellipsis
 	return lines
@@ -339,12 +339,12 @@ func (p *Model) itemLines(it todo.Item, i, w int, spin string) []panelLine {
 	if room < 8 {                          // too narrow for meta
 		meta, room = "", w-2
 	}
-	body := ansi.Truncate(text, max(room, 1), g.Ellipsis)
+	body := style.TruncateWidth(text, max(room, 1), g.Ellipsis)
 	line := head + look.Render(body)
 	if it.Status == todo.Cancelled && it.Note != "" {
 		rest := room - ansi.StringWidth(body) - 3
 		if rest > 4 {
-			line += st.ItemNote.Render(" (" + ansi.Truncate(style.OneLine(it.Note), rest, g.Ellipsis) + ")")
+			line += st.ItemNote.Render(" (" + style.TruncateWidth(style.OneLine(it.Note), rest, g.Ellipsis) + ")")
 		}
 	}
 	if meta != "" {
@@ -353,7 +353,7 @@ func (p *Model) itemLines(it todo.Item, i, w int, spin string) []panelLine {
 	}
 	out := []panelLine{{text: line, item: i}}
 	if it.Status == todo.Completed && it.Note != "" {
-		out = append(out, panelLine{text: "  " + st.ItemNote.Render(ansi.Truncate(style.OneLine(it.Note), max(w-2, 1), g.Ellipsis)), item: i, note: true})
+		out = append(out, panelLine{text: "  " + st.ItemNote.Render(style.TruncateWidth(style.OneLine(it.Note), max(w-2, 1), g.Ellipsis)), item: i, note: true})
 	}
 	return out
 }

@@ -199,7 +199,7 @@ func View(st *Bar, s Info, w int) string {
 	emit(right)
 	line := b.String()
 	if n > w { // the fields that stay do not fit: cut
-		line = ansi.Truncate(line, max(w-ansi.StringWidth(st.ellipsis), 0), "") + st.bar.render(st.ellipsis)
+		line = style.TruncateWidth(line, max(w-ansi.StringWidth(st.ellipsis), 0), "") + st.bar.render(st.ellipsis)
 		n = ansi.StringWidth(line)
 	}
 	return line + st.bar.render(strings.Repeat(" ", max(w-n, 0)))
@@ -227,7 +227,7 @@ func stateField(st *Bar, s Info) statusField {
 	case ActTool:
 		state = "running " + s.Tool
 		if ansi.StringWidth(s.Tool) > statusToolMax {
-			alts = append(alts, "running "+ansi.Truncate(s.Tool, statusToolMax, st.ellipsis))
+			alts = append(alts, "running "+style.TruncateWidth(s.Tool, statusToolMax, st.ellipsis))
 		}
 		alts = append(alts, "running")
 	case ActApproval:

@@ -174,7 +174,7 @@ func FootLines(st *Styles, items [][2]string, w int) []string {
 		k, d := it[0], it[1]
 		iw := ansi.StringWidth(k) + 1 + ansi.StringWidth(d)
 		if iw > w { // too wide alone: cut the description
-			d = ansi.Truncate(d, max(w-ansi.StringWidth(k)-1, 1), st.Glyphs.Ellipsis)
+			d = TruncateWidth(d, max(w-ansi.StringWidth(k)-1, 1), st.Glyphs.Ellipsis)
 			iw = ansi.StringWidth(k) + 1 + ansi.StringWidth(d)
 		}
 		s := st.DialogKey.Render(k) + " " + st.DialogDesc.Render(d)
