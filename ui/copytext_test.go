@@ -309,7 +309,7 @@ func TestMouseCopyStreaming(t *testing.T) {
 
 // BenchmarkMouseCopy measures what letting go of a selection over a whole
 // 120×40 screen of a rich answer costs: the logical text of every block
-// on it (a glamour render each) and the alignment.
+// on it (a Markdown render each) and the alignment.
 func BenchmarkMouseCopy(b *testing.B) {
 	m, a := newTestModel(b, 120, 40)
 	submit(m, "go")

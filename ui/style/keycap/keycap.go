@@ -2,8 +2,8 @@
 // ("7️") from ansi's width functions for as long as text is wrapped, and
 // shows them again after.
 //
-// ansi's width functions (and so its Wrap and Truncate, and glamour's
-// word wrap) take a printable ASCII character as one cell on its own and
+// ansi's width functions (and so its Wrap and Truncate, and the Markdown
+// renderer's word wrap) take a printable ASCII character as one cell on its own and
 // the marks after it as none. A keycap ("1️⃣", "#️⃣", "*️⃣") or a digit
 // with VS16 ("7️") is one cluster two cells wide, as StringWidth and the
 // terminal count it: a line holding them was wrapped a cell too long per
