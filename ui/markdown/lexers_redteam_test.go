@@ -55,3 +55,31 @@ func TestLexersLinearOnHostileCode(t *testing.T) {
 		})
 	}
 }
+
+// TestHugeCodeDrawnPlain: a code block (or a long fence's chunk) over
+// maxHighlight bytes is drawn in the text colour without running a lexer,
+// so a megabyte of code on one line never stalls the chat: ordinary Go
+// (highlighted in many colours below the bound) and the hostile inputs of
+// TestLexersLinearOnHostileCode grown to a megabyte, every byte of the
+// code still drawn.
+func TestHugeCodeDrawnPlain(t *testing.T) {
+	cases := []struct{ name, lang, text string }{
+		{"go on one line", "go", strings.Repeat(`x := "s"; f(42) // c `, (maxHighlight+1)/20+1)},
+		{"go on 64 lines", "go", strings.Repeat(strings.Repeat("x := f(42); ", maxHighlight/64/12+1)+"\n", 64)},
+		{"c char of escaped quotes", "c", strings.Repeat(`'\`, 1<<19)},
+		{"rust unclosed raw strings", "rust", strings.Repeat(`r##"`, 1<<18)},
+		{"yaml key of spaces", "yaml", "a" + strings.Repeat(" ", 1<<20)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := strings.Join(Render("```"+tc.lang+"\n"+tc.text+"```\n", 80, Dark), "\n")
+			if n := len(colours(out)); n != 1 {
+				t.Errorf("%d bytes of %s drawn in %d colours, want 1 (the text colour)", len(tc.text), tc.lang, n)
+			}
+			want := strings.Count(tc.text, "x") + strings.Count(tc.text, `'`) + strings.Count(tc.text, "#")
+			if got := strings.Count(out, "x") + strings.Count(out, `'`) + strings.Count(out, "#"); got != want {
+				t.Errorf("the code's marks drawn %d times, want %d", got, want)
+			}
+		})
+	}
+}
