@@ -48,3 +48,22 @@ func TestDeepNestingDrawnPlain(t *testing.T) {
 		t.Errorf("a list nested 10 deep drawn %q, want a list of 10 items", shallow)
 	}
 }
+
+// TestCostlyInlinesDrawnPlain: a paragraph of 1 MB repeating an unclosed
+// link ("[a](") or mixed emphasis delimiters ("*a_") is drawn as its
+// plain text without being parsed: goldmark took time quadratic in it
+// (minutes; a stall shows as the test's timeout). A paragraph of a
+// hundred links and a hundred emphases is still Markdown.
+func TestCostlyInlinesDrawnPlain(t *testing.T) {
+	for _, unit := range []string{"[a](", "*a_"} {
+		out := strings.Join(Render(strings.Repeat(unit, (1<<20)/len(unit))+"\n", 80, Dark), "")
+		if got := strings.Count(out, unit); got < (1<<20)/len(unit)/2 {
+			t.Errorf("a megabyte of %q drawn with %d of them, want its plain text", unit, got)
+		}
+	}
+	md := strings.Repeat("a [link](http://a.b/c) and *some* _emphasis_ ", 100) + "\n"
+	out := strings.Join(Render(md, 80, Dark), "\n")
+	if strings.Contains(out, "](") || strings.Contains(out, "*some*") {
+		t.Errorf("a paragraph of 100 links and emphases drawn as its source")
+	}
+}
