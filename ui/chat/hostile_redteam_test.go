@@ -11,7 +11,8 @@ import (
 // which stalled the chat for minutes or drew gigabytes: a megabyte of C
 // on one line crafted against a lexer rule, 4,000 nested list items, a
 // 64 KB link, a 5,000-column table over 5,000 rows, a megabyte of HTML
-// tags on one line.
+// tags on one line, a megabyte of unclosed links and one of emphasis
+// delimiters.
 func hostileAnswer() string {
 	var b strings.Builder
 	b.WriteString("```c\n" + strings.Repeat(`'\`, 1<<19) + "\n```\n\n")
@@ -20,7 +21,8 @@ func hostileAnswer() string {
 	}
 	b.WriteString("\n[a](http://a.b/" + strings.Repeat("x", 64<<10) + ")\n\n")
 	b.WriteString(strings.Repeat("|h", 5000) + "|\n" + strings.Repeat("|-", 5000) + "|\n" + strings.Repeat("x\n", 5000) + "\n")
-	b.WriteString("<div>\n" + strings.Repeat("<b>", 1<<18) + "end\n</div>\n")
+	b.WriteString("<div>\n" + strings.Repeat("<b>", 1<<18) + "end\n</div>\n\n")
+	b.WriteString(strings.Repeat("[a](", 1<<18) + "\n\n" + strings.Repeat("*a_", 1<<18) + "\n")
 	return b.String()
 }
 
