@@ -135,7 +135,7 @@ func (a *approval) scopeText() string {
 	if s := style.OneLine(style.Sanitize(a.req.Scope)); s != "" {
 		return "allow `" + s + "` for this session"
 	}
-	return "allow every " + a.req.Tool + " call for this session"
+	return "allow every " + a.tool() + " call for this session"
 }
 
 // allowedText is the chat's record of an "allow for the session" answer.
@@ -146,7 +146,7 @@ func (a *approval) allowedText() string {
 	if a.req.Rerun {
 		return "allowed `" + style.OneLine(style.Sanitize(a.req.Summary)) + "` without the sandbox for this session"
 	}
-	return "allowed every " + a.req.Tool + " call for this session"
+	return "allowed every " + a.tool() + " call for this session"
 }
 
 // footKeys are the box's keys as (key, description) pairs.
@@ -173,15 +173,20 @@ func (a *approval) footKeys(keys style.KeyMap) [][2]string {
 	return [][2]string{h(keys.Allow, ""), h(keys.AllowAlways, a.scopeText()), h(keys.Deny, ""), h(keys.Dismiss, "")}
 }
 
-// title is the box's question.
+// tool is the request's tool name made safe to draw on one line: it
+// comes from the agent, and an MCP server or a model may have chosen it.
+func (a *approval) tool() string { return style.OneLine(a.req.Tool) }
+
+// title is the box's question, made safe to draw on one line.
 func (a *approval) title() string {
+	tool := a.tool()
 	switch {
 	case a.req.Question != "":
-		return a.req.Question
+		return style.OneLine(a.req.Question)
 	case a.req.Rerun:
-		return "Run " + a.req.Tool + " again without the sandbox?"
+		return "Run " + tool + " again without the sandbox?"
 	}
-	return "Allow " + a.req.Tool + "?"
+	return "Allow " + tool + "?"
 }
 
 // view renders the box of width w and at most h lines, to be drawn at the

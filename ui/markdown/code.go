@@ -43,7 +43,17 @@ func (r *renderer) code(n ast.Node, lang string, w int) []string {
 	return out
 }
 
-// codeSpans returns src's lines as spans, highlighted in the theme.
+// maxHighlight is the most bytes of code (one block, or one chunk of a
+// long fence) that are highlighted; longer code is drawn as plain text.
+// chroma's core tries every rule of a lexer at every position on a
+// backtracking regexp engine: a few microseconds a byte at best, so a
+// megabyte on one line stalled the chat for seconds, and a rule that runs
+// into chroma's match timeout (250 ms, sooner on a loaded machine) fails
+// and is tried again at the next position, for every position.
+const maxHighlight = 16 << 10
+
+// codeSpans returns src's lines as spans, highlighted in the theme (code
+// over maxHighlight bytes in the theme's text colour).
 func (r *renderer) codeSpans(src, lang string) [][]span {
 	lines := make([][]span, 1, strings.Count(src, "\n")+1)
 	add := func(s string, a attr) {
@@ -67,7 +77,7 @@ func (r *renderer) codeSpans(src, lang string) [][]span {
 		return lines
 	}
 	lx := r.hl.lexer(lang)
-	if lx == nil {
+	if lx == nil || len(src) > maxHighlight {
 		add(src, r.t.token(chroma.Text))
 		return lines
 	}

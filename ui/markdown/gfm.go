@@ -89,6 +89,12 @@ func (taskParser) Parse(parent ast.Node, block text.Reader, _ parser.Context) as
 
 func (taskParser) CloseBlock(ast.Node, parser.Context) {}
 
+// maxTableColumns is the most columns a table is drawn with; a wider one
+// stays a paragraph. Every row gets a cell for each column, so a header of
+// thousands of columns over thousands of one-byte rows made millions of
+// cells, and laying the columns out takes time quadratic in their number.
+const maxTableColumns = 64
+
 // tableTransformer turns a paragraph holding a header row and a
 // delimiter row ("|---|:--:|") into a table; the paragraph's lines before
 // the header stay a paragraph.
@@ -104,7 +110,7 @@ func (tableTransformer) Transform(p *ast.Paragraph, reader text.Reader, _ parser
 			continue
 		}
 		head := rowCells(lines.At(i-1), src)
-		if len(head) != len(aligns) {
+		if len(head) != len(aligns) || len(aligns) > maxTableColumns {
 			return
 		}
 		t := extast.NewTable()

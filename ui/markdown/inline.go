@@ -256,15 +256,21 @@ func (r *renderer) image(out *[]span, n *ast.Image, a attr) {
 	}
 }
 
+// maxHref is the longest link target drawn as an OSC 8 hyperlink (what
+// terminals accept, about 2 KB). A longer one is drawn as text only: the
+// target is written again on every line the link's text wraps onto, so a
+// megabyte-long URL drew gigabytes of lines.
+const maxHref = 2048
+
 // hyperlink returns the OSC 8 target for dest ("" when the style draws
-// none or dest is not a URL) and whether dest is worth showing: a link
-// to an anchor of the same page ("#intro") is not.
+// none, dest is not a URL or is longer than maxHref) and whether dest is
+// worth showing: a link to an anchor of the same page ("#intro") is not.
 func (r *renderer) hyperlink(dest string) (href string, shown bool) {
 	u, err := url.Parse(dest)
 	if err != nil || (u.Fragment != "" && "#"+u.Fragment == dest) {
 		return "", false
 	}
-	if !r.t.p.hyperlinks || r.plain {
+	if !r.t.p.hyperlinks || r.plain || len(dest) > maxHref {
 		return "", true
 	}
 	return dest, true

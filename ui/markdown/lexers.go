@@ -170,7 +170,10 @@ func yamlLexer() c.Lexer {
 		return c.Rules{"root": {
 			rl(`#[^\n]*`, c.CommentSingle, nil),
 			rl(`^(?:---|\.\.\.)(?=\s|$)`, c.NameNamespace, nil),
-			rl(`^(\s*)(-\s+)?([^\s:#'"\-][^:#\n]*?|"[^"\n]*"|'[^'\n]*')(\s*)(:)(?=\s|$)`, c.ByGroups(c.Text, c.Punctuation, c.NameTag, c.Text, c.Punctuation), nil),
+			// A key ends in a character that is not a space, so that the
+			// spaces before its colon are matched one way only (a lazy key
+			// and the spaces both taking them was quadratic in the line).
+			rl(`^(\s*)(-\s+)?([^\s:#'"\-](?:[^:#\n]*[^\s:#\n])?|"[^"\n]*"|'[^'\n]*')(\s*)(:)(?=\s|$)`, c.ByGroups(c.Text, c.Punctuation, c.NameTag, c.Text, c.Punctuation), nil),
 			rl(`^(\s*)(-)(?=\s|$)`, c.ByGroups(c.Text, c.Punctuation), nil),
 			rl(`"(?:\\[\s\S]|[^"\\\n])*"?|'(?:''|[^'\n])*'?`, c.LiteralString, nil),
 			rl(`[&*][\w-]+`, c.NameLabel, nil),
@@ -263,7 +266,7 @@ func rustLexer() c.Lexer {
 	return newLexer("Rust", func() c.Rules {
 		return c.Rules{"root": rules(cComments(), []c.Rule{
 			rl(`#!?\[[^\]\n]*\]?`, c.CommentPreproc, nil),
-			rl(`b?r(#*)"[\s\S]*?"\1`, c.LiteralString, nil),
+			rl(`b?r(#*)"[\s\S]*?(?:"\1|\z)`, c.LiteralString, nil), // unclosed: to the end (no rescan from every r)
 			rl(`b?"(?:\\[\s\S]|[^"\\])*"?`, c.LiteralString, nil),
 			rl(`b?'(?:\\(?:[nrt'"\\0]|x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\})|[^\\'\n])'`, c.LiteralStringChar, nil),
 			rl(`'[A-Za-z_]\w*`, c.NameAttribute, nil),
@@ -292,9 +295,13 @@ func cLexer(name string, cpp bool) c.Lexer {
 		return c.Rules{"root": rules(cComments(), []c.Rule{
 			rl(`^(\s*)(#\s*include)(\s*)(<[^>\n]*>|"[^"\n]*")`, c.ByGroups(c.Text, c.CommentPreproc, c.Text, c.CommentPreprocFile), nil),
 			rl(`^\s*#\s*\w+(?:\\\n|[^\n])*`, c.CommentPreproc, nil),
-			rl(`(?:u8|[uUL])?R"([^(\s]*)\([\s\S]*?\)\1"`, c.LiteralString, nil),
+			// A raw string's delimiter is at most 16 characters and an
+			// unclosed one runs to the end; a character constant is short:
+			// a rule that scanned the whole line and failed at every
+			// quote would take time quadratic in the line's length.
+			rl(`(?:u8|[uUL])?R"([^()\\\s]{0,16})\([\s\S]*?(?:\)\1"|\z)`, c.LiteralString, nil),
 			rl(`(?:u8|[uUL])?"(?:\\[\s\S]|[^"\\\n])*"?`, c.LiteralString, nil),
-			rl(`(?:u8|[uUL])?'(?:\\[\s\S]|[^'\\\n])*'`, c.LiteralStringChar, nil),
+			rl(`(?:u8|[uUL])?'(?:\\[\s\S]|[^'\\\n]){0,10}'`, c.LiteralStringChar, nil),
 			rl(kw(keywords), c.Keyword, nil),
 			rl(kw(types), c.KeywordType, nil),
 			rl(kw(consts), c.KeywordConstant, nil),

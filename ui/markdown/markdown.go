@@ -23,6 +23,12 @@
 // Renderers may share. Every piece of text the model sent is made safe
 // (ui/termsafe) before it is drawn, also after entities are resolved.
 //
+// Work is bounded for a hostile answer: code over 16 KiB is not
+// highlighted (code.go), a block nested too deep or whose inlines would
+// cost goldmark too much is drawn as plain text (depth.go), a table has
+// at most 64 columns (gfm.go) and a link target over 2 KB is no OSC 8
+// hyperlink (inline.go).
+//
 // A Renderer is not safe for concurrent use; a Pool is.
 package markdown
 

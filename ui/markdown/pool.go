@@ -106,8 +106,11 @@ func (p *Pool) entry(style Style, width int) *poolEntry {
 // plainWidth (0) renders the logical text instead: unwrapped and without
 // what only lays text out (see plain.go). A panic while rendering comes
 // back as an error (and the renderer is rebuilt next time), never as a
-// crash.
+// crash; so does a block nested too deep (tooDeep), without parsing it.
 func (p *Pool) render(style Style, width int, md string) (lines []string, err error) {
+	if tooDeep(md) {
+		return nil, fmt.Errorf("render markdown block of %d bytes: %w", len(md), errTooDeep)
+	}
 	e := p.entry(style, width)
 	e.mu.Lock()
 	defer e.mu.Unlock()

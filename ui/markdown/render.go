@@ -254,21 +254,38 @@ func stripTags(s string) string {
 		}
 		b.WriteString(s[:i])
 		s = s[i:]
-		lower := strings.ToLower(s)
 		end := ">"
 		switch {
 		case strings.HasPrefix(s, "<!--"):
 			end = "-->"
-		case strings.HasPrefix(lower, "<script"):
+		case hasPrefixFold(s, "<script"):
 			end = "</script>"
-		case strings.HasPrefix(lower, "<style"):
+		case hasPrefixFold(s, "<style"):
 			end = "</style>"
 		}
-		j := strings.Index(lower, end)
+		j := indexFold(s, end)
 		if j < 0 {
 			break
 		}
 		s = s[j+len(end):]
 	}
 	return b.String()
+}
+
+// hasPrefixFold reports whether s starts with the ASCII prefix, in any case.
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+// indexFold returns where the ASCII sub first occurs in s, in any case
+// (-1: nowhere). It looks at s only up to the match, so stripping tags
+// one after the other reads the text once (lowering the rest of the text
+// at every tag took time quadratic in an HTML block's length).
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if hasPrefixFold(s[i:], sub) {
+			return i
+		}
+	}
+	return -1
 }
