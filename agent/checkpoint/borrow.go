@@ -34,7 +34,10 @@ import (
 // one), a SHA-256 repository, an index split or sparse, an entry marked
 // assume-unchanged, skip-worktree or intent-to-add, an unmerged one, or
 // an object whose size is not the file's size as the index recorded it
-// (a conversion that keeps the size is not caught).
+// (a conversion that keeps the size is not caught). Nor when the user's
+// index or anything in the object store is not a regular file in a real
+// directory, or the store names another (see plainObjects): git would
+// wait on a FIFO for ever, or read outside the repository.
 // Whatever goes wrong, the snapshot hashes every file instead.
 
 // borrow starts the shadow index from the user's, when the workspace is
@@ -46,12 +49,8 @@ func (s *Store) borrow(ctx context.Context) bool {
 	if gitDir == "" || !s.convertsNothing(ctx, common) {
 		return false
 	}
-	raw, err := os.ReadFile(filepath.Join(gitDir, "index"))
-	if err != nil {
-		return false
-	}
-	fi, err := os.Stat(filepath.Join(gitDir, "index"))
-	if err != nil {
+	raw, fi, err := readPlainFile(filepath.Join(gitDir, "index"))
+	if err != nil || !plainObjects(filepath.Join(common, "objects")) {
 		return false
 	}
 	ents, data, err := parseIndex(raw)

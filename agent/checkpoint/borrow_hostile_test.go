@@ -1,0 +1,103 @@
+package checkpoint
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// looseObject returns the path of the user's loose object that holds
+// rel's committed bytes.
+func looseObject(t *testing.T, ws, rel string) string {
+	t.Helper()
+	out, err := exec.Command("git", "-C", ws, "rev-parse", "HEAD:"+rel).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	oid := strings.TrimSpace(string(out))
+	return filepath.Join(ws, ".git", "objects", oid[:2], oid[2:])
+}
+
+// TestBorrowNeverWaitsOnAHostileObject: a user's repository whose loose
+// object is a FIFO (or a link to one outside the repository) must not
+// hold the first snapshot forever: the copy refuses to read anything but
+// a regular file, the snapshot hashes the files instead, and undo
+// restores every file byte for byte.
+func TestBorrowNeverWaitsOnAHostileObject(t *testing.T) {
+	for _, kind := range []string{"fifo", "link to a fifo", "index a fifo", "alternates elsewhere"} {
+		t.Run(kind, func(t *testing.T) {
+			ctx := context.Background()
+			s, ws := open(t)
+			committed(t, ws, nil)
+			obj := looseObject(t, ws, "keep.txt")
+			fifo := obj
+			switch kind {
+			case "link to a fifo":
+				fifo = filepath.Join(t.TempDir(), "fifo")
+				if err := os.Symlink(fifo, obj+".tmp"); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(obj+".tmp", obj); err != nil {
+					t.Fatal(err)
+				}
+			case "index a fifo":
+				fifo = filepath.Join(ws, ".git", "index")
+				if err := os.Remove(fifo); err != nil {
+					t.Fatal(err)
+				}
+			case "alternates elsewhere": // the object only in another store, as a FIFO there
+				other := t.TempDir()
+				fifo = filepath.Join(other, filepath.Base(filepath.Dir(obj)), filepath.Base(obj))
+				if err := os.MkdirAll(filepath.Dir(fifo), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				write(t, ws, ".git/objects/info/alternates", other+"\n")
+				if err := os.Remove(obj); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				if err := os.Remove(obj); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			var cp Checkpoint
+			go func() {
+				var err error
+				cp, err = s.Save(ctx, "before")
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(time.Minute): // a hang, not a slow machine
+				f, _ := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0) // let git go
+				if f != nil {
+					f.Close()
+				}
+				t.Fatal("the first snapshot waits on a FIFO in the user's object store")
+			}
+			for rel := range userFiles {
+				write(t, ws, rel, "overwritten\n")
+			}
+			if _, err := s.Restore(ctx, cp.ID); err != nil {
+				t.Fatal(err)
+			}
+			for rel, c := range userFiles {
+				if got := read(t, ws, rel); got != c {
+					t.Errorf("%s after undo = %q, want %q", rel, got, c)
+				}
+			}
+		})
+	}
+}
