@@ -251,10 +251,7 @@ func TestEscapes(t *testing.T) {
 // and connect on a loopback of its own, but still reaches none of the
 // host's services, TCP or Unix.
 func TestLoopbackNetwork(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := helperFor(t)
 	ws := t.TempDir()
 	p := Policy{Mode: WorkspaceWrite, Workspace: ws, TempDir: t.TempDir(), Network: NetworkLoopback}
 	r := NewRunner(p, Probe(exe, p))
