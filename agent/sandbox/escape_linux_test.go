@@ -375,3 +375,34 @@ func TestGoTestPassesInside(t *testing.T) {
 		t.Fatalf("go test ./... failed inside the sandbox (exit %d):\n%s", code, out)
 	}
 }
+
+// TestInheritedDescriptorsClosed: a descriptor tick inherited without
+// close-on-exec (from the shell or the program that started it: a file
+// outside the workspace open for writing, a socket connected outside)
+// must not reach a sandboxed command, which would write through it past
+// the file rules and the network namespace.
+func TestInheritedDescriptorsClosed(t *testing.T) {
+	r, _ := testRunner(t, WorkspaceWrite)
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside, err := os.MkdirTemp(home, ".tick-inherit-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(outside) })
+	victim := filepath.Join(outside, "victim")
+	fd, err := unix.Open(victim, unix.O_WRONLY|unix.O_CREAT, 0o644) // no O_CLOEXEC: inherited across exec
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	n := strconv.Itoa(fd)
+	for _, m := range []Mode{WorkspaceWrite, ReadOnly} {
+		out, code := runIn(t, r, m, "echo ESCAPED >&"+n+" && echo wrote")
+		if b, _ := os.ReadFile(victim); len(b) > 0 || strings.Contains(out, "wrote") {
+			t.Errorf("%s: a command wrote outside through inherited descriptor %s (exit %d): file holds %q\n%s", m, n, code, b, out)
+		}
+	}
+}

@@ -54,7 +54,7 @@ func helperFor(t testing.TB) string {
 var escapeTests = []string{
 	"TestEscapes", "TestLoopbackNetwork", "TestForeignArchitectureKilled", "TestFallbackWithoutNamespaces",
 	"TestHelperOutOfReach", "TestOtherProcessesOutOfSight", "TestTerminalOutOfReach", "TestKilledHelperEndsTheCommand",
-	"TestForkBombHeld", "TestLeftoversAreKilled", "TestHelperReportsExitAndSignal", "TestTickFilesHidden",
+	"TestForkBombHeld", "TestLeftoversAreKilled", "TestInheritedDescriptorsClosed", "TestHelperReportsExitAndSignal", "TestTickFilesHidden",
 	"TestReadOnlyWritesOnlyTemp", "TestWorkspaceWriteAllowsWorkspaceAndTemp", "TestGitExtraHeaderHidden",
 	"TestGitMeta(WithoutNamespaces|ReportsPlanted|Bound)", "TestNestedGitMetaReadOnly", "TestGitInitWithoutRepository",
 	"TestQuarantine", "TestProtectedPaths.*", "Test.*ProtectedPathIsReported", "TestGitGuardInLinkedWorkspace",
