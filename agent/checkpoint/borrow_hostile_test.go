@@ -101,3 +101,40 @@ func TestBorrowNeverWaitsOnAHostileObject(t *testing.T) {
 		})
 	}
 }
+
+// TestBorrowedObjectThatLies: a user's loose object whose bytes are
+// another object's of the same size (git reads it without checking its
+// name) must not become what undo writes back: undo restores the file
+// byte for byte, or refuses.
+func TestBorrowedObjectThatLies(t *testing.T) {
+	ctx := context.Background()
+	s, ws := open(t)
+	committed(t, ws, nil)
+	obj := looseObject(t, ws, "keep.txt")
+	lie := exec.Command("git", "-C", ws, "hash-object", "-w", "--stdin")
+	lie.Stdin = strings.NewReader("ONE\nTWO\n") // keep.txt's size, other bytes
+	b, err := lie.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := strings.TrimSpace(string(b))
+	raw, err := os.ReadFile(filepath.Join(ws, ".git", "objects", other[:2], other[2:]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(obj, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(obj, raw, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	cp := save(t, s, "before")
+	write(t, ws, "keep.txt", "overwritten\n")
+	if _, err := s.Restore(ctx, cp.ID); err != nil {
+		t.Logf("undo refused: %v", err)
+		return
+	}
+	if got := read(t, ws, "keep.txt"); got != userFiles["keep.txt"] {
+		t.Errorf("keep.txt after undo = %q, want %q: the lying object was borrowed", got, userFiles["keep.txt"])
+	}
+}
