@@ -138,3 +138,40 @@ func TestBorrowedObjectThatLies(t *testing.T) {
 		t.Errorf("keep.txt after undo = %q, want %q: the lying object was borrowed", got, userFiles["keep.txt"])
 	}
 }
+
+// TestBorrowReadsOnlyInsideTheRepository: a user's git directory whose
+// index or object store is a symbolic link out of it (to another
+// repository's) is not borrowed from: the snapshot hashes the files, and
+// undo restores them byte for byte.
+func TestBorrowReadsOnlyInsideTheRepository(t *testing.T) {
+	for _, name := range []string{"index", "objects"} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			s, ws := open(t)
+			committed(t, ws, nil)
+			elsewhere := filepath.Join(t.TempDir(), name)
+			own := filepath.Join(ws, ".git", name)
+			if err := os.Rename(own, elsewhere); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(elsewhere, own); err != nil {
+				t.Fatal(err)
+			}
+			cp := save(t, s, "before")
+			if borrowed(t, s) {
+				t.Errorf("borrowed through the link %s -> %s", own, elsewhere)
+			}
+			for rel := range userFiles {
+				write(t, ws, rel, "overwritten\n")
+			}
+			if _, err := s.Restore(ctx, cp.ID); err != nil {
+				t.Fatal(err)
+			}
+			for rel, c := range userFiles {
+				if got := read(t, ws, rel); got != c {
+					t.Errorf("%s after undo = %q, want %q", rel, got, c)
+				}
+			}
+		})
+	}
+}
