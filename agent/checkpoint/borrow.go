@@ -34,7 +34,12 @@ import (
 // one), a SHA-256 repository, an index split or sparse, an entry marked
 // assume-unchanged, skip-worktree or intent-to-add, an unmerged one, or
 // an object whose size is not the file's size as the index recorded it
-// (a conversion that keeps the size is not caught).
+// (a conversion that keeps the size is not caught). Nor when the user's
+// index or anything in the object store is not a regular file in a real
+// directory, or the store names another (see plainObjects): git would
+// wait on a FIFO for ever, or read outside the repository. The copied
+// objects are named by their bytes again (see copyPart): one that is not
+// what its name says is not borrowed.
 // Whatever goes wrong, the snapshot hashes every file instead.
 
 // borrow starts the shadow index from the user's, when the workspace is
@@ -46,12 +51,8 @@ func (s *Store) borrow(ctx context.Context) bool {
 	if gitDir == "" || !s.convertsNothing(ctx, common) {
 		return false
 	}
-	raw, err := os.ReadFile(filepath.Join(gitDir, "index"))
-	if err != nil {
-		return false
-	}
-	fi, err := os.Stat(filepath.Join(gitDir, "index"))
-	if err != nil {
+	raw, fi, err := readPlainFile(filepath.Join(gitDir, "index"))
+	if err != nil || !plainObjects(filepath.Join(common, "objects")) {
 		return false
 	}
 	ents, data, err := parseIndex(raw)
@@ -126,8 +127,7 @@ func (s *Store) copyObjects(ctx context.Context, objs string, oids []byte, ents 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out, err := s.runEnv(ctx, part, env, "-c", "pack.compression=1", "pack-objects", "-q", "--window=0", pack)
-			names[i], errs[i] = strings.TrimSpace(string(out)), err
+			names[i], errs[i] = s.copyPart(ctx, part, env)
 		}()
 	}
 	wg.Wait()
@@ -144,6 +144,40 @@ func (s *Store) copyObjects(ctx context.Context, objs string, oids []byte, ents 
 		}
 	}
 	return err
+}
+
+// copyPart copies the objects oids (hex, one a line) from the user's
+// store (named in env) into one pack of the shadow repository, and
+// returns the pack's name. pack-objects writes them out as the user's
+// store holds them, which git reads without checking their names; the
+// shadow repository's index-pack names each object by hashing its bytes,
+// so an object that is not what its name says arrives under its true
+// name, and the one asked for is missing (sameSizes then refuses).
+func (s *Store) copyPart(ctx context.Context, oids []byte, env []string) (string, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return "", fmt.Errorf("checkpoint: copy the borrowed objects: %w", err)
+	}
+	pk := s.command(ctx, env, "-c", "pack.compression=1", "pack-objects", "-q", "--window=0", "--stdout")
+	pk.Stdin, pk.Stdout = bytes.NewReader(oids), w
+	ix := s.command(ctx, nil, "index-pack", "--stdin")
+	ix.Stdin = r
+	var out, pkErr, ixErr bytes.Buffer
+	ix.Stdout, ix.Stderr, pk.Stderr = &out, &ixErr, &pkErr
+	err = pk.Start()
+	if err == nil {
+		err = ix.Start()
+		r.Close()
+		w.Close()
+		err = errors.Join(err, pk.Wait(), ix.Wait())
+	} else {
+		r.Close()
+		w.Close()
+	}
+	if err != nil {
+		return "", fmt.Errorf("checkpoint: copy the borrowed objects: %w: %s %s", err, strings.TrimSpace(pkErr.String()), strings.TrimSpace(ixErr.String()))
+	}
+	return strings.TrimPrefix(strings.TrimSpace(out.String()), "pack\t"), nil
 }
 
 // packParts is how many pack-objects copyObjects runs for n entries: one

@@ -204,13 +204,7 @@ func (s *Store) run(ctx context.Context, stdin []byte, args ...string) ([]byte, 
 // runEnv is run with the variables env added to git's environment (a
 // later one of a name wins).
 func (s *Store) runEnv(ctx context.Context, stdin []byte, env []string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, s.git, args...)
-	cmd.Dir = s.work
-	cmd.Env = append(gitlessEnv(), "GIT_DIR="+s.dir, "GIT_WORK_TREE="+s.work,
-		"GIT_AUTHOR_NAME=tick", "GIT_AUTHOR_EMAIL=tick@localhost", "GIT_COMMITTER_NAME=tick", "GIT_COMMITTER_EMAIL=tick@localhost",
-		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_TERMINAL_PROMPT=0", "GIT_LITERAL_PATHSPECS=1",
-		"GIT_ATTR_NOSYSTEM=1")
-	cmd.Env = append(append(cmd.Env, speedConfig()...), env...)
+	cmd := s.command(ctx, env, args...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -220,6 +214,20 @@ func (s *Store) runEnv(ctx context.Context, stdin []byte, env []string, args ...
 		return nil, fmt.Errorf("checkpoint: git %s: %w: %s", subcommand(args), err, strings.TrimSpace(errb.String()))
 	}
 	return out.Bytes(), nil
+}
+
+// command is git with args on the shadow repository and the workspace,
+// with the variables env added to its environment (a later one of a
+// name wins).
+func (s *Store) command(ctx context.Context, env []string, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, s.git, args...)
+	cmd.Dir = s.work
+	cmd.Env = append(gitlessEnv(), "GIT_DIR="+s.dir, "GIT_WORK_TREE="+s.work,
+		"GIT_AUTHOR_NAME=tick", "GIT_AUTHOR_EMAIL=tick@localhost", "GIT_COMMITTER_NAME=tick", "GIT_COMMITTER_EMAIL=tick@localhost",
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL="+os.DevNull, "GIT_TERMINAL_PROMPT=0", "GIT_LITERAL_PATHSPECS=1",
+		"GIT_ATTR_NOSYSTEM=1")
+	cmd.Env = append(append(cmd.Env, speedConfig()...), env...)
+	return cmd
 }
 
 // Save takes a snapshot of the workspace now, labelled with label.

@@ -51,7 +51,7 @@ func TestCommandsHaveCachesOfTheirOwn(t *testing.T) {
 	if !strings.HasPrefix(own, userCache+"/") {
 		t.Fatalf("the commands' cache %s is not under the user's %s", own, userCache)
 	}
-	exe, _ := os.Executable()
+	exe := helperFor(t)
 	ws := t.TempDir()
 	writeModule(t, ws)
 	p := Policy{Mode: WorkspaceWrite, Workspace: ws, TempDir: t.TempDir(), CacheDir: own}

@@ -251,10 +251,7 @@ func TestEscapes(t *testing.T) {
 // and connect on a loopback of its own, but still reaches none of the
 // host's services, TCP or Unix.
 func TestLoopbackNetwork(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := helperFor(t)
 	ws := t.TempDir()
 	p := Policy{Mode: WorkspaceWrite, Workspace: ws, TempDir: t.TempDir(), Network: NetworkLoopback}
 	r := NewRunner(p, Probe(exe, p))
@@ -376,5 +373,36 @@ func TestGoTestPassesInside(t *testing.T) {
 	out, code := runIn(t, r, "", "go test ./...", env...)
 	if code != 0 || !strings.Contains(out, "ok  \texample.com/m\t") || !strings.Contains(out, "ok  \texample.com/m/sub\t") {
 		t.Fatalf("go test ./... failed inside the sandbox (exit %d):\n%s", code, out)
+	}
+}
+
+// TestInheritedDescriptorsClosed: a descriptor tick inherited without
+// close-on-exec (from the shell or the program that started it: a file
+// outside the workspace open for writing, a socket connected outside)
+// must not reach a sandboxed command, which would write through it past
+// the file rules and the network namespace.
+func TestInheritedDescriptorsClosed(t *testing.T) {
+	r, _ := testRunner(t, WorkspaceWrite)
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside, err := os.MkdirTemp(home, ".tick-inherit-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(outside) })
+	victim := filepath.Join(outside, "victim")
+	fd, err := unix.Open(victim, unix.O_WRONLY|unix.O_CREAT, 0o644) // no O_CLOEXEC: inherited across exec
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	n := strconv.Itoa(fd)
+	for _, m := range []Mode{WorkspaceWrite, ReadOnly} {
+		out, code := runIn(t, r, m, "echo ESCAPED >&"+n+" && echo wrote")
+		if b, _ := os.ReadFile(victim); len(b) > 0 || strings.Contains(out, "wrote") {
+			t.Errorf("%s: a command wrote outside through inherited descriptor %s (exit %d): file holds %q\n%s", m, n, code, b, out)
+		}
 	}
 }

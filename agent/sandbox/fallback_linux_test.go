@@ -16,10 +16,7 @@ import (
 // writable, as the status line and tick doctor say. (Other processes'
 // /proc/PID/environ is readable there: tick makes itself non-dumpable.)
 func TestFallbackWithoutNamespaces(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := helperFor(t)
 	ws := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(ws, ".git"), 0o755); err != nil {
 		t.Fatal(err)

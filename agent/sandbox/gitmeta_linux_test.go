@@ -276,10 +276,7 @@ func cpuTime(b *testing.B) time.Duration {
 // is reported as changed, a rewritten gitfile as planted, and a commit
 // (objects, refs, index) as nothing.
 func TestGitMetaWithoutNamespaces(t *testing.T) {
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := helperFor(t)
 	ws := t.TempDir()
 	gitTree(t, ws)
 	p := Policy{Mode: WorkspaceWrite, Workspace: ws, TempDir: t.TempDir()}

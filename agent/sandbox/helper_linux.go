@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"runtime"
+	"strconv"
 	"syscall"
 	"time"
 	"unsafe"
@@ -59,6 +60,10 @@ func Main(args []string) int {
 		fmt.Fprintf(os.Stderr, "tick __sandbox: read the spec: %v\n", err)
 		return 125
 	}
+	if err := closeInherited(); err != nil {
+		fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: %v\n", err)
+		return 125
+	}
 	if s.Probe {
 		return probeMain(s)
 	}
@@ -73,6 +78,33 @@ func Main(args []string) int {
 		endBy(sig, s.Namespaces) // end the same way, so the caller sees the signal
 	}
 	return code
+}
+
+// closeInherited marks every descriptor but the standard streams
+// close-on-exec, so that the command gets none of them: what tick
+// inherited without that flag from whatever started it (a file outside
+// the workspace open for writing, a socket connected outside) would let
+// the command write past the file rules and the network namespace,
+// which are checked when a file is opened or a socket connected. The
+// helper's own descriptors have the flag already.
+func closeInherited() error {
+	err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, unix.ENOSYS) && !errors.Is(err, unix.EINVAL) { // before Linux 5.11
+		return fmt.Errorf("mark the inherited descriptors close-on-exec: %w", err)
+	}
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return fmt.Errorf("list the inherited descriptors: %w", err)
+	}
+	for _, e := range ents {
+		if fd, err := strconv.Atoi(e.Name()); err == nil && fd > 2 {
+			unix.CloseOnExec(fd) // the directory's own descriptor is gone: EBADF, nothing to do
+		}
+	}
+	return nil
 }
 
 // probeMain sets up the namespaces and the mounts as a command would get

@@ -41,10 +41,7 @@ func writeFiles(t *testing.T, dir string, files map[string]string) {
 // the test binary as the helper and policy changes made by edit.
 func runnerFor(t *testing.T, ws string, edit func(*Policy)) *Runner {
 	t.Helper()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := helperFor(t)
 	p := Policy{Mode: WorkspaceWrite, Workspace: ws, TempDir: t.TempDir(), CacheDir: t.TempDir()}
 	if edit != nil {
 		edit(&p)

@@ -30,10 +30,7 @@ func TestMain(m *testing.M) {
 func testRunner(t testing.TB, mode Mode) (*Runner, string) {
 	t.Helper()
 	ws := t.TempDir()
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
+	exe := helperFor(t)
 	p := Policy{Mode: mode, Workspace: ws, TempDir: t.TempDir(), CacheDir: t.TempDir()}
 	s := Probe(exe, p)
 	if !s.Confines() || !s.Seccomp || !s.Namespaces {

@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "03f9f7b8b94ec091df53ea3a6e331f87de8c949835698071840d308393260795"
+const imageSources = "69606a0801fceae73d8ca4ad99818be625eb29abf07dc9d9a42a0e44c3386293"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
