@@ -27,8 +27,9 @@ const (
 	forkBombFor     = 50 * time.Second
 )
 
-// forkBomb is a fork bomb that stops itself: it never waits for its
-// children, so they pile up until the bound refuses more.
+// forkBomb is a fork bomb that stops itself: it does not wait for its
+// children while it forks, so they pile up until the bound refuses more;
+// then it kills and reaps them, and reports.
 func forkBomb() int {
 	sleep, err := exec.LookPath("sleep")
 	if err != nil {
@@ -36,13 +37,27 @@ func forkBomb() int {
 		return 2
 	}
 	started, failed := 0, 0
+	var pids []int
 	for end := time.Now().Add(forkBombFor); started < forkBombMax && failed < forkBombRefused && time.Now().Before(end); {
-		if _, err := syscall.ForkExec(sleep, []string{"sleep", "60"}, &syscall.ProcAttr{}); err != nil {
+		pid, err := syscall.ForkExec(sleep, []string{"sleep", "60"}, &syscall.ProcAttr{})
+		if err != nil {
 			failed++
 			time.Sleep(time.Millisecond)
 			continue
 		}
 		started++
+		pids = append(pids, pid)
+	}
+	// Give the processes back before reporting: at the bound this
+	// process's own runtime cannot start a thread either, and it did
+	// start one at exit (the report printed, then "failed to create new
+	// OS thread", exit 2: seen in CI under the small helper).
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}
+	for _, pid := range pids {
+		var ws syscall.WaitStatus
+		_, _ = syscall.Wait4(pid, &ws, 0, nil)
 	}
 	fmt.Printf("started %d failed %d\n", started, failed)
 	return 0
