@@ -168,67 +168,57 @@ func TestNoFollow(t *testing.T) {
 	}
 }
 
-// TestLockOfAGoneHolder: a lock still held while the pid file names a
-// process that is gone (a killed tick's command still starting holds a
-// copy of the file until its exec) is tried again until it is released,
-// instead of refusing at once with a dead pid. Fails on code that refused
-// on the first try.
-func TestLockOfAGoneHolder(t *testing.T) {
-	msgs, list := conversation()
-	path := newSession(t, msgs, &list)
-	holder, _, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
+// TestLockOfAStaleHolder: a lock still held while its holder cannot be
+// named is tried again until it is released, instead of refusing at once:
+//   - the pid file names a process that is gone (a killed tick's command
+//     still starting holds a copy of the file until its exec);
+//   - the pid file is missing (Close removes it while it still holds the
+//     lock, then lets the lock go; seen as a flake of the first case,
+//     whose holder closed while Open was retrying).
+//
+// Each case fails on code that refused on the first try.
+func TestLockOfAStaleHolder(t *testing.T) {
+	tests := []struct {
+		name  string
+		stale func(t *testing.T, pidFile string) // leaves the held lock's pid file stale
+	}{
+		{"gone holder", func(t *testing.T, pidFile string) {
+			dead := exec.Command("true")
+			if err := dead.Run(); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(pidFile, []byte(fmt.Sprintf("%d\n", dead.Process.Pid)), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"closing holder", func(t *testing.T, pidFile string) {
+			if err := os.Remove(pidFile); err != nil {
+				t.Fatal(err)
+			}
+		}},
 	}
-	dead := exec.Command("true")
-	if err := dead.Run(); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path+".lock", []byte(fmt.Sprintf("%d\n", dead.Process.Pid)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	released := make(chan error, 1)
-	go func() {
-		time.Sleep(staleWait / 4)
-		released <- holder.Close()
-	}()
-	st, _, err := Open(path)
-	if err != nil {
-		t.Fatalf("Open while a gone holder's lock is released: %v", err)
-	}
-	defer st.Close()
-	if err := <-released; err != nil {
-		t.Fatal(err)
-	}
-}
-
-// TestLockOfAClosingHolder: Close removes the pid file while it still
-// holds the lock, then lets the lock go; an Open in that window found no
-// pid and refused ("open in another tick") although the holder was
-// closing. It is tried again like a gone holder's. Fails on code that
-// refused at once without a pid (seen as TestLockOfAGoneHolder's flake,
-// whose holder closed while Open was retrying).
-func TestLockOfAClosingHolder(t *testing.T) {
-	msgs, list := conversation()
-	path := newSession(t, msgs, &list)
-	holder, _, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Remove(path + ".lock"); err != nil {
-		t.Fatal(err)
-	}
-	released := make(chan error, 1)
-	go func() {
-		time.Sleep(staleWait / 4)
-		released <- holder.Close()
-	}()
-	st, _, err := Open(path)
-	if err != nil {
-		t.Fatalf("Open while a closing holder lets its lock go: %v", err)
-	}
-	defer st.Close()
-	if err := <-released; err != nil {
-		t.Fatal(err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msgs, list := conversation()
+			path := newSession(t, msgs, &list)
+			holder, _, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.stale(t, path+".lock")
+			released := make(chan error, 1)
+			go func() {
+				time.Sleep(staleWait / 4)
+				released <- holder.Close()
+			}()
+			st, _, err := Open(path)
+			if err != nil {
+				t.Fatalf("Open while a stale holder's lock is released: %v", err)
+			}
+			defer st.Close()
+			if err := <-released; err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }
