@@ -61,7 +61,7 @@ func (m *Model) carryOutAside(act dialog.Action) tea.Cmd {
 // (the approval dialog, the undo confirmation) holds the focus.
 func (m *Model) typeAside(msg tea.Msg) tea.Cmd {
 	m.input.Focus()
-	cmd := m.input.update(msg)
+	cmd := m.toInput(msg)
 	m.input.Blur()
 	return cmd
 }

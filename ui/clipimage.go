@@ -46,7 +46,7 @@ func (m *Model) handleClipImage(msg clipImageMsg) tea.Cmd {
 	case msg.err != nil:
 		m.chat.AddNotice("could not paste the clipboard's image: " + termsafe.Line(msg.err.Error()))
 	case msg.path == "":
-		return m.input.update(msg.key) // no image: the textarea pastes text
+		return m.toInput(msg.key) // no image: the textarea pastes text
 	case strings.ContainsAny(msg.path, " \t\n@"):
 		m.chat.AddNotice("could not paste the clipboard's image: its path has a space or @: " + termsafe.Line(msg.path))
 	default:

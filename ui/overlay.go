@@ -98,7 +98,7 @@ func (m *Model) dialogContext(lastKey time.Time) dialog.Context {
 	}
 	w, h := m.overlayArea()
 	return dialog.Context{St: m.st, Keys: m.keys, Now: m.now, LastKey: lastKey, Commands: list, ConfigPath: m.cfg.ConfigPath,
-		Running: m.turn != nil, ModelName: m.cfg.Model, InputEmpty: m.input.Empty(), Tasks: dialogTasks(m.panel.Model),
+		Running: m.turn != nil, ModelName: m.cfg.Model, InputEmpty: m.input.Empty(), Tasks: dialogTasks(m.panel),
 		Plan: m.panel.List(), PlanSel: m.panel.Sel(), Width: w, Height: h}
 }
 

@@ -59,9 +59,9 @@ type Model struct {
 	clock func() time.Time
 	now   time.Time
 
-	chat  chatPart
-	panel panelPart
-	input inputPart
+	chat  *chat.Model
+	panel *panel.Model
+	input *input.Model
 	help  help.Model
 	spin  spinner.Model
 
@@ -131,9 +131,9 @@ func New(cfg Config) Model {
 		bar:      status.NewBar(st),
 		clock:    time.Now,
 		after:    tickAfter,
-		chat:     chatPart{chat.New(st)},
-		panel:    panelPart{panel.New(st)},
-		input:    inputPart{input.New(st, input.NewKeyMap(keys))},
+		chat:     chat.New(st),
+		panel:    panel.New(st),
+		input:    input.New(st, input.NewKeyMap(keys)),
 		help:     style.HelpModel(st),
 		spin:     spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 10}), spinner.WithStyle(st.Spinner)),
 		commands: newCommands(cfg.Commands, cfg.CommandHelp, cfg.Services.Offers().Sessions),
@@ -323,7 +323,7 @@ func (m *Model) route(msg tea.Msg) (cmd tea.Cmd, quiet bool) {
 		var ok bool
 		if cmd, ok = m.handleInputMsg(msg); !ok {
 			if cmd, ok = m.handleConfigMsg(msg); !ok {
-				cmd = m.input.update(msg) // the textarea's own messages (clipboard)
+				cmd = m.toInput(msg) // the textarea's own messages (clipboard)
 			}
 		}
 	}
@@ -409,7 +409,7 @@ func (m *Model) dispatchKey(k tea.KeyPressMsg, lastKey time.Time) tea.Cmd {
 			return cmd
 		}
 		m.input.CompleteFromTop()
-		return m.input.update(k)
+		return m.toInput(k)
 	}
 	return nil
 }
@@ -433,7 +433,7 @@ func (m *Model) handlePaste(p tea.PasteMsg) tea.Cmd {
 		return tea.Batch(flushed, cmd)
 	}
 	p.Content = input.ImagePaste(p.Content, m.cfg.Workspace) // an image's path: its @ mention
-	return tea.Batch(flushed, m.input.update(p))
+	return tea.Batch(flushed, m.toInput(p))
 }
 
 // handleWheel scrolls the overlay on top, or the chat, with the wheel.
