@@ -51,7 +51,7 @@ func (s *Store) borrow(ctx context.Context) bool {
 	if gitDir == "" || !s.convertsNothing(ctx, common) {
 		return false
 	}
-	raw, fi, err := readPlainFile(filepath.Join(gitDir, "index"))
+	raw, fi, err := readIndex(gitDir)
 	if err != nil || !plainObjects(filepath.Join(common, "objects")) {
 		return false
 	}

@@ -3,9 +3,12 @@ package checkpoint
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/tick-agent/tick/agent/internal/safefile"
 )
 
 // A hostile repository can put anything where git expects a file: a
@@ -39,21 +42,18 @@ func plainObjects(objs string) bool {
 	return err == nil
 }
 
-// readPlainFile reads the regular file at path, which must not be a
-// symbolic link: a FIFO or a device is refused before it is opened (git
-// keeps the user's git directory out of the model's commands' reach, so
-// nothing swaps it in between).
-func readPlainFile(path string) ([]byte, os.FileInfo, error) {
-	fi, err := os.Lstat(path)
+// readIndex reads the user's index in gitDir as safefile opens a file:
+// a regular file inside gitDir (a link out of it, a FIFO or a device is
+// refused before it is opened), and returns its content and its times.
+func readIndex(gitDir string) ([]byte, fs.FileInfo, error) {
+	f, fi, err := safefile.Open(gitDir, filepath.Join(gitDir, "index"))
 	if err != nil {
-		return nil, nil, fmt.Errorf("checkpoint: read %s: %w", path, err)
+		return nil, nil, fmt.Errorf("checkpoint: read the user's index: %w", err)
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("checkpoint: read %s: not a regular file", path)
-	}
-	b, err := os.ReadFile(path)
+	defer f.Close()
+	b, err := io.ReadAll(f)
 	if err != nil {
-		return nil, nil, fmt.Errorf("checkpoint: read %s: %w", path, err)
+		return nil, nil, fmt.Errorf("checkpoint: read the user's index: %w", err)
 	}
 	return b, fi, nil
 }
