@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tick-agent/tick/agent/internal/proctest"
 )
 
 func TestMain(m *testing.M) {
@@ -105,28 +107,11 @@ func TestLeftoversAreKilled(t *testing.T) {
 			if d := time.Since(start); d > 30*time.Second {
 				t.Errorf("the call took %v: it waited for its leftovers", d)
 			}
-			if pids := processesNamed(t, marker); len(pids) > 0 {
+			if pids := proctest.Named(t, marker); len(pids) > 0 {
 				t.Errorf("processes left behind after the call: %v", pids)
 			}
 		})
 	}
-}
-
-// processesNamed lists the pids whose command line starts with name.
-func processesNamed(t *testing.T, name string) []string {
-	t.Helper()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range ents {
-		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err == nil && bytes.HasPrefix(b, []byte(name)) {
-			out = append(out, e.Name())
-		}
-	}
-	return out
 }
 
 func TestReadOnlyWritesOnlyTemp(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tick-agent/tick/agent/internal/proctest"
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/agent/sandbox/helperbin/internal/digest"
 )
@@ -134,28 +135,11 @@ func TestLoadedHelperKillsLeftovers(t *testing.T) {
 			if out, code := run(t, r, sleeper+` & setsid `+sleeper+` & nohup `+sleeper+` >/dev/null 2>&1 & echo started`); code != 0 {
 				t.Fatalf("exit %d:\n%s", code, out)
 			}
-			if pids := processesNamed(t, marker); len(pids) > 0 {
+			if pids := proctest.Named(t, marker); len(pids) > 0 {
 				t.Errorf("processes left behind after the call: %v", pids)
 			}
 		})
 	}
-}
-
-// processesNamed lists the pids whose command line starts with name.
-func processesNamed(t *testing.T, name string) []string {
-	t.Helper()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range ents {
-		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err == nil && bytes.HasPrefix(b, []byte(name)) {
-			out = append(out, e.Name())
-		}
-	}
-	return out
 }
 
 // TestLoadedHelperIsSealed: the memory file the helper runs from cannot
