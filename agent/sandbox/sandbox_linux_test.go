@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -45,19 +44,7 @@ func testRunner(t testing.TB, mode Mode) (*Runner, string) {
 // exit code.
 func runIn(t testing.TB, r *Runner, m Mode, script string, env ...string) (string, int) {
 	t.Helper()
-	cmd := r.Command(m, script, append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out.String(), 0
-	case errors.As(err, &ee):
-		return out.String(), ee.ExitCode()
-	}
-	t.Fatalf("run %q: %v", script, err)
-	return "", -1
+	return proctest.Run(t, r.Command(m, script, append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)), script)
 }
 
 func TestWorkspaceWriteAllowsWorkspaceAndTemp(t *testing.T) {

@@ -1,12 +1,16 @@
 // Package proctest is test support shared by the packages that run
-// commands (the sandbox, its loaded helper, the bash tool): it looks in the
-// process table for what a command may have left running. It reads /proc,
-// so it answers only on Linux; elsewhere it fails the test.
+// commands (the sandbox, its loaded helper, the bash tool): it runs a
+// command for its output and exit code, and looks in the process table for
+// what a command may have left running (Named reads /proc, so it answers
+// only on Linux; elsewhere it fails the test). It imports nothing of the
+// project, so the sandbox's own tests can use it.
 package proctest
 
 import (
 	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"testing"
 )
 
@@ -26,4 +30,23 @@ func Named(t testing.TB, name string) []string {
 		}
 	}
 	return out
+}
+
+// Run runs cmd with its output and errors in one buffer and returns what
+// it wrote and its exit code; it fails t ("run <script>: ...") when cmd
+// could not run at all.
+func Run(t testing.TB, cmd *exec.Cmd, script string) (string, int) {
+	t.Helper()
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return out.String(), 0
+	case errors.As(err, &ee):
+		return out.String(), ee.ExitCode()
+	}
+	t.Fatalf("run %q: %v", script, err)
+	return "", -1
 }

@@ -2,10 +2,8 @@ package helperbin
 
 import (
 	"bytes"
-	"errors"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -49,19 +47,7 @@ func loaded(t *testing.T, mode sandbox.Mode, hidden ...string) (*sandbox.Runner,
 // code.
 func run(t *testing.T, r *sandbox.Runner, script string) (string, int) {
 	t.Helper()
-	cmd := r.Command("", script, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")})
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out.String(), 0
-	case errors.As(err, &ee):
-		return out.String(), ee.ExitCode()
-	}
-	t.Fatalf("run %q: %v", script, err)
-	return "", -1
+	return proctest.Run(t, r.Command("", script, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}), script)
 }
 
 // TestLoadedHelperConfines runs commands through the loaded helper that
