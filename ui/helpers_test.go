@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/internal/uitest"
 )
 
 // scriptAgent is an Agent whose turns the test drives by hand: each Run
@@ -273,28 +274,8 @@ func submit(m *Model, s string) tea.Cmd {
 	return press(m, "enter")
 }
 
-// plan is a todo list with the given statuses ("p", ">", "x", "-").
-func plan(goal string, items ...string) todo.List {
-	l := todo.List{Goal: goal}
-	for i, s := range items {
-		st, text, _ := strings.Cut(s, " ")
-		it := todo.Item{ID: string(rune('1' + i)), Text: text}
-		switch st {
-		case ">":
-			it.Status = todo.InProgress
-			it.ActiveForm = text + "ing"
-		case "x":
-			it.Status = todo.Completed
-		case "-":
-			it.Status = todo.Cancelled
-			it.Note = "not needed"
-		default:
-			it.Status = todo.Pending
-		}
-		l.Items = append(l.Items, it)
-	}
-	return l
-}
+// plan is uitest.Plan: a todo list with the given statuses ("p", ">", "x", "-").
+func plan(goal string, items ...string) todo.List { return uitest.Plan(goal, items...) }
 
 func stripANSI(s string) string { return ansi.Strip(s) }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/tick-agent/tick/agent"
 	"github.com/tick-agent/tick/provider"
 	"github.com/tick-agent/tick/todo"
+	"github.com/tick-agent/tick/ui/internal/uitest"
 	"github.com/tick-agent/tick/ui/panel"
 )
 
@@ -190,17 +191,8 @@ func TestStatusBarShortensWorkspace(t *testing.T) {
 	}
 }
 
-// tourPlan is a plan with item texts of a typical length (about 35
-// characters) in every state.
-func tourPlan() todo.List {
-	return todo.List{Goal: "Give a quick tour of this project", Items: []todo.Item{
-		{ID: "1", Text: "Look around the workspace carefully", Status: todo.Completed, Note: "ran ls, found go.mod"},
-		{ID: "2", Text: "Say hi from the shell to everybody", Status: todo.Completed},
-		{ID: "3", Text: "Check the operating system version", ActiveForm: "Checking the operating system version", Status: todo.InProgress},
-		{ID: "4", Text: "Write the summary of what was found", Status: todo.Pending},
-		{ID: "5", Text: "Drop the old build scripts quickly", Status: todo.Cancelled, Note: "not needed"},
-	}}
-}
+// tourPlan is uitest.TourPlan: typical item lengths in every state.
+func tourPlan() todo.List { return uitest.TourPlan() }
 
 func TestPanelShowsWholeItems(t *testing.T) {
 	for _, size := range []struct {

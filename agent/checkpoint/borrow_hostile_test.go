@@ -32,8 +32,7 @@ func TestBorrowNeverWaitsOnAHostileObject(t *testing.T) {
 	for _, kind := range []string{"fifo", "link to a fifo", "index a fifo", "alternates elsewhere"} {
 		t.Run(kind, func(t *testing.T) {
 			ctx := context.Background()
-			s, ws := open(t)
-			committed(t, ws, nil)
+			s, ws := openCommitted(t, nil)
 			obj := looseObject(t, ws, "keep.txt")
 			fifo := obj
 			switch kind {
@@ -87,17 +86,7 @@ func TestBorrowNeverWaitsOnAHostileObject(t *testing.T) {
 				}
 				t.Fatal("the first snapshot waits on a FIFO in the user's object store")
 			}
-			for rel := range userFiles {
-				write(t, ws, rel, "overwritten\n")
-			}
-			if _, err := s.Restore(ctx, cp.ID); err != nil {
-				t.Fatal(err)
-			}
-			for rel, c := range userFiles {
-				if got := read(t, ws, rel); got != c {
-					t.Errorf("%s after undo = %q, want %q", rel, got, c)
-				}
-			}
+			undoRestoresUserFiles(t, s, ws, cp.ID)
 		})
 	}
 }
@@ -108,8 +97,7 @@ func TestBorrowNeverWaitsOnAHostileObject(t *testing.T) {
 // byte for byte, or refuses.
 func TestBorrowedObjectThatLies(t *testing.T) {
 	ctx := context.Background()
-	s, ws := open(t)
-	committed(t, ws, nil)
+	s, ws := openCommitted(t, nil)
 	obj := looseObject(t, ws, "keep.txt")
 	lie := exec.Command("git", "-C", ws, "hash-object", "-w", "--stdin")
 	lie.Stdin = strings.NewReader("ONE\nTWO\n") // keep.txt's size, other bytes
@@ -146,9 +134,7 @@ func TestBorrowedObjectThatLies(t *testing.T) {
 func TestBorrowReadsOnlyInsideTheRepository(t *testing.T) {
 	for _, name := range []string{"index", "objects"} {
 		t.Run(name, func(t *testing.T) {
-			ctx := context.Background()
-			s, ws := open(t)
-			committed(t, ws, nil)
+			s, ws := openCommitted(t, nil)
 			elsewhere := filepath.Join(t.TempDir(), name)
 			own := filepath.Join(ws, ".git", name)
 			if err := os.Rename(own, elsewhere); err != nil {
@@ -161,17 +147,7 @@ func TestBorrowReadsOnlyInsideTheRepository(t *testing.T) {
 			if borrowed(t, s) {
 				t.Errorf("borrowed through the link %s -> %s", own, elsewhere)
 			}
-			for rel := range userFiles {
-				write(t, ws, rel, "overwritten\n")
-			}
-			if _, err := s.Restore(ctx, cp.ID); err != nil {
-				t.Fatal(err)
-			}
-			for rel, c := range userFiles {
-				if got := read(t, ws, rel); got != c {
-					t.Errorf("%s after undo = %q, want %q", rel, got, c)
-				}
-			}
+			undoRestoresUserFiles(t, s, ws, cp.ID)
 		})
 	}
 }

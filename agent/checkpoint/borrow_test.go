@@ -4,7 +4,6 @@ import (
 	"context"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,6 +38,32 @@ func committed(t *testing.T, ws string, extra map[string]string, config ...strin
 	gitIn(t, ws, "commit", "-qm", "user")
 }
 
+// openCommitted opens a store on a new git workspace holding userFiles
+// (and extra), committed by the user's git with config set first.
+func openCommitted(t *testing.T, extra map[string]string, config ...string) (*Store, string) {
+	t.Helper()
+	s, ws := open(t)
+	committed(t, ws, extra, config...)
+	return s, ws
+}
+
+// undoRestoresUserFiles overwrites every one of userFiles in ws, restores
+// id, and fails t unless every file is back byte for byte.
+func undoRestoresUserFiles(t *testing.T, s *Store, ws, id string) {
+	t.Helper()
+	for rel := range userFiles {
+		write(t, ws, rel, "overwritten\n")
+	}
+	if _, err := s.Restore(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	for rel, c := range userFiles {
+		if got := read(t, ws, rel); got != c {
+			t.Errorf("%s after undo = %q, want %q", rel, got, c)
+		}
+	}
+}
+
 // borrowed reports whether the store's index started from the user's:
 // a pack of copied objects is in the shadow repository.
 func borrowed(t *testing.T, s *Store) bool {
@@ -68,8 +93,7 @@ func objectTimes(t *testing.T, dir string) map[string]string {
 // (a gc, a prune), and the user's object store is never written.
 func TestBorrowedIndexRestoresBytes(t *testing.T) {
 	ctx := context.Background()
-	s, ws := open(t)
-	committed(t, ws, nil)
+	s, ws := openCommitted(t, nil)
 	time.Sleep(10 * time.Millisecond)
 	write(t, ws, "keep.txt", "changed before the snapshot\n")
 	write(t, ws, "untracked.txt", "new\n")
@@ -129,9 +153,7 @@ func TestBorrowRefusedWhereGitConverts(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := context.Background()
-			s, ws := open(t)
-			committed(t, ws, tc.extra, tc.config...)
+			s, ws := openCommitted(t, tc.extra, tc.config...)
 			if tc.after != nil {
 				tc.after(t, ws)
 			}
@@ -139,17 +161,7 @@ func TestBorrowRefusedWhereGitConverts(t *testing.T) {
 			if borrowed(t, s) {
 				t.Error("borrowed the index of a repository that converts files")
 			}
-			for rel := range userFiles {
-				write(t, ws, rel, "overwritten\n")
-			}
-			if _, err := s.Restore(ctx, cp.ID); err != nil {
-				t.Fatal(err)
-			}
-			for rel, c := range userFiles {
-				if got := read(t, ws, rel); got != c {
-					t.Errorf("%s after undo = %q, want %q", rel, got, c)
-				}
-			}
+			undoRestoresUserFiles(t, s, ws, cp.ID)
 		})
 	}
 }
@@ -171,9 +183,8 @@ func sameMap(a, b map[string]string) bool {
 // tracks is left out of the snapshot, as an untracked one is, not copied
 // into the store from the user's objects.
 func TestBorrowLeavesOutBigTrackedFiles(t *testing.T) {
-	s, ws := open(t)
 	big := strings.Repeat("b", MaxFileSize+1)
-	committed(t, ws, map[string]string{"big.bin": big})
+	s, _ := openCommitted(t, map[string]string{"big.bin": big})
 	cp := save(t, s, "before")
 	if !borrowed(t, s) {
 		t.Fatal("not borrowed")
@@ -192,32 +203,15 @@ func TestBorrowLeavesOutBigTrackedFiles(t *testing.T) {
 // not borrowed from, no pack is left in the store, and undo restores the
 // workspace's bytes.
 func TestBorrowRefusedWhenAnObjectIsMissing(t *testing.T) {
-	ctx := context.Background()
-	s, ws := open(t)
-	committed(t, ws, nil)
-	out, err := exec.Command("git", "-C", ws, "rev-parse", "HEAD:keep.txt").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	oid := strings.TrimSpace(string(out))
-	if err := os.Remove(filepath.Join(ws, ".git", "objects", oid[:2], oid[2:])); err != nil {
+	s, ws := openCommitted(t, nil)
+	if err := os.Remove(looseObject(t, ws, "keep.txt")); err != nil {
 		t.Fatal(err)
 	}
 	cp := save(t, s, "before")
 	if borrowed(t, s) {
 		t.Error("borrowed an index whose object is missing")
 	}
-	for rel := range userFiles {
-		write(t, ws, rel, "overwritten\n")
-	}
-	if _, err := s.Restore(ctx, cp.ID); err != nil {
-		t.Fatal(err)
-	}
-	for rel, c := range userFiles {
-		if got := read(t, ws, rel); got != c {
-			t.Errorf("%s after undo = %q, want %q", rel, got, c)
-		}
-	}
+	undoRestoresUserFiles(t, s, ws, cp.ID)
 }
 
 // TestBorrowSplitCopy: the borrowed objects copied by several
@@ -237,10 +231,8 @@ func TestBorrowSplitCopy(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := context.Background()
-			s, ws := open(t)
+			s, ws := openCommitted(t, tc.extra)
 			s.parts = 3
-			committed(t, ws, tc.extra)
 			if tc.after != nil {
 				tc.after(t, ws)
 			}
@@ -249,17 +241,7 @@ func TestBorrowSplitCopy(t *testing.T) {
 			if tc.borrowed && len(packs) != 3 || !tc.borrowed && len(packs) != 0 {
 				t.Errorf("packs after the first snapshot: %v, want %d", packs, map[bool]int{true: 3}[tc.borrowed])
 			}
-			for rel := range userFiles {
-				write(t, ws, rel, "overwritten\n")
-			}
-			if _, err := s.Restore(ctx, cp.ID); err != nil {
-				t.Fatal(err)
-			}
-			for rel, c := range userFiles {
-				if got := read(t, ws, rel); got != c {
-					t.Errorf("%s after undo = %q, want %q", rel, got, c)
-				}
-			}
+			undoRestoresUserFiles(t, s, ws, cp.ID)
 		})
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tick-agent/tick/agent/internal/proctest"
 )
 
 // TestFallbackWithoutNamespaces runs the sandbox as it works where
@@ -59,7 +61,7 @@ func TestFallbackWithoutNamespaces(t *testing.T) {
 	}
 	marker := "tick-fallback-left-" + filepath.Base(filepath.Dir(ws)) // unique: t.TempDir's random parent
 	runIn(t, r, "", "setsid bash -c 'exec -a "+marker+" sleep 300' & echo started")
-	if pids := processesNamed(t, marker); len(pids) > 0 {
+	if pids := proctest.Named(t, marker); len(pids) > 0 {
 		t.Errorf("processes left behind without a PID namespace: %v", pids)
 	}
 

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/tick-agent/tick/agent/internal/proctest"
 )
 
 // forkBombArg makes the test binary start `sleep 60` children as fast as
@@ -94,10 +96,10 @@ func TestOtherProcessesOutOfSight(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = outside.Process.Kill(); _ = outside.Wait() })
 	deadline := time.Now().Add(10 * time.Second)
-	for len(processesNamed(t, "sleep "+marker)) == 0 && time.Now().Before(deadline) {
+	for len(proctest.Named(t, "sleep "+marker)) == 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if len(processesNamed(t, "sleep "+marker)) == 0 {
+	if len(proctest.Named(t, "sleep "+marker)) == 0 {
 		t.Fatal("the process outside does not show its secret in /proc")
 	}
 	out, _ := runIn(t, r, "", `for f in /proc/[0-9]*/cmdline; do tr '\0' ' ' < "$f"; echo; done`)
@@ -168,7 +170,7 @@ func TestKilledHelperEndsTheCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		for _, pid := range processesNamed(t, marker) {
+		for _, pid := range proctest.Named(t, marker) {
 			n, _ := strconv.Atoi(pid)
 			_ = syscall.Kill(n, syscall.SIGKILL)
 		}
@@ -178,17 +180,17 @@ func TestKilledHelperEndsTheCommand(t *testing.T) {
 		t.Fatalf("the command did not start: %q", buf[:n])
 	}
 	deadline := time.Now().Add(10 * time.Second)
-	for len(processesNamed(t, marker)) < 2 && time.Now().Before(deadline) {
+	for len(proctest.Named(t, marker)) < 2 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n := len(processesNamed(t, marker)); n < 2 {
+	if n := len(proctest.Named(t, marker)); n < 2 {
 		t.Fatalf("%d of the command's 2 sleepers are running", n)
 	}
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	if pids := processesNamed(t, marker); len(pids) > 0 {
+	if pids := proctest.Named(t, marker); len(pids) > 0 {
 		t.Errorf("processes outlived the killed helper: %v", pids)
 	}
 }

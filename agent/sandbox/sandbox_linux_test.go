@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"bytes"
 	"errors"
 	"os"
 	"os/exec"
@@ -10,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tick-agent/tick/agent/internal/proctest"
 )
 
 func TestMain(m *testing.M) {
@@ -43,19 +44,7 @@ func testRunner(t testing.TB, mode Mode) (*Runner, string) {
 // exit code.
 func runIn(t testing.TB, r *Runner, m Mode, script string, env ...string) (string, int) {
 	t.Helper()
-	cmd := r.Command(m, script, append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...))
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out.String(), 0
-	case errors.As(err, &ee):
-		return out.String(), ee.ExitCode()
-	}
-	t.Fatalf("run %q: %v", script, err)
-	return "", -1
+	return proctest.Run(t, r.Command(m, script, append([]string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}, env...)), script)
 }
 
 func TestWorkspaceWriteAllowsWorkspaceAndTemp(t *testing.T) {
@@ -105,28 +94,11 @@ func TestLeftoversAreKilled(t *testing.T) {
 			if d := time.Since(start); d > 30*time.Second {
 				t.Errorf("the call took %v: it waited for its leftovers", d)
 			}
-			if pids := processesNamed(t, marker); len(pids) > 0 {
+			if pids := proctest.Named(t, marker); len(pids) > 0 {
 				t.Errorf("processes left behind after the call: %v", pids)
 			}
 		})
 	}
-}
-
-// processesNamed lists the pids whose command line starts with name.
-func processesNamed(t *testing.T, name string) []string {
-	t.Helper()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range ents {
-		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err == nil && bytes.HasPrefix(b, []byte(name)) {
-			out = append(out, e.Name())
-		}
-	}
-	return out
 }
 
 func TestReadOnlyWritesOnlyTemp(t *testing.T) {

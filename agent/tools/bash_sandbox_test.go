@@ -1,12 +1,12 @@
 package tools
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tick-agent/tick/agent/internal/proctest"
 	"github.com/tick-agent/tick/agent/sandbox"
 )
 
@@ -29,23 +29,6 @@ func sandboxedBash(t *testing.T, m sandbox.Mode) (*Bash, *Workspace) {
 	p := sandbox.Policy{Mode: m, Workspace: ws.Root(), TempDir: t.TempDir()}
 	r := sandbox.NewRunner(p, sandbox.Probe(exe, p))
 	return NewBash(ws, Options{Sandbox: r}), ws
-}
-
-// processesNamed lists the pids whose command line starts with name.
-func processesNamed(t *testing.T, name string) []string {
-	t.Helper()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range ents {
-		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err == nil && bytes.HasPrefix(b, []byte(name)) {
-			out = append(out, e.Name())
-		}
-	}
-	return out
 }
 
 // TestBashEndsLeftovers checks the process table after calls that leave
@@ -76,7 +59,7 @@ func TestBashEndsLeftovers(t *testing.T) {
 					if !strings.Contains(got, "started") || strings.Contains(got, "still holds the output") {
 						t.Errorf("result %q: want the output, and no process holding it", got)
 					}
-					if pids := processesNamed(t, marker); len(pids) > 0 {
+					if pids := proctest.Named(t, marker); len(pids) > 0 {
 						t.Errorf("processes left behind after the call: %v", pids)
 					}
 				})

@@ -2,14 +2,13 @@ package helperbin
 
 import (
 	"bytes"
-	"errors"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/tick-agent/tick/agent/internal/proctest"
 	"github.com/tick-agent/tick/agent/sandbox"
 	"github.com/tick-agent/tick/agent/sandbox/helperbin/internal/digest"
 )
@@ -48,19 +47,7 @@ func loaded(t *testing.T, mode sandbox.Mode, hidden ...string) (*sandbox.Runner,
 // code.
 func run(t *testing.T, r *sandbox.Runner, script string) (string, int) {
 	t.Helper()
-	cmd := r.Command("", script, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")})
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return out.String(), 0
-	case errors.As(err, &ee):
-		return out.String(), ee.ExitCode()
-	}
-	t.Fatalf("run %q: %v", script, err)
-	return "", -1
+	return proctest.Run(t, r.Command("", script, []string{"PATH=" + os.Getenv("PATH"), "HOME=" + os.Getenv("HOME")}), script)
 }
 
 // TestLoadedHelperConfines runs commands through the loaded helper that
@@ -134,28 +121,11 @@ func TestLoadedHelperKillsLeftovers(t *testing.T) {
 			if out, code := run(t, r, sleeper+` & setsid `+sleeper+` & nohup `+sleeper+` >/dev/null 2>&1 & echo started`); code != 0 {
 				t.Fatalf("exit %d:\n%s", code, out)
 			}
-			if pids := processesNamed(t, marker); len(pids) > 0 {
+			if pids := proctest.Named(t, marker); len(pids) > 0 {
 				t.Errorf("processes left behind after the call: %v", pids)
 			}
 		})
 	}
-}
-
-// processesNamed lists the pids whose command line starts with name.
-func processesNamed(t *testing.T, name string) []string {
-	t.Helper()
-	ents, err := os.ReadDir("/proc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range ents {
-		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if err == nil && bytes.HasPrefix(b, []byte(name)) {
-			out = append(out, e.Name())
-		}
-	}
-	return out
 }
 
 // TestLoadedHelperIsSealed: the memory file the helper runs from cannot
