@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "69606a0801fceae73d8ca4ad99818be625eb29abf07dc9d9a42a0e44c3386293"
+const imageSources = "bce3da9bd141bbc0feb14cfacbe84aa55c498af975bad6d35b80fdf9212378df"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"

@@ -1,0 +1,268 @@
+package sandbox
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// A spare helper is started ahead of its command (see Runner's spare),
+// with tick's end of a Unix socket pair; the helper's end is its
+// descriptor spareFD. When the command comes, tick sends it over the
+// socket: an 8-byte little-endian length, carrying the command's three
+// standard streams as SCM_RIGHTS, then that many bytes of a spareRequest
+// in JSON. The helper answers one byte, spareAck, once it holds them, and
+// from then on is the helper of that command exactly as if it had been
+// started for it. A helper that reads end of file instead exits quietly:
+// tick gave it up.
+const (
+	spareArg = "--spare"
+	spareFD  = 3
+	spareAck = 1
+	// spareMax bounds a request's size: tick's commands are far smaller.
+	spareMax = 64 << 20
+	// spareWait bounds how long tick waits for the helper to read the
+	// command, and for its answer once it ended.
+	spareWait = 10 * time.Second
+)
+
+// spareRequest is the command for a spare helper: what follows HelperArg
+// for a helper started for it (the spec, "--" and the command), and the
+// environment and directory it would have been started with.
+type spareRequest struct {
+	Args []string `json:"args"`
+	Env  []string `json:"env"`
+	Dir  string   `json:"dir"`
+}
+
+// startSpare starts a helper that waits for its command: in new
+// namespaces when ns (see sysProcAttr), in a session of its own, with
+// an empty environment, /dev/null as its standard streams and the root as
+// its directory until the command brings its own.
+func startSpare(helper string, ns bool) (*exec.Cmd, *os.File, error) {
+	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("make the spare helper's socket: %w", err)
+	}
+	if err := unix.SetNonblock(fds[0], true); err != nil {
+		unix.Close(fds[0])
+		unix.Close(fds[1])
+		return nil, nil, fmt.Errorf("make the spare helper's socket: %w", err)
+	}
+	ours, theirs := os.NewFile(uintptr(fds[0]), "spare helper"), os.NewFile(uintptr(fds[1]), "spare helper")
+	defer theirs.Close()
+	cmd := exec.Command(helper, HelperArg, spareArg)
+	cmd.Env = []string{}
+	cmd.Dir = "/"
+	cmd.ExtraFiles = []*os.File{theirs} // spareFD
+	cmd.SysProcAttr = sysProcAttr(ns)
+	if err := cmd.Start(); err != nil {
+		ours.Close()
+		return nil, nil, fmt.Errorf("start a spare sandbox helper: %w", err)
+	}
+	return cmd, ours, nil
+}
+
+// hand sends req with the standard streams stdio to the spare helper at
+// the other end of sock, unless the helper is gone. An error means the
+// helper cannot have taken the command; answered tells, once it ended,
+// whether it did.
+func hand(sock *os.File, req spareRequest, stdio [3]*os.File) error {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return fmt.Errorf("encode the command for the sandbox helper: %w", err)
+	}
+	rc, err := sock.SyscallConn()
+	if err != nil {
+		return fmt.Errorf("hand the command to the sandbox helper: %w", err)
+	}
+	gone := false
+	if err := rc.Control(func(fd uintptr) {
+		p := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN | unix.POLLRDHUP}}
+		n, err := unix.Poll(p, 0)
+		gone = err != nil || n > 0 // ended, or wrote: not waiting as a spare does
+	}); err != nil || gone {
+		return fmt.Errorf("hand the command to the sandbox helper: it is gone")
+	}
+	if err := sock.SetWriteDeadline(time.Now().Add(spareWait)); err != nil {
+		return fmt.Errorf("hand the command to the sandbox helper: %w", err)
+	}
+	var hdr [8]byte
+	binary.LittleEndian.PutUint64(hdr[:], uint64(len(body)))
+	rights := unix.UnixRights(int(stdio[0].Fd()), int(stdio[1].Fd()), int(stdio[2].Fd()))
+	var n int
+	var serr error
+	if err := rc.Write(func(fd uintptr) bool {
+		n, serr = unix.SendmsgN(int(fd), hdr[:], rights, nil, unix.MSG_NOSIGNAL)
+		return !errors.Is(serr, unix.EAGAIN)
+	}); err != nil {
+		return fmt.Errorf("hand the command to the sandbox helper: %w", err)
+	}
+	if serr != nil {
+		return fmt.Errorf("hand the command to the sandbox helper: %w", serr)
+	}
+	if _, err := sock.Write(append(hdr[n:], body...)); err != nil {
+		return fmt.Errorf("hand the command to the sandbox helper: %w", err)
+	}
+	return nil
+}
+
+// answered reads, once the spare helper ended, whether it took its
+// command; an error says it ended before.
+func answered(sock *os.File) error {
+	if err := sock.SetReadDeadline(time.Now().Add(spareWait)); err != nil {
+		return fmt.Errorf("read the sandbox helper's answer: %w", err)
+	}
+	var ack [1]byte
+	switch _, err := io.ReadFull(sock, ack[:]); {
+	case err != nil:
+		return fmt.Errorf("the sandbox helper ended before it took the command: %w", err)
+	case ack[0] != spareAck:
+		return fmt.Errorf("the sandbox helper answered %d", ack[0])
+	}
+	return nil
+}
+
+// spareMain is the spare helper (Main with spareArg): it readies what
+// does not depend on the command (the signals that will end it, the JSON
+// decoder's knowledge of its types), waits for its command on spareFD,
+// takes the command's standard streams, environment and directory,
+// answers, and runs it as Main would have. A signal that came while it
+// waited ends it before the command starts. Until it has its command it
+// writes nothing anywhere.
+func spareMain() int {
+	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) // shield repeats it, checked
+	if err := closeInherited(); err != nil {
+		return 125
+	}
+	sigs := notify()
+	_, _ = json.Marshal(spareRequest{}) // builds the field tables decoding uses
+	_, _ = json.Marshal(spec{})
+	req, ok := receive(spareFD)
+	if !ok {
+		return 125
+	}
+	_, _ = unix.Write(spareFD, []byte{spareAck})
+	unix.Close(spareFD)
+	select {
+	case sig := <-sigs:
+		return 128 + int(sig.(syscall.Signal))
+	default:
+	}
+	if len(req.Args) < 2 || req.Args[1] != "--" {
+		fmt.Fprintln(os.Stderr, "tick __sandbox: the spare helper got no command")
+		return 125
+	}
+	os.Clearenv()
+	for _, kv := range req.Env {
+		if k, v, ok := cut(kv); ok {
+			_ = os.Setenv(k, v)
+		}
+	}
+	if err := os.Chdir(req.Dir); err != nil {
+		fmt.Fprintf(os.Stderr, "tick: %v\n", err)
+		return 127 // as starting the helper in a missing directory fails
+	}
+	return run(req.Args, os.Environ(), req.Dir, sigs)
+}
+
+// cut splits an environment entry at its first "=" after the first
+// character (Windows-style "=C:=..." entries keep their leading "=").
+func cut(kv string) (k, v string, ok bool) {
+	for i := 1; i < len(kv); i++ {
+		if kv[i] == '=' {
+			return kv[:i], kv[i+1:], true
+		}
+	}
+	return "", "", false
+}
+
+// receive reads one request and its three descriptors from fd and makes
+// them the standard streams; false when tick closed the socket or sent
+// anything else.
+func receive(fd int) (spareRequest, bool) {
+	var req spareRequest
+	var hdr [8]byte
+	oob := make([]byte, unix.CmsgSpace(3*4))
+	var n, oobn int
+	var err error
+	for {
+		n, oobn, _, _, err = unix.Recvmsg(fd, hdr[:], oob, unix.MSG_CMSG_CLOEXEC)
+		if !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
+	if err != nil || n == 0 {
+		return req, false
+	}
+	fds, ok := rights(oob[:oobn])
+	if !ok {
+		return req, false
+	}
+	if !readFull(fd, hdr[n:]) {
+		return req, false
+	}
+	size := binary.LittleEndian.Uint64(hdr[:])
+	if size > spareMax {
+		return req, false
+	}
+	body := make([]byte, size)
+	if !readFull(fd, body) || json.Unmarshal(body, &req) != nil {
+		return req, false
+	}
+	for i, got := range fds {
+		if err := unix.Dup3(got, i, 0); err != nil {
+			return req, false
+		}
+		unix.Close(got)
+	}
+	return req, true
+}
+
+// readFull fills b from fd; false at end of file or on an error.
+func readFull(fd int, b []byte) bool {
+	for len(b) > 0 {
+		n, err := unix.Read(fd, b)
+		switch {
+		case errors.Is(err, unix.EINTR):
+			continue
+		case err != nil, n == 0:
+			return false
+		}
+		b = b[n:]
+	}
+	return true
+}
+
+// rights returns the three descriptors of a control message; false
+// (having closed whatever came) unless exactly three came.
+func rights(oob []byte) ([3]int, bool) {
+	var out [3]int
+	msgs, err := unix.ParseSocketControlMessage(oob)
+	if err != nil {
+		return out, false
+	}
+	var fds []int
+	for i := range msgs {
+		got, err := unix.ParseUnixRights(&msgs[i])
+		if err == nil {
+			fds = append(fds, got...)
+		}
+	}
+	if len(fds) != 3 {
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+		return out, false
+	}
+	copy(out[:], fds)
+	return out, true
+}
