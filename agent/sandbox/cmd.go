@@ -77,7 +77,7 @@ func (c *Cmd) startIn(s *spare) error {
 	if dir == "" {
 		dir, _ = os.Getwd()
 	}
-	if err := hand(s.sock, spareRequest{Args: c.Args[2:], Env: c.Environ(), Dir: dir}, st.files); err != nil {
+	if err := hand(s.sock, newSpareRequest(c.Args[2:], c.Environ(), dir), st.files); err != nil {
 		st.closeOurs()
 		return err
 	}

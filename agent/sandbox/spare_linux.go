@@ -36,11 +36,36 @@ const (
 
 // spareRequest is the command for a spare helper: what follows HelperArg
 // for a helper started for it (the spec, "--" and the command), and the
-// environment and directory it would have been started with.
+// environment and directory it would have been started with. They are
+// bytes, as execve passes them: a JSON string would turn what is not
+// UTF-8 (a Latin-1 path in the user's environment) into U+FFFD.
 type spareRequest struct {
-	Args []string `json:"args"`
-	Env  []string `json:"env"`
-	Dir  string   `json:"dir"`
+	Args [][]byte `json:"args"`
+	Env  [][]byte `json:"env"`
+	Dir  []byte   `json:"dir"`
+}
+
+// newSpareRequest is the request for args, env and dir.
+func newSpareRequest(args, env []string, dir string) spareRequest {
+	return spareRequest{Args: toBytes(args), Env: toBytes(env), Dir: []byte(dir)}
+}
+
+// toBytes is ss as byte slices.
+func toBytes(ss []string) [][]byte {
+	out := make([][]byte, len(ss))
+	for i, s := range ss {
+		out[i] = []byte(s)
+	}
+	return out
+}
+
+// toStrings is bs as strings.
+func toStrings(bs [][]byte) []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = string(b)
+	}
+	return out
 }
 
 // startSpare starts a helper that waits for its command: in new
@@ -157,21 +182,22 @@ func spareMain() int {
 		return 128 + int(sig.(syscall.Signal))
 	default:
 	}
-	if len(req.Args) < 2 || req.Args[1] != "--" {
+	args, dir := toStrings(req.Args), string(req.Dir)
+	if len(args) < 2 || args[1] != "--" {
 		fmt.Fprintln(os.Stderr, "tick __sandbox: the spare helper got no command")
 		return 125
 	}
 	os.Clearenv()
-	for _, kv := range req.Env {
+	for _, kv := range toStrings(req.Env) {
 		if k, v, ok := cut(kv); ok {
 			_ = os.Setenv(k, v)
 		}
 	}
-	if err := os.Chdir(req.Dir); err != nil {
+	if err := os.Chdir(dir); err != nil {
 		fmt.Fprintf(os.Stderr, "tick: %v\n", err)
 		return 127 // as starting the helper in a missing directory fails
 	}
-	return run(req.Args, os.Environ(), req.Dir, sigs)
+	return run(args, os.Environ(), dir, sigs)
 }
 
 // cut splits an environment entry at its first "=" after the first

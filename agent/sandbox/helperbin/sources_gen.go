@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "bce3da9bd141bbc0feb14cfacbe84aa55c498af975bad6d35b80fdf9212378df"
+const imageSources = "bdb319e971482981a537fec8db42c9bad5f21bc977d356890d60451b84804c0f"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
