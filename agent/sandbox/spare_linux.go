@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 
@@ -160,17 +161,18 @@ func answered(sock *os.File) error {
 // does not depend on the command (the signals that will end it, the JSON
 // decoder's knowledge of its types), waits for its command on spareFD,
 // takes the command's standard streams, environment and directory,
-// answers, and runs it as Main would have. A signal that came while it
-// waited ends it before the command starts. Until it has its command it
-// writes nothing anywhere.
+// answers, and runs it as Main would have. A signal that came with the
+// command on its way ends it before the command starts; one that came
+// while nothing was handed ends it at once (see awaitCommand). Until it
+// has its command it writes nothing anywhere.
 func spareMain() int {
 	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) // shield repeats it, checked
 	if err := closeInherited(); err != nil {
 		return 125
 	}
-	sigs := notify()
 	_, _ = json.Marshal(spareRequest{}) // builds the field tables decoding uses
 	_, _ = json.Marshal(spec{})
+	sigs := awaitCommand(spareFD)
 	req, ok := receive(spareFD)
 	if !ok {
 		return 125
@@ -198,6 +200,56 @@ func spareMain() int {
 		return 127 // as starting the helper in a missing directory fails
 	}
 	return run(args, os.Environ(), dir, sigs)
+}
+
+// awaitCommand waits until tick hands a command on fd (or hangs up), and
+// returns the signals that end the command (see notify) from then on. A
+// signal that comes while nothing is on its way ends the spare helper at
+// once: no command was started that it could be meant for (a helper
+// started for the next command would not exist yet), and tick, finding
+// the spare gone, starts the next command in a helper of its own rather
+// than reporting it ended by a signal it never got. A signal that comes
+// with a command on its way (tick's Stop right after Start) is the
+// command's.
+func awaitCommand(fd int) <-chan os.Signal {
+	sigs := notify()
+	out := make(chan os.Signal, cap(sigs))
+	var mu sync.Mutex
+	taken := false
+	go func() {
+		for sig := range sigs {
+			mu.Lock()
+			if !taken && !readable(fd, false) {
+				os.Exit(128 + int(sig.(syscall.Signal)))
+			}
+			mu.Unlock()
+			select {
+			case out <- sig:
+			default: // as signal.Notify drops what a full channel cannot take
+			}
+		}
+	}()
+	readable(fd, true)
+	mu.Lock()
+	taken = true
+	mu.Unlock()
+	return out
+}
+
+// readable reports whether fd can be read (data, end of file or an
+// error), waiting until it can when wait.
+func readable(fd int, wait bool) bool {
+	var timeout *unix.Timespec
+	if !wait {
+		timeout = &unix.Timespec{}
+	}
+	for {
+		p := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Ppoll(p, timeout, nil)
+		if !errors.Is(err, unix.EINTR) {
+			return err != nil || n > 0
+		}
+	}
 }
 
 // cut splits an environment entry at its first "=" after the first

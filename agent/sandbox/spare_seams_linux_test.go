@@ -3,7 +3,13 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestSpareKeepsTheBytes: a command handed to a spare helper gets its
@@ -32,4 +38,74 @@ func TestSpareKeepsTheBytes(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestSpareSignalledWhileIdle: a spare helper that gets a signal that
+// ends a command (SIGTERM, SIGINT, SIGHUP: someone's kill, a logout)
+// while it waits for its command ends then; the next command starts a
+// helper of its own and runs, rather than being reported ended by a
+// signal it never got.
+func TestSpareSignalledWhileIdle(t *testing.T) {
+	for _, mode := range []Mode{WorkspaceWrite, FullAccess} {
+		for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP} {
+			t.Run(string(mode)+"/"+sig.String(), func(t *testing.T) {
+				r, _ := testRunner(t, mode)
+				s := spareReady(t, r)
+				waitIdle(t, s)
+				if err := s.cmd.Process.Signal(sig); err != nil {
+					t.Fatal(err)
+				}
+				if !hangsUp(t, s) {
+					t.Error("the spare helper outlived the signal")
+				}
+				cmd := r.Command("", "echo ran", []string{"PATH=" + os.Getenv("PATH")})
+				out, err := cmd.CombinedOutput()
+				if err != nil || string(out) != "ran\n" {
+					t.Errorf("the next command: %v %q", err, out)
+				}
+				if cmd.spare == s {
+					t.Error("the next command was handed to the signalled spare")
+				}
+			})
+		}
+	}
+}
+
+// waitIdle returns once spare helper s waits for its command: its main
+// thread blocked on its socket in recvmsg or ppoll, as /proc tells. Where
+// that cannot be read (a spare without namespaces is not dumpable, to a
+// user without CAP_SYS_PTRACE) it returns at once: such a spare ends at
+// a signal whenever it comes, by the runtime's default before it waits.
+func waitIdle(t *testing.T, s *spare) {
+	t.Helper()
+	name := "/proc/" + strconv.Itoa(s.cmd.Process.Pid) + "/syscall"
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return
+		}
+		f := strings.Fields(string(b))
+		if len(f) > 0 && (f[0] == strconv.Itoa(unix.SYS_RECVMSG) || f[0] == strconv.Itoa(unix.SYS_PPOLL)) {
+			return
+		}
+	}
+	t.Fatal("the spare helper never waited for its command")
+}
+
+// hangsUp reports whether spare helper s hangs up its socket (it ended)
+// within 30 seconds.
+func hangsUp(t *testing.T, s *spare) bool {
+	rc, err := s.sock.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	up := false
+	if err := rc.Control(func(fd uintptr) {
+		p := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLRDHUP}}
+		n, _ := unix.Poll(p, 30000)
+		up = n > 0
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return up
 }

@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "bdb319e971482981a537fec8db42c9bad5f21bc977d356890d60451b84804c0f"
+const imageSources = "dc18ef9ae1c7d5923ddc74197bb87fef32651bbc7f3a5d55d97e17d7c9763362"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
