@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"syscall"
 )
@@ -73,9 +74,12 @@ func (c *Cmd) startIn(s *spare) error {
 			return err
 		}
 	}
-	dir := c.Dir
-	if dir == "" {
-		dir, _ = os.Getwd()
+	// The spare's own directory is the root: the directory goes as
+	// exec.Cmd takes it, relative to ours.
+	dir, err := filepath.Abs(c.Dir)
+	if err != nil {
+		st.closeOurs()
+		return fmt.Errorf("start the command in %s: %w", c.Dir, err)
 	}
 	if err := hand(s.sock, newSpareRequest(c.Args[2:], c.Environ(), dir), st.files); err != nil {
 		st.closeOurs()

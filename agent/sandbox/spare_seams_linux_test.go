@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -108,4 +109,28 @@ func hangsUp(t *testing.T, s *spare) bool {
 		t.Fatal(err)
 	}
 	return up
+}
+
+// TestSpareTakesARelativeDir: a command whose Dir is relative (as
+// exec.Cmd takes it: to tick's working directory) runs there in a spare
+// helper too, not under the root, the spare's own directory.
+func TestSpareTakesARelativeDir(t *testing.T) {
+	for _, mode := range []Mode{WorkspaceWrite, FullAccess} {
+		for _, how := range []string{"spare", ownHelper} {
+			t.Run(string(mode)+"/"+how, func(t *testing.T) {
+				r, ws := testRunner(t, mode)
+				t.Chdir(filepath.Dir(ws))
+				rel := filepath.Base(ws)
+				cmd := r.Command("", "pwd", []string{"PATH=" + os.Getenv("PATH")})
+				cmd.Dir = rel
+				out, err := cmd.CombinedOutput()
+				if err != nil || string(out) != ws+"\n" {
+					t.Errorf("the command in %s ran in %q (%v), want %s", rel, out, err, ws)
+				}
+				if inSpare := cmd.spare != nil; inSpare != (how == "spare") {
+					t.Errorf("the command ran in a spare: %v", inSpare)
+				}
+			})
+		}
+	}
 }

@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "dc18ef9ae1c7d5923ddc74197bb87fef32651bbc7f3a5d55d97e17d7c9763362"
+const imageSources = "a7e00c4b1c6ffc9195caa93bcf67f503cd34f03258761dcdcd177b0d34161f52"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
