@@ -70,9 +70,10 @@ func toStrings(bs [][]byte) []string {
 }
 
 // startSpare starts a helper that waits for its command: in new
-// namespaces when ns (see sysProcAttr), in a session of its own, with
-// an empty environment, /dev/null as its standard streams and the root as
-// its directory until the command brings its own.
+// namespaces when ns (see sysProcAttr) but the mount namespace, which it
+// makes when its command comes (see freshMounts), in a session of its
+// own, with an empty environment, /dev/null as its standard streams and
+// the root as its directory until the command brings its own.
 func startSpare(helper string, ns bool) (*exec.Cmd, *os.File, error) {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -90,6 +91,7 @@ func startSpare(helper string, ns bool) (*exec.Cmd, *os.File, error) {
 	cmd.Dir = "/"
 	cmd.ExtraFiles = []*os.File{theirs} // spareFD
 	cmd.SysProcAttr = sysProcAttr(ns)
+	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNS
 	if err := cmd.Start(); err != nil {
 		ours.Close()
 		return nil, nil, fmt.Errorf("start a spare sandbox helper: %w", err)
@@ -189,6 +191,10 @@ func spareMain() int {
 		fmt.Fprintln(os.Stderr, "tick __sandbox: the spare helper got no command")
 		return 125
 	}
+	if err := freshMounts(args[0]); err != nil {
+		fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: %v\n", err)
+		return 125
+	}
 	os.Clearenv()
 	for _, kv := range toStrings(req.Env) {
 		if k, v, ok := cut(kv); ok {
@@ -200,6 +206,26 @@ func spareMain() int {
 		return 127 // as starting the helper in a missing directory fails
 	}
 	return run(args, os.Environ(), dir, sigs)
+}
+
+// freshMounts gives the spare helper's thread, from which the command is
+// set up and started, a mount namespace of its own when the command runs
+// in namespaces (spec in JSON says): a copy of the mounts as they are
+// now, as a helper started for the command gets. One made when the spare
+// started would hold the mounts of that moment: where mounts do not
+// propagate (most containers), a file system mounted in the workspace
+// since would be missing, and one unmounted since still there (and kept
+// busy by the waiting spare). A spec that cannot be read is run's to
+// report.
+func freshMounts(specJSON string) error {
+	var s spec
+	if json.Unmarshal([]byte(specJSON), &s) != nil || !s.Namespaces {
+		return nil
+	}
+	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+		return fmt.Errorf("make the mount namespace: %w", err)
+	}
+	return nil
 }
 
 // awaitCommand waits until tick hands a command on fd (or hangs up), and

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -126,6 +127,90 @@ func TestSpareTakesARelativeDir(t *testing.T) {
 				out, err := cmd.CombinedOutput()
 				if err != nil || string(out) != ws+"\n" {
 					t.Errorf("the command in %s ran in %q (%v), want %s", rel, out, err, ws)
+				}
+				if inSpare := cmd.spare != nil; inSpare != (how == "spare") {
+					t.Errorf("the command ran in a spare: %v", inSpare)
+				}
+			})
+		}
+	}
+}
+
+// mountsChildEnv marks the run of the test binary that
+// TestSpareSeesTheMountsOfTheMoment starts in mount and user namespaces of
+// its own, where it may mount as tick's side of the test.
+const mountsChildEnv = "TICK_TEST_SPARE_MOUNTS_CHILD"
+
+// TestSpareSeesTheMountsOfTheMoment: a command handed to a spare helper
+// sees the mounts of the moment it runs, as a helper started for it
+// does, not those of when the spare started: a file system the user
+// mounted in the workspace since is there, one unmounted since is gone
+// (where mounts do not propagate, as in most containers, nothing else
+// tells the spare, which would also keep it busy). The test
+// runs tick's side in a user and mount namespace of its own, with private
+// mounts, where it may mount a tmpfs.
+func TestSpareSeesTheMountsOfTheMoment(t *testing.T) {
+	if os.Getenv(mountsChildEnv) != "" {
+		spareMountsChild(t)
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSpareSeesTheMountsOfTheMoment$", "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), mountsChildEnv+"=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: os.Getgid(), Size: 1}},
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestSpareSeesTheMountsOfTheMoment") {
+		t.Fatalf("tick's side in its namespaces: %v\n%s", err, out)
+	}
+}
+
+// spareMountsChild is tick's side of TestSpareSeesTheMountsOfTheMoment.
+func spareMountsChild(t *testing.T) {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		t.Fatalf("make the mounts private: %v", err)
+	}
+	for _, mode := range []Mode{WorkspaceWrite, FullAccess} {
+		for _, how := range []string{"spare", ownHelper} {
+			t.Run(string(mode)+"/"+how, func(t *testing.T) {
+				r, ws := testRunner(t, mode)
+				gone := filepath.Join(ws, "gone")
+				if err := os.Mkdir(gone, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := unix.Mount("tmpfs", gone, "tmpfs", 0, "size=1m"); err != nil {
+					t.Fatalf("mount a tmpfs: %v", err)
+				}
+				if err := os.WriteFile(filepath.Join(gone, "stale"), []byte("unmounted\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				// The spare the next command takes starts as this one starts.
+				if out, code := runIn(t, r, "", "true"); code != 0 {
+					t.Fatalf("a first command: exit %d\n%s", code, out)
+				}
+				if how == "spare" {
+					waitIdle(t, spareReady(t, r))
+				}
+				if err := unix.Unmount(gone, 0); err != nil {
+					t.Fatalf("unmount the tmpfs: %v", err)
+				}
+				mnt := filepath.Join(ws, "mounted")
+				if err := os.Mkdir(mnt, 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := unix.Mount("tmpfs", mnt, "tmpfs", 0, "size=1m"); err != nil {
+					t.Fatalf("mount a tmpfs in the workspace: %v", err)
+				}
+				t.Cleanup(func() { _ = unix.Unmount(mnt, unix.MNT_DETACH) })
+				if err := os.WriteFile(filepath.Join(mnt, "there"), []byte("mounted\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				cmd := r.Command("", `cat mounted/there; cat gone/stale 2>/dev/null; true`, []string{"PATH=" + os.Getenv("PATH")})
+				out, err := cmd.CombinedOutput()
+				if err != nil || string(out) != "mounted\n" {
+					t.Errorf("the command saw %q (%v), want the file on the new mount and none on the one unmounted", out, err)
 				}
 				if inSpare := cmd.spare != nil; inSpare != (how == "spare") {
 					t.Errorf("the command ran in a spare: %v", inSpare)

@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "a7e00c4b1c6ffc9195caa93bcf67f503cd34f03258761dcdcd177b0d34161f52"
+const imageSources = "a12eed9334a125d072145535b5e63f771acdec851e62288a4eee25cd08ea941c"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
