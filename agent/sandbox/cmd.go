@@ -230,14 +230,25 @@ func (c *Cmd) Run() error {
 	return c.Wait()
 }
 
-// Output runs the command and returns its standard output.
+// Output runs the command and returns its standard output; when Stderr
+// was nil, a failing command's ExitError holds (the start and end of)
+// what it wrote on its standard error, as exec.Cmd's does.
 func (c *Cmd) Output() ([]byte, error) {
 	if c.Stdout != nil {
 		return nil, errors.New("sandbox: Stdout already set")
 	}
 	var out buffer
 	c.Stdout = &out
+	var errOut *endsBuffer
+	if c.Stderr == nil {
+		errOut = &endsBuffer{n: outputStderrMax}
+		c.Stderr = errOut
+	}
 	err := c.Run()
+	var ee *exec.ExitError
+	if errOut != nil && errors.As(err, &ee) {
+		ee.Stderr = errOut.Bytes()
+	}
 	return out.Bytes(), err
 }
 
@@ -259,6 +270,9 @@ func (c *Cmd) StdoutPipe() (io.ReadCloser, error) {
 	if c.Stdout != nil {
 		return nil, errors.New("sandbox: Stdout already set")
 	}
+	if c.Process != nil {
+		return nil, errors.New("sandbox: StdoutPipe after the command started")
+	}
 	return c.outPipe(&c.Stdout)
 }
 
@@ -267,6 +281,9 @@ func (c *Cmd) StdoutPipe() (io.ReadCloser, error) {
 func (c *Cmd) StderrPipe() (io.ReadCloser, error) {
 	if c.Stderr != nil {
 		return nil, errors.New("sandbox: Stderr already set")
+	}
+	if c.Process != nil {
+		return nil, errors.New("sandbox: StderrPipe after the command started")
 	}
 	return c.outPipe(&c.Stderr)
 }
@@ -288,6 +305,9 @@ func (c *Cmd) outPipe(w *io.Writer) (io.ReadCloser, error) {
 func (c *Cmd) StdinPipe() (io.WriteCloser, error) {
 	if c.Stdin != nil {
 		return nil, errors.New("sandbox: Stdin already set")
+	}
+	if c.Process != nil {
+		return nil, errors.New("sandbox: StdinPipe after the command started")
 	}
 	pr, pw, err := os.Pipe()
 	if err != nil {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -218,4 +219,49 @@ func spareMountsChild(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestCmdOutputAsExecCmd: Cmd's Output and pipes behave as exec.Cmd's,
+// which Cmd stands in for, in a spare helper and in one of its own:
+// Output keeps what a failing command wrote on its standard error in the
+// ExitError, and a pipe asked for once the command started is refused.
+func TestCmdOutputAsExecCmd(t *testing.T) {
+	for _, how := range []string{"spare", ownHelper} {
+		t.Run(how, func(t *testing.T) {
+			r, _ := testRunner(t, WorkspaceWrite)
+			cmd := r.Command("", "echo out; echo oops >&2; exit 3", []string{"PATH=" + os.Getenv("PATH")})
+			out, err := cmd.Output()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || string(out) != "out\n" || string(ee.Stderr) != "oops\n" {
+				t.Errorf("Output: %q, %v (stderr %q), want out, exit status 3 and oops", out, err, stderrOf(ee))
+			}
+			if inSpare := cmd.spare != nil; inSpare != (how == "spare") {
+				t.Errorf("the command ran in a spare: %v", inSpare)
+			}
+			cmd = r.Command("", "true", []string{"PATH=" + os.Getenv("PATH")})
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			for name, pipe := range map[string]func() error{
+				"StdinPipe":  func() error { _, err := cmd.StdinPipe(); return err },
+				"StdoutPipe": func() error { _, err := cmd.StdoutPipe(); return err },
+				"StderrPipe": func() error { _, err := cmd.StderrPipe(); return err },
+			} {
+				if pipe() == nil {
+					t.Errorf("%s after Start was not refused", name)
+				}
+			}
+			if err := cmd.Wait(); err != nil {
+				t.Errorf("the command: %v", err)
+			}
+		})
+	}
+}
+
+// stderrOf is ee's Stderr, nil without an ExitError.
+func stderrOf(ee *exec.ExitError) []byte {
+	if ee == nil {
+		return nil
+	}
+	return ee.Stderr
 }

@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "a12eed9334a125d072145535b5e63f771acdec851e62288a4eee25cd08ea941c"
+const imageSources = "9e9893f5e911b7bd9776d2dabe2335cf45d5282cddfc2f2aecd3071b29b7eed1"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
