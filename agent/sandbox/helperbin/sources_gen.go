@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "bce3da9bd141bbc0feb14cfacbe84aa55c498af975bad6d35b80fdf9212378df"
+const imageSources = "b38713fd81d0ba0e1a46f6f892e405509596107f6c64ffdd781bded9a96782df"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
