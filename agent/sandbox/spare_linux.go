@@ -72,8 +72,11 @@ func toStrings(bs [][]byte) []string {
 // startSpare starts a helper that waits for its command: in new
 // namespaces when ns (see sysProcAttr) but the mount namespace, which it
 // makes when its command comes (see freshMounts), in a session of its
-// own, with an empty environment, /dev/null as its standard streams and
-// the root as its directory until the command brings its own.
+// own, with /dev/null as its standard streams and the root as its
+// directory until the command brings its own, and an environment of
+// GOMAXPROCS=1 alone (its runtime then starts fewer threads: a command
+// costs about a millisecond of CPU less; the command gets its own
+// environment).
 func startSpare(helper string, ns bool) (*exec.Cmd, *os.File, error) {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -87,7 +90,7 @@ func startSpare(helper string, ns bool) (*exec.Cmd, *os.File, error) {
 	ours, theirs := os.NewFile(uintptr(fds[0]), "spare helper"), os.NewFile(uintptr(fds[1]), "spare helper")
 	defer theirs.Close()
 	cmd := exec.Command(helper, HelperArg, spareArg)
-	cmd.Env = []string{}
+	cmd.Env = []string{"GOMAXPROCS=1"}
 	cmd.Dir = "/"
 	cmd.ExtraFiles = []*os.File{theirs} // spareFD
 	cmd.SysProcAttr = sysProcAttr(ns)

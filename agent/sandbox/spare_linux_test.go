@@ -78,14 +78,14 @@ func spareReady(t *testing.T, r *Runner) *spare {
 }
 
 // TestSpareRunsTheCommand: a command handed to the spare helper gets its
-// environment, directory and standard streams in every form exec.Cmd
+// environment (and none of the spare's own), directory and standard streams in every form exec.Cmd
 // takes, and its exit status, in both kinds of spare.
 func TestSpareRunsTheCommand(t *testing.T) {
 	for _, mode := range []Mode{WorkspaceWrite, FullAccess} {
 		t.Run(string(mode), func(t *testing.T) {
 			r, ws := testRunner(t, mode)
 			env := []string{"PATH=" + os.Getenv("PATH"), "TICK_SPARE_TEST=the-value"}
-			script := `echo "out:$TICK_SPARE_TEST:$(pwd)"; read -r line; echo "in:$line"; echo err >&2; exit 3`
+			script := `echo "out:$TICK_SPARE_TEST:${GOMAXPROCS-unset}:$(pwd)"; read -r line; echo "in:$line"; echo err >&2; exit 3`
 			check := func(t *testing.T, cmd *Cmd, err error, out, errOut string) {
 				t.Helper()
 				if cmd.spare == nil {
@@ -95,7 +95,7 @@ func TestSpareRunsTheCommand(t *testing.T) {
 				if !errors.As(err, &ee) || ee.ExitCode() != 3 {
 					t.Errorf("exit: %v, want exit status 3", err)
 				}
-				if want := "out:the-value:" + ws + "\nin:the input\n"; !strings.Contains(out, want) {
+				if want := "out:the-value:unset:" + ws + "\nin:the input\n"; !strings.Contains(out, want) {
 					t.Errorf("stdout %q, want %q", out, want)
 				}
 				if !strings.Contains(errOut, "err\n") {

@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "9e9893f5e911b7bd9776d2dabe2335cf45d5282cddfc2f2aecd3071b29b7eed1"
+const imageSources = "9f5249945bee89c18c22217319da9dd1d9ba075e0273fb912f48013f083112c9"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
