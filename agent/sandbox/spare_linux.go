@@ -218,8 +218,10 @@ func spareMain() int {
 // started would hold the mounts of that moment: where mounts do not
 // propagate (most containers), a file system mounted in the workspace
 // since would be missing, and one unmounted since still there (and kept
-// busy by the waiting spare). A spec that cannot be read is run's to
-// report.
+// busy by the waiting spare). Only this thread moves: the runtime's other
+// threads stay in tick's mounts, as they stay outside the file rules and
+// the filter, which are this thread's too (shield keeps the command out
+// of them). A spec that cannot be read is run's to report.
 func freshMounts(specJSON string) error {
 	var s spec
 	if json.Unmarshal([]byte(specJSON), &s) != nil || !s.Namespaces {

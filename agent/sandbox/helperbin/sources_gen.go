@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "9f5249945bee89c18c22217319da9dd1d9ba075e0273fb912f48013f083112c9"
+const imageSources = "f010d9134573f203c923ee78c9cfd02e84dfd79db6ff897b264aba334d28085b"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
