@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"syscall"
 )
@@ -73,11 +74,14 @@ func (c *Cmd) startIn(s *spare) error {
 			return err
 		}
 	}
-	dir := c.Dir
-	if dir == "" {
-		dir, _ = os.Getwd()
+	// The spare's own directory is the root: the directory goes as
+	// exec.Cmd takes it, relative to ours.
+	dir, err := filepath.Abs(c.Dir)
+	if err != nil {
+		st.closeOurs()
+		return fmt.Errorf("start the command in %s: %w", c.Dir, err)
 	}
-	if err := hand(s.sock, spareRequest{Args: c.Args[2:], Env: c.Environ(), Dir: dir}, st.files); err != nil {
+	if err := hand(s.sock, newSpareRequest(c.Args[2:], c.Environ(), dir), st.files); err != nil {
 		st.closeOurs()
 		return err
 	}
@@ -226,14 +230,25 @@ func (c *Cmd) Run() error {
 	return c.Wait()
 }
 
-// Output runs the command and returns its standard output.
+// Output runs the command and returns its standard output; when Stderr
+// was nil, a failing command's ExitError holds (the start and end of)
+// what it wrote on its standard error, as exec.Cmd's does.
 func (c *Cmd) Output() ([]byte, error) {
 	if c.Stdout != nil {
 		return nil, errors.New("sandbox: Stdout already set")
 	}
 	var out buffer
 	c.Stdout = &out
+	var errOut *endsBuffer
+	if c.Stderr == nil {
+		errOut = &endsBuffer{n: outputStderrMax}
+		c.Stderr = errOut
+	}
 	err := c.Run()
+	var ee *exec.ExitError
+	if errOut != nil && errors.As(err, &ee) {
+		ee.Stderr = errOut.Bytes()
+	}
 	return out.Bytes(), err
 }
 
@@ -255,6 +270,9 @@ func (c *Cmd) StdoutPipe() (io.ReadCloser, error) {
 	if c.Stdout != nil {
 		return nil, errors.New("sandbox: Stdout already set")
 	}
+	if c.Process != nil {
+		return nil, errors.New("sandbox: StdoutPipe after the command started")
+	}
 	return c.outPipe(&c.Stdout)
 }
 
@@ -263,6 +281,9 @@ func (c *Cmd) StdoutPipe() (io.ReadCloser, error) {
 func (c *Cmd) StderrPipe() (io.ReadCloser, error) {
 	if c.Stderr != nil {
 		return nil, errors.New("sandbox: Stderr already set")
+	}
+	if c.Process != nil {
+		return nil, errors.New("sandbox: StderrPipe after the command started")
 	}
 	return c.outPipe(&c.Stderr)
 }
@@ -284,6 +305,9 @@ func (c *Cmd) outPipe(w *io.Writer) (io.ReadCloser, error) {
 func (c *Cmd) StdinPipe() (io.WriteCloser, error) {
 	if c.Stdin != nil {
 		return nil, errors.New("sandbox: Stdin already set")
+	}
+	if c.Process != nil {
+		return nil, errors.New("sandbox: StdinPipe after the command started")
 	}
 	pr, pw, err := os.Pipe()
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 
@@ -36,19 +37,46 @@ const (
 
 // spareRequest is the command for a spare helper: what follows HelperArg
 // for a helper started for it (the spec, "--" and the command), and the
-// environment and directory it would have been started with.
+// environment and directory it would have been started with. They are
+// bytes, as execve passes them: a JSON string would turn what is not
+// UTF-8 (a Latin-1 path in the user's environment) into U+FFFD.
 type spareRequest struct {
-	Args []string `json:"args"`
-	Env  []string `json:"env"`
-	Dir  string   `json:"dir"`
+	Args [][]byte `json:"args"`
+	Env  [][]byte `json:"env"`
+	Dir  []byte   `json:"dir"`
+}
+
+// newSpareRequest is the request for args, env and dir.
+func newSpareRequest(args, env []string, dir string) spareRequest {
+	return spareRequest{Args: toBytes(args), Env: toBytes(env), Dir: []byte(dir)}
+}
+
+// toBytes is ss as byte slices.
+func toBytes(ss []string) [][]byte {
+	out := make([][]byte, len(ss))
+	for i, s := range ss {
+		out[i] = []byte(s)
+	}
+	return out
+}
+
+// toStrings is bs as strings.
+func toStrings(bs [][]byte) []string {
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = string(b)
+	}
+	return out
 }
 
 // startSpare starts a helper that waits for its command: in new
-// namespaces when ns (see sysProcAttr), in a session of its own, with
-// /dev/null as its standard streams and the root as its directory until
-// the command brings its own, and an environment of GOMAXPROCS=1 alone
-// (its runtime then starts fewer threads: a command costs about a
-// millisecond of CPU less; the command gets its own environment).
+// namespaces when ns (see sysProcAttr) but the mount namespace, which it
+// makes when its command comes (see freshMounts), in a session of its
+// own, with /dev/null as its standard streams and the root as its
+// directory until the command brings its own, and an environment of
+// GOMAXPROCS=1 alone (its runtime then starts fewer threads: a command
+// costs about a millisecond of CPU less; the command gets its own
+// environment).
 func startSpare(helper string, ns bool) (*exec.Cmd, *os.File, error) {
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -66,6 +94,7 @@ func startSpare(helper string, ns bool) (*exec.Cmd, *os.File, error) {
 	cmd.Dir = "/"
 	cmd.ExtraFiles = []*os.File{theirs} // spareFD
 	cmd.SysProcAttr = sysProcAttr(ns)
+	cmd.SysProcAttr.Cloneflags &^= syscall.CLONE_NEWNS
 	if err := cmd.Start(); err != nil {
 		ours.Close()
 		return nil, nil, fmt.Errorf("start a spare sandbox helper: %w", err)
@@ -137,17 +166,18 @@ func answered(sock *os.File) error {
 // does not depend on the command (the signals that will end it, the JSON
 // decoder's knowledge of its types), waits for its command on spareFD,
 // takes the command's standard streams, environment and directory,
-// answers, and runs it as Main would have. A signal that came while it
-// waited ends it before the command starts. Until it has its command it
-// writes nothing anywhere.
+// answers, and runs it as Main would have. A signal that came with the
+// command on its way ends it before the command starts; one that came
+// while nothing was handed ends it at once (see awaitCommand). Until it
+// has its command it writes nothing anywhere.
 func spareMain() int {
 	_ = unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0) // shield repeats it, checked
 	if err := closeInherited(); err != nil {
 		return 125
 	}
-	sigs := notify()
 	_, _ = json.Marshal(spareRequest{}) // builds the field tables decoding uses
 	_, _ = json.Marshal(spec{})
+	sigs := awaitCommand(spareFD)
 	req, ok := receive(spareFD)
 	if !ok {
 		return 125
@@ -159,21 +189,96 @@ func spareMain() int {
 		return 128 + int(sig.(syscall.Signal))
 	default:
 	}
-	if len(req.Args) < 2 || req.Args[1] != "--" {
+	args, dir := toStrings(req.Args), string(req.Dir)
+	if len(args) < 2 || args[1] != "--" {
 		fmt.Fprintln(os.Stderr, "tick __sandbox: the spare helper got no command")
 		return 125
 	}
+	if err := freshMounts(args[0]); err != nil {
+		fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: %v\n", err)
+		return 125
+	}
 	os.Clearenv()
-	for _, kv := range req.Env {
+	for _, kv := range toStrings(req.Env) {
 		if k, v, ok := cut(kv); ok {
 			_ = os.Setenv(k, v)
 		}
 	}
-	if err := os.Chdir(req.Dir); err != nil {
+	if err := os.Chdir(dir); err != nil {
 		fmt.Fprintf(os.Stderr, "tick: %v\n", err)
 		return 127 // as starting the helper in a missing directory fails
 	}
-	return run(req.Args, os.Environ(), req.Dir, sigs)
+	return run(args, os.Environ(), dir, sigs)
+}
+
+// freshMounts gives the spare helper's thread, from which the command is
+// set up and started, a mount namespace of its own when the command runs
+// in namespaces (spec in JSON says): a copy of the mounts as they are
+// now, as a helper started for the command gets. One made when the spare
+// started would hold the mounts of that moment: where mounts do not
+// propagate (most containers), a file system mounted in the workspace
+// since would be missing, and one unmounted since still there (and kept
+// busy by the waiting spare). A spec that cannot be read is run's to
+// report.
+func freshMounts(specJSON string) error {
+	var s spec
+	if json.Unmarshal([]byte(specJSON), &s) != nil || !s.Namespaces {
+		return nil
+	}
+	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+		return fmt.Errorf("make the mount namespace: %w", err)
+	}
+	return nil
+}
+
+// awaitCommand waits until tick hands a command on fd (or hangs up), and
+// returns the signals that end the command (see notify) from then on. A
+// signal that comes while nothing is on its way ends the spare helper at
+// once: no command was started that it could be meant for (a helper
+// started for the next command would not exist yet), and tick, finding
+// the spare gone, starts the next command in a helper of its own rather
+// than reporting it ended by a signal it never got. A signal that comes
+// with a command on its way (tick's Stop right after Start) is the
+// command's.
+func awaitCommand(fd int) <-chan os.Signal {
+	sigs := notify()
+	out := make(chan os.Signal, cap(sigs))
+	var mu sync.Mutex
+	taken := false
+	go func() {
+		for sig := range sigs {
+			mu.Lock()
+			if !taken && !readable(fd, false) {
+				os.Exit(128 + int(sig.(syscall.Signal)))
+			}
+			mu.Unlock()
+			select {
+			case out <- sig:
+			default: // as signal.Notify drops what a full channel cannot take
+			}
+		}
+	}()
+	readable(fd, true)
+	mu.Lock()
+	taken = true
+	mu.Unlock()
+	return out
+}
+
+// readable reports whether fd can be read (data, end of file or an
+// error), waiting until it can when wait.
+func readable(fd int, wait bool) bool {
+	var timeout *unix.Timespec
+	if !wait {
+		timeout = &unix.Timespec{}
+	}
+	for {
+		p := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+		n, err := unix.Ppoll(p, timeout, nil)
+		if !errors.Is(err, unix.EINTR) {
+			return err != nil || n > 0
+		}
+	}
 }
 
 // cut splits an environment entry at its first "=" after the first

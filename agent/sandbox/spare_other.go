@@ -9,11 +9,10 @@ import (
 )
 
 // spareRequest is the command for a spare helper (see spare_linux.go).
-type spareRequest struct {
-	Args []string
-	Env  []string
-	Dir  string
-}
+type spareRequest struct{}
+
+// newSpareRequest: outside Linux there is no spare helper.
+func newSpareRequest([]string, []string, string) spareRequest { return spareRequest{} }
 
 // answered: outside Linux there is no spare helper.
 func answered(*os.File) error { return errors.New("no sandbox helper outside Linux") }

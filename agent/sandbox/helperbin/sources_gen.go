@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "b38713fd81d0ba0e1a46f6f892e405509596107f6c64ffdd781bded9a96782df"
+const imageSources = "9f5249945bee89c18c22217319da9dd1d9ba075e0273fb912f48013f083112c9"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
