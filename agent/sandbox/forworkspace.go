@@ -16,5 +16,10 @@ func (r *Runner) ForWorkspace(dir string) *Runner {
 // Close releases what the runner's watch of git metadata holds of the
 // kernel (see GitMeta.Close): call it when no more commands run through
 // it (a task's runner, once the task ended), so that its watches do not
-// count against the user's until it is garbage. The runner stays usable.
-func (r *Runner) Close() { r.git.Close() }
+// count against the user's until it is garbage; and it ends the runner's
+// spare helper. The runner stays usable: its commands each start a helper
+// of their own.
+func (r *Runner) Close() {
+	r.dropSpare()
+	r.git.Close()
+}

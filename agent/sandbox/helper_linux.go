@@ -51,29 +51,49 @@ func Main(args []string) int {
 	// Every restriction is applied to this thread and inherited by the
 	// command, which is started from it.
 	runtime.LockOSThread()
+	if len(args) == 1 && args[0] == spareArg {
+		return spareMain()
+	}
 	if len(args) < 2 || args[1] != "--" {
 		fmt.Fprintln(os.Stderr, "tick __sandbox: usage: tick __sandbox SPEC -- COMMAND...")
-		return 125
-	}
-	var s spec
-	if err := json.Unmarshal([]byte(args[0]), &s); err != nil {
-		fmt.Fprintf(os.Stderr, "tick __sandbox: read the spec: %v\n", err)
 		return 125
 	}
 	if err := closeInherited(); err != nil {
 		fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: %v\n", err)
 		return 125
 	}
+	wd, _ := os.Getwd()
+	return run(args, os.Environ(), wd, nil)
+}
+
+// notify returns the channel of the signals that end the command
+// (SIGTERM, SIGINT, SIGHUP), which from now on do not end the helper.
+func notify() <-chan os.Signal {
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	return sigs
+}
+
+// run is Main past its checks: args are the spec, "--" and the command,
+// env the command's environment, dir its working directory and sigs the
+// signals that end it (see notify; nil: from now on).
+func run(args, env []string, dir string, sigs <-chan os.Signal) int {
+	var s spec
+	if err := json.Unmarshal([]byte(args[0]), &s); err != nil {
+		fmt.Fprintf(os.Stderr, "tick __sandbox: read the spec: %v\n", err)
+		return 125
+	}
 	if s.Probe {
 		return probeMain(s)
 	}
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	if sigs == nil {
+		sigs = notify()
+	}
 	if err := apply(s); err != nil {
 		fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: %v\n", err)
 		return 125
 	}
-	code, sig := supervise(s, args[2:], sigs)
+	code, sig := supervise(s, args[2:], env, dir, sigs)
 	if sig != 0 {
 		endBy(sig, s.Namespaces) // end the same way, so the caller sees the signal
 	}
@@ -204,18 +224,17 @@ func confine(s spec) error {
 // left: with namespaces every other process of its PID namespace, else
 // every descendant. It returns the command's exit code (128+signal when
 // killed) and the signal that killed it, if one did.
-func supervise(s spec, argv []string, sigs <-chan os.Signal) (int, syscall.Signal) {
+func supervise(s spec, argv, env []string, dir string, sigs <-chan os.Signal) (int, syscall.Signal) {
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "tick: %v\n", err)
 		return 127, 0
 	}
-	wd, _ := os.Getwd()
 	// syscall.ForkExec forks from this thread, which carries the
 	// restrictions.
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
-		Dir:   wd,
-		Env:   os.Environ(),
+		Dir:   dir,
+		Env:   env,
 		Files: []uintptr{0, 1, 2},
 	})
 	if err != nil {

@@ -50,7 +50,10 @@ func runnerFor(t *testing.T, ws string, edit func(*Policy)) *Runner {
 	if !s.Confines() || !s.Seccomp || !s.Namespaces {
 		t.Fatalf("this machine should support the whole sandbox:\n%s", s.Report(p))
 	}
-	return NewRunner(p, s)
+	r := NewRunner(p, s)
+	noSpareFor(t, r)
+	t.Cleanup(r.dropSpare)
+	return r
 }
 
 // hookedRepo makes ws a repository whose config includes ../.gitconfig

@@ -36,6 +36,10 @@ type Runner struct {
 
 	mu     sync.Mutex
 	absent map[string]unguarded // the protected paths the last confined command could change (see noteAbsent)
+
+	sparemu sync.Mutex
+	spare   *spare // the helper started ahead for the next command in the policy's mode (see spare.go)
+	closed  bool   // Close was called: no more spares
 }
 
 // NewRunner returns a Runner for p on a machine with support s (see
@@ -48,6 +52,7 @@ func NewRunner(p Policy, s Support) *Runner {
 func newRunner(p Policy, s Support, gitConf []string) *Runner {
 	r := &Runner{policy: p, support: s, ready: make(chan struct{}), git: NewGitMeta(p.Workspace), gitConf: gitConf}
 	close(r.ready)
+	r.prewarm()
 	return r
 }
 
@@ -69,6 +74,7 @@ func StartRunner(p Policy, probe func() Support) *Runner {
 		r.support = probe()
 		r.gitConf = readGitConf(p)
 		close(r.ready)
+		r.prewarm()
 	}()
 	return r
 }
@@ -128,8 +134,9 @@ func (r *Runner) Describe(m Mode) string {
 // the workspace read-only, and GitChanges tells afterwards what it
 // planted. Start it, then end it with Stop; its standard streams are the
 // caller's to set. Without a helper it is plain bash in a session of its
-// own.
-func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
+// own. A command in the policy's own mode starts in the runner's spare
+// helper when one is ready (see Cmd).
+func (r *Runner) Command(m Mode, script string, env []string) *Cmd {
 	p := r.policy
 	p.Mode = r.Mode(m)
 	sup := r.Support()
@@ -141,6 +148,7 @@ func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
 		env = append(env, CacheEnv(p.CacheDir)...)
 	}
 	var cmd *exec.Cmd
+	var kind spareKind
 	if sup.Helper == "" {
 		cmd = exec.Command("bash", "-c", script)
 		cmd.SysProcAttr = newSession()
@@ -159,10 +167,14 @@ func (r *Runner) Command(m Mode, script string, env []string) *exec.Cmd {
 		b, _ := json.Marshal(s) // plain strings and numbers: cannot fail
 		cmd = exec.Command(sup.Helper, HelperArg, string(b), "--", "bash", "-c", script)
 		cmd.SysProcAttr = sysProcAttr(s.Namespaces)
+		kind = spareKind{helper: sup.Helper, ns: s.Namespaces}
 	}
 	cmd.Dir = p.Workspace
 	cmd.Env = env
-	return cmd
+	if sup.Helper == "" {
+		return &Cmd{Cmd: cmd}
+	}
+	return &Cmd{Cmd: cmd, r: r, kind: kind}
 }
 
 // GitChanges reports what the last confined workspace-write command did to
@@ -237,7 +249,7 @@ const stopGrace = 2 * time.Second
 // group killed. done is closed when the command has been waited for; Stop
 // returns when it is, or after a grace period in which it kills the
 // process group.
-func Stop(cmd *exec.Cmd, done <-chan struct{}) {
+func Stop(cmd *Cmd, done <-chan struct{}) {
 	if cmd.Process == nil {
 		return
 	}

@@ -218,7 +218,7 @@ func (b *Bash) Run(ctx context.Context, raw json.RawMessage) (string, error) {
 // runs in a session of its own: a new process group to kill as a whole,
 // and no controlling terminal for sudo, ssh and the like to read the
 // user's keystrokes from.
-func (b *Bash) command(ctx context.Context, script string) *exec.Cmd {
+func (b *Bash) command(ctx context.Context, script string) *sandbox.Cmd {
 	env := append(slices.Clip(b.opt.Env), "PAGER=cat", "GIT_PAGER=cat", "GIT_TERMINAL_PROMPT=0")
 	if b.opt.Sandbox != nil {
 		return b.opt.Sandbox.Command(sandbox.ModeFrom(ctx), script, env)
@@ -227,7 +227,7 @@ func (b *Bash) command(ctx context.Context, script string) *exec.Cmd {
 	cmd.Dir = b.ws.Root()
 	cmd.Env = env
 	cmd.SysProcAttr = sandbox.NewSession()
-	return cmd
+	return &sandbox.Cmd{Cmd: cmd}
 }
 
 // exitStatus describes how the shell ended.

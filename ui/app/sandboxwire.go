@@ -13,15 +13,14 @@ import (
 )
 
 // newSandbox returns the runner for the model's commands under cfg's
-// policy, probing what this machine supports, and a cleanup that removes
-// the session's private temporary directory. env finds tick's own
-// directories, which the policy hides.
+// policy, probing what this machine supports, and a cleanup that ends
+// the runner's spare helper and removes the session's private temporary
+// directory. env finds tick's own directories, which the policy hides.
 func newSandbox(cfg config, env func(string) string) (*sandbox.Runner, func(), error) {
 	tmp, err := sandbox.NewTempDir()
 	if err != nil {
 		return nil, nil, fmt.Errorf("make the commands' temporary directory: %w", err)
 	}
-	cleanup := func() { _ = os.RemoveAll(tmp) }
 	p := sandboxPolicy(cfg, tmp)
 	p.Hidden = tickDirs(env)
 	p.Protect = protectedPaths(cfg)
@@ -32,10 +31,15 @@ func newSandbox(cfg config, env func(string) string) (*sandbox.Runner, func(), e
 	// The probe runs the helper once, in the background once the first
 	// frame is drawn: it costs start-up nothing.
 	drawn := cfg.drawn
-	return sandbox.StartRunner(p, func() sandbox.Support {
+	r := sandbox.StartRunner(p, func() sandbox.Support {
 		afterDrawn(drawn, nil)
 		return sandbox.Probe(helperExecutable(exe), p)
-	}), cleanup, nil
+	})
+	cleanup := func() {
+		r.Close()
+		_ = os.RemoveAll(tmp)
+	}
+	return r, cleanup, nil
 }
 
 // helperExecutable is what runs the sandbox helper: the small build tick

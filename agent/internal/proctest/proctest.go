@@ -32,20 +32,23 @@ func Named(t testing.TB, name string) []string {
 	return out
 }
 
+// Cmd is a command Run runs: an exec.Cmd, or the sandbox's Cmd.
+type Cmd interface {
+	CombinedOutput() ([]byte, error)
+}
+
 // Run runs cmd with its output and errors in one buffer and returns what
 // it wrote and its exit code; it fails t ("run <script>: ...") when cmd
 // could not run at all.
-func Run(t testing.TB, cmd *exec.Cmd, script string) (string, int) {
+func Run(t testing.TB, cmd Cmd, script string) (string, int) {
 	t.Helper()
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
+	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
-		return out.String(), 0
+		return string(out), 0
 	case errors.As(err, &ee):
-		return out.String(), ee.ExitCode()
+		return string(out), ee.ExitCode()
 	}
 	t.Fatalf("run %q: %v", script, err)
 	return "", -1

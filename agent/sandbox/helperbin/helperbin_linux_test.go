@@ -168,3 +168,31 @@ func BenchmarkLoad(b *testing.B) {
 		}
 	}
 }
+
+// TestLoadedHelperSpares: the loaded helper also waits as the runner's
+// spare (the command's parent is `__sandbox --spare` from the memory
+// file) and confines the command it is handed as one started for it
+// does; with the spare closed, commands start a helper of their own.
+func TestLoadedHelperSpares(t *testing.T) {
+	for _, spare := range []bool{true, false} {
+		r, _ := loaded(t, sandbox.WorkspaceWrite)
+		if !spare {
+			r.Close()
+		} else {
+			t.Cleanup(r.Close)
+		}
+		outside := t.TempDir()
+		for i := 0; i < 2; i++ {
+			out, code := run(t, r, `tr '\0' ' ' < /proc/$PPID/cmdline; echo; echo x > `+outside+`/escaped`)
+			if code == 0 {
+				t.Errorf("spare %v: a write outside the workspace: exit 0:\n%s", spare, out)
+			}
+			if got := strings.Contains(out, " __sandbox --spare "); got != spare || !strings.HasPrefix(out, "/proc/self/fd/") {
+				t.Errorf("spare %v: the command's parent:\n%s", spare, out)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(outside, "escaped")); err == nil {
+			t.Errorf("spare %v: the write outside the workspace landed", spare)
+		}
+	}
+}

@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "69606a0801fceae73d8ca4ad99818be625eb29abf07dc9d9a42a0e44c3386293"
+const imageSources = "f010d9134573f203c923ee78c9cfd02e84dfd79db6ff897b264aba334d28085b"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"

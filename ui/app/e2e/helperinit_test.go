@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -84,6 +85,50 @@ func TestE2ECommandsRunTheSmallHelper(t *testing.T) {
 			res := strings.Join(toolResults(srv.Requests()), "\n")
 			if !strings.HasPrefix(res, "/proc/self/fd/") || !strings.Contains(res, " __sandbox ") {
 				t.Errorf("the command's parent is not the small helper; its command line:\n%s", res)
+			}
+		})
+	}
+}
+
+// TestE2ECommandsRunInSpareHelpers (the seam of -p and the sandbox's
+// spare helpers): in a -p run, every command after the first runs in a
+// spare helper started while the model answered (`__sandbox --spare` is
+// its parent), confined as before in the default sandbox and free in
+// danger-full-access, and each command's exit status is its own.
+func TestE2ECommandsRunInSpareHelpers(t *testing.T) {
+	for _, mode := range []string{"workspace-write", "danger-full-access"} {
+		t.Run(mode, func(t *testing.T) {
+			outside := filepath.Join(t.TempDir(), "outside")
+			parent := `tr '\0' ' ' < /proc/$PPID/cmdline; echo; `
+			srv := providertest.New(t)
+			srv.Enqueue(
+				call("bash", map[string]any{"command": parent + "echo in > inside.txt"}),
+				call("bash", map[string]any{"command": parent + "echo out > " + outside}),
+				call("bash", map[string]any{"command": parent + "exit 3"}),
+				providertest.Reply{Text: "done"},
+			)
+			args, ws := headless(t, srv, "run three", "--yolo", "--no-session", "--sandbox", mode)
+			if r := tick(t, nil, "", args...); r.code != app.ExitOK {
+				t.Fatalf("exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
+			}
+			res := toolResults(srv.Requests())
+			if len(res) != 3 {
+				t.Fatalf("%d results, want 3: %q", len(res), res)
+			}
+			for i, out := range res[1:] {
+				if !strings.Contains(out, " __sandbox --spare ") {
+					t.Errorf("command %d did not run in a spare helper:\n%s", i+2, out)
+				}
+			}
+			if b, err := os.ReadFile(filepath.Join(ws, "inside.txt")); err != nil || string(b) != "in\n" {
+				t.Errorf("the write in the workspace: %q, %v", b, err)
+			}
+			_, err := os.Stat(outside)
+			if free := mode == "danger-full-access"; (err == nil) != free {
+				t.Errorf("the write outside the workspace landed = %v in %s:\n%s", err == nil, mode, res[1])
+			}
+			if !strings.Contains(res[2], "exit status 3") {
+				t.Errorf("the third command's status:\n%s", res[2])
 			}
 		})
 	}
