@@ -21,9 +21,17 @@ import (
 // the helper keeps the user's uid and gid but holds CAP_SYS_ADMIN and
 // CAP_NET_ADMIN inside them (ambient), which are dropped before bash
 // starts. The helper is the PID namespace's init: when it ends, however
-// it ends, the kernel kills every process of the command.
+// it ends, the kernel kills every process of the command. It gets SIGTERM
+// when tick dies (Pdeathsig), however tick dies (SIGKILL, the OOM
+// killer): it then ends its command and everything the command started,
+// as when tick stops it, and a spare waiting for a command ends at once;
+// without it a killed tick left a long command running, with its helper.
+// The kernel sends it when the thread that started the helper ends, not
+// only the process: Go ends a thread only when a goroutine locked to it
+// returns, which tick's goroutines that start helpers never are.
 func sysProcAttr(ns bool) *syscall.SysProcAttr {
 	a := newSession()
+	a.Pdeathsig = syscall.SIGTERM
 	if !ns {
 		return a
 	}

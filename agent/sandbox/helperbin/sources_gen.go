@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "f010d9134573f203c923ee78c9cfd02e84dfd79db6ff897b264aba334d28085b"
+const imageSources = "e96c0a95795db029a6c9c864ba06bf77264a9cd7d968c7c361de2d2b798ece72"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
