@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "e96c0a95795db029a6c9c864ba06bf77264a9cd7d968c7c361de2d2b798ece72"
+const imageSources = "ec4d6f6c1885dcc81dd355dde941d24ce9628e50f4428c1332c508c83a9d92ff"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
