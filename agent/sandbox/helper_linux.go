@@ -21,9 +21,20 @@ import (
 // the helper keeps the user's uid and gid but holds CAP_SYS_ADMIN and
 // CAP_NET_ADMIN inside them (ambient), which are dropped before bash
 // starts. The helper is the PID namespace's init: when it ends, however
-// it ends, the kernel kills every process of the command.
+// it ends, the kernel kills every process of the command. When tick
+// dies, however it dies (SIGKILL, the OOM killer), the kernel signals the
+// helper (Pdeathsig): without namespaces SIGTERM, on which it ends its
+// command and everything the command started, as when tick stops it; in
+// them SIGKILL, which ends the PID namespace and all in it even while the
+// helper is starting (the namespace's init drops a SIGTERM it has no
+// handler for yet). A spare waiting for a command ends either way.
+// Without it a killed tick left a long command running, with its helper.
+// The kernel sends it when the thread that started the helper ends, not
+// only the process: Go ends a thread only when a goroutine locked to it
+// returns, which tick's goroutines that start helpers never are.
 func sysProcAttr(ns bool) *syscall.SysProcAttr {
 	a := newSession()
+	a.Pdeathsig = syscall.SIGTERM
 	if !ns {
 		return a
 	}
@@ -33,6 +44,7 @@ func sysProcAttr(ns bool) *syscall.SysProcAttr {
 	a.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
 	a.GidMappingsEnableSetgroups = false
 	a.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN}
+	a.Pdeathsig = syscall.SIGKILL
 	return a
 }
 

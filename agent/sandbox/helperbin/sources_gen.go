@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "f010d9134573f203c923ee78c9cfd02e84dfd79db6ff897b264aba334d28085b"
+const imageSources = "ec4d6f6c1885dcc81dd355dde941d24ce9628e50f4428c1332c508c83a9d92ff"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
