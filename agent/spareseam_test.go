@@ -1,14 +1,19 @@
 package agent_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tick-agent/tick/agent"
+	"github.com/tick-agent/tick/agent/internal/proctest"
 	"github.com/tick-agent/tick/provider/providertest"
+	"github.com/tick-agent/tick/todo"
 )
 
 // TestSeamSpareAroundRerunApproval (the seam of the approval dialog and
@@ -62,4 +67,77 @@ func bashArgs(t *testing.T, command string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestSeamCancelItemStopsItsCommandInASpare (the seam of the user's plan
+// edits and the sandbox's spare helpers): a task on item #2 runs a long
+// command, which its runner hands to a spare helper; the user cancels #2
+// while it runs. The command and everything in its helper end, #2 stays
+// cancelled with the user's reason, and the turn ends valid.
+func TestSeamCancelItemStopsItsCommandInASpare(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	marker := "tick-spare-cancel-" + filepath.Base(t.TempDir())
+	h := newHarness(t, withSandbox(t))
+	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
+		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
+			if answersOf(r) == 0 {
+				return calls(call("bash", bashArgs(t, "exec -a "+marker+" sleep 300")))
+			}
+			return providertest.Reply{Text: "report 2"}
+		}
+		switch answersOf(r) {
+		case 0:
+			return calls(call("todo", threeItems))
+		case 1:
+			return calls(taskCall(2, `,"item":"2"`))
+		}
+		return providertest.Reply{Text: "parent done"}
+	})
+	parent := make(chan string, 1)
+	go func() { // the user cancels #2 once its command runs
+		defer close(parent)
+		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if pids := proctest.Named(t, marker); len(pids) > 0 {
+				parent <- parentCommandLine(pids[0])
+				if _, err := h.ag.EditPlan(agent.PlanEdit{Op: agent.PlanCancel, ID: "2", Reason: "not now"}); err != nil {
+					t.Error(err)
+				}
+				return
+			}
+		}
+	}()
+	var evs []agent.Event
+	for ev := range h.ag.Run(context.Background(), "PARENT: plan") {
+		evs = append(evs, ev)
+	}
+	if te := end(t, evs); te.Reason != agent.ReasonDone {
+		t.Fatalf("turn ended %s: %v", te.Reason, te.Err)
+	}
+	h.checkValid()
+	if got := <-parent; !strings.Contains(got, "__sandbox --spare") {
+		t.Errorf("the task's command did not run in a spare helper; its parent: %q", got)
+	}
+	if pids := proctest.Named(t, marker); len(pids) > 0 {
+		t.Errorf("the cancelled item's command still runs: %v", pids)
+	}
+	list := h.ag.Todos()
+	if it := list.Items[list.Find("2")]; it.Status != todo.Cancelled || it.Note != "not now" {
+		t.Errorf("item #2 = %s %q, want it cancelled with the user's reason", it.Status, it.Note)
+	}
+	noLoopGoroutines(t)
+}
+
+// parentCommandLine is the command line of pid's parent, its arguments
+// joined by spaces; "" when either is gone.
+func parentCommandLine(pid string) string {
+	b, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	if len(f) < 2 {
+		return ""
+	}
+	cl, _ := os.ReadFile("/proc/" + f[1] + "/cmdline")
+	return strings.ReplaceAll(string(cl), "\x00", " ")
 }
