@@ -1,13 +1,13 @@
 package sandbox
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"syscall"
 )
 
@@ -38,7 +38,7 @@ func (c *Cmd) Start() error {
 		return errors.New("sandbox: already started")
 	}
 	var err error
-	defer c.r.prewarmAfter() // the next command's, while this one runs
+	defer c.r.prewarmAfter()
 	if s := c.r.takeSpareFor(c); s != nil {
 		if err = c.startIn(s); err == nil {
 			c.closeAll(c.closeAfterStart)
@@ -185,9 +185,8 @@ func sameWriter(a, b io.Writer) (same bool) {
 }
 
 // Wait waits for the command to end and for its streams to be copied, as
-// exec.Cmd.Wait does, and starts the runner's next spare helper.
+// exec.Cmd.Wait does.
 func (c *Cmd) Wait() error {
-	defer c.r.prewarmAfter()
 	if c.spare == nil {
 		err := c.Cmd.Wait()
 		c.closeAll(c.closeAfterWait)
@@ -215,7 +214,8 @@ func (c *Cmd) Wait() error {
 	return err
 }
 
-// prewarmAfter starts the next spare helper after a command (r may be nil).
+// prewarmAfter starts the next spare helper as a command starts, while
+// it runs (r may be nil).
 func (r *Runner) prewarmAfter() {
 	if r != nil {
 		r.prewarm()
@@ -237,7 +237,7 @@ func (c *Cmd) Output() ([]byte, error) {
 	if c.Stdout != nil {
 		return nil, errors.New("sandbox: Stdout already set")
 	}
-	var out buffer
+	var out bytes.Buffer
 	c.Stdout = &out
 	var errOut *endsBuffer
 	if c.Stderr == nil {
@@ -258,7 +258,7 @@ func (c *Cmd) CombinedOutput() ([]byte, error) {
 	if c.Stdout != nil || c.Stderr != nil {
 		return nil, errors.New("sandbox: Stdout or Stderr already set")
 	}
-	var out buffer
+	var out bytes.Buffer
 	c.Stdout, c.Stderr = &out, &out
 	err := c.Run()
 	return out.Bytes(), err
@@ -266,30 +266,21 @@ func (c *Cmd) CombinedOutput() ([]byte, error) {
 
 // StdoutPipe returns a pipe that carries the command's standard output;
 // Wait closes it.
-func (c *Cmd) StdoutPipe() (io.ReadCloser, error) {
-	if c.Stdout != nil {
-		return nil, errors.New("sandbox: Stdout already set")
-	}
-	if c.Process != nil {
-		return nil, errors.New("sandbox: StdoutPipe after the command started")
-	}
-	return c.outPipe(&c.Stdout)
-}
+func (c *Cmd) StdoutPipe() (io.ReadCloser, error) { return c.outPipe(&c.Stdout, "Stdout") }
 
 // StderrPipe returns a pipe that carries the command's standard error;
 // Wait closes it.
-func (c *Cmd) StderrPipe() (io.ReadCloser, error) {
-	if c.Stderr != nil {
-		return nil, errors.New("sandbox: Stderr already set")
+func (c *Cmd) StderrPipe() (io.ReadCloser, error) { return c.outPipe(&c.Stderr, "Stderr") }
+
+// outPipe makes the pipe of StdoutPipe and StderrPipe for the stream w,
+// called name, refusing one already set or a command already started.
+func (c *Cmd) outPipe(w *io.Writer, name string) (io.ReadCloser, error) {
+	if *w != nil {
+		return nil, fmt.Errorf("sandbox: %s already set", name)
 	}
 	if c.Process != nil {
-		return nil, errors.New("sandbox: StderrPipe after the command started")
+		return nil, fmt.Errorf("sandbox: %sPipe after the command started", name)
 	}
-	return c.outPipe(&c.Stderr)
-}
-
-// outPipe makes the pipe of StdoutPipe and StderrPipe.
-func (c *Cmd) outPipe(w *io.Writer) (io.ReadCloser, error) {
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -324,25 +315,4 @@ func (c *Cmd) closeAll(fs []io.Closer) {
 	for _, f := range fs {
 		_ = f.Close()
 	}
-}
-
-// buffer is a bytes buffer safe for the copies of stdout and stderr.
-type buffer struct {
-	mu sync.Mutex
-	b  []byte
-}
-
-// Write appends p.
-func (b *buffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.b = append(b.b, p...)
-	return len(p), nil
-}
-
-// Bytes returns what was written.
-func (b *buffer) Bytes() []byte {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b
 }

@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "ec4d6f6c1885dcc81dd355dde941d24ce9628e50f4428c1332c508c83a9d92ff"
+const imageSources = "14015cf4130e0bd689b1061c1d2cc27dc33e5c9de0a0d45f2a8e4c2944c1dc59"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
