@@ -147,33 +147,27 @@ func (r *Runner) Command(m Mode, script string, env []string) *Cmd {
 	if p.Mode == WorkspaceWrite && sup.Confines() {
 		env = append(env, CacheEnv(p.CacheDir)...)
 	}
-	var cmd *exec.Cmd
-	var kind spareKind
-	if sup.Helper == "" {
-		cmd = exec.Command("bash", "-c", script)
+	kind, helper := r.spareKind(m)
+	if !helper {
+		cmd := exec.Command("bash", "-c", script)
 		cmd.SysProcAttr = newSession()
-	} else {
-		if p.Mode == WorkspaceWrite && sup.Confines() && p.Workspace != "" {
-			p.GitMeta = r.git.Before()
-			p.Protect = r.protected()
-			r.noteAbsent(p.Workspace, p.Protect)
-		}
-		s := spec{Policy: p}
-		if p.Mode != FullAccess && sup.Confines() {
-			s.Landlock = sup.LandlockABI
-			s.Seccomp = sup.Seccomp
-			s.Namespaces = sup.Namespaces
-		}
-		b, _ := json.Marshal(s) // plain strings and numbers: cannot fail
-		cmd = exec.Command(sup.Helper, HelperArg, string(b), "--", "bash", "-c", script)
-		cmd.SysProcAttr = sysProcAttr(s.Namespaces)
-		kind = spareKind{helper: sup.Helper, ns: s.Namespaces}
-	}
-	cmd.Dir = p.Workspace
-	cmd.Env = env
-	if sup.Helper == "" {
+		cmd.Dir, cmd.Env = p.Workspace, env
 		return &Cmd{Cmd: cmd}
 	}
+	if p.Mode == WorkspaceWrite && sup.Confines() && p.Workspace != "" {
+		p.GitMeta = r.git.Before()
+		p.Protect = r.protected()
+		r.noteAbsent(p.Workspace, p.Protect)
+	}
+	s := spec{Policy: p, Namespaces: kind.ns}
+	if r.Confined(m) {
+		s.Landlock = sup.LandlockABI
+		s.Seccomp = sup.Seccomp
+	}
+	b, _ := json.Marshal(s) // plain strings and numbers: cannot fail
+	cmd := exec.Command(sup.Helper, HelperArg, string(b), "--", "bash", "-c", script)
+	cmd.SysProcAttr = sysProcAttr(s.Namespaces)
+	cmd.Dir, cmd.Env = p.Workspace, env
 	return &Cmd{Cmd: cmd, r: r, kind: kind}
 }
 

@@ -34,20 +34,21 @@ type spare struct {
 	err   error
 }
 
-// spareKind returns the kind of helper a command in the policy's own mode
-// runs in, and false when it runs in none (no helper).
-func (r *Runner) spareKind() (spareKind, bool) {
+// spareKind returns the kind of helper a command in mode m ("" for the
+// policy's) runs in: in namespaces when it is confined and they work; and
+// false when it runs in none (plain bash).
+func (r *Runner) spareKind(m Mode) (spareKind, bool) {
 	sup := r.Support()
 	if sup.Helper == "" {
 		return spareKind{}, false
 	}
-	return spareKind{helper: sup.Helper, ns: r.policy.Mode != FullAccess && sup.Confines() && sup.Namespaces}, true
+	return spareKind{helper: sup.Helper, ns: r.Confined(m) && sup.Namespaces}, true
 }
 
 // prewarm starts the runner's spare helper in the background, unless it
 // has one or is closed. Call it once support is known.
 func (r *Runner) prewarm() {
-	k, ok := r.spareKind()
+	k, ok := r.spareKind("")
 	if !ok {
 		return
 	}

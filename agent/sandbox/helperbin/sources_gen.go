@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "14015cf4130e0bd689b1061c1d2cc27dc33e5c9de0a0d45f2a8e4c2944c1dc59"
+const imageSources = "13937e9647df0f711252c3280b749c41dcd2f13a09488acff80e21756839a74a"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
