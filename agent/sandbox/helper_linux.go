@@ -74,8 +74,23 @@ func Main(args []string) int {
 		fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: %v\n", err)
 		return 125
 	}
+	s, ok := readSpec(args[0])
+	if !ok {
+		return 125
+	}
 	wd, _ := os.Getwd()
-	return run(args, os.Environ(), wd, nil)
+	return run(s, args[2:], os.Environ(), wd, nil)
+}
+
+// readSpec reads the spec in JSON the helper was given; false (having
+// said why on stderr) when it cannot.
+func readSpec(arg string) (spec, bool) {
+	var s spec
+	if err := json.Unmarshal([]byte(arg), &s); err != nil {
+		fmt.Fprintf(os.Stderr, "tick __sandbox: read the spec: %v\n", err)
+		return s, false
+	}
+	return s, true
 }
 
 // notify returns the channel of the signals that end the command
@@ -86,15 +101,10 @@ func notify() <-chan os.Signal {
 	return sigs
 }
 
-// run is Main past its checks: args are the spec, "--" and the command,
-// env the command's environment, dir its working directory and sigs the
-// signals that end it (see notify; nil: from now on).
-func run(args, env []string, dir string, sigs <-chan os.Signal) int {
-	var s spec
-	if err := json.Unmarshal([]byte(args[0]), &s); err != nil {
-		fmt.Fprintf(os.Stderr, "tick __sandbox: read the spec: %v\n", err)
-		return 125
-	}
+// run is Main past its checks: s is the spec, argv the command, env its
+// environment, dir its working directory and sigs the signals that end
+// it (see notify; nil: from now on).
+func run(s spec, argv, env []string, dir string, sigs <-chan os.Signal) int {
 	if s.Probe {
 		return probeMain(s)
 	}
@@ -105,7 +115,7 @@ func run(args, env []string, dir string, sigs <-chan os.Signal) int {
 		fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: %v\n", err)
 		return 125
 	}
-	code, sig := supervise(s, args[2:], env, dir, sigs)
+	code, sig := supervise(s, argv, env, dir, sigs)
 	if sig != 0 {
 		endBy(sig, s.Namespaces) // end the same way, so the caller sees the signal
 	}

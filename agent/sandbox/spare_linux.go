@@ -194,7 +194,11 @@ func spareMain() int {
 		fmt.Fprintln(os.Stderr, "tick __sandbox: the spare helper got no command")
 		return 125
 	}
-	if err := freshMounts(args[0]); err != nil {
+	s, ok := readSpec(args[0])
+	if !ok {
+		return 125
+	}
+	if err := freshMounts(s); err != nil {
 		fmt.Fprintf(os.Stderr, "tick: the sandbox could not be set up: %v\n", err)
 		return 125
 	}
@@ -208,12 +212,12 @@ func spareMain() int {
 		fmt.Fprintf(os.Stderr, "tick: %v\n", err)
 		return 127 // as starting the helper in a missing directory fails
 	}
-	return run(args, os.Environ(), dir, sigs)
+	return run(s, args[2:], os.Environ(), dir, sigs)
 }
 
 // freshMounts gives the spare helper's thread, from which the command is
 // set up and started, a mount namespace of its own when the command runs
-// in namespaces (spec in JSON says): a copy of the mounts as they are
+// in namespaces (as s says): a copy of the mounts as they are
 // now, as a helper started for the command gets. One made when the spare
 // started would hold the mounts of that moment: where mounts do not
 // propagate (most containers), a file system mounted in the workspace
@@ -221,10 +225,9 @@ func spareMain() int {
 // busy by the waiting spare). Only this thread moves: the runtime's other
 // threads stay in tick's mounts, as they stay outside the file rules and
 // the filter, which are this thread's too (shield keeps the command out
-// of them). A spec that cannot be read is run's to report.
-func freshMounts(specJSON string) error {
-	var s spec
-	if json.Unmarshal([]byte(specJSON), &s) != nil || !s.Namespaces {
+// of them).
+func freshMounts(s spec) error {
+	if !s.Namespaces {
 		return nil
 	}
 	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {

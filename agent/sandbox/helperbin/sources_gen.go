@@ -3,7 +3,7 @@
 package helperbin
 
 // imageSources is the digest of the sources (see internal/digest) the images were built from.
-const imageSources = "13937e9647df0f711252c3280b749c41dcd2f13a09488acff80e21756839a74a"
+const imageSources = "f5f63cdde26022a0dbed16ed190a3852117eb450c7d1b386d4fa7ae0e8aaf978"
 
 // imageGo is the Go release that built the images.
 const imageGo = "go1.26.8"
