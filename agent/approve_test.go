@@ -38,6 +38,24 @@ func withSandbox(t *testing.T) func(*agent.Config) {
 	}
 }
 
+// outsideDir makes a directory under the user's home, outside the
+// workspace and outside the temporary directories the sandbox hides, so
+// that a write into it is one the sandbox refuses; it is removed when t
+// ends. Its name starts with prefix.
+func outsideDir(t *testing.T, prefix string) string {
+	t.Helper()
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp(home, prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
 // turn runs one turn, answering every approval request with answer (nil:
 // fail the test if one comes), and returns the requests and the tool ends.
 func turn(t *testing.T, h *harness, answer func(agent.ApprovalRequest) agent.Approval) ([]agent.ApprovalRequest, []agent.ToolEnd) {
@@ -224,15 +242,7 @@ func TestDurationExcludesApproval(t *testing.T) {
 // TestBlockedBySandboxOffersRerun: a command the sandbox stopped is
 // reported in one line, and the user may run it again outside.
 func TestBlockedBySandboxOffersRerun(t *testing.T) {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outside, err := os.MkdirTemp(home, ".tick-rerun-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(outside) })
+	outside := outsideDir(t, ".tick-rerun-")
 	target := filepath.Join(outside, "made")
 	cmd := `{"command":"echo x > ` + target + `"}`
 	for _, tt := range []struct {

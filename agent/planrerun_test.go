@@ -20,15 +20,7 @@ import (
 // #2 stays cancelled with the user's reason, and the turn ends valid.
 func TestCancelItemWhileSandboxRerunWaits(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	home, err := os.UserHomeDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outside, err := os.MkdirTemp(home, ".tick-planrerun-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(outside) })
+	outside := outsideDir(t, ".tick-planrerun-")
 	target := filepath.Join(outside, "made")
 	h := newHarness(t, func(c *agent.Config) { c.Approval = agent.ApproveAsk }, withSandbox(t))
 	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {

@@ -67,15 +67,7 @@ func TestToolOutputRedacted(t *testing.T) {
 // own key in that output is masked there too, as in the result.
 func TestSecretMaskedInSandboxRerunDialog(t *testing.T) {
 	const key = "sk-tick-own-key-0123456789"
-	home, err := os.UserHomeDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outside, err := os.MkdirTemp(home, ".tick-redact-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(outside) })
+	outside := outsideDir(t, ".tick-redact-")
 	h := newHarness(t, func(c *agent.Config) { c.Secrets, c.Approval = []string{key}, agent.ApproveAsk }, withSandbox(t))
 	if err := os.WriteFile(filepath.Join(h.dir, "key.txt"), []byte(key+"\n"), 0o600); err != nil {
 		t.Fatal(err)

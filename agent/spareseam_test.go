@@ -22,15 +22,7 @@ import (
 // its own and does not use up or unlock the spare; the next command runs
 // in a spare again, confined, and its rerun is asked about again.
 func TestSeamSpareAroundRerunApproval(t *testing.T) {
-	home, err := os.UserHomeDir()
-	if err != nil {
-		t.Fatal(err)
-	}
-	outside, err := os.MkdirTemp(home, ".tick-spare-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(outside) })
+	outside := outsideDir(t, ".tick-spare-")
 	first, second := filepath.Join(outside, "first"), filepath.Join(outside, "second")
 	parent := `tr '\0' ' ' < /proc/$PPID/cmdline; echo; `
 	h := newHarness(t, func(c *agent.Config) { c.Approval = agent.ApproveAsk }, withSandbox(t))
