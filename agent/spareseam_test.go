@@ -3,7 +3,6 @@ package agent_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,8 +26,8 @@ func TestSeamSpareAroundRerunApproval(t *testing.T) {
 	parent := `tr '\0' ' ' < /proc/$PPID/cmdline; echo; `
 	h := newHarness(t, func(c *agent.Config) { c.Approval = agent.ApproveAsk }, withSandbox(t))
 	h.srv.Enqueue(
-		calls(call("bash", bashArgs(t, parent+"echo x > "+first))),
-		calls(call("bash", bashArgs(t, parent+"echo y > "+second))),
+		calls(bashCall(t, parent+"echo x > "+first)),
+		calls(bashCall(t, parent+"echo y > "+second)),
 		providertest.Reply{Text: "ok"})
 	n := 0
 	reqs, ends := turn(t, h, func(r agent.ApprovalRequest) agent.Approval {
@@ -52,15 +51,6 @@ func TestSeamSpareAroundRerunApproval(t *testing.T) {
 	}
 }
 
-// bashArgs are the bash tool's arguments for command.
-func bashArgs(t *testing.T, command string) string {
-	b, err := json.Marshal(map[string]string{"command": command})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // TestSeamCancelItemStopsItsCommandInASpare (the seam of the user's plan
 // edits and the sandbox's spare helpers): a task on item #2 runs a long
 // command, which its runner hands to a spare helper; the user cancels #2
@@ -73,7 +63,7 @@ func TestSeamCancelItemStopsItsCommandInASpare(t *testing.T) {
 	h.srv.SetFunc(func(r providertest.Request) providertest.Reply {
 		if strings.HasPrefix(r.Messages[1].Content, "CHILD ") {
 			if answersOf(r) == 0 {
-				return calls(call("bash", bashArgs(t, "exec -a "+marker+" sleep 300")))
+				return calls(bashCall(t, "exec -a "+marker+" sleep 300"))
 			}
 			return providertest.Reply{Text: "report 2"}
 		}
