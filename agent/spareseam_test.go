@@ -123,3 +123,32 @@ func parentCommandLine(pid string) string {
 	cl, _ := os.ReadFile("/proc/" + f[1] + "/cmdline")
 	return strings.ReplaceAll(string(cl), "\x00", " ")
 }
+
+// TestSeamRewindUnderASpare (the seam of rewind and the sandbox's spare
+// helpers): commands run in spare helpers change a file over two
+// messages; rewinding to the second message's point puts the file back
+// under the spare that is already waiting, and the next command, in that
+// spare, reads what the rewind restored.
+func TestSeamRewindUnderASpare(t *testing.T) {
+	h := newHarness(t, withStore(t), withSandbox(t))
+	h.ag.SetMode(agent.ModeAuto)
+	parent := `tr '\0' ' ' < /proc/$PPID/cmdline; echo; `
+	h.srv.Enqueue(calls(bashCall(t, parent+"echo one > a.txt")), providertest.Reply{Text: "ok"})
+	turn(t, h, nil)
+	h.srv.Enqueue(calls(bashCall(t, parent+"echo two > a.txt")), providertest.Reply{Text: "ok"})
+	if _, ends := turn(t, h, nil); len(ends) != 1 || !strings.Contains(ends[0].Output, "__sandbox --spare") {
+		t.Fatalf("the second command did not run in a spare helper: %+v", ends)
+	}
+	pts, err := h.ag.RewindPoints(context.Background())
+	if err != nil || len(pts) != 2 {
+		t.Fatalf("points %+v, %v; want one per message", pts, err)
+	}
+	if _, err := h.ag.Rewind(context.Background(), pts[0].ID, agent.RewindFiles); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.Enqueue(calls(bashCall(t, parent+"cat a.txt")), providertest.Reply{Text: "ok"})
+	_, ends := turn(t, h, nil)
+	if len(ends) != 1 || !strings.Contains(ends[0].Output, "__sandbox --spare") || !strings.Contains(ends[0].Output, "\none\n") {
+		t.Errorf("the command after the rewind, in a spare, read:\n%+v", ends)
+	}
+}
